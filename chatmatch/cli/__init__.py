@@ -1,0 +1,62 @@
+"""The ``chatmatch`` command. One module per subcommand; errors meant for users are printed
+without a traceback and exit with status 2."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from chatmatch import __version__
+from chatmatch.errors import ChatmatchError
+
+#: subcommand modules, each exposing a click command named ``command``
+SUBCOMMANDS = ["run", "rank", "show", "bots", "score"]
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ChatmatchError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("interrupted; finished games are saved — run the same command again "
+                       "to resume", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="chatmatch")
+def cli() -> None:
+    """Rank chatbots by making them talk to each other (ChatMatch tournaments).
+
+    \b
+    Quick start:
+      chatmatch run tournaments/demo.yaml      play, score and rank a tournament
+      chatmatch rank runs/demo --method points re-rank a stored run
+      chatmatch show runs/demo g001            read one game
+      chatmatch bots                           list bot adapters
+    """
+
+
+def _register() -> None:
+    import importlib
+
+    for name in SUBCOMMANDS:
+        try:
+            mod = importlib.import_module(f"chatmatch.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"chatmatch.cli.{name}":
+                continue
+            raise
+        cli.add_command(mod.command)
+
+
+_register()
+
+
+def main() -> None:
+    cli(prog_name="chatmatch")

@@ -1,0 +1,289 @@
+"""Tournament definition: YAML -> validated, typed objects.
+
+Everything is checked before any bot runs: unknown keys, wrong types, duplicate or missing
+bots, unknown adapters, bad adapter parameters, unknown dimensions, bad weights. Every
+error names the file, the line and the key path::
+
+    tournaments/x.yaml:7: bots.1.adapter: Unknown bot adapter 'elisa'. Did you mean: eliza? ...
+
+A minimal file is just a list of bots; everything else has the defaults of the paper.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from chatmatch.errors import ConfigError
+from chatmatch.scoring.config import ScoringConfig
+from chatmatch.yamlloc import LocatedYaml, load_located_yaml
+
+#: The paper's best seed utterance (a question; section 4.4.3).
+DEFAULT_SEED_UTTERANCE = "What did you do last week?"
+#: The paper plays 100 exchanges (200 turns) per game.
+DEFAULT_EXCHANGES = 100
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BotSpec(_Strict):
+    """One bot: a unique name, an adapter (registered name or ``package.module:Class``),
+    and the adapter's parameters."""
+
+    name: str = Field(min_length=1)
+    adapter: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _name_ok(cls, v: str) -> str:
+        if v != v.strip() or any(c in v for c in "/\\\n\t"):
+            raise ValueError(f"bot name {v!r} must not contain slashes, tabs, newlines or "
+                             "leading/trailing spaces")
+        return v
+
+
+class PointsRule(_Strict):
+    """Match points for a win, a tie and a loss (paper: 3/1/0 or 2/1/0)."""
+
+    win: float = 3.0
+    tie: float = 1.0
+    loss: float = 0.0
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "PointsRule":
+        for k in ("win", "tie", "loss"):
+            if not math.isfinite(getattr(self, k)):
+                raise ValueError(f"{k} must be a finite number")
+        if not self.win >= self.tie >= self.loss:
+            raise ValueError(f"need win >= tie >= loss, got {self.win}/{self.tie}/{self.loss}")
+        return self
+
+
+class TrueSkillParams(_Strict):
+    """TrueSkill environment (Herbrich et al. 2007); defaults are the library's."""
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    beta: float = 25.0 / 6
+    tau: float = 25.0 / 300
+    draw_probability: float = Field(default=0.10, ge=0.0, lt=1.0)
+    #: conservative score = mu - k * sigma
+    k: float = Field(default=3.0, ge=0.0)
+    rank_by: Literal["conservative", "mu"] = "conservative"
+
+
+class RankingConfig(_Strict):
+    method: str = "trueskill"
+    #: TrueSkill depends on game order: replay it over this many seeded shuffles and average.
+    shuffles: int = Field(default=3, ge=1, le=10_000)
+    points: PointsRule = Field(default_factory=PointsRule)
+    trueskill: TrueSkillParams = Field(default_factory=TrueSkillParams)
+
+    @field_validator("method")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        from chatmatch.ranking import RANKERS
+
+        if v not in RANKERS:
+            raise ValueError(RANKERS.miss_message(v))
+        return v
+
+
+class FailurePolicy(_Strict):
+    """What to do when a bot raises, times out, or returns empty or huge text."""
+
+    retries: int = Field(default=2, ge=0, le=100)
+    #: forfeit: the failing bot loses that game (reason recorded); abort: stop the run
+    #: (finished games are kept; run again to resume).
+    on_failure: Literal["forfeit", "abort"] = "forfeit"
+    timeout_s: float | None = Field(default=None, gt=0)
+    #: an empty or whitespace reply counts as a failure (retried) unless allow_empty
+    allow_empty: bool = False
+    #: longer replies are cut to this many characters (recorded in the turn's game meta)
+    max_chars: int = Field(default=2000, ge=1)
+
+
+class TournamentConfig(_Strict):
+    name: str = "tournament"
+    description: str = ""
+    bots: list[BotSpec]
+    seed_utterance: str | list[str] = DEFAULT_SEED_UTTERANCE
+    exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=100_000)
+    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    ranking: RankingConfig = Field(default_factory=RankingConfig)
+    seed: int = 0
+    output_dir: str | None = None
+    #: games played at once; neural bots answer all waiting games in one batch
+    concurrent_games: int = Field(default=8, ge=1, le=4096)
+    failures: FailurePolicy = Field(default_factory=FailurePolicy)
+
+    @field_validator("bots", mode="before")
+    @classmethod
+    def _shorthand(cls, v: Any) -> Any:
+        # "- eliza" is short for "- {name: eliza, adapter: eliza}"
+        if isinstance(v, list):
+            return [{"name": b, "adapter": b} if isinstance(b, str) else b for b in v]
+        return v
+
+    @field_validator("bots")
+    @classmethod
+    def _bots_ok(cls, v: list[BotSpec]) -> list[BotSpec]:
+        if len(v) < 2:
+            raise ValueError(f"a tournament needs at least 2 bots, got {len(v)}")
+        return v
+
+    @field_validator("seed_utterance")
+    @classmethod
+    def _seed_ok(cls, v: str | list[str]) -> str | list[str]:
+        items = [v] if isinstance(v, str) else v
+        if not items or any(not s.strip() for s in items):
+            raise ValueError("seed utterances must be non-empty text")
+        return v
+
+    @property
+    def seed_utterances(self) -> list[str]:
+        return [self.seed_utterance] if isinstance(self.seed_utterance, str) else list(self.seed_utterance)
+
+    @property
+    def bot_names(self) -> list[str]:
+        return [b.name for b in self.bots]
+
+    def play_fingerprint(self) -> str:
+        """Hash of everything that changes what is *played* (not how it is scored)."""
+        play = self.model_dump(include={"bots", "seed_utterance", "exchanges", "seed"})
+        return _hash(play)
+
+    def scoring_fingerprint(self) -> str:
+        return _hash(self.scoring.model_dump())
+
+    def default_output_dir(self) -> Path:
+        return Path(self.output_dir) if self.output_dir else Path("runs") / _slug(self.name)
+
+
+def _hash(obj: Any) -> str:
+    blob = json.dumps(obj, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def _slug(name: str) -> str:
+    out = "".join(c if c.isalnum() or c in "-_." else "-" for c in name.strip())
+    return out.strip("-") or "tournament"
+
+
+# --- loading ------------------------------------------------------------------------------
+def load_config(path: str | Path, *, check_bots: bool = True) -> TournamentConfig:
+    """Read and validate a tournament YAML; raise :class:`ConfigError` on any problem."""
+    located = load_located_yaml(path)
+    return config_from_data(located, check_bots=check_bots)
+
+
+def config_from_data(located: LocatedYaml, *, check_bots: bool = True) -> TournamentConfig:
+    data = located.data
+    if isinstance(data, list):  # a bare list of bots
+        data = {"bots": data}
+    if not isinstance(data, dict):
+        raise ConfigError("the file must hold a mapping with at least a 'bots' list "
+                          f"(got {type(data).__name__})", file=located.file, line=1)
+    _check_duplicate_bots(located, data)
+    try:
+        cfg = TournamentConfig.model_validate(data)
+    except ValidationError as exc:
+        raise _from_validation(exc, located) from None
+    if check_bots:
+        _check_adapters(cfg, located)
+    return cfg
+
+
+def _check_duplicate_bots(located: LocatedYaml, data: dict[str, Any]) -> None:
+    bots = data.get("bots")
+    if not isinstance(bots, list):
+        return
+    seen: dict[str, int] = {}
+    for i, b in enumerate(bots):
+        name = b if isinstance(b, str) else (b.get("name") if isinstance(b, dict) else None)
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            raise ConfigError(f"duplicate bot name '{name}' (first defined as bots.{seen[name]}); "
+                              "give every bot a unique name", file=located.file,
+                              line=located.line_of(("bots", i)), path=f"bots.{i}.name")
+        seen[name] = i
+
+
+def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
+    from bots.registry import create_bot
+    from chatmatch.errors import ChatmatchError
+
+    for i, spec in enumerate(cfg.bots):
+        try:
+            create_bot(spec.name, spec.adapter, dict(spec.params))
+        except ChatmatchError as exc:
+            raise ConfigError(str(exc), file=located.file, line=located.line_of(("bots", i)),
+                              path=f"bots.{i}") from None
+
+
+def _from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:
+    err = exc.errors()[0]
+    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    # pydantic puts union branch names in loc (e.g. 'str', 'list[str]'): drop them
+    loc = tuple(p for p in loc if p not in ("str", "list[str]", "int", "float"))
+    msg = err["msg"]
+    if err["type"] == "extra_forbidden":
+        msg = f"unknown key '{loc[-1]}'" + _key_hint(loc, exc)
+    elif err["type"] == "missing":
+        msg = f"missing required key '{loc[-1]}'"
+    elif msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    else:
+        msg = f"{msg} (got {err.get('input')!r})" if "input" in err and not isinstance(
+            err.get("input"), (dict, list)) else msg
+    path = ".".join(str(p) for p in loc)
+    line = located.line_of(loc)
+    more = len(exc.errors()) - 1
+    if more:
+        msg += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return ConfigError(msg, file=located.file, line=line, path=path or None)
+
+
+def _key_hint(loc: tuple[Any, ...], exc: ValidationError) -> str:
+    import difflib
+
+    allowed = _allowed_keys(loc[:-1])
+    if not allowed:
+        return ""
+    close = difflib.get_close_matches(str(loc[-1]), allowed, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"{hint} Allowed: {', '.join(allowed)}"
+
+
+def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
+    model: Any = TournamentConfig
+    for part in parent:
+        if isinstance(part, int):
+            continue
+        field = getattr(model, "model_fields", {}).get(part)
+        if field is None:
+            return []
+        ann = field.annotation
+        inner = getattr(ann, "__args__", None)
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            model = ann
+        elif inner and isinstance(inner[0], type) and issubclass(inner[0], BaseModel):
+            model = inner[0]
+        else:
+            return []
+    return sorted(getattr(model, "model_fields", {}))
+
+
+def dump_config(cfg: TournamentConfig) -> str:
+    """The resolved config (all defaults filled in) as YAML, for the run directory."""
+    return yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False, allow_unicode=True)

@@ -1,0 +1,206 @@
+"""Playing games: the two-bot loop, the failure policy, and batching across games.
+
+A game is the seed utterance (turn 0, on behalf of the starter) followed by the bots
+taking turns until the game has ``2 * exchanges`` turns. The loop for one game is simply::
+
+    while not game.done:
+        speaker = game.next_speaker
+        game.add(bots[speaker].reply(game.history_for(speaker)))
+
+:func:`play_games` runs that loop for up to ``concurrent`` games at once, step by step: at
+each step the games waiting on the same bot are answered together, with one
+``reply_batch`` call when the bot ``supports_batch`` (one forward pass for many games), or
+from a thread pool when the bot is ``thread_safe`` (HTTP endpoints). The order of calls, and
+so the transcripts of deterministic bots, do not depend on ``concurrent``.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping, Sequence
+
+from bots.base import Bot, History, Message
+from chatmatch.config import FailurePolicy
+from chatmatch.errors import BotError
+from chatmatch.schedule import ScheduledGame, derive_seed
+from chatmatch.transcript import Transcript, Turn
+
+
+class BotFailure(BotError):
+    """A bot failed on a turn even after the retries the policy allows."""
+
+    def __init__(self, bot: str, game_id: str, turn: int, reason: str) -> None:
+        self.bot, self.game_id, self.turn, self.reason = bot, game_id, turn, reason
+        super().__init__(f"bot '{bot}' failed in game {game_id} at turn {turn}: {reason}")
+
+
+@dataclass
+class GameState:
+    """A game in progress."""
+
+    game: ScheduledGame
+    total_turns: int
+    turns: list[Turn] = field(default_factory=list)
+    notes: list[dict[str, object]] = field(default_factory=list)
+    forfeit: dict[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.turns:
+            self.turns.append(Turn(0, self.game.starter, self.game.seed_utterance, 0.0, seed=True))
+
+    @property
+    def done(self) -> bool:
+        return self.forfeit is not None or len(self.turns) >= self.total_turns
+
+    @property
+    def next_speaker(self) -> str:
+        return self.game.players[len(self.turns) % 2]
+
+    def history_for(self, speaker: str) -> History:
+        msgs = tuple(Message("self" if t.speaker == speaker else "partner", t.text)
+                     for t in self.turns)
+        idx = len(self.turns)
+        return History(msgs, self.game.seed_utterance, self.game.game_id, idx,
+                       derive_seed(self.game.random_seed, idx))
+
+    def add(self, text: str, seconds: float) -> None:
+        self.turns.append(Turn(len(self.turns), self.next_speaker, text, seconds))
+
+    def transcript(self) -> Transcript:
+        meta: dict[str, object] = {"match_id": self.game.match_id,
+                                   "random_seed": self.game.random_seed}
+        if self.notes:
+            meta["notes"] = list(self.notes)
+        if self.forfeit:
+            meta["forfeit"] = dict(self.forfeit)
+        return Transcript(self.game.game_id, self.game.players, tuple(self.turns),
+                          self.game.seed_utterance, meta)
+
+
+class _Caller:
+    """Applies the failure policy to bot calls: timeout, retries, empty/huge replies."""
+
+    def __init__(self, policy: FailurePolicy, pool: ThreadPoolExecutor) -> None:
+        self.policy = policy
+        self.pool = pool
+
+    def _timed(self, fn: Callable[[], object]) -> object:
+        if self.policy.timeout_s is None:
+            return fn()
+        fut = self.pool.submit(fn)
+        try:
+            return fut.result(timeout=self.policy.timeout_s)
+        except FutureTimeout:
+            raise TimeoutError(f"no reply within {self.policy.timeout_s:g} s") from None
+
+    def check(self, text: object) -> tuple[str, dict[str, object] | None]:
+        if not isinstance(text, str):
+            raise TypeError(f"reply must be a str, got {type(text).__name__}")
+        if not text.strip() and not self.policy.allow_empty:
+            raise ValueError("empty reply")
+        if len(text) > self.policy.max_chars:
+            return text[: self.policy.max_chars], {"truncated_from": len(text)}
+        return text, None
+
+    def one(self, bot: Bot, state: GameState) -> tuple[str, float, dict[str, object] | None]:
+        speaker = state.next_speaker
+        history = state.history_for(speaker)
+        last = ""
+        for attempt in range(self.policy.retries + 1):
+            t0 = time.perf_counter()
+            try:
+                text, note = self.check(self._timed(lambda: bot.reply(history)))
+            except Exception as exc:  # noqa: BLE001 - any bot failure is handled by policy
+                last = f"{type(exc).__name__}: {exc}"[:500]
+                continue
+            note = dict(note or {})
+            if attempt:
+                note["retries"] = attempt
+            return text, time.perf_counter() - t0, note or None
+        raise BotFailure(speaker, state.game.game_id, len(state.turns),
+                         f"{last} (after {self.policy.retries + 1} attempt(s))")
+
+    def batch(self, bot: Bot, states: Sequence[GameState]) -> list[object]:
+        histories = [s.history_for(s.next_speaker) for s in states]
+        t0 = time.perf_counter()
+        try:
+            texts = self._timed(lambda: bot.reply_batch(histories))
+            if not isinstance(texts, list) or len(texts) != len(states):
+                raise ValueError("reply_batch returned the wrong number of replies")
+            checked = [self.check(t) for t in texts]
+        except Exception:  # noqa: BLE001 - fall back to single calls, which attribute blame
+            return [_safe_one(self, bot, s) for s in states]
+        per = (time.perf_counter() - t0) / len(states)
+        return [(text, per, note) for text, note in checked]
+
+
+OnFinished = Callable[[Transcript], None]
+
+
+def play_games(games: Iterable[ScheduledGame], bots: Mapping[str, Bot], exchanges: int,
+               policy: FailurePolicy, *, concurrent: int = 1,
+               on_finished: OnFinished | None = None) -> list[Transcript]:
+    """Play ``games``; call ``on_finished`` with each transcript as soon as it ends.
+
+    A bot failure forfeits that game (recorded in ``meta["forfeit"]``) or, with
+    ``on_failure: abort``, raises :class:`BotFailure` after the games that already ended
+    were handed to ``on_finished``.
+    """
+    pending = list(games)
+    pending.reverse()
+    active: list[GameState] = []
+    done: list[Transcript] = []
+    total_turns = 2 * exchanges
+    with ThreadPoolExecutor(max_workers=max(2, min(32, concurrent))) as pool:
+        caller = _Caller(policy, pool)
+        while pending or active:
+            while pending and len(active) < concurrent:
+                active.append(GameState(pending.pop(), total_turns))
+            _step(active, bots, caller, pool, policy)
+            still = []
+            for st in active:
+                if st.done:
+                    tr = st.transcript()
+                    done.append(tr)
+                    if on_finished:
+                        on_finished(tr)
+                else:
+                    still.append(st)
+            active = still
+    return done
+
+
+def _step(active: list[GameState], bots: Mapping[str, Bot], caller: _Caller,
+          pool: ThreadPoolExecutor, policy: FailurePolicy) -> None:
+    waiting: dict[str, list[GameState]] = {}
+    for st in active:
+        if not st.done:
+            waiting.setdefault(st.next_speaker, []).append(st)
+    for name, states in waiting.items():
+        bot = bots[name]
+        outs: list[object]
+        if bot.supports_batch and len(states) > 1:
+            outs = list(caller.batch(bot, states))
+        elif bot.thread_safe and len(states) > 1:
+            outs = list(pool.map(lambda s: _safe_one(caller, bot, s), states))
+        else:
+            outs = [_safe_one(caller, bot, s) for s in states]
+        for st, out in zip(states, outs):
+            if isinstance(out, BotFailure):
+                if policy.on_failure == "abort":
+                    raise out
+                st.forfeit = {"bot": out.bot, "reason": out.reason, "turn": str(out.turn)}
+                continue
+            text, seconds, note = out  # type: ignore[misc]
+            if note:
+                st.notes.append({"turn": len(st.turns), **note})
+            st.add(text, seconds)
+
+
+def _safe_one(caller: _Caller, bot: Bot, st: GameState) -> object:
+    try:
+        return caller.one(bot, st)
+    except BotFailure as exc:
+        return exc

@@ -1,0 +1,113 @@
+"""Shared shapes of ranking methods: a row per bot, a ranking that says what it rests on."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from chatmatch.registry import Registry
+from chatmatch.scoring.points import GameResult
+
+if TYPE_CHECKING:
+    from chatmatch.config import RankingConfig
+
+
+@dataclass(frozen=True)
+class RankRow:
+    bot: str
+    rank: int
+    score: float  # the value the rank is ordered by (higher is better)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bot": self.bot, "rank": self.rank, "score": self.score, **self.stats}
+
+
+@dataclass(frozen=True)
+class Ranking:
+    method: str
+    rows: tuple[RankRow, ...]
+    games: int  # how many game results this ranking rests on
+    expected_games: int | None = None  # how many the schedule has (None: unknown)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return self.expected_games is None or self.games >= self.expected_games
+
+    def order(self) -> list[str]:
+        return [r.bot for r in self.rows]
+
+    def rank_of(self) -> dict[str, int]:
+        return {r.bot: r.rank for r in self.rows}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"method": self.method, "games": self.games,
+                "expected_games": self.expected_games, "complete": self.complete,
+                "meta": self.meta, "ranking": [r.to_json() for r in self.rows]}
+
+    def to_csv(self) -> str:
+        keys: list[str] = []
+        for r in self.rows:
+            keys += [k for k in r.stats if k not in keys and not isinstance(r.stats[k], (list, dict))]
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["rank", "bot", "score", *keys])
+        for r in self.rows:
+            w.writerow([r.rank, r.bot, _fmt(r.score), *[_fmt(r.stats.get(k, "")) for k in keys]])
+        return buf.getvalue()
+
+
+def _fmt(v: Any) -> Any:
+    return f"{v:.6g}" if isinstance(v, float) else v
+
+
+def _same(a: Any, b: Any, tol: float) -> bool:
+    if isinstance(a, tuple):
+        return all(_same(x, y, tol) for x, y in zip(a, b))
+    if isinstance(a, (int, float)):
+        return abs(a - b) <= tol
+    return bool(a == b)
+
+
+def competition_ranks(keys: Sequence[Any], tol: float = 1e-9) -> list[int]:
+    """Standard competition ranking ("1224") of keys already sorted best first; a key is a
+    number or a tuple of numbers, equal keys (within ``tol``) share a rank."""
+    ranks: list[int] = []
+    for i, s in enumerate(keys):
+        if i and _same(keys[i - 1], s, tol):
+            ranks.append(ranks[-1])
+        else:
+            ranks.append(i + 1)
+    return ranks
+
+
+Ranker = Callable[[Sequence[GameResult], Sequence[str], "RankingConfig", int], Ranking]
+RANKERS: Registry[Ranker] = Registry("ranking method")
+
+
+def rank(results: Sequence[GameResult], bots: Sequence[str], config: "RankingConfig",
+         seed: int = 0, method: str | None = None, expected_games: int | None = None) -> Ranking:
+    name = method or config.method
+    ranking = RANKERS.get(name)(results, bots, config, seed)
+    if expected_games is not None:
+        ranking = Ranking(ranking.method, ranking.rows, ranking.games, expected_games, ranking.meta)
+    return ranking
+
+
+def win_tie_loss(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Per bot: games won/tied/lost, forfeits and summed game points."""
+    table = {b: {"games": 0, "won": 0, "tied": 0, "lost": 0, "forfeits": 0, "game_points": 0.0}
+             for b in bots}
+    for r in results:
+        for p in r.players:
+            row = table[p]
+            row["games"] += 1
+            row["game_points"] += r.total[p]
+            s = r.score_of(p)
+            row["won" if s == 1 else "tied" if s == 0.5 else "lost"] += 1
+            if r.forfeit and r.forfeit.get("bot") == p:
+                row["forfeits"] += 1
+    return table

@@ -1,0 +1,206 @@
+"""Run a tournament end to end: schedule, play, score, rank, all into one run directory.
+
+Resuming is the default: run the same YAML again and finished games are neither replayed
+nor re-scored. A run directory made with other bots or another play setup is refused; a
+changed scoring setup re-scores the stored transcripts (recorded in the manifest).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from bots.base import Bot
+from chatmatch.config import TournamentConfig, dump_config
+from chatmatch.errors import RunDirError
+from chatmatch.game import play_games
+from chatmatch.ranking import Ranking, rank
+from chatmatch.schedule import ScheduledGame, double_round_robin
+from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.points import GameResult, forfeit_result, result_from_scores
+from chatmatch.store import RunDir
+from chatmatch.transcript import Transcript
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class RunSummary:
+    run_dir: Path
+    ranking: Ranking
+    rankings: dict[str, Ranking]
+    games_total: int
+    games_played: int  # played in this invocation
+    games_scored: int  # scored in this invocation
+    seconds: float
+    warnings: list[str] = field(default_factory=list)
+
+
+def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None) -> dict[str, Any]:
+    fresh = {"play_fingerprint": cfg.play_fingerprint(),
+             "scoring_fingerprint": cfg.scoring_fingerprint(),
+             "name": cfg.name, "config_file": config_file, "bots": cfg.bot_names}
+    if not store.exists():
+        store.path.mkdir(parents=True, exist_ok=True)
+        manifest = store.note_event(fresh, "created")
+        store.write_config(dump_config(cfg))
+        store.write_manifest(manifest)
+        return manifest
+    old = store.read_manifest()
+    if old.get("play_fingerprint") != fresh["play_fingerprint"]:
+        raise RunDirError(
+            f"{store.path} holds a run of another tournament setup ({_what_changed(store, cfg)}). "
+            "Its games cannot be reused. Start a new run with --out NEW_DIR (or set output_dir), "
+            "or delete the old directory.")
+    return old
+
+
+def _what_changed(store: RunDir, cfg: TournamentConfig) -> str:
+    import yaml
+
+    try:
+        old = yaml.safe_load((store.path / "config.yaml").read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        return "its config.yaml is unreadable"
+    new = cfg.model_dump(mode="json")
+    changed = [k for k in ("bots", "seed_utterance", "exchanges", "seed") if old.get(k) != new.get(k)]
+    return "changed: " + ", ".join(changed) if changed else "fingerprints differ"
+
+
+def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
+                   config_file: str | None = None, progress: Progress | None = None,
+                   bots: dict[str, Bot] | None = None,
+                   scorers: Sequence[Scorer] | None = None) -> RunSummary:
+    t0 = time.perf_counter()
+    store = RunDir(Path(out_dir) if out_dir else cfg.default_output_dir())
+    manifest = _prepare(cfg, store, config_file)
+    schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
+    manifest["expected_games"] = len(schedule)
+    have = store.transcripts()
+    todo = [g for g in schedule if g.game_id not in have]
+    total = len(schedule)
+    done_count = [total - len(todo)]
+    if progress:
+        progress(done_count[0], total)
+
+    scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers()
+    results = store.results()
+    rescore = manifest.get("scoring_fingerprint") != cfg.scoring_fingerprint()
+    if rescore:
+        manifest = store.note_event(manifest, "rescored", old=manifest.get("scoring_fingerprint"),
+                                    new=cfg.scoring_fingerprint())
+        manifest["scoring_fingerprint"] = cfg.scoring_fingerprint()
+        results = {}
+        store.rewrite_results([])
+        store.write_config(dump_config(cfg))
+    manifest["scorers"] = {s.name: s.describe() for s in scorer_objs}
+    store.write_manifest(manifest)
+
+    scorer = _GameScorer(cfg, store, scorer_objs, results)
+    scorer.score([have[g.game_id] for g in schedule if g.game_id in have and g.game_id not in results])
+
+    played = 0
+    if todo:
+        bot_objs = bots if bots is not None else _load_bots(cfg, {p for g in todo for p in g.players})
+        manifest["bots_described"] = {n: b.describe() for n, b in bot_objs.items()}
+        store.write_manifest(manifest)
+        buffer: list[Transcript] = []
+
+        def finished(tr: Transcript) -> None:
+            nonlocal played
+            store.save_transcript(tr)
+            played += 1
+            buffer.append(tr)
+            if len(buffer) >= cfg.concurrent_games:
+                scorer.score(buffer)
+                buffer.clear()
+            done_count[0] += 1
+            if progress:
+                progress(done_count[0], total)
+
+        try:
+            play_games(todo, bot_objs, cfg.exchanges, cfg.failures,
+                       concurrent=cfg.concurrent_games, on_finished=finished)
+        finally:
+            scorer.score(buffer)
+            buffer.clear()
+            if bots is None:
+                for b in bot_objs.values():
+                    b.close()
+
+    final = [scorer.results[g.game_id] for g in schedule if g.game_id in scorer.results]
+    rankings = write_rankings(store, cfg, final, len(schedule))
+    manifest = store.note_event(manifest, "ranked", games=len(final))
+    store.write_manifest(manifest)
+    return RunSummary(store.path, rankings[cfg.ranking.method], rankings, total, played,
+                      scorer.count, time.perf_counter() - t0, store.warnings)
+
+
+def _load_bots(cfg: TournamentConfig, needed: set[str]) -> dict[str, Bot]:
+    from bots.registry import create_bot
+
+    out: dict[str, Bot] = {}
+    try:
+        for spec in cfg.bots:
+            if spec.name in needed:
+                bot = create_bot(spec.name, spec.adapter, dict(spec.params))
+                bot.load()
+                out[spec.name] = bot
+    except BaseException:
+        for b in out.values():
+            b.close()
+        raise
+    return out
+
+
+class _GameScorer:
+    """Scores finished transcripts in batches and durably records each result."""
+
+    def __init__(self, cfg: TournamentConfig, store: RunDir, scorers: Sequence[Scorer],
+                 results: dict[str, GameResult]) -> None:
+        self.cfg, self.store, self.scorers = cfg, store, list(scorers)
+        self.results = dict(results)
+        self.count = 0
+
+    def score(self, transcripts: Sequence[Transcript]) -> None:
+        if not transcripts:
+            return
+        from chatmatch.scoring.engine import score_games
+
+        weights = {s.name: float(self.cfg.scoring.weights.get(s.name, 1.0)) for s in self.scorers}
+        hib = {s.name: s.higher_is_better for s in self.scorers}
+        playable = [t for t in transcripts if not t.meta.get("forfeit")]
+        per_game = iter(score_games(playable, self.scorers)) if playable else iter(())
+        for tr in transcripts:
+            forfeit = tr.meta.get("forfeit")
+            if forfeit:
+                res = forfeit_result(tr.game_id, tr.players, forfeit["bot"], forfeit["reason"],
+                                     hib, weights)
+                self.store.save_scores(tr.game_id, {"game_id": tr.game_id, "forfeit": forfeit})
+            else:
+                dims = next(per_game)
+                res = result_from_scores(tr.game_id, tr.players, dims, weights)
+                self.store.save_scores(tr.game_id, {
+                    "game_id": tr.game_id, "players": list(tr.players),
+                    "dimensions": {d: s.to_json() for d, s in dims.items()},
+                    "points": res.points, "total": res.total, "winner": res.winner})
+            self.store.append_result(res)
+            self.results[tr.game_id] = res
+            self.count += 1
+
+
+def write_rankings(store: RunDir, cfg: TournamentConfig, results: Sequence[GameResult],
+                   expected: int, methods: Sequence[str] | None = None) -> dict[str, Ranking]:
+    """Rank with the configured method and the points table; write both to RUN/rankings/."""
+    names = list(dict.fromkeys([cfg.ranking.method, "points", *(methods or [])]))
+    out: dict[str, Ranking] = {}
+    for name in names:
+        r = rank(results, cfg.bot_names, cfg.ranking, cfg.seed, method=name, expected_games=expected)
+        store.save_ranking(name, r.to_json(), r.to_csv())
+        out[name] = r
+    return out
+
+
+__all__ = ["RunSummary", "run_tournament", "write_rankings", "ScheduledGame"]

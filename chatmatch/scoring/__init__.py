@@ -1,0 +1,1 @@
+"""The virtual judge: scorers (one module per dimension), their registry, and game points."""

@@ -1,0 +1,73 @@
+"""The scorer interface and registry.
+
+A scorer scores many games at once (so a model can batch across games) and returns, per
+game, a :class:`DimensionScore`: one raw value per speaker plus per-turn details that say
+why (which turns were repetitions, the entities found, each turn's perplexity, ...).
+Whether higher or lower raw values are better is declared by the scorer class.
+
+Register a scorer with::
+
+    @SCORERS.register("proactivity")
+    class Proactivity(Scorer):
+        higher_is_better = True
+        class Params(ScorerParams):
+            ...
+
+``Params`` is a pydantic model (unknown keys forbidden) validated from the YAML
+``scoring.params.<dimension>`` block before any bot runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from chatmatch.registry import Registry
+from chatmatch.transcript import Transcript
+
+
+class ScorerParams(BaseModel):
+    """Base of every scorer's parameter model: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class DimensionScore:
+    """One dimension's verdict on one game."""
+
+    dimension: str
+    raw: dict[str, float]
+    higher_is_better: bool
+    details: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dimension": self.dimension, "raw": self.raw,
+                "higher_is_better": self.higher_is_better, "details": self.details}
+
+
+class Scorer:
+    """Base class of scorers. Subclasses set ``name``/``higher_is_better`` and override
+    :meth:`score_games`."""
+
+    name: ClassVar[str] = ""
+    higher_is_better: ClassVar[bool] = True
+    description: ClassVar[str] = ""
+
+    class Params(ScorerParams):
+        pass
+
+    def __init__(self, params: ScorerParams | None = None) -> None:
+        self.params = params if params is not None else self.Params()
+
+    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        """Facts recorded in the run directory (model names, parameters)."""
+        return {"name": self.name, "params": self.params.model_dump()}
+
+
+SCORERS: Registry[type[Scorer]] = Registry("scoring dimension")

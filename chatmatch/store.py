@@ -1,0 +1,210 @@
+"""The run directory: everything needed to re-score, re-rank and re-plot without replaying.
+
+Layout::
+
+    RUN/
+      config.yaml            the resolved tournament config (all defaults filled in)
+      manifest.json          chatmatch version, config fingerprints, bots, scorers, history
+      transcripts/GID.jsonl  one file per finished game (written atomically)
+      scores/GID.json        per-dimension raw scores and per-turn details of a game
+      results.jsonl          one line per scored game: {"record": GameResult, "sha256": ...}
+      rankings/METHOD.json   rankings (also .csv)
+
+Durability: a transcript or score file is written to a temporary file, fsynced and renamed
+into place; a results line is appended and fsynced with a checksum of its record. A run
+killed at any moment loses at most the games in flight: on the next start, transcripts
+that exist are not replayed, and games with a transcript but no result are scored again.
+A torn or corrupted last results line is detected by its checksum and ignored (with a
+warning); its game is scored again from its transcript.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from chatmatch import __version__
+from chatmatch.errors import RunDirError, TranscriptError
+from chatmatch.scoring.points import GameResult
+from chatmatch.transcript import Transcript
+
+MANIFEST = "manifest.json"
+RESULTS = "results.jsonl"
+
+
+def _nan_to_none(obj: Any) -> Any:
+    if isinstance(obj, float) and math.isnan(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _nan_to_none(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_nan_to_none(v) for v in obj]
+    return obj
+
+
+def _none_to_nan(raw: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
+    return {p: {d: (math.nan if v is None else float(v)) for d, v in dims.items()}
+            for p, dims in raw.items()}
+
+
+def dumps(obj: Any) -> str:
+    """Strict JSON (NaN written as null), stable key order."""
+    return json.dumps(_nan_to_none(obj), ensure_ascii=False, sort_keys=True, allow_nan=False)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _checksum(record: dict[str, Any]) -> str:
+    return hashlib.sha256(dumps(record).encode()).hexdigest()
+
+
+@dataclass
+class RunDir:
+    path: Path
+    warnings: list[str] = field(default_factory=list)
+
+    # --- paths ---------------------------------------------------------------------------
+    @property
+    def manifest_path(self) -> Path:
+        return self.path / MANIFEST
+
+    def transcript_path(self, game_id: str) -> Path:
+        return self.path / "transcripts" / f"{game_id}.jsonl"
+
+    def scores_path(self, game_id: str) -> Path:
+        return self.path / "scores" / f"{game_id}.json"
+
+    # --- manifest ------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return self.manifest_path.exists()
+
+    def read_manifest(self) -> dict[str, Any]:
+        if not self.exists():
+            raise RunDirError(f"{self.path}: not a chatmatch run directory (no {MANIFEST}); "
+                              "give the folder that `chatmatch run` or `chatmatch score --out` wrote")
+        try:
+            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RunDirError(f"{self.manifest_path}: unreadable manifest ({exc})") from None
+        if not isinstance(data, dict):
+            raise RunDirError(f"{self.manifest_path}: manifest must be a JSON object")
+        return data
+
+    def write_manifest(self, data: dict[str, Any]) -> None:
+        data = {**data, "chatmatch_version": __version__}
+        atomic_write(self.manifest_path, json.dumps(_nan_to_none(data), indent=2, sort_keys=True) + "\n")
+
+    def write_config(self, yaml_text: str) -> None:
+        atomic_write(self.path / "config.yaml", yaml_text)
+
+    # --- transcripts ---------------------------------------------------------------------
+    def save_transcript(self, tr: Transcript) -> None:
+        atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl())
+
+    def transcripts(self) -> dict[str, Transcript]:
+        out: dict[str, Transcript] = {}
+        folder = self.path / "transcripts"
+        for f in sorted(folder.glob("*.jsonl")) if folder.exists() else []:
+            try:
+                tr = Transcript.from_jsonl(f.read_text(encoding="utf-8"), file=str(f))
+            except (TranscriptError, UnicodeDecodeError, OSError) as exc:
+                self.warnings.append(f"skipped unreadable transcript {f}: {exc}")
+                continue
+            out[tr.game_id] = tr
+        return out
+
+    # --- scores and results --------------------------------------------------------------
+    def save_scores(self, game_id: str, scores: dict[str, Any]) -> None:
+        atomic_write(self.scores_path(game_id), dumps(scores) + "\n")
+
+    def load_scores(self, game_id: str) -> dict[str, Any] | None:
+        p = self.scores_path(game_id)
+        if not p.exists():
+            return None
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+            return data if isinstance(data, dict) else None
+        except (OSError, ValueError):
+            return None
+
+    def append_result(self, result: GameResult) -> None:
+        record = result.to_json()
+        line = json.dumps({"record": _nan_to_none(record), "sha256": _checksum(record)},
+                          ensure_ascii=False, sort_keys=True)
+        with open(self.path / RESULTS, "a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def rewrite_results(self, results: list[GameResult]) -> None:
+        lines = [json.dumps({"record": _nan_to_none(r.to_json()), "sha256": _checksum(r.to_json())},
+                            ensure_ascii=False, sort_keys=True) for r in results]
+        atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
+
+    def _iter_results(self) -> Iterator[GameResult]:
+        p = self.path / RESULTS
+        if not p.exists():
+            return
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            for n, raw in enumerate(fh, 1):
+                if not raw.strip():
+                    continue
+                try:
+                    entry = json.loads(raw)
+                    rec = entry["record"]
+                    rec["raw"] = _none_to_nan(rec["raw"])
+                    if entry["sha256"] != _checksum(rec):
+                        raise ValueError("checksum mismatch")
+                    yield GameResult.from_json(rec)
+                except (ValueError, KeyError, TypeError) as exc:
+                    self.warnings.append(f"{p}:{n}: ignored a damaged result line ({exc}); "
+                                         "that game is scored again from its transcript")
+
+    def results(self) -> dict[str, GameResult]:
+        """Scored games by id (the last record of a game wins)."""
+        return {r.game_id: r for r in self._iter_results()}
+
+    # --- rankings ------------------------------------------------------------------------
+    def save_ranking(self, name: str, json_doc: dict[str, Any], csv_text: str) -> None:
+        atomic_write(self.path / "rankings" / f"{name}.json",
+                     json.dumps(_nan_to_none(json_doc), indent=2, sort_keys=False) + "\n")
+        atomic_write(self.path / "rankings" / f"{name}.csv", csv_text)
+
+    def note_event(self, manifest: dict[str, Any], kind: str, **info: Any) -> dict[str, Any]:
+        events = list(manifest.get("history", []))
+        events.append({"event": kind, "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                       **info})
+        return {**manifest, "history": events}
