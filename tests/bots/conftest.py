@@ -1,0 +1,62 @@
+"""Shared fixtures for adapter tests: a private cache folder and History builders."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from typing import Any, Iterator, Sequence
+
+import pytest
+
+from bots.base import History, Message
+from bots.cache import CACHE_ENV
+from bots.chatterbot_bot import DEFAULT_CORPUS, ChatterBotBot, database_path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def bot_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Every adapter test builds its indexes and databases in a fresh cache folder."""
+    path = str(tmp_path_factory.mktemp("chatmatch-cache"))
+    old = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = path
+    yield path
+    if old is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = old
+
+
+def history(partner_turns: Sequence[str], own_turns: Sequence[str] = (), *,
+            seed: int = 0, starter: bool = False) -> History:
+    """A game seen from one side; turns alternate, partner speaks first unless ``starter``."""
+    first, second = (own_turns, partner_turns) if starter else (partner_turns, own_turns)
+    roles = ("self", "partner") if starter else ("partner", "self")
+    messages: list[Message] = []
+    for i in range(max(len(first), len(second))):
+        if i < len(first):
+            messages.append(Message(roles[0], first[i]))
+        if i < len(second):
+            messages.append(Message(roles[1], second[i]))
+    seed_text = messages[0].text if messages else ""
+    return History(tuple(messages), seed_utterance=seed_text, game_id="g",
+                   turn_index=len(messages), random_seed=seed)
+
+
+def _no_network(*args: Any, **kwargs: Any) -> None:
+    raise AssertionError(f"network access attempted: {args}")
+
+
+@pytest.fixture(scope="session")
+def trained(bot_cache_dir: str) -> Iterator[tuple[ChatterBotBot, float]]:
+    """A bot trained from scratch in the test cache folder with sockets disabled."""
+    assert not database_path(DEFAULT_CORPUS).exists()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(socket.socket, "connect", _no_network)
+        mp.setattr(socket, "create_connection", _no_network)
+        start = time.perf_counter()
+        bot = ChatterBotBot("cb")
+        bot.load()
+        seconds = time.perf_counter() - start
+    yield bot, seconds
+    bot.close()

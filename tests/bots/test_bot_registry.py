@@ -1,0 +1,213 @@
+from __future__ import annotations
+
+import importlib.metadata
+import inspect
+import sys
+from pathlib import Path
+
+import pytest
+
+from bots import registry
+from bots.base import Bot, History
+from bots.registry import (ADAPTERS, ENTRY_POINT_GROUP, create_bot, list_adapters,
+                           resolve_adapter)
+from chatmatch.errors import BotError, ChatmatchError
+from chatmatch.registry import Registry, UnknownNameError
+
+MINE = {"eliza": "bots.eliza", "canned": "bots.baseline", "echo": "bots.baseline",
+        "random-line": "bots.baseline", "retrieval": "bots.retrieval",
+        "chatterbot": "bots.chatterbot_bot"}
+
+
+class ParrotBot(Bot):
+    description = "test bot: repeats its partner"
+
+    def __init__(self, name: str = "", *, prefix: str = "") -> None:
+        super().__init__(name)
+        self.prefix = prefix
+
+    def reply(self, history: History) -> str:
+        return self.prefix + history.last_partner_text
+
+
+class NeedsModelBot(Bot):
+    description = "test bot with a required parameter"
+
+    def __init__(self, name: str = "", *, model: str, temperature: float = 0.7) -> None:
+        super().__init__(name)
+        self.model = model
+
+
+class PickyBot(Bot):
+    description = "test bot whose constructor raises TypeError itself"
+
+    def __init__(self, name: str = "", *, size: int = 1) -> None:
+        super().__init__(name)
+        self.size = size + 1  # TypeError for a string
+
+
+def test_builtins_are_registered_by_name_without_load_errors() -> None:
+    names = ADAPTERS.names()
+    for name, module in MINE.items():
+        assert name in names
+        assert ADAPTERS.get(name).__module__ == module
+    assert registry.LOAD_ERRORS == []
+
+
+def test_list_adapters_gives_one_line_descriptions() -> None:
+    listed = dict(list_adapters())
+    assert set(MINE) <= set(listed)
+    assert listed["eliza"] == ADAPTERS.get("eliza").description
+    assert all(desc and "\n" not in desc for desc in listed.values())
+
+
+@pytest.mark.parametrize("name", sorted(MINE))
+def test_my_adapters_have_explicit_keyword_parameters(name: str) -> None:
+    params = inspect.signature(ADAPTERS.get(name).__init__).parameters
+    assert list(params)[:2] == ["self", "name"]
+    assert all(p.kind is p.KEYWORD_ONLY for n, p in params.items() if n not in ("self", "name"))
+    bot = create_bot("b1", name, {})  # cheap: nothing is loaded here
+    assert bot.name == "b1" and bot.describe()["class"].startswith(MINE[name])
+
+
+def test_unknown_name_suggests_the_closest() -> None:
+    with pytest.raises(UnknownNameError, match=r"Did you mean: eliza\?") as err:
+        resolve_adapter("elisa")
+    assert "Available:" in str(err.value) and "package.module:Class" in str(err.value)
+
+
+def test_dotted_name_hints_at_the_colon_form() -> None:
+    with pytest.raises(UnknownNameError, match="'bots.eliza:ElizaBot'"):
+        resolve_adapter("bots.eliza.ElizaBot")
+
+
+def test_import_path_resolves_a_test_class() -> None:
+    assert resolve_adapter(f"{__name__}:ParrotBot") is ParrotBot
+    bot = create_bot("p", f"{__name__}:ParrotBot", {"prefix": "> "})
+    assert bot.reply(History((), "")) == "> "
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("no_such_package_xyz.mod:Bot", "there is no module named 'no_such_package_xyz.mod'"),
+    ("bots.no_such_module:Bot", "there is no module named 'bots.no_such_module'"),
+    ("bots.eliza:Nope", "has no attribute 'Nope'. Bot classes it defines: ElizaBot"),
+    ("bots.eliza:eliza_reply", "it is a function that does not subclass bots.base.Bot"),
+    ("bots.base:History", "it is a class that does not subclass"),
+    (":ElizaBot", "not a valid import path"),
+    ("bots.eliza:", "not a valid import path"),
+])
+def test_bad_import_paths(spec: str, expected: str) -> None:
+    with pytest.raises(BotError) as err:
+        resolve_adapter(spec)
+    assert expected in str(err.value)
+
+
+def test_import_path_with_a_missing_dependency_names_it(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "cm_plugin_missing_dep.py").write_text("import no_such_dependency_xyz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(BotError, match="module 'no_such_dependency_xyz' is missing"):
+        resolve_adapter("cm_plugin_missing_dep:Bot")
+    monkeypatch.delitem(sys.modules, "cm_plugin_missing_dep", raising=False)
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch) -> Registry[type[Bot]]:
+    """An empty adapter registry and error list in place of the global ones."""
+    reg: Registry[type[Bot]] = Registry("bot adapter")
+    monkeypatch.setattr(registry, "ADAPTERS", reg)
+    monkeypatch.setattr(registry, "LOAD_ERRORS", [])
+    return reg
+
+
+def _ep(name: str, value: str) -> importlib.metadata.EntryPoint:
+    return importlib.metadata.EntryPoint(name=name, value=value, group=ENTRY_POINT_GROUP)
+
+
+def test_entry_points_register_classes_lazily(fresh: Registry[type[Bot]],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+
+    def fake_entry_points(*, group: str) -> list[importlib.metadata.EntryPoint]:
+        asked.append(group)
+        return [_ep("parrot", f"{__name__}:ParrotBot"), _ep("broken", "no_such_plugin_xyz:Bot"),
+                _ep("not-a-bot", "bots.base:History")]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
+    fresh.add_loader(registry._load_entry_points)
+    assert asked == []  # nothing is discovered before the first lookup
+    assert resolve_adapter("parrot") is ParrotBot
+    assert asked == [ENTRY_POINT_GROUP]
+    assert len(registry.LOAD_ERRORS) == 2
+    with pytest.raises(UnknownNameError) as err:
+        resolve_adapter("broken")
+    assert "entry point 'broken = no_such_plugin_xyz:Bot'" in str(err.value)
+    assert "not a subclass of bots.base.Bot" in str(err.value)
+
+
+def test_entry_point_may_name_a_self_registering_module(
+        fresh: Registry[type[Bot]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "cm_plugin_selfreg.py").write_text(
+        "from bots.base import Bot\nfrom bots.registry import ADAPTERS\n\n"
+        "@ADAPTERS.register('selfreg')\nclass SelfRegBot(Bot):\n"
+        "    description = 'registers itself'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry._load_entry_points([_ep("selfreg-module", "cm_plugin_selfreg"),
+                                 _ep("selfreg", "cm_plugin_selfreg:SelfRegBot")])
+    assert fresh.get("selfreg").__name__ == "SelfRegBot"
+    assert "selfreg-module" not in fresh
+    assert registry.LOAD_ERRORS == []  # same class under the same name: not a clash
+    monkeypatch.delitem(sys.modules, "cm_plugin_selfreg", raising=False)
+
+
+def test_entry_point_name_clash_is_reported_not_raised(fresh: Registry[type[Bot]]) -> None:
+    fresh.add("parrot", ParrotBot)
+    registry._load_entry_points([_ep("parrot", "bots.eliza:ElizaBot"),
+                                 _ep("parrot2", f"{__name__}:ParrotBot")])
+    assert fresh.get("parrot") is ParrotBot and fresh.get("parrot2") is ParrotBot
+    assert "registered twice" in registry.LOAD_ERRORS[0]
+
+
+def test_builtin_loader_skips_only_absent_modules(fresh: Registry[type[Bot]], tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "cm_builtin_broken_dep.py").write_text("import no_such_dependency_xyz\n")
+    (tmp_path / "cm_builtin_raises.py").write_text("raise RuntimeError('boom')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry._import_builtins(["cm_builtin_absent", "cm_builtin_broken_dep",
+                               "cm_builtin_raises"])
+    errors = registry.LOAD_ERRORS
+    assert len(errors) == 2
+    assert "cm_builtin_broken_dep" in errors[0] and "no_such_dependency_xyz" in errors[0]
+    assert "RuntimeError: boom" in errors[1]
+
+
+def test_create_bot_unknown_parameter_names_bot_adapter_and_accepted() -> None:
+    with pytest.raises(BotError) as err:
+        create_bot("bob", "retrieval", {"max_pair": 10})
+    msg = str(err.value)
+    assert "Bot 'bob' (adapter 'retrieval')" in msg
+    assert "'max_pair' (did you mean 'max_pairs'?)" in msg
+    assert "Accepted parameters: max_pairs: int | None = None, context_turns: int = 1" in msg
+
+
+def test_create_bot_missing_required_parameter() -> None:
+    with pytest.raises(BotError) as err:
+        create_bot("m", f"{__name__}:NeedsModelBot", {})
+    msg = str(err.value)
+    assert "missing required parameter(s) 'model'" in msg
+    assert "model: str (required), temperature: float = 0.7" in msg
+    assert create_bot("m", f"{__name__}:NeedsModelBot", {"model": "x"}).model == "x"
+
+
+def test_create_bot_wraps_type_and_value_errors_from_the_constructor() -> None:
+    with pytest.raises(BotError, match=r"Bot 'p' .*bad parameters: .*str.*size: int = 1"):
+        create_bot("p", f"{__name__}:PickyBot", {"size": "big"})
+    with pytest.raises(BotError, match="'context_turns' must be a positive integer"):
+        create_bot("r", "retrieval", {"context_turns": 0})
+
+
+def test_create_bot_rejects_name_in_params_and_unknown_adapter() -> None:
+    with pytest.raises(BotError, match="parameter 'name' cannot be set"):
+        create_bot("e", "eliza", {"name": "x"})
+    with pytest.raises(ChatmatchError, match="Did you mean: eliza"):
+        create_bot("e", "elisa", {})
