@@ -125,6 +125,9 @@ class TournamentConfig(_Strict):
     #: games played at once; neural bots answer all waiting games in one batch
     concurrent_games: int = Field(default=8, ge=1, le=4096)
     failures: FailurePolicy = Field(default_factory=FailurePolicy)
+    #: write each turn's wall time in the transcripts; false writes 0.0, so that two runs
+    #: with the same seed and deterministic bots give byte-identical run directories
+    record_timings: bool = True
 
     @field_validator("bots", mode="before")
     @classmethod
@@ -194,6 +197,7 @@ def config_from_data(located: LocatedYaml, *, check_bots: bool = True) -> Tourna
         raise ConfigError("the file must hold a mapping with at least a 'bots' list "
                           f"(got {type(data).__name__})", file=located.file, line=1)
     _check_duplicate_bots(located, data)
+    _check_no_literal_secrets(located, data)
     try:
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
@@ -217,6 +221,34 @@ def _check_duplicate_bots(located: LocatedYaml, data: dict[str, Any]) -> None:
                               "give every bot a unique name", file=located.file,
                               line=located.line_of(("bots", i)), path=f"bots.{i}.name")
         seen[name] = i
+
+
+#: bot parameters that would hold a secret written literally in the YAML
+_SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "secret",
+                            "password", "authorization", "auth", "bearer"})
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "api-key", "x-api-key"})
+
+
+def _check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None:
+    """API keys come only from the environment: the resolved config is copied into the run
+    directory, so a key written in the YAML would leak into every run."""
+    bots = data.get("bots")
+    for i, b in enumerate(bots if isinstance(bots, list) else []):
+        params = b.get("params") if isinstance(b, dict) else None
+        if not isinstance(params, dict):
+            continue
+        bad = [f"params.{k}" for k in params if str(k).lower().replace("-", "_") in _SECRET_PARAMS]
+        headers = params.get("extra_headers")
+        if isinstance(headers, dict):
+            bad += [f"params.extra_headers.{h}" for h in headers if str(h).lower() in _SECRET_HEADERS]
+        if bad:
+            key = bad[0].split(".", 1)[1].split(".")
+            raise ConfigError(
+                "a secret written in the YAML is refused (it would be copied into the run "
+                "directory); export it in an environment variable and name that variable "
+                "with params.api_key_env, e.g. `api_key_env: OPENAI_API_KEY`",
+                file=located.file, line=located.line_of(("bots", i, "params", *key)),
+                path=f"bots.{i}.{bad[0]}")
 
 
 def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:

@@ -7,6 +7,8 @@ changed scoring setup re-scores the stored transcripts (recorded in the manifest
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,13 +41,15 @@ class RunSummary:
 
 
 def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None) -> dict[str, Any]:
+    config_text = dump_config(cfg)
+    config_sha = hashlib.sha256(config_text.encode()).hexdigest()
     fresh = {"play_fingerprint": cfg.play_fingerprint(),
-             "scoring_fingerprint": cfg.scoring_fingerprint(),
+             "scoring_fingerprint": cfg.scoring_fingerprint(), "config_sha256": config_sha,
              "name": cfg.name, "config_file": config_file, "bots": cfg.bot_names}
     if not store.exists():
         store.path.mkdir(parents=True, exist_ok=True)
         manifest = store.note_event(fresh, "created")
-        store.write_config(dump_config(cfg))
+        store.write_config(config_text)
         store.write_manifest(manifest)
         return manifest
     old = store.read_manifest()
@@ -54,19 +58,55 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None) -> d
             f"{store.path} holds a run of another tournament setup ({_what_changed(store, cfg)}). "
             "Its games cannot be reused. Start a new run with --out NEW_DIR (or set output_dir), "
             "or delete the old directory.")
+    if old.get("config_sha256") != config_sha:  # e.g. ranking or scoring settings changed
+        keys = _changed_keys(store, cfg)
+        store.write_config(config_text)
+        old = store.note_event(old, "config_changed", keys=keys, old=old.get("config_sha256"),
+                               new=config_sha)
+        old["config_sha256"] = config_sha
     return old
 
 
-def _what_changed(store: RunDir, cfg: TournamentConfig) -> str:
+def _old_config(store: RunDir) -> dict[str, Any] | None:
     import yaml
 
     try:
         old = yaml.safe_load((store.path / "config.yaml").read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError):
+        return None
+    return old if isinstance(old, dict) else None
+
+
+def _changed_keys(store: RunDir, cfg: TournamentConfig) -> list[str]:
+    old, new = _old_config(store) or {}, cfg.model_dump(mode="json")
+    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+
+
+def _what_changed(store: RunDir, cfg: TournamentConfig) -> str:
+    old = _old_config(store)
+    if old is None:
         return "its config.yaml is unreadable"
     new = cfg.model_dump(mode="json")
-    changed = [k for k in ("bots", "seed_utterance", "exchanges", "seed") if old.get(k) != new.get(k)]
-    return "changed: " + ", ".join(changed) if changed else "fingerprints differ"
+    changed = [_change(k, old.get(k), new.get(k))
+               for k in ("bots", "seed_utterance", "exchanges", "seed") if old.get(k) != new.get(k)]
+    return "changed: " + "; ".join(changed) if changed else "fingerprints differ"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _change(key: str, old: Any, new: Any) -> str:
+    if key != "bots" or not isinstance(old, list):
+        return f"{key} {_short(old)} -> {_short(new)}"
+    was = {b.get("name"): b for b in old if isinstance(b, dict)}
+    now = {b["name"]: b for b in new}
+    parts = [f"{label} {', '.join(map(str, names))}" for label, names in (
+        ("added", [n for n in now if n not in was]),
+        ("removed", [n for n in was if n not in now]),
+        ("changed adapter or params of", [n for n in now if n in was and was[n] != now[n]])) if names]
+    return "bots: " + ("; ".join(parts) if parts else "order changed")
 
 
 def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
@@ -75,6 +115,13 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
                    scorers: Sequence[Scorer] | None = None) -> RunSummary:
     t0 = time.perf_counter()
     store = RunDir(Path(out_dir) if out_dir else cfg.default_output_dir())
+    with store.locked():
+        return _run_locked(cfg, store, t0, config_file, progress, bots, scorers)
+
+
+def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: str | None,
+                progress: Progress | None, bots: dict[str, Bot] | None,
+                scorers: Sequence[Scorer] | None) -> RunSummary:
     manifest = _prepare(cfg, store, config_file)
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
     manifest["expected_games"] = len(schedule)
@@ -104,12 +151,15 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
     played = 0
     if todo:
         bot_objs = bots if bots is not None else _load_bots(cfg, {p for g in todo for p in g.players})
-        manifest["bots_described"] = {n: b.describe() for n, b in bot_objs.items()}
+        manifest["bots_described"] = {**manifest.get("bots_described", {}),
+                                      **{n: b.describe() for n, b in bot_objs.items()}}
         store.write_manifest(manifest)
         buffer: list[Transcript] = []
 
         def finished(tr: Transcript) -> None:
             nonlocal played
+            if not cfg.record_timings:
+                tr = _without_timings(tr)
             store.save_transcript(tr)
             played += 1
             buffer.append(tr)
@@ -136,6 +186,10 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
     store.write_manifest(manifest)
     return RunSummary(store.path, rankings[cfg.ranking.method], rankings, total, played,
                       scorer.count, time.perf_counter() - t0, store.warnings)
+
+
+def _without_timings(tr: Transcript) -> Transcript:
+    return dataclasses.replace(tr, turns=tuple(dataclasses.replace(t, seconds=0.0) for t in tr.turns))
 
 
 def _load_bots(cfg: TournamentConfig, needed: set[str]) -> dict[str, Bot]:

@@ -25,6 +25,7 @@ import json
 import math
 import os
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -37,6 +38,9 @@ from chatmatch.transcript import Transcript
 
 MANIFEST = "manifest.json"
 RESULTS = "results.jsonl"
+LOCK = ".lock"
+#: temporary files of atomic_write end with this; a killed run may leave some behind
+TMP_SUFFIX = ".tmp"
 
 
 def _nan_to_none(obj: Any) -> Any:
@@ -61,7 +65,7 @@ def dumps(obj: Any) -> str:
 
 def atomic_write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -85,6 +89,12 @@ def _fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) == b"\n"
 
 
 def _checksum(record: dict[str, Any]) -> str:
@@ -130,6 +140,28 @@ class RunDir:
     def write_config(self, yaml_text: str) -> None:
         atomic_write(self.path / "config.yaml", yaml_text)
 
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold ``RUN/.lock`` while a run writes here, so a second process on the same
+        directory is refused instead of playing the same games. The OS drops the lock when
+        the process ends, even by SIGKILL. Stale temporary files of killed runs are removed."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        with open(self.path / LOCK, "a", encoding="utf-8") as fh:
+            try:
+                import fcntl
+            except ImportError:  # no advisory locks (Windows): run unlocked
+                fcntl = None  # type: ignore[assignment]
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    raise RunDirError(f"{self.path} is in use by another chatmatch process; wait "
+                                      "for it to finish (or stop it), or use another --out") from None
+            for sub in ("", "transcripts", "scores", "rankings"):
+                for tmp in (self.path / sub).glob(f".*{TMP_SUFFIX}"):
+                    tmp.unlink(missing_ok=True)
+            yield
+
     # --- transcripts ---------------------------------------------------------------------
     def save_transcript(self, tr: Transcript) -> None:
         atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl())
@@ -164,8 +196,12 @@ class RunDir:
         record = result.to_json()
         line = json.dumps({"record": _nan_to_none(record), "sha256": _checksum(record)},
                           ensure_ascii=False, sort_keys=True)
-        with open(self.path / RESULTS, "a", encoding="utf-8") as fh:
-            fh.write(line + "\n")
+        path = self.path / RESULTS
+        # a run killed mid-append may leave a torn last line: end it, or the new record
+        # would be glued to it and lost as well
+        torn = path.exists() and path.stat().st_size > 0 and not _ends_with_newline(path)
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(("\n" if torn else "") + line + "\n")
             fh.flush()
             os.fsync(fh.fileno())
 

@@ -97,8 +97,12 @@ class Transcript:
                 raise TranscriptError("turn has no speaker (a non-empty string)", file=file, line=line)
             if not isinstance(text, str):
                 raise TranscriptError("turn has no text (a string)", file=file, line=line)
-            turns.append(Turn(index=len(turns), speaker=speaker, text=text,
-                              seconds=float(rec.get("seconds", 0.0) or 0.0),
+            try:
+                seconds = float(rec.get("seconds", 0.0) or 0.0)
+            except (TypeError, ValueError):
+                raise TranscriptError(f"turn 'seconds' must be a number, got {rec['seconds']!r}",
+                                      file=file, line=line) from None
+            turns.append(Turn(index=len(turns), speaker=speaker, text=text, seconds=seconds,
                               seed=bool(rec.get("seed", False))))
         if header is None:
             raise TranscriptError("no 'game' header line", file=file, line=1)
@@ -106,6 +110,8 @@ class Transcript:
         if (not isinstance(players, list) or len(players) != 2
                 or not all(isinstance(p, str) and p for p in players) or players[0] == players[1]):
             raise TranscriptError("header 'players' must be two different names", file=file, line=1)
+        if not isinstance(header.get("meta") or {}, dict):
+            raise TranscriptError("header 'meta' must be a JSON object", file=file, line=1)
         unknown = {t.speaker for t in turns} - set(players)
         if unknown:
             raise TranscriptError(f"speaker(s) {sorted(unknown)} not among players {players}", file=file)

@@ -12,7 +12,7 @@ from chatmatch import __version__
 from chatmatch.errors import ChatmatchError
 
 #: subcommand modules, each exposing a click command named ``command``
-SUBCOMMANDS = ["run", "rank", "show", "bots", "score"]
+SUBCOMMANDS = ["run", "rank", "show", "bots", "score", "compare", "plot", "report", "analyze", "meta_eval"]
 
 
 class _Group(click.Group):
@@ -59,4 +59,10 @@ _register()
 
 
 def main() -> None:
+    import os
+
+    # model loading progress bars (GGUF de-quantizing, weights) would drown the game
+    # progress line; set HF_HUB_DISABLE_PROGRESS_BARS=0 to see them again
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     cli(prog_name="chatmatch")
