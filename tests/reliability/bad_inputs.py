@@ -84,7 +84,7 @@ CASES: list[Case] = [
     _yaml("empty seed utterance", "seed_utterance: ' '\n" + BOTS, "seed utterances must be non-empty"),
     _yaml("unknown scoring dimension", "scoring: {dimensions: [fluency, witt]}\n" + BOTS, "witt"),
     _yaml("negative dimension weight", "scoring: {weights: {fluency: -1}}\n" + BOTS, "weights"),
-    _yaml("unknown ranking method", "ranking: {method: elo}\n" + BOTS, "Unknown ranking method 'elo'"),
+    _yaml("unknown ranking method", "ranking: {method: trueskil}\n" + BOTS, "Unknown ranking method 'trueskil'"),
     _yaml("points win < tie", "ranking: {points: {win: 0, tie: 1}}\n" + BOTS, "need win >= tie >= loss"),
     _yaml("API key written in the YAML", BOTS.replace("CountingBot\n", "CountingBot\n    params: {api_key: sk-123}\n", 1),
           "a secret written in the YAML is refused"),

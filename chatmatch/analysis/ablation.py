@@ -1,0 +1,27 @@
+""""Minus x" ablation (paper, section 4.4.2 and Table 8): set one dimension's weight to zero,
+re-score every stored game with the new weights, rank again and measure the agreement.
+
+Only game points change; raw scores are reused (:meth:`GameResult.reweighted`), so no
+scorer is run. Forfeited games keep their verdict.
+"""
+
+from __future__ import annotations
+
+from chatmatch.analysis.agreement import Variant, variant
+from chatmatch.analysis.human import HumanRanking
+from chatmatch.analysis.rundata import RunData
+from chatmatch.scoring.points import GameResult
+
+
+def ablation_table(data: RunData, human: HumanRanking | None = None,
+                   method: str | None = None) -> list[Variant]:
+    """The run's own weights first ("all"), then "-DIM" for every scored dimension."""
+    rows = [variant("all", data.rank(_reweight(data, data.weights), method=method), human)]
+    for dim in data.dimensions:
+        weights = {**data.weights, dim: 0.0}
+        rows.append(variant(f"-{dim}", data.rank(_reweight(data, weights), method=method), human))
+    return rows
+
+
+def _reweight(data: RunData, weights: dict[str, float]) -> list[GameResult]:
+    return [r.reweighted(weights) for r in data.results]

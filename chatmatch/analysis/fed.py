@@ -1,0 +1,179 @@
+"""Meta-evaluation on FED (Mehri & Eskenazi 2020): how well does each chatmatch scorer,
+applied to one dialogue, agree with the humans who rated that dialogue?
+
+FED (``fed_data.json``) is a JSON list; items without a ``response`` key are dialogue-level:
+``{"context": "User: ...\\nSystem: ...", "system": "Meena"|"Mitsuku"|"Human",
+"annotations": {"Coherent": [5 ratings], ...}}``. Ratings that are not numbers (such as
+"N/A (no errors)") are skipped; the others are averaged over annotators.
+
+FED dialogues are human-bot chats, so each dialogue becomes a two-speaker transcript
+(``User`` and ``System``) and only the system's raw score is used. A dimension whose lower
+raw score is better (fluency's perplexity) is negated, so a positive correlation always
+means agreement. Dimensions map to FED qualities by :data:`QUALITY_MAP`; every dimension is
+also correlated with ``Overall``, and so are two combinations of all chosen dimensions:
+the system's game points against its interlocutor (chatmatch's own game score) and the
+mean of the z-scored raw scores.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
+from chatmatch.errors import ChatmatchError
+from chatmatch.scoring.base import DimensionScore
+from chatmatch.scoring.points import award_points
+from chatmatch.transcript import Transcript, Turn
+
+USER, SYSTEM = "User", "System"
+#: chatmatch dimension -> FED dialogue-level qualities it should track
+QUALITY_MAP: dict[str, tuple[str, ...]] = {
+    "consistency": ("Consistent",), "diversity": ("Diverse",), "proactivity": ("Inquisitive",),
+    "knowledge": ("Informative",), "relevance": ("Coherent", "Understanding"),
+}
+OVERALL = "Overall"
+
+
+class FedError(ChatmatchError):
+    """A FED file that cannot be read."""
+
+
+@dataclass(frozen=True)
+class FedDialogue:
+    index: int  # position in the file
+    system: str  # Meena, Mitsuku or Human
+    turns: tuple[tuple[str, str], ...]  # (speaker, text)
+    ratings: dict[str, float]  # quality -> mean of the numeric annotations
+
+    def transcript(self) -> Transcript:
+        first = self.turns[0][0] if self.turns else USER
+        players = (first, SYSTEM if first == USER else USER)
+        turns = tuple(Turn(i, s, t) for i, (s, t) in enumerate(self.turns))
+        return Transcript(f"fed{self.index:03d}", players, turns, meta={"fed_system": self.system})
+
+
+def mean_rating(values: Any) -> float | None:
+    nums = [float(v) for v in (values if isinstance(values, list) else [values])
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
+    return statistics.fmean(nums) if nums else None
+
+
+def parse_context(context: str) -> tuple[tuple[str, str], ...]:
+    """``"User: hi\\nSystem: hello"`` -> turns; a line without a speaker prefix continues
+    the previous turn."""
+    turns: list[list[str]] = []
+    for line in context.splitlines():
+        speaker, sep, text = line.partition(": ")
+        if sep and speaker in (USER, SYSTEM):
+            turns.append([speaker, text.strip()])
+        elif turns and line.strip():
+            turns[-1][1] = f"{turns[-1][1]} {line.strip()}"
+    return tuple((s, t) for s, t in turns)
+
+
+def load_fed(path: str | Path, limit: int | None = None) -> list[FedDialogue]:
+    """The dialogue-level items of a FED file (turn-level items are skipped)."""
+    p = Path(path)
+    if not p.is_file():
+        raise FedError(f"{p}: FED file not found; get fed_data.json from the FED release "
+                       "(Mehri & Eskenazi 2020) and give its path")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise FedError(f"{p}: not a readable JSON file ({exc})") from None
+    if not isinstance(data, list):
+        raise FedError(f"{p}: expected a JSON list of FED items, got {type(data).__name__}")
+    out: list[FedDialogue] = []
+    for i, item in enumerate(data):
+        if not isinstance(item, dict) or "response" in item:
+            continue
+        ctx, ann = item.get("context"), item.get("annotations")
+        if not isinstance(ctx, str) or not isinstance(ann, dict):
+            raise FedError(f"{p}: item {i} has no 'context' text or no 'annotations' mapping")
+        ratings = {q: m for q, v in ann.items() if (m := mean_rating(v)) is not None}
+        out.append(FedDialogue(i, str(item.get("system", "?")), parse_context(ctx), ratings))
+        if limit is not None and len(out) >= limit:
+            break
+    if not out:
+        raise FedError(f"{p}: no dialogue-level items (items without a 'response' key)")
+    return out
+
+
+@dataclass(frozen=True)
+class MetaRow:
+    dimension: str
+    quality: str
+    n: int
+    distinct: int  # distinct score values (1: the scorer gave every dialogue the same)
+    spearman: Correlation
+    pearson: Correlation
+    kendall: Correlation
+
+
+def correlate(dimension: str, quality: str, values: Sequence[float],
+              ratings: Sequence[float | None]) -> MetaRow:
+    pairs = [(v, r) for v, r in zip(values, ratings) if r is not None and not math.isnan(v)]
+    xs, ys = [v for v, _ in pairs], [r for _, r in pairs]
+    return MetaRow(dimension, quality, len(pairs), len(set(xs)), spearman(xs, ys), pearson(xs, ys),
+                   kendall(xs, ys))
+
+
+ScoreFn = Callable[[Sequence[Transcript]], list[dict[str, DimensionScore]]]
+
+
+def system_scores(dialogues: Sequence[FedDialogue], score: ScoreFn) -> dict[str, list[float]]:
+    """Per dimension, the system's oriented raw score (higher = better) in every dialogue,
+    plus ``all (game points)`` and ``all (mean z)``."""
+    transcripts = [d.transcript() for d in dialogues]
+    per_game = score(transcripts)
+    dims = list(per_game[0]) if per_game else []
+    out: dict[str, list[float]] = {d: [] for d in dims}
+    points: list[float] = []
+    for tr, game in zip(transcripts, per_game):
+        for d, s in game.items():
+            v = float(s.raw.get(SYSTEM, math.nan))
+            out[d].append(v if s.higher_is_better else -v)
+        raw = {p: {d: float(s.raw.get(p, math.nan)) for d, s in game.items()} for p in tr.players}
+        res = award_points(tr.game_id, tr.players, raw,
+                           {d: s.higher_is_better for d, s in game.items()}, {})
+        points.append(res.total[SYSTEM] if SYSTEM in res.total else math.nan)
+    if dims:
+        out["all (game points)"] = points
+        out["all (mean z)"] = _mean_z([out[d] for d in dims])
+    return out
+
+
+def _mean_z(columns: Sequence[Sequence[float]]) -> list[float]:
+    zs = []
+    for col in columns:
+        ok = [v for v in col if not math.isnan(v)]
+        mu = statistics.fmean(ok) if ok else 0.0
+        sd = statistics.pstdev(ok) if len(ok) > 1 else 0.0
+        zs.append([0.0 if math.isnan(v) or sd == 0 else (v - mu) / sd for v in col])
+    return [statistics.fmean(z[i] for z in zs) for i in range(len(columns[0]))]
+
+
+def meta_evaluate(dialogues: Sequence[FedDialogue], score: ScoreFn) -> list[MetaRow]:
+    """Correlations of every scored dimension with its FED qualities and with Overall."""
+    values = system_scores(dialogues, score)
+    rows = []
+    for dim, vals in values.items():
+        for q in (*QUALITY_MAP.get(dim, ()), OVERALL):
+            rows.append(correlate(dim, q, vals, [d.ratings.get(q) for d in dialogues]))
+    return rows
+
+
+def rows_to_json(rows: Sequence[MetaRow]) -> list[dict[str, Any]]:
+    return [{"dimension": r.dimension, "quality": r.quality, "n": r.n, "distinct": r.distinct,
+             **{f"{name}": _c(getattr(r, name)) for name in ("spearman", "pearson", "kendall")}}
+            for r in rows]
+
+
+def _c(c: Correlation) -> Mapping[str, float | None]:
+    clean = lambda v: None if math.isnan(v) else v  # noqa: E731
+    return {"r": clean(c.value), "p": clean(c.p_value)}

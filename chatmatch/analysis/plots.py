@@ -1,0 +1,176 @@
+"""Figures of a run (matplotlib, Agg backend), each saved as PNG and SVG.
+
+* ``ranks``: the paper's Figure 3 -- bots on the x axis, the rank each method (and the
+  humans) gives them as lines, rank 1 at the top;
+* ``trueskill``: TrueSkill mu per bot with +-sigma bars;
+* ``head_to_head``: game points each bot (row) scored against each opponent (column);
+* ``dimension_wins``: per bot, the games in which it won each dimension.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from chatmatch.analysis.agreement import dimension_wins  # noqa: E402
+from chatmatch.ranking import Ranking  # noqa: E402
+from chatmatch.scoring.points import GameResult  # noqa: E402
+
+if TYPE_CHECKING:
+    from chatmatch.analysis.human import HumanRanking
+    from chatmatch.analysis.rundata import RunData
+
+#: fixed salt and no date: the same run gives byte-identical SVG files
+_RC = {"svg.hashsalt": "chatmatch", "figure.dpi": 100, "font.size": 9}
+_META = {"svg": {"Date": None}, "png": {}}
+
+
+def rank_chart(ranks: Mapping[str, Mapping[str, float]], bots: Sequence[str],
+               human: Mapping[str, float] | None = None) -> Figure:
+    """Paper Figure 3: one line per method (plus humans, dashed) over the bots."""
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(bots) + 2), 3.8))
+        x = np.arange(len(bots))
+        markers, styles = "osD^v<>ph*", ["-", "--", ":", "-."]
+        shift = 0.06  # methods that agree would hide each other: nudge each line sideways
+        for i, (label, r) in enumerate(ranks.items()):
+            ax.plot(x + shift * (i - (len(ranks) - 1) / 2), [r.get(b, np.nan) for b in bots],
+                    marker=markers[i % len(markers)], linestyle=styles[i % len(styles)],
+                    label=label, linewidth=1.5)
+        if human is not None:
+            ax.plot(x, [human.get(b, np.nan) for b in bots], "k--", marker="*", markersize=10,
+                    label="humans", linewidth=2)
+        ax.set_xticks(x, list(bots), rotation=30, ha="right")
+        ax.set_ylim(len(bots) + 0.5, 0.5)
+        ax.set_yticks(range(1, len(bots) + 1))
+        ax.set_ylabel("rank (1 = best)")
+        ax.set_title("Rankings of the bots by each method")
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8, loc="best")
+        fig.tight_layout()
+    return fig
+
+
+def trueskill_chart(ranking: Ranking) -> Figure:
+    rows = list(ranking.rows)
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(max(5.0, 1.0 * len(rows) + 2), 3.6))
+        x = np.arange(len(rows))
+        mu = [float(r.stats.get("mu", np.nan)) for r in rows]
+        sd = [float(r.stats.get("sigma", 0.0)) for r in rows]
+        ax.errorbar(x, mu, yerr=sd, fmt="o", capsize=5, color="tab:blue", label="mu +- sigma")
+        cons = [float(r.stats.get("conservative", np.nan)) for r in rows]
+        ax.plot(x, cons, "v", color="tab:red", label="mu - k*sigma (rank key)")
+        ax.set_xticks(x, [r.bot for r in rows], rotation=30, ha="right")
+        ax.set_ylabel("TrueSkill rating")
+        ax.set_title(f"TrueSkill ratings ({ranking.meta.get('shuffles', '?')} shuffles averaged)")
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+    return fig
+
+
+def head_to_head_matrix(results: Sequence[GameResult], bots: Sequence[str]) -> np.ndarray:
+    """``m[i, j]``: game points bot i scored in its games against bot j (summed)."""
+    pos = {b: i for i, b in enumerate(bots)}
+    m = np.full((len(bots), len(bots)), np.nan)
+    for r in results:
+        a, b = r.players
+        for me, other in ((a, b), (b, a)):
+            i, j = pos[me], pos[other]
+            m[i, j] = (0.0 if np.isnan(m[i, j]) else m[i, j]) + r.total[me]
+    return m
+
+
+def head_to_head_chart(results: Sequence[GameResult], bots: Sequence[str]) -> Figure:
+    m = head_to_head_matrix(results, bots)
+    with plt.rc_context(_RC):
+        size = max(4.0, 0.8 * len(bots) + 2)
+        fig, ax = plt.subplots(figsize=(size + 1, size))
+        im = ax.imshow(np.ma.masked_invalid(m), cmap="RdYlGn")
+        for i in range(len(bots)):
+            for j in range(len(bots)):
+                if not np.isnan(m[i, j]):
+                    ax.text(j, i, f"{m[i, j]:g}", ha="center", va="center", fontsize=8)
+        ax.set_xticks(range(len(bots)), list(bots), rotation=30, ha="right")
+        ax.set_yticks(range(len(bots)), list(bots))
+        ax.set_xlabel("opponent")
+        ax.set_ylabel("bot")
+        ax.set_title("Game points scored against each opponent")
+        fig.colorbar(im, ax=ax, shrink=0.8)
+        fig.tight_layout()
+    return fig
+
+
+def dimension_wins_chart(results: Sequence[GameResult], bots: Sequence[str]) -> Figure:
+    wins = dimension_wins(results, bots)
+    dims = list(wins)
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(max(5.0, 1.2 * len(bots) + 2), 3.8))
+        x = np.arange(len(bots))
+        width = 0.8 / max(1, len(dims))
+        for k, d in enumerate(dims):
+            ax.bar(x - 0.4 + width * (k + 0.5), [wins[d][b] for b in bots], width, label=d)
+        ax.set_xticks(x, list(bots), rotation=30, ha="right")
+        ax.set_ylabel("games won on the dimension")
+        ax.set_title("Dimension wins per bot")
+        ax.legend(fontsize=7, ncol=min(4, max(1, len(dims))))
+        ax.grid(axis="y", alpha=0.3)
+        fig.tight_layout()
+    return fig
+
+
+def save(fig: Figure, out_dir: Path, name: str) -> list[Path]:
+    """Write ``name.png`` and ``name.svg`` and close the figure."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    with plt.rc_context(_RC):
+        for ext in ("png", "svg"):
+            p = out_dir / f"{name}.{ext}"
+            fig.savefig(p, format=ext, metadata=_META[ext])
+            paths.append(p)
+    plt.close(fig)
+    return paths
+
+
+def to_bytes(fig: Figure, fmt: str = "svg") -> bytes:
+    buf = io.BytesIO()
+    with plt.rc_context(_RC):
+        fig.savefig(buf, format=fmt, metadata=_META[fmt])
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def run_figures(data: "RunData", human: "HumanRanking | None" = None) -> dict[str, Figure]:
+    """Every figure of a run, by file stem."""
+    from chatmatch.analysis.methods import method_table
+
+    variants = method_table(data)
+    order = list(data.bots)
+    if human is not None:
+        order.sort(key=lambda b: (human.ranks.get(b, float("inf")), b))
+    else:
+        order = variants[0].order()
+    figs = {"ranks": rank_chart({v.label: v.ranks for v in variants}, order,
+                                human.ranks if human is not None else None)}
+    ts = data.rank(method="trueskill")
+    figs["trueskill"] = trueskill_chart(ts)
+    figs["head_to_head"] = head_to_head_chart(list(data.results), ts.order())
+    figs["dimension_wins"] = dimension_wins_chart(list(data.results), ts.order())
+    return figs
+
+
+def plot_run(data: "RunData", out_dir: Path, human: "HumanRanking | None" = None) -> list[Path]:
+    """Write every figure of a run as PNG and SVG into ``out_dir``."""
+    paths: list[Path] = []
+    for name, fig in run_figures(data, human).items():
+        paths += save(fig, out_dir, name)
+    return paths

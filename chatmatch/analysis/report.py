@@ -1,0 +1,286 @@
+"""A self-contained HTML report of a run: one file, inline CSS, figures embedded as data
+URIs, no script and no external URL, so it opens offline and can be mailed around.
+
+Sections: leaderboard, per-dimension breakdown, head-to-head matrix, figures, agreement
+with humans (when a human file is given) and every transcript, with the turns that scored
+highlighted from the per-turn details the scorers wrote to ``scores/GID.json``. Every piece
+of text from a bot or a file goes through :func:`html.escape`.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from typing import Any, Iterable, Mapping, Sequence
+
+from chatmatch import __version__
+from chatmatch.analysis.agreement import compare_run, dimension_wins
+from chatmatch.analysis.human import HumanRanking
+from chatmatch.analysis.methods import method_table
+from chatmatch.analysis.plots import head_to_head_matrix, run_figures, to_bytes
+from chatmatch.analysis.rundata import RunData
+from chatmatch.ranking import Ranking
+from chatmatch.transcript import Transcript
+
+#: detail keys that say where a detail is, not what it found
+_WHERE = {"turn", "index", "speaker", "text"}
+_COLOURS = {"fluency": "#e3f2fd", "knowledge": "#e8f5e9", "proactivity": "#fff8e1",
+            "specificity": "#f3e5f5", "diversity": "#ffebee", "consistency": "#fbe9e7",
+            "relevance": "#e0f7fa"}
+
+_CAPTIONS = {
+    "ranks": "Rank of every bot by each ranking method and by the humans (paper, Figure 3).",
+    "trueskill": "TrueSkill mu with +-sigma bars; the triangles are the conservative score "
+                 "mu - k*sigma that orders the leaderboard.",
+    "head_to_head": "Game points each bot (row) scored against each opponent (column).",
+    "dimension_wins": "Games in which each bot won each dimension.",
+}
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;
+max-width:1100px;color:#222;line-height:1.4;padding:0 1em}
+h1{margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:1.6em}
+table{border-collapse:collapse;margin:.6em 0}th,td{border:1px solid #ccc;padding:.25em .6em;
+text-align:right}th{background:#f4f4f4}td.name,th.name{text-align:left}
+.meta{color:#555}.fig{max-width:100%;border:1px solid #eee;margin:.5em 0}
+details{margin:.4em 0;border:1px solid #ddd;border-radius:4px;padding:.3em .6em}
+summary{cursor:pointer;font-weight:600}
+table.turns td{text-align:left;vertical-align:top}table.turns{width:100%}
+tr.scored{background:#fffbea}tr.scored td.text{font-weight:600}.badge{display:inline-block;border-radius:3px;
+padding:0 .35em;margin:.1em .2em .1em 0;font-size:.8em;border:1px solid #bbb}
+.measure{color:#777;font-size:.8em}.seed{color:#777;font-style:italic}.note{color:#a60}
+"""
+
+
+def _e(v: Any) -> str:
+    return html.escape(str(v), quote=True)
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, float):
+        return "n/a" if math.isnan(v) else f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+    return _e(v)
+
+
+def _table(headers: Sequence[str], rows: Iterable[Sequence[Any]], name_cols: int = 1,
+           cls: str = "") -> str:
+    head = "".join(f"<th class='name'>{_e(h)}</th>" if i < name_cols else f"<th>{_e(h)}</th>"
+                   for i, h in enumerate(headers))
+    body = []
+    for r in rows:
+        cells = "".join(f"<td class='name'>{_e(c)}</td>" if i < name_cols else f"<td>{_num(c)}</td>"
+                        for i, c in enumerate(r))
+        body.append(f"<tr>{cells}</tr>")
+    c = f" class='{cls}'" if cls else ""
+    return f"<table{c}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+# --- sections ----------------------------------------------------------------------------
+def _leaderboard(r: Ranking) -> str:
+    extra = ["mu", "sigma", "conservative", "rank_min", "rank_max"] if r.method == "trueskill" \
+        else ["match_points", "matches_won", "matches_tied", "matches_lost"]
+    games = ["won", "tied", "lost", "game_points"]
+    rows = [[row.bot, row.rank, *[row.stats.get(k, "") for k in extra],
+             *[row.stats.get(k, "") for k in games]] for row in r.rows]
+    table = _table(["bot", "rank", *extra, *games], rows)
+    note = "" if r.complete else (f"<p class='note'>Incomplete: {r.games} of "
+                                  f"{r.expected_games} scheduled games.</p>")
+    return f"<h3>By {_e(r.method)}</h3>{table}{note}"
+
+
+def _dimensions(data: RunData, order: Sequence[str]) -> str:
+    wins = dimension_wins(list(data.results), order)
+    raw: dict[str, dict[str, list[float]]] = {d: {b: [] for b in order} for d in wins}
+    for res in data.results:
+        for p in res.players:
+            for d, v in res.raw[p].items():
+                if d in raw and not math.isnan(v):
+                    raw[d][p].append(v)
+    dims = list(wins)
+    rows = [[b, *[wins[d][b] for d in dims],
+             *[(sum(raw[d][b]) / len(raw[d][b])) if raw[d][b] else math.nan for d in dims]]
+            for b in order]
+    hib = {d: any(r.higher_is_better.get(d, True) for r in data.results) for d in dims}
+    heads = ["bot", *[f"{d} wins" for d in dims],
+             *[f"{d} mean raw ({'higher' if hib[d] else 'lower'} better)" for d in dims]]
+    return ("<p>Games in which each bot won each dimension, then its mean raw score per game."
+            f"</p>{_table(heads, rows)}")
+
+
+def _head_to_head(data: RunData, order: Sequence[str]) -> str:
+    m = head_to_head_matrix(list(data.results), order)
+    rows = [[b, *[m[i, j] if i != j else "—" for j in range(len(order))]]
+            for i, b in enumerate(order)]
+    return ("<p>Game points the row bot scored in its games against the column bot.</p>"
+            + _table(["bot \\ opponent", *order], rows))
+
+
+def _figures(data: RunData, human: HumanRanking | None) -> str:
+    out = []
+    for name, fig in run_figures(data, human).items():
+        b64 = base64.b64encode(to_bytes(fig, "svg")).decode("ascii")
+        caption = _CAPTIONS.get(name, name)
+        out.append(f"<figure><img class='fig' alt='{_e(caption)}' "
+                   f"src='data:image/svg+xml;base64,{b64}'><figcaption>{_e(caption)}"
+                   "</figcaption></figure>")
+    return "".join(out)
+
+
+def _agreement(data: RunData, human: HumanRanking, ranking: Ranking) -> str:
+    rows = [[a.label, len(a.bots), a.tau.value, a.tau.p_value, a.rho.value, a.rho.p_value]
+            for a in compare_run(ranking, list(data.results), human)]
+    t1 = _table(["ranking", "bots", "Kendall tau-b", "p", "Spearman rho", "p"], rows)
+    meth = [[v.label, " > ".join(v.order()), v.tau] for v in method_table(data, human)]
+    t2 = _table(["method", "order", "tau vs humans"], meth, name_cols=2)
+    hr = " > ".join(f"{b} ({human.ranks[b]:g})" for b in human.bots)
+    return (f"<p>Human ranking ({human.judges} judge(s), from {_e(human.source)}): {_e(hr)}</p>"
+            f"{t1}<h3>Ranking methods</h3>{t2}")
+
+
+# --- transcripts -------------------------------------------------------------------------
+def _item(x: Any) -> Any:
+    if isinstance(x, (list, tuple)) and x:
+        return x[0]  # an entity [text, label]
+    if isinstance(x, dict) and "lemma" in x:  # a memory bonus
+        prev = x.get("previous_turn")
+        return f"{x['lemma']} (last used in turn {prev})" if prev is not None else x["lemma"]
+    return x
+
+
+def _list(v: Any) -> str:
+    items = [_item(x) for x in (v or [])]
+    return ", ".join(str(x) for x in items[:8]) + (" …" if len(items) > 8 else "")
+
+
+def _generic(d: Mapping[str, Any]) -> tuple[str, bool]:
+    """Any scorer: a true flag, a positive count or a non-empty list is a finding; floats
+    are measurements."""
+    found, measures = [], []
+    for k, v in d.items():
+        if k in _WHERE or v is None or v is False:
+            continue
+        if v is True:
+            found.append(k)
+        elif isinstance(v, int) and v > 0 or isinstance(v, (list, dict, str)) and v:
+            found.append(f"{k}: {_list(v) if isinstance(v, list) else v}")
+        elif isinstance(v, float) and not math.isnan(v):
+            measures.append(f"{k} {v:.3g}")
+    return "; ".join(found + measures), bool(found)
+
+
+def _note(dim: str, d: Mapping[str, Any]) -> tuple[str, bool]:
+    """``(text, scored)`` for one per-turn detail of the built-in scorers."""
+    if dim == "proactivity":
+        n = int(d.get("questions") or 0)
+        return (f"{n} question{'s' if n != 1 else ''}", n > 0)
+    if dim == "diversity":
+        of = _list(d.get("repeats"))
+        return ((f"repetition of turn {of}", True) if d.get("penalised")
+                else (f"repeats turn {of} (not penalised)", False))
+    if dim == "consistency":
+        sim = d.get("similarity")
+        where = f"answer at turn {d.get('original_answer')}, similarity {sim}"
+        return ((f"inconsistency with the {where}", True) if d.get("inconsistent")
+                else (f"consistent with the {where}", False))
+    if dim == "knowledge":
+        new, old = d.get("new") or [], d.get("already_mentioned") or []
+        text = f"new entities: {_list(new)}" if new else ""
+        text += ("; " if new and old else "") + (f"mentioned before: {_list(old)}" if old else "")
+        return text, bool(new)
+    if dim == "relevance":
+        concepts = d.get("concepts") or []
+        return f"memory bonus: {_list(concepts)}", bool(concepts)
+    if dim == "specificity":
+        return (f"{d.get('new_unigrams', 0)} new words, {d.get('new_bigrams', 0)} new bigrams "
+                f"of {d.get('tokens', 0)} tokens", False)
+    if dim == "fluency":
+        ppl = d.get("perplexity")
+        return (f"perplexity {ppl:.1f}" if isinstance(ppl, (int, float)) else "no perplexity", False)
+    return _generic(d)
+
+
+def turn_notes(scores: Mapping[str, Any] | None) -> dict[int, list[tuple[str, str, bool]]]:
+    """Per turn index: ``(dimension, text, scored)`` for every per-turn detail the scorers
+    wrote to ``scores/GID.json``. ``scored`` is true when the detail found something that
+    counts (a question, a penalised repetition, an inconsistency, a new entity, a memory
+    bonus); measurements (perplexity, new n-grams) are shown but not highlighted."""
+    notes: dict[int, list[tuple[str, str, bool]]] = {}
+    for dim, block in ((scores or {}).get("dimensions") or {}).items():
+        for d in (block or {}).get("details") or []:
+            turn = d.get("turn", d.get("index")) if isinstance(d, dict) else None
+            if not isinstance(turn, int):
+                continue
+            text, scored = _note(dim, d)
+            if text:
+                notes.setdefault(turn, []).append((dim, text, scored))
+    return notes
+
+
+def _transcript(tr: Transcript, scores: Mapping[str, Any] | None, summary: str,
+                opened: bool = False) -> str:
+    notes = turn_notes(scores)
+    rows = []
+    for t in tr.turns:
+        badges = []
+        for dim, text, scored in notes.get(t.index, []):
+            if scored:
+                colour = _COLOURS.get(dim, "#eeeeee")
+                badges.append(f"<span class='badge' style='background:{colour}'>"
+                              f"{_e(dim)}: {_e(text)}</span>")
+            else:
+                badges.append(f"<span class='measure'>{_e(dim)}: {_e(text)}</span> ")
+        scored_turn = any(s for _, _, s in notes.get(t.index, []))
+        cls = " class='scored'" if scored_turn else ""
+        text = f"<span class='seed'>(seed)</span> {_e(t.text)}" if t.seed else _e(t.text)
+        rows.append(f"<tr{cls}><td>{t.index}</td><td>{_e(t.speaker)}</td>"
+                    f"<td class='text'>{text}</td><td>{''.join(badges)}</td></tr>")
+    table = ("<table class='turns'><thead><tr><th>#</th><th class='name'>speaker</th>"
+             "<th class='name'>text</th><th class='name'>what scored</th></tr></thead>"
+             f"<tbody>{''.join(rows)}</tbody></table>")
+    state = " open" if opened else ""
+    return (f"<details id='game-{_e(tr.game_id)}'{state}><summary>{summary}</summary>"
+            f"{table}</details>")
+
+
+def _transcripts(data: RunData) -> str:
+    results = {r.game_id: r for r in data.results}
+    out = []
+    for gid, tr in sorted(data.store.transcripts().items()):
+        res = results.get(gid)
+        a, b = tr.players
+        head = f"{_e(gid)}: {_e(a)} vs {_e(b)}"
+        if res is not None:
+            head += (f" — {res.total[a]:g} : {res.total[b]:g}, "
+                     f"{'winner ' + _e(res.winner) if res.winner else 'tie'}")
+            if res.forfeit:
+                head += f" (forfeit by {_e(res.forfeit.get('bot'))}: {_e(res.forfeit.get('reason'))})"
+        out.append(_transcript(tr, data.store.load_scores(gid), head, opened=not out))
+    return "".join(out) or "<p>No transcripts stored.</p>"
+
+
+def build_report(data: RunData, human: HumanRanking | None = None) -> str:
+    """The whole report as one HTML string."""
+    main = data.rank()
+    pts = data.rank(method="points")
+    order = main.order()
+    parts = [
+        f"<h1>chatmatch report: {_e(data.name)}</h1>",
+        f"<p class='meta'>{len(data.results)} scored games, {len(data.bots)} bots, dimensions "
+        f"{_e(', '.join(f'{d} (weight {w:g})' for d, w in data.weights.items()))}; "
+        f"chatmatch {_e(__version__)}</p>",
+        "<h2 id='leaderboard'>Leaderboard</h2>", _leaderboard(main),
+        *([_leaderboard(pts)] if main.method != "points" else []),
+        "<h2 id='dimensions'>Per-dimension breakdown</h2>", _dimensions(data, order),
+        "<h2 id='head-to-head'>Head to head</h2>", _head_to_head(data, order),
+        "<h2 id='figures'>Figures</h2>", _figures(data, human),
+    ]
+    if human is not None:
+        parts += ["<h2 id='humans'>Agreement with humans</h2>", _agreement(data, human, main)]
+    parts += ["<h2 id='transcripts'>Transcripts</h2>",
+              "<p>Highlighted turns scored on some dimension; grey notes are measurements.</p>",
+              _transcripts(data)]
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<meta name='viewport' content='width=device-width,initial-scale=1'>"
+            f"<title>chatmatch report: {_e(data.name)}</title><style>{_CSS}</style></head>"
+            f"<body>{''.join(parts)}</body></html>\n")

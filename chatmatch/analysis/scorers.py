@@ -1,0 +1,38 @@
+"""Build the scoring function that meta-evaluation runs, from a list of dimension names."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from pydantic import ValidationError
+
+from chatmatch.analysis.fed import ScoreFn
+from chatmatch.errors import ChatmatchError
+from chatmatch.scoring.base import DimensionScore
+from chatmatch.transcript import Transcript
+
+
+def parse_dimensions(text: str) -> list[str]:
+    """``"a,b"`` -> ``["a", "b"]``; ``"all"`` -> the seven dimensions of the paper."""
+    from chatmatch.scoring.builtin import DIMENSIONS
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    return list(DIMENSIONS) if names == ["all"] else names
+
+
+def scorer_function(dimensions: str | Sequence[str]) -> ScoreFn:
+    """A function scoring transcripts with the default scorers of ``dimensions``."""
+    from chatmatch.scoring.config import ScoringConfig
+    from chatmatch.scoring.engine import score_games
+
+    names = parse_dimensions(dimensions) if isinstance(dimensions, str) else list(dimensions)
+    try:
+        scorers = ScoringConfig(dimensions=names).build_scorers()
+    except ValidationError as exc:
+        msg = exc.errors()[0]["msg"].removeprefix("Value error, ")
+        raise ChatmatchError(f"--dimensions: {msg}") from None
+
+    def score(games: Sequence[Transcript]) -> list[dict[str, DimensionScore]]:
+        return score_games(games, scorers)
+
+    return score

@@ -1,0 +1,113 @@
+"""``chatmatch analyze``: the paper's analyses from a stored run, without replaying games."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+import click
+
+from chatmatch.cli.table import render_table
+
+if TYPE_CHECKING:
+    from chatmatch.analysis.agreement import Variant
+    from chatmatch.analysis.human import HumanRanking
+    from chatmatch.analysis.rundata import RunData
+
+SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], left: int = 1) -> str:
+    """:func:`render_table` with the first ``left`` columns (labels) left-aligned."""
+    cells = [[str(c) for c in r] for r in rows]
+    for i in range(left):
+        width = max([len(headers[i]), *(len(r[i]) for r in cells)])
+        for r in cells:
+            r[i] = r[i].ljust(width)
+    return render_table(headers, cells)
+
+
+def _tau(v: float) -> str:
+    return "n/a" if math.isnan(v) else f"{v:+.2f}"
+
+
+def _variants(title: str, rows: Sequence["Variant"], with_tau: bool) -> str:
+    heads = ["setting", "order (best first)", *(["tau"] if with_tau else [])]
+    body = [[v.label, " > ".join(v.order()), *([_tau(v.tau)] if with_tau else [])] for v in rows]
+    return f"{title}\n{table(heads, body, 2)}\n"
+
+
+@click.command("analyze")
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option("--human", "human_file", type=click.Path(path_type=Path),
+              help="Human ranking (YAML or CSV); needed for the subset table and every tau.")
+@click.option("--subset-size", "-k", default=4, show_default=True, type=int,
+              help="Bots per subset (paper: 4 of 7).")
+@click.option("--bootstrap", "samples", default=1000, show_default=True,
+              type=click.IntRange(0, 1_000_000), help="Bootstrap resamples of the games (0: skip).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--method", "-m", help="Ranking method (default: the run's).")
+@click.option("--only", type=click.Choice(SECTIONS), multiple=True,
+              help="Print only these analyses (repeatable).")
+def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: int, seed: int,
+            method: str | None, only: tuple[str, ...]) -> None:
+    """The paper's analyses of RUN_DIR from its stored results (no game is replayed):
+
+    \b
+    subsets    every k-bot subset ranked from only its games, tau vs humans
+               (paper Table 6), with the mean tau and how many are above 0.6
+    ablation   tau with each dimension's weight set to 0 in turn (Table 8)
+    methods    TrueSkill vs points 3/1/0 vs 2/1/0 (section 4.4.5)
+    bootstrap  games resampled with replacement: how often each bot keeps its
+               rank, and a 95% interval of its rank
+
+    \b
+    Examples:
+      chatmatch analyze runs/demo --human humans.yaml
+      chatmatch analyze runs/demo --human humans.csv -k 3 --bootstrap 200 --seed 7
+      chatmatch analyze runs/demo --only bootstrap
+    """
+    from chatmatch.analysis.ablation import ablation_table
+    from chatmatch.analysis.human import load_human
+    from chatmatch.analysis.methods import method_table
+    from chatmatch.analysis.rundata import load_run_data
+
+    data = load_run_data(run_dir)
+    human = load_human(human_file, data.bots) if human_file else None
+    todo = set(only or SECTIONS)
+    if "subsets" in todo:
+        click.echo(_subsets(data, human, subset_size, method))
+    if "ablation" in todo:
+        click.echo(_variants('"Minus x" ablation (one dimension weight set to 0)',
+                             ablation_table(data, human, method), human is not None))
+    if "methods" in todo:
+        click.echo(_variants("Ranking methods", method_table(data, human), human is not None))
+    if "bootstrap" in todo and samples:
+        click.echo(_bootstrap(data, human, samples, seed, method))
+
+
+def _subsets(data: "RunData", human: "HumanRanking | None", k: int, method: str | None) -> str:
+    from chatmatch.analysis.subsets import subset_table
+
+    if human is None:
+        return "Subsets: skipped (give --human FILE to measure each subset against humans)\n"
+    t = subset_table(data, human, k, method)
+    body = [[v.label, " > ".join(v.order()), _tau(v.tau)] for v in t.rows]
+    return (f"All {len(t.rows)} subsets of {k} bots (tau vs humans)\n"
+            f"{table(['bots', 'order (best first)', 'tau'], body, 2)}\n"
+            f"mean tau {_tau(t.mean_tau)}; {t.above} of {len(t.rows)} above {t.threshold:g}\n")
+
+
+def _bootstrap(data: "RunData", human: "HumanRanking | None", samples: int,
+               seed: int, method: str | None) -> str:
+    from chatmatch.analysis.bootstrap import bootstrap
+
+    b = bootstrap(data, samples, seed, method, human)
+    body = [[r.rank, r.bot, f"{100 * r.keep_share:.0f}%", f"[{r.low}, {r.high}]",
+             f"{r.mean_rank:.2f}"] for r in b.rows]
+    out = (f"Bootstrap over games ({b.samples} resamples, seed {b.seed}, {b.method})\n"
+           + render_table(["rank", "bot", "keeps rank", "95% interval", "mean rank"], body) + "\n")
+    if b.tau is not None:
+        out += f"tau vs humans: mean {b.tau[0]:+.2f}, 95% interval [{b.tau[1]:+.2f}, {b.tau[2]:+.2f}]\n"
+    return out

@@ -1,0 +1,57 @@
+"""``chatmatch compare``: agreement between a run's ranking and a human ranking."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from chatmatch.cli.analyze import table
+
+
+def _fmt_rank(v: float) -> str:
+    return f"{v:g}" if v == int(v) else f"{v:.2f}"
+
+
+@click.command("compare")
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option("--human", "human_file", required=True, type=click.Path(path_type=Path),
+              help="Human ranking, YAML or CSV (see docs/analysis.md).")
+@click.option("--method", "-m", help="Ranking method to compare (default: the run's).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def command(run_dir: Path, human_file: Path, method: str | None, as_json: bool) -> None:
+    """Kendall tau-b and Spearman rho (with p-values) between the ranking of RUN_DIR and
+    the human ranking in --human, overall and for every dimension the human file scores.
+
+    +1 means the same order, -1 the reverse; tau-b and rho both handle ties.
+
+    \b
+    Examples:
+      chatmatch compare runs/demo --human humans.yaml
+      chatmatch compare runs/demo --human humans.csv --method points --json
+    """
+    from chatmatch.analysis.agreement import compare_run
+    from chatmatch.analysis.human import load_human
+    from chatmatch.analysis.rundata import load_run_data
+
+    data = load_run_data(run_dir)
+    human = load_human(human_file, data.bots)
+    ranking = data.rank(method=method)
+    rows = compare_run(ranking, list(data.results), human)
+    if as_json:
+        click.echo(json.dumps({"method": ranking.method, "human": str(human_file),
+                               "agreement": [a.to_json() for a in rows]}, indent=2))
+        return
+    ranks = ranking.rank_of()
+    side = [[b, ranks[b], _fmt_rank(human.ranks[b]) if b in human.ranks else "-"]
+            for b in ranking.order()]
+    click.echo(f"Ranks: {ranking.method} vs humans ({human.judges} judge(s), {human_file})")
+    click.echo(table(["bot", ranking.method, "humans"], side) + "\n")
+    click.echo(table(["ranking", "bots", "Kendall tau-b", "p", "Spearman rho", "p"],
+                            [[a.label, len(a.bots), a.tau.fmt(), a.tau.fmt_p(), a.rho.fmt(),
+                              a.rho.fmt_p()] for a in rows]))
+    if any(b not in human.ranks for b in data.bots):
+        missing = [b for b in data.bots if b not in human.ranks]
+        click.echo(f"note: the human file does not rank {', '.join(missing)}; "
+                   "compared on the shared bots only")

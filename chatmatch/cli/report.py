@@ -1,0 +1,37 @@
+"""``chatmatch report``: one self-contained HTML page about a run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("report")
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option("--human", "human_file", type=click.Path(path_type=Path),
+              help="Human ranking (YAML or CSV): adds the agreement section.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="HTML file to write (default: RUN_DIR/report.html).")
+def command(run_dir: Path, human_file: Path | None, out_file: Path | None) -> None:
+    """Write an HTML report of RUN_DIR: leaderboard, per-dimension breakdown,
+    head-to-head matrix, figures, agreement with humans (with --human) and every
+    transcript with the turns that scored highlighted. The file needs no network and no
+    other file: open it in any browser or attach it to a mail.
+
+    \b
+    Examples:
+      chatmatch report runs/demo
+      chatmatch report runs/demo --human humans.yaml --out demo.html
+    """
+    from chatmatch.analysis.human import load_human
+    from chatmatch.analysis.report import build_report
+    from chatmatch.analysis.rundata import load_run_data
+    from chatmatch.store import atomic_write
+
+    data = load_run_data(run_dir)
+    human = load_human(human_file, data.bots) if human_file else None
+    out = out_file or data.store.path / "report.html"
+    atomic_write(out, build_report(data, human))
+    out.chmod(0o644)  # a page to share: readable like any file the user writes
+    click.echo(str(out))

@@ -1,0 +1,60 @@
+"""Build run directories from hand-made game results (no bot, no scorer)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import yaml
+
+from chatmatch.scoring.points import GameResult, award_points
+from chatmatch.store import RunDir
+from chatmatch.transcript import Transcript
+
+DIMS = ("d1", "d2", "d3", "d4", "d5", "d6", "d7")
+
+
+def game(gid: str, a: str, b: str, a_wins: Sequence[str] = (), b_wins: Sequence[str] = (),
+         dims: Sequence[str] = DIMS, weights: Mapping[str, float] | None = None) -> GameResult:
+    """A game in which ``a`` wins the dimensions ``a_wins``, ``b`` wins ``b_wins`` and the
+    other dimensions are ties (raw 1 beats raw 0, higher is better)."""
+    raw = {a: {d: float(d in a_wins) for d in dims}, b: {d: float(d in b_wins) for d in dims}}
+    return award_points(gid, (a, b), raw, {d: True for d in dims}, weights or {})
+
+
+def won(gid: str, a: str, b: str, a_points: int, b_points: int) -> GameResult:
+    """A game where ``a`` wins the first ``a_points`` dimensions and ``b`` the next ``b_points``."""
+    return game(gid, a, b, DIMS[:a_points], DIMS[a_points:a_points + b_points])
+
+
+def write_run(path: Path, bots: Sequence[str], results: Sequence[GameResult], *,
+              method: str = "points", seed: int = 0, shuffles: int = 3,
+              weights: Mapping[str, float] | None = None,
+              transcripts: Sequence[Transcript] = (),
+              scores: Mapping[str, dict] | None = None) -> Path:
+    """A run directory as the runner writes it, from results made by hand."""
+    store = RunDir(path)
+    path.mkdir(parents=True, exist_ok=True)
+    store.write_manifest({"name": path.name, "bots": list(bots), "expected_games": len(results)})
+    cfg = {"name": path.name, "bots": [{"name": b, "adapter": "canned"} for b in bots],
+           "seed": seed, "ranking": {"method": method, "shuffles": shuffles},
+           "scoring": {"weights": dict(weights or {})}}
+    store.write_config(yaml.safe_dump(cfg, sort_keys=False))
+    for r in results:
+        store.append_result(r)
+    for tr in transcripts:
+        store.save_transcript(tr)
+    for gid, doc in (scores or {}).items():
+        store.save_scores(gid, doc)
+    return path
+
+
+def write_yaml(path: Path, data: object) -> Path:
+    path.write_text(yaml.safe_dump(data, sort_keys=False) if not isinstance(data, str) else data)
+    return path
+
+
+def write_json(path: Path, data: object) -> Path:
+    path.write_text(json.dumps(data))
+    return path
