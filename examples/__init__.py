@@ -1,0 +1,1 @@
+"""Examples that can be named from a tournament YAML by import path (run from the repo root)."""
