@@ -65,6 +65,10 @@ class Scorer:
     def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
         raise NotImplementedError
 
+    def bind_run_dir(self, path: Any) -> None:
+        """Called by the runner with the run directory before any scoring, so a scorer can
+        keep run-level records there (the model judges write RUN/judges/). Default: no-op."""
+
     def describe(self) -> dict[str, Any]:
         """Facts recorded in the run directory (model names, parameters)."""
         return {"name": self.name, "params": self.params.model_dump()}

@@ -1,0 +1,193 @@
+"""Read transcripts produced elsewhere, for ``chatmatch score``.
+
+Three formats, told apart by content (not by file name):
+
+* **chatmatch JSON Lines** -- a ``{"type": "game", ...}`` header then one line per turn
+  (:meth:`chatmatch.transcript.Transcript.from_jsonl`); one file = one game.
+* **ParlAI conversations** (what ``parlai self_chat --outfile x`` writes): one JSON object
+  per line, ``{"dialog": [[{"id": "bot_a", "text": "..."}, {"id": "bot_b", "text": "..."}],
+  ...], "context": [...]}``; every line is one episode = one game, its turns the acts of
+  ``dialog`` in order (``context`` acts, such as personas, are not turns). When both
+  agents carry the same id (a model chatting with itself), the speakers are told apart by
+  position: ``"<id> (1)"`` speaks first, ``"<id> (2)"`` second.
+* **plain text** -- one turn per line, ``SPEAKER: utterance`` (split at the first colon;
+  the utterance may be empty); blank lines are ignored; exactly two speakers, the first
+  to speak starts. One file = one game, its id the path without the suffix.
+
+Imported games have no seed turn: every turn is credited to its speaker. A directory
+stands for the files in it (recursively, hidden files skipped, sorted). A file that cannot
+be read is reported as a :class:`~chatmatch.errors.TranscriptError` naming the file and
+line and skipped (a ParlAI line: only that episode), or raised when ``strict``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from chatmatch.errors import TranscriptError
+from chatmatch.transcript import Transcript, Turn
+
+
+def load_transcripts(paths: Sequence[Path], *, strict: bool) -> tuple[list[Transcript], list[TranscriptError]]:
+    """Every game in ``paths``; with ``strict`` the first problem is raised."""
+    games: list[Transcript] = []
+    errors: list[TranscriptError] = []
+    seen: dict[str, str] = {}
+    for file in _expand(paths, errors, strict):
+        for item in _read_file(file):
+            if isinstance(item, Transcript) and item.game_id in seen:
+                item = TranscriptError(f"game id {item.game_id!r} was already read from "
+                                       f"{seen[item.game_id]}; game ids must be unique", file=str(file))
+            if isinstance(item, TranscriptError):
+                if strict:
+                    raise item
+                errors.append(item)
+                continue
+            seen[item.game_id] = str(file)
+            games.append(item)
+    return games, errors
+
+
+def _expand(paths: Sequence[Path], errors: list[TranscriptError], strict: bool) -> Iterator[Path]:
+    for path in map(Path, paths):
+        problem = None
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.is_file()
+                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            if files:
+                yield from files
+                continue
+            problem = TranscriptError("directory holds no transcript files", file=str(path))
+        elif path.is_file():
+            yield path
+            continue
+        else:
+            problem = TranscriptError("no such file or directory", file=str(path))
+        if strict:
+            raise problem
+        errors.append(problem)
+
+
+def _read_file(path: Path) -> list[Transcript | TranscriptError]:
+    """The games in one file, or the error that stopped it (ParlAI: per episode)."""
+    try:
+        text = _decode(path)
+        first = next((ln for ln in text.splitlines() if ln.strip()), None)
+        if first is None:
+            raise TranscriptError("the file is empty", file=str(path))
+        head = _json_object(first)
+        if head is not None and head.get("type") == "game":
+            return [_checked(Transcript.from_jsonl(text, file=str(path)), str(path))]
+        if head is not None and "dialog" in head:
+            return list(_parlai(text, path))
+        if head is not None:
+            raise TranscriptError("JSON lines that are neither a chatmatch transcript (a "
+                                  "'type': 'game' header) nor ParlAI conversations (a 'dialog' "
+                                  "key)", file=str(path), line=1)
+        return [_checked(_plain_text(text, path), str(path))]
+    except TranscriptError as exc:
+        return [exc]
+
+
+def _checked(game: Transcript, file: str, line: int | None = None) -> Transcript:
+    """A game to score needs turns from both of its players."""
+    if not game.turns:
+        raise TranscriptError("the game has no turns", file=file, line=line)
+    silent = [p for p in game.players if not game.turns_of(p, include_seed=True)]
+    if silent:
+        speaker = game.other(silent[0])
+        raise TranscriptError(f"only one speaker ({speaker!r}); a game needs exactly two",
+                              file=file, line=line)
+    return game
+
+
+def _decode(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TranscriptError(f"cannot read the file: {exc.strerror}", file=str(path)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise TranscriptError(f"not UTF-8 text (byte 0x{data[exc.start]:02x}); save the file "
+                              "as UTF-8", file=str(path), line=line) from None
+
+
+def _json_object(line: str) -> dict[str, Any] | None:
+    if not line.lstrip().startswith("{"):
+        return None
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _game_id(path: Path) -> str:
+    return str(path.with_suffix(""))
+
+
+def _plain_text(text: str, path: Path) -> Transcript:
+    file = str(path)
+    turns: list[Turn] = []
+    players: list[str] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        speaker, sep, utterance = raw.partition(":")
+        speaker = speaker.strip()
+        if not sep or not speaker:
+            raise TranscriptError("expected 'SPEAKER: utterance'", file=file, line=n)
+        if speaker not in players:
+            if len(players) == 2:
+                raise TranscriptError(f"a third speaker {speaker!r}; a game has exactly two "
+                                      f"({players[0]!r} and {players[1]!r})", file=file, line=n)
+            players.append(speaker)
+        turns.append(Turn(len(turns), speaker, utterance.strip()))
+    if len(players) == 1:
+        raise TranscriptError(f"only one speaker ({players[0]!r}); a game needs exactly two",
+                              file=file)
+    return Transcript(_game_id(path), (players[0], players[1]), tuple(turns),
+                      meta={"source": file, "format": "text"})
+
+
+def _parlai(text: str, path: Path) -> Iterator[Transcript | TranscriptError]:
+    file = str(path)
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            yield _parlai_episode(raw, f"{_game_id(path)}-{n}", file, n)
+        except TranscriptError as exc:
+            yield exc
+
+
+def _parlai_episode(raw: str, game_id: str, file: str, line: int) -> Transcript:
+    try:
+        episode = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise TranscriptError(f"not valid JSON ({exc.msg})", file=file, line=line) from None
+    dialog = episode.get("dialog") if isinstance(episode, dict) else None
+    if not isinstance(dialog, list) or not all(isinstance(pair, list) for pair in dialog):
+        raise TranscriptError("'dialog' must be a list of lists of acts", file=file, line=line)
+    acts = [act for pair in dialog for act in pair]
+    if not acts:
+        raise TranscriptError("the episode has no turns", file=file, line=line)
+    for act in acts:
+        if not isinstance(act, dict) or not isinstance(act.get("text"), str) or act.get("id") in (None, ""):
+            raise TranscriptError("every act needs an 'id' and a 'text' string", file=file, line=line)
+    ids = list(dict.fromkeys(str(a["id"]) for a in acts))
+    if len(ids) > 2:
+        raise TranscriptError(f"{len(ids)} speakers ({', '.join(ids)}); a game has exactly two",
+                              file=file, line=line)
+    if len(ids) == 1:  # self-chat between two copies of one agent
+        names = [f"{ids[0]} (1)", f"{ids[0]} (2)"]
+        speakers = [names[i % 2] for i in range(len(acts))]
+    else:
+        names, speakers = ids, [str(a["id"]) for a in acts]
+    turns = tuple(Turn(i, s, a["text"]) for i, (s, a) in enumerate(zip(speakers, acts)))
+    return _checked(Transcript(game_id, (names[0], names[1]), turns,
+                               meta={"source": file, "line": line, "format": "parlai"}), file, line)

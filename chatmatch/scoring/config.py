@@ -1,0 +1,104 @@
+"""The ``scoring:`` block of a tournament YAML::
+
+    scoring:
+      dimensions: [fluency, knowledge, proactivity, specificity, diversity, consistency, relevance]
+      weights: {diversity: 1, fluency: 0}     # a weight 0 is the paper's "minus x" ablation
+      params:
+        fluency: {backend: ngram}
+        diversity: {sigma_r: 0.9}
+
+Every name is checked against the scorer registry and every ``params`` block against that
+scorer's ``Params`` model before any bot runs. Consistency's ``sigma_r``, left unset,
+follows diversity's (the two must agree on what a repeated question is).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
+from chatmatch.scoring.builtin import DIMENSIONS
+
+
+def _known(name: str) -> str:
+    if name not in SCORERS:
+        raise ValueError(SCORERS.miss_message(name))
+    return name
+
+
+def _first_error(exc: ValidationError, dimension: str) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(x) for x in err["loc"])
+    msg = err["msg"].removeprefix("Value error, ")
+    return f"{dimension}.{where}: {msg}" if where else f"{dimension}: {msg}"
+
+
+class ScoringConfig(BaseModel):
+    """Which dimensions judge a game, their weights and their parameters."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dimensions: list[str] = Field(default_factory=lambda: list(DIMENSIONS))
+    weights: dict[str, float] = Field(default_factory=dict)
+    params: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    @field_validator("dimensions")
+    @classmethod
+    def _dimensions_ok(cls, v: list[str]) -> list[str]:
+        if not v:
+            raise ValueError("list at least one dimension")
+        dupes = sorted({d for d in v if v.count(d) > 1})
+        if dupes:
+            raise ValueError(f"dimension(s) listed twice: {', '.join(dupes)}")
+        return [_known(d) for d in v]
+
+    @field_validator("weights")
+    @classmethod
+    def _weights_ok(cls, v: dict[str, float]) -> dict[str, float]:
+        for name, w in v.items():
+            _known(name)
+            if not math.isfinite(w):
+                raise ValueError(f"weight of {name} must be a finite number, got {w}")
+            if w < 0:
+                raise ValueError(f"weight of {name} must be >= 0, got {w:g}")
+        return v
+
+    @field_validator("params")
+    @classmethod
+    def _params_ok(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for name, block in v.items():
+            params_model = SCORERS.get(_known(name)).Params
+            if not isinstance(block, dict):
+                raise ValueError(f"{name}: expected a mapping of parameters")
+            try:
+                params_model.model_validate(block)
+            except ValidationError as exc:
+                raise ValueError(_first_error(exc, name)) from None
+        return v
+
+    @model_validator(mode="after")
+    def _weights_listed(self) -> "ScoringConfig":
+        extra = sorted(set(self.weights) - set(self.dimensions))
+        if extra:
+            raise ValueError(f"weights given for dimension(s) not in 'dimensions': {', '.join(extra)}")
+        if not any(self.weight(d) > 0 for d in self.dimensions):
+            raise ValueError("every weight is 0: at least one dimension must count")
+        return self
+
+    def weight(self, dimension: str) -> float:
+        return float(self.weights.get(dimension, 1.0))
+
+    def scorer_params(self, dimension: str) -> ScorerParams:
+        block = dict(self.params.get(dimension, {}))
+        if dimension == "consistency" and block.get("sigma_r") is None:
+            sigma_r = self.params.get("diversity", {}).get("sigma_r")
+            if sigma_r is not None:
+                block["sigma_r"] = sigma_r
+        return SCORERS.get(dimension).Params.model_validate(block)
+
+    def build_scorers(self) -> list[Scorer]:
+        """One scorer per dimension, in ``dimensions`` order (models load on first use)."""
+        return [SCORERS.get(d)(self.scorer_params(d)) for d in self.dimensions]

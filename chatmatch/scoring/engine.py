@@ -1,0 +1,45 @@
+"""Run scorers over games: ``score_games(games, scorers)`` -> one dict per game.
+
+Scorers that run spaCy declare what they need (``spacy_request()``); the engine runs one
+``nlp.pipe`` pass per pipeline for the union of those needs before any scorer, so the
+knowledge and relevance dimensions share it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Sequence
+
+from chatmatch.scoring.analysis import prefetch
+from chatmatch.scoring.base import DimensionScore, Scorer
+from chatmatch.transcript import Transcript
+
+
+def prefetch_for(games: Sequence[Transcript], scorers: Sequence[Scorer]) -> None:
+    """Run spaCy once over every turn, for every feature any scorer will ask for."""
+    needs: dict[str, set[str]] = defaultdict(set)
+    options: dict[str, tuple[int, int]] = {}
+    for s in scorers:
+        request = getattr(s, "spacy_request", None)
+        if request is not None:
+            model, need = request()
+            needs[model] |= need
+            options.setdefault(model, (s.params.n_process, s.params.batch_size))  # type: ignore[attr-defined]
+    texts = [t.text for g in games for t in g.turns]
+    for model, need in needs.items():
+        n_process, batch_size = options[model]
+        prefetch(texts, model, need, n_process=n_process, batch_size=batch_size)
+
+
+def score_games(games: Sequence[Transcript], scorers: Sequence[Scorer]) -> list[dict[str, DimensionScore]]:
+    """Every scorer's verdict on every game, keyed by dimension name."""
+    games = list(games)
+    prefetch_for(games, scorers)
+    out: list[dict[str, DimensionScore]] = [{} for _ in games]
+    for scorer in scorers:
+        results = scorer.score_games(games)
+        if len(results) != len(games):
+            raise RuntimeError(f"scorer {scorer.name} returned {len(results)} results for {len(games)} games")
+        for slot, result in zip(out, results):
+            slot[scorer.name] = result
+    return out

@@ -1,0 +1,99 @@
+"""Fluency: perplexity of the bot's turns under a language model (lower is better).
+
+Every credited turn (not the seed) is scored by the language model (:mod:`chatmatch.
+scoring.lm`): ``backend: transformers`` (default; ``model: smollm2`` = SmolLM2-135M-
+Instruct, or any Hugging Face id / local directory / ``.gguf`` file) or ``backend:
+ngram`` (a Kneser-Ney trigram model of chit-chat, an approximation; ``model`` ignored).
+All the turns of all the games go to the model in one call, so it batches across games
+and scores each distinct utterance once.
+
+A bot's raw score aggregates its turn perplexities (``aggregation``):
+
+* ``median`` (default) -- robust to the few turns a subword LM finds absurdly unlikely
+  (a one-word "Yeah" can score 10^6 under SmolLM2);
+* ``capped_mean`` -- the authors' released scorer: each turn capped at ``cap`` (50), then
+  averaged. Their LM was a character-level news LM; under SmolLM2 the median human
+  chit-chat turn is around 300, so a cap of 50 flattens most turns into ties;
+* ``mean`` -- the plain mean (Table 1's "sentence perplexity"), dominated by outliers.
+
+Empty turns (no token) have no perplexity and are left out. A bot with no scoreable turn
+has no fluency score: NaN, which loses the dimension to any number (see
+:func:`chatmatch.scoring.points.dimension_winner`). Details give each turn's perplexity
+(``null`` for an empty turn).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Any, Literal, Sequence
+
+from pydantic import Field
+
+from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.common import credited_turns
+from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
+from chatmatch.scoring.text import normalise
+from chatmatch.transcript import Transcript
+
+
+@SCORERS.register("fluency", higher_is_better=False)
+class Fluency(Scorer):
+    name = "fluency"
+    higher_is_better = False
+    description = "aggregated sentence perplexity of the bot's turns (Table 1)"
+
+    class Params(ScorerParams):
+        backend: Literal["transformers", "ngram"] = "transformers"
+        model: str = Field(default=SMOLLM2, min_length=1)
+        aggregation: Literal["median", "capped_mean", "mean"] = "median"
+        cap: float = Field(default=50.0, gt=0.0, allow_inf_nan=False)
+        batch_size: int = Field(default=16, ge=1, le=4096)
+        max_tokens: int = Field(default=512, ge=2)
+        #: cpu, cuda, cuda:N, or auto (a GPU when torch sees one)
+        device: str = Field(default="auto", pattern=r"^(auto|cpu|cuda(:\d+)?|mps)$")
+
+    params: Params
+
+    def __init__(self, params: ScorerParams | None = None, *, lm: LanguageModel | None = None) -> None:
+        super().__init__(params)
+        self._lm = lm
+
+    @property
+    def lm(self) -> LanguageModel:
+        """The language model, loaded on first use (once per process)."""
+        if self._lm is None:
+            p = self.params
+            self._lm = get_lm(p.backend, p.model, batch_size=p.batch_size, max_tokens=p.max_tokens,
+                              device=p.device)
+        return self._lm
+
+    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+        texts = [normalise(t.text) for g in games for t in credited_turns(g)]
+        ppl = iter(self.lm.perplexities(texts))
+        return [self._score(g, [next(ppl) for _ in credited_turns(g)]) for g in games]
+
+    def aggregate(self, values: Sequence[float]) -> float:
+        p = self.params
+        if not values:
+            return math.nan  # no defined score: loses to any number (chatmatch.scoring.points)
+        if p.aggregation == "median":
+            return float(statistics.median(values))
+        if p.aggregation == "capped_mean":
+            return sum(min(v, p.cap) for v in values) / len(values)
+        return sum(values) / len(values)
+
+    def _score(self, game: Transcript, ppl: list[float | None]) -> DimensionScore:
+        per_bot: dict[str, list[float]] = {p: [] for p in game.players}
+        details: list[dict[str, Any]] = []
+        for turn, value in zip(credited_turns(game), ppl):
+            if value is not None:
+                per_bot[turn.speaker].append(value)
+            details.append({"turn": turn.index, "speaker": turn.speaker,
+                            "perplexity": None if value is None else round(value, 4)})
+        raw = {p: self.aggregate(v) for p, v in per_bot.items()}
+        return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "params": self.params.model_dump(),
+                "lm": getattr(self._lm, "name", None)}

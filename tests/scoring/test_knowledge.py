@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import pytest
+from scoring_dialogues import game
+
+from chatmatch.scoring.knowledge import Knowledge, entity_key
+
+
+def score(texts: list[str], seed_first: bool = False, **params: object) -> tuple[dict, list]:
+    s = Knowledge(Knowledge.Params(**params)).score_games([game(texts, seed_first=seed_first)])[0]
+    return s.raw, s.details
+
+
+def test_first_mention_is_credited() -> None:
+    raw, details = score([
+        "I visited Paris with Barack Obama last week.",      # A: Paris, Barack Obama (+ DATE)
+        "Paris is lovely. Did you see the Eiffel Tower?",    # B: Paris again, Eiffel Tower
+        "I work for Microsoft in Seattle.",                  # A: Microsoft, Seattle
+        "Microsoft is big. I like Seattle too.",             # B: both already mentioned
+    ])
+    # A: Paris, Barack Obama, Microsoft, Seattle = 4; B: the Eiffel Tower = 1
+    assert raw == {"A": 4, "B": 1}
+    assert details[1] == {"turn": 1, "speaker": "B", "new": [["the Eiffel Tower", "LOC"]],
+                          "already_mentioned": [["Paris", "GPE"]]}
+    assert details[3]["new"] == [] and len(details[3]["already_mentioned"]) == 2
+
+
+def test_dates_times_numbers_are_left_out_by_default() -> None:
+    texts = ["I have two dogs and I went to London on Monday.", "I was born in 1990 and finished first."]
+    # default: only London (GPE) counts; two (CARDINAL), Monday/1990 (DATE), first (ORDINAL) don't
+    assert score(texts)[0] == {"A": 1, "B": 0}
+    # counting every label: A two, London, Monday = 3; B 1990, first = 2
+    assert score(texts, exclude_labels=[])[0] == {"A": 3, "B": 2}
+    assert score(texts, include_labels=["date"], exclude_labels=[])[0] == {"A": 1, "B": 1}
+
+
+def test_seed_entities_are_history_not_credit() -> None:
+    raw, _ = score(["Have you been to London?", "Yes, London and Paris.", "Paris is nice."],
+                   seed_first=True)
+    # London was in the seed: nobody gets it; B introduces Paris
+    assert raw == {"A": 0, "B": 1}
+
+
+def test_entity_identity_ignores_case_and_leading_the() -> None:
+    assert entity_key("The  Beatles") == entity_key("beatles") == "beatles"
+
+
+def test_per_100_exchanges() -> None:
+    raw, _ = score(["I live in Berlin.", "Nice.", "I went to Rome.", "ok"], per_100_exchanges=True)
+    # 2 entities in 2 exchanges -> 100 per hundred exchanges
+    assert raw == {"A": pytest.approx(100.0), "B": 0.0}
+
+
+def test_empty_emoji_non_english_one_word_and_ties() -> None:
+    raw, details = score(["", "😀", "Ich wohne in Berlin.", "I read Harry Potter 😀 in Germany 🇩🇪",
+                          "lol", "", "London", "Berlin"])
+    # A: Berlin (a German sentence, still tagged GPE), then the one-word "London" -> 2;
+    # B: Harry Potter, Germany -> 2; B's one-word "Berlin" was already mentioned. A tie.
+    assert raw == {"A": 2, "B": 2}
+    assert [(d["turn"], len(d["new"]), len(d["already_mentioned"])) for d in details] == [
+        (2, 1, 0), (3, 2, 0), (6, 1, 0), (7, 0, 1)]
+    tie, _ = score(["I live in Paris.", "I live in Rome."])
+    assert tie == {"A": 1, "B": 1}
+
+
+def test_labels_are_validated() -> None:
+    assert Knowledge.Params(exclude_labels=[" date "]).exclude_labels == ("DATE",)
+    with pytest.raises(ValueError):
+        Knowledge.Params(exclude_labels=[""])

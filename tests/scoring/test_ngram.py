@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scoring_dialogues import game
+
+from chatmatch.scoring import ngram
+from chatmatch.scoring.fluency import Fluency
+from chatmatch.scoring.ngram import BITS, NgramLM, chitchat_ngram_lm
+
+
+def test_hand_computed_kneser_ney() -> None:
+    lm = NgramLM.train(["a b", "a b"], min_count=1, discount=0.75)
+    # vocabulary <s> </s> <unk> a b (V = 5); trigrams (<s> <s> a), (<s> a b), (a b </s>)
+    # each seen twice. P(a | <s> <s>):
+    #   unigram continuation: N1+(. a) = 1 of 3 bigram types, 3 word types
+    #     (the uniform floor is over the 4 words that can follow, all but <s>)
+    #     p1 = (1 - .75 + .75 * 3 / 4) / 3 = 0.270833
+    #   bigram: context <s> has 1 continuation, 1 type: p2 = (1 - .75) + .75 * p1 = 0.453125
+    #   trigram: context (<s> <s>) seen 2 times, 1 type: p3 = (2 - .75 + .75 * p2) / 2 = 0.794922
+    # and by symmetry the same for b and </s>: perplexity = 1 / 0.794922
+    assert lm.perplexities(["a b"])[0] == pytest.approx(1 / 0.7949219, rel=1e-6)
+
+
+def test_probabilities_sum_to_one() -> None:
+    lm = NgramLM.train(["i like tea", "i like coffee", "you like tea", "tea is good"], min_count=1)
+    words = np.arange(1, lm.vocab_size, dtype=np.int64)  # every word but <s>
+    for u, v in [("<s>", "<s>"), ("i", "like"), ("like", "tea"), ("<unk>", "good")]:
+        keys = (lm.vocab[u] << 2 * BITS) | (lm.vocab[v] << BITS) | words
+        assert np.exp(lm.log_probs(keys)).sum() == pytest.approx(1.0, abs=1e-9)
+
+
+def test_unknown_words_empty_and_emoji() -> None:
+    lm = NgramLM.train(["i like tea", "i like tea", "you like tea 😀", "you like tea 😀"])
+    ppl = lm.perplexities(["i like tea", "i like zebras", "", "😀", "...", "I LIKE TEA!"])
+    assert ppl[2] is None and ppl[4] is None
+    assert ppl[0] == ppl[5]                 # same tokens
+    assert ppl[0] < ppl[1]                  # an unknown word costs
+    assert ppl[3] is not None and ppl[3] > 1
+
+
+@pytest.fixture(scope="module")
+def chitchat(tmp_path_factory: pytest.TempPathFactory) -> tuple[NgramLM, Path]:
+    folder = tmp_path_factory.mktemp("cache")
+    return chitchat_ngram_lm(folder), folder
+
+
+def test_chitchat_model_is_trained_once_and_cached(chitchat: tuple[NgramLM, Path]) -> None:
+    lm, folder = chitchat
+    files = list(folder.glob("*.npz"))
+    assert [f.name for f in files] == ["ngram-kn3-chitchat-v1.npz"]
+    again = chitchat_ngram_lm(folder)
+    assert again.vocab_size == lm.vocab_size > 10_000
+    fluent, salad = again.perplexities(["how are you doing today?", "today doing you are how?"])
+    assert fluent is not None and salad is not None and fluent * 5 < salad
+
+
+def test_a_damaged_cache_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ngram, "chitchat_texts", lambda: ["hi there", "hi you", "you there"])
+    (tmp_path / "ngram-kn3-chitchat-v1.npz").write_bytes(b"not a zip")
+    lm = chitchat_ngram_lm(tmp_path)
+    assert lm.vocab_size == 3 + 3  # <s> </s> <unk> hi there you
+    assert NgramLM.load(tmp_path / "ngram-kn3-chitchat-v1.npz").vocab_size == lm.vocab_size
+
+
+def test_fluency_scorer_with_the_ngram_backend(chitchat: tuple[NgramLM, Path]) -> None:
+    lm, _ = chitchat
+    f = Fluency(Fluency.Params(backend="ngram"), lm=lm)
+    s = f.score_games([game(["how are you doing today?", "today doing you are how?"])])[0]
+    assert s.raw["A"] < s.raw["B"]

