@@ -12,7 +12,7 @@ from chatmatch import __version__
 from chatmatch.errors import ChatmatchError
 
 #: subcommand modules, each exposing a click command named ``command``
-SUBCOMMANDS = ["run", "rank", "show", "bots", "score", "compare", "plot", "report", "analyze", "meta_eval"]
+SUBCOMMANDS = ["run", "rank", "show", "bots", "score", "compare", "plot", "report", "analyze", "meta_eval", "robustness"]
 
 
 class _Group(click.Group):
@@ -65,4 +65,7 @@ def main() -> None:
     # progress line; set HF_HUB_DISABLE_PROGRESS_BARS=0 to see them again
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    # like `python -m`, let `adapter: mypkg.mod:Class` find modules in the current folder
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     cli(prog_name="chatmatch")

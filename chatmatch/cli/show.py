@@ -13,30 +13,34 @@ from chatmatch.cli.table import render_table
 from chatmatch.errors import RunDirError
 from chatmatch.store import RunDir
 
-#: per-turn detail keys shown as tags when truthy (the scorers' detail vocabulary)
-_FLAG_KEYS = ("question", "repetition", "penalised", "inconsistency", "bonus", "entities",
-              "new_entities", "perplexity", "bonus_lemmas")
+def _tag(dim: str, d: dict[str, Any]) -> str | None:
+    """A short label for one per-turn detail of a scorer, or None if nothing scored."""
+    if dim == "proactivity" and d.get("questions"):
+        n = d["questions"]
+        return "question" if n == 1 else f"{n} questions"
+    if dim == "diversity" and d.get("repeats"):
+        of = ", ".join(map(str, d["repeats"]))
+        return f"repetition of turn {of}" if d.get("penalised") else f"repeats turn {of} (not penalised)"
+    if dim == "consistency" and d.get("inconsistent"):
+        return f"inconsistent with turn {d.get('original_answer')}"
+    if dim == "knowledge" and d.get("new"):
+        return "entities: " + ", ".join(f"{e[0]} ({e[1]})" if isinstance(e, list) and len(e) == 2
+                                        else str(e) for e in d["new"])
+    if dim == "relevance" and d.get("concepts"):
+        return "memory bonus: " + ", ".join(f"{c['lemma']} (turn {c['previous_turn']})"
+                                            for c in d["concepts"])
+    if dim == "fluency" and isinstance(d.get("perplexity"), (int, float)):
+        v = float(d["perplexity"])
+        return None if math.isnan(v) else f"ppl {v:.1f}"
+    return None
 
 
 def _tags(details: dict[str, list[dict[str, Any]]], turn: int) -> list[str]:
-    tags: list[str] = []
+    tags = []
     for dim, items in details.items():
         for d in items:
-            if d.get("turn") != turn:
-                continue
-            for k in _FLAG_KEYS:
-                v = d.get(k)
-                if v in (None, False, 0, [], ""):
-                    continue
-                if isinstance(v, float):
-                    if not math.isnan(v):
-                        tags.append(f"{k}={v:.1f}")
-                elif isinstance(v, list):
-                    tags.append(f"{k}: {', '.join(map(str, v))}")
-                elif v is True:
-                    tags.append(k)
-                else:
-                    tags.append(f"{k}={v}")
+            if d.get("turn") == turn and (tag := _tag(dim, d)):
+                tags.append(tag)
     return tags
 
 

@@ -229,17 +229,21 @@ def _gguf_folder(folder: Path, spec: str) -> tuple[str, str]:
 
 
 def load_weights(spec: str, *, device: str = "cpu") -> tuple[Any, Any]:
-    """``(model, tokenizer)`` for a model spec (see :func:`resolve_model`), on ``device``."""
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    """``(model, tokenizer)`` for a model spec (see :func:`resolve_model`), on ``device``.
+
+    Weights come from the process-wide model cache of :mod:`bots.hf_support`, so a
+    tournament whose bot and fluency scorer use the same model (e.g. SmolLM2) holds one copy.
+    """
     from transformers.utils import logging as hf_logging
 
+    from bots.hf_support import ModelSpec, load_model
+    from chatmatch.errors import ChatmatchError
+
     where, gguf = resolve_model(spec)
-    kwargs = {"gguf_file": gguf} if gguf else {}
     hf_logging.disable_progress_bar()
     try:
-        tokenizer = AutoTokenizer.from_pretrained(where, **kwargs)
-        model = AutoModelForCausalLM.from_pretrained(where, **kwargs).to(device)
-    except (OSError, ValueError, RuntimeError) as exc:
+        tokenizer, model = load_model(ModelSpec(where, gguf, device, "float32", "causal"))
+    except (ChatmatchError, OSError, ValueError, RuntimeError) as exc:
         raise ScoringError(f"cannot load language model {spec!r}: {str(exc).splitlines()[0]} "
                            "(give a local directory, a .gguf file, 'smollm2', or a Hugging Face "
                            "model id reachable from this machine)") from None

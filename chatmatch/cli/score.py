@@ -1,0 +1,50 @@
+"""``chatmatch score``: score chat logs made elsewhere and rank every speaker found."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from chatmatch.cli.table import ranking_table
+
+
+@click.command("score")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="YAML with 'scoring', 'ranking' and 'seed' sections (a tournament YAML works).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also write a run directory (for chatmatch rank/show/report/analyze).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+@click.option("--strict", is_flag=True, help="Refuse (exit 2) at the first malformed file "
+              "instead of skipping it with a warning.")
+def command(paths: tuple[Path, ...], config_file: Path | None, out_dir: Path | None,
+            as_json: bool, strict: bool) -> None:
+    """Score existing transcripts (PATH: files or folders) on the ChatMatch dimensions and
+    rank every speaker found. No bot is run.
+
+    \b
+    Formats (told apart by content):
+      chatmatch JSON Lines   the transcripts a run writes (RUN/transcripts/*.jsonl)
+      plain text             one turn per line, "SPEAKER: utterance"; one file = one game
+      ParlAI JSON Lines      {"dialog": [[{"id":..,"text":..}, ...]]}; one line = one game
+
+    \b
+    Examples:
+      chatmatch score logs/ --json
+      chatmatch score a.txt b.txt --config tournaments/demo.yaml --out runs/logs
+    """
+    from chatmatch.scorelogs import load_score_config, score_logs
+
+    cfg = load_score_config(config_file)
+    scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir)
+    for err in scored.skipped:
+        click.echo(f"warning: skipped {err}", err=True)
+    if as_json:
+        click.echo(json.dumps(scored.to_json(), indent=2, ensure_ascii=False, allow_nan=False))
+        return
+    click.echo(f"{len(scored.games)} game(s) between {len(scored.speakers)} speaker(s)")
+    click.echo(ranking_table(scored.ranking))
+    if out_dir:
+        click.echo(f"run directory: {out_dir}", err=True)

@@ -1,0 +1,142 @@
+"""Score chat logs made elsewhere (``chatmatch score``): no bot is run.
+
+Every file (or ParlAI episode) is one game between its two speakers; every speaker found
+is ranked. With ``out_dir`` the result is a run directory like the one ``chatmatch run``
+writes, so ``chatmatch rank``, ``show``, ``report`` and ``analyze`` accept it.
+
+The optional config file holds the ``scoring``, ``ranking`` and ``seed`` sections of a
+tournament YAML (a whole tournament YAML is accepted too; its other keys are ignored).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from chatmatch.config import RankingConfig, TournamentConfig, _from_validation
+from chatmatch.errors import ChatmatchError, RunDirError, TranscriptError
+from chatmatch.importers import load_transcripts
+from chatmatch.ranking import Ranking, rank
+from chatmatch.scoring.config import ScoringConfig
+from chatmatch.scoring.points import GameResult, result_from_scores
+from chatmatch.store import RunDir
+from chatmatch.transcript import Transcript
+from chatmatch.yamlloc import load_located_yaml
+
+
+class ScoreConfig(BaseModel):
+    """What ``chatmatch score --config`` reads."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    ranking: RankingConfig = Field(default_factory=RankingConfig)
+    seed: int = 0
+
+
+#: tournament keys that mean nothing when scoring logs (accepted and ignored)
+_IGNORED = set(TournamentConfig.model_fields) - set(ScoreConfig.model_fields)
+
+
+def load_score_config(path: str | Path | None) -> ScoreConfig:
+    if path is None:
+        return ScoreConfig()
+    located = load_located_yaml(path)
+    data = located.data
+    if not isinstance(data, dict):
+        from chatmatch.errors import ConfigError
+
+        raise ConfigError("expected a mapping with 'scoring', 'ranking' or 'seed' sections",
+                          file=located.file, line=1)
+    data = {k: v for k, v in data.items() if k not in _IGNORED}
+    try:
+        return ScoreConfig.model_validate(data)
+    except ValidationError as exc:
+        raise _from_validation(exc, located) from None
+
+
+@dataclass
+class ScoredLogs:
+    games: list[Transcript]
+    results: list[GameResult]
+    ranking: Ranking
+    speakers: list[str]
+    skipped: list[TranscriptError] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        from chatmatch.store import _nan_to_none
+
+        games = [{"file": g.meta.get("source", g.game_id), "game_id": r.game_id,
+                  "players": list(g.players), "raw": r.raw, "points": r.points,
+                  "total": r.total, "winner": r.winner} for g, r in zip(self.games, self.results)]
+        return _nan_to_none({"games": games, "ranking": [row.to_json() for row in self.ranking.rows],
+                             "method": self.ranking.method,
+                             "skipped": [str(e) for e in self.skipped]})
+
+
+def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
+    """Give games file-name-safe ids g001, g002, ... and keep where each came from."""
+    width = max(3, len(str(len(games))))
+    out = []
+    for i, g in enumerate(games, 1):
+        meta = {**g.meta, "source": g.game_id}
+        out.append(Transcript(f"g{i:0{width}d}", g.players, g.turns, g.seed_utterance, meta))
+    return out
+
+
+def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
+               out_dir: Path | None = None) -> ScoredLogs:
+    from chatmatch.scoring.engine import score_games
+
+    games, skipped = load_transcripts(list(paths), strict=strict)
+    if not games:
+        detail = f" ({len(skipped)} file(s) could not be read)" if skipped else ""
+        raise ChatmatchError(f"no game found in {', '.join(map(str, paths))}{detail}; give "
+                             "transcript files (chatmatch JSON Lines, 'SPEAKER: text' lines, or "
+                             "ParlAI JSON Lines) or folders of them")
+    games = _renumber(games)
+    speakers = sorted({p for g in games for p in g.players})
+    scorers = cfg.scoring.build_scorers()
+    weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
+    per_game = score_games(games, scorers)
+    results = [result_from_scores(g.game_id, g.players, dims, weights)
+               for g, dims in zip(games, per_game)]
+    ranking = rank(results, speakers, cfg.ranking, cfg.seed)
+    out = ScoredLogs(games, results, ranking, speakers, skipped)
+    if out_dir is not None:
+        _write_run(out_dir, cfg, out, per_game, [s.describe() for s in scorers])
+    return out
+
+
+def _write_run(out_dir: Path, cfg: ScoreConfig, scored: ScoredLogs, per_game: list[dict[str, Any]],
+               scorers: list[dict[str, Any]]) -> None:
+    import yaml
+
+    store = RunDir(Path(out_dir))
+    if store.exists() or (store.path.exists() and any(store.path.iterdir())):
+        raise RunDirError(f"{store.path} already exists and is not empty; give a new --out folder")
+    store.path.mkdir(parents=True, exist_ok=True)
+    config = {"name": f"scored logs ({len(scored.games)} games)",
+              "bots": [{"name": s, "adapter": "imported-log"} for s in scored.speakers],
+              "scoring": cfg.scoring.model_dump(mode="json"),
+              "ranking": cfg.ranking.model_dump(mode="json"), "seed": cfg.seed}
+    store.write_config(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
+    for g, r, dims in zip(scored.games, scored.results, per_game):
+        store.save_transcript(g)
+        store.save_scores(g.game_id, {"game_id": g.game_id, "players": list(g.players),
+                                      "source": g.meta.get("source"),
+                                      "dimensions": {d: s.to_json() for d, s in dims.items()},
+                                      "points": r.points, "total": r.total, "winner": r.winner})
+        store.append_result(r)
+    manifest = store.note_event({"name": config["name"], "bots": scored.speakers,
+                                 "expected_games": len(scored.games), "source": "chatmatch score",
+                                 "files": sorted({str(g.meta.get("source")) for g in scored.games}),
+                                 "scorers": {d["name"]: d for d in scorers}}, "scored logs")
+    store.write_manifest(manifest)
+    for method in dict.fromkeys([cfg.ranking.method, "points"]):
+        r = rank(scored.results, scored.speakers, cfg.ranking, cfg.seed, method=method,
+                 expected_games=len(scored.games))
+        store.save_ranking(method, r.to_json(), r.to_csv())

@@ -1,0 +1,78 @@
+"""`chatmatch score`: score logs made elsewhere, rank every speaker, no bot run."""
+
+import json
+
+from click.testing import CliRunner
+
+from chatmatch.cli import cli
+
+CFG = "scoring:\n  dimensions: [proactivity, specificity, diversity]\nranking: {method: points}\n"
+
+
+def logs(tmp_path):
+    d = tmp_path / "logs"
+    d.mkdir()
+    # alice asks 2 questions, bob none; bob's words are all distinct (specificity 1.0)
+    (d / "a.txt").write_text("alice: What did you do last week?\nbob: I went to Paris.\n"
+                             "alice: Did you like it?\nbob: Yes, very much.\n")
+    (d / "b.jsonl").write_text(
+        '{"type": "game", "game_id": "x", "players": ["bob", "carol"]}\n'
+        '{"type": "turn", "speaker": "bob", "text": "Hello, how are you?"}\n'
+        '{"type": "turn", "speaker": "carol", "text": "ok ok ok ok"}\n')
+    (d / "c.jsonl").write_text(json.dumps({"dialog": [[{"id": "carol", "text": "Hi?"},
+                                                      {"id": "alice", "text": "Hello there"}]]}) + "\n")
+    (tmp_path / "cfg.yaml").write_text(CFG)
+    return d
+
+
+def test_json_output_has_games_raw_points_and_ranking(tmp_path):
+    d = logs(tmp_path)
+    res = CliRunner().invoke(cli, ["score", str(d), "--config", str(tmp_path / "cfg.yaml"), "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert len(doc["games"]) == 3 and doc["method"] == "points"
+    g = next(x for x in doc["games"] if x["players"] == ["alice", "bob"])
+    assert g["raw"]["alice"]["proactivity"] == 2.0 and g["raw"]["bob"]["proactivity"] == 0.0
+    assert g["points"]["alice"]["proactivity"] == 1.0 and g["points"]["bob"]["proactivity"] == 0.0
+    assert g["raw"]["bob"]["specificity"] == 1.0
+    assert {r["bot"] for r in doc["ranking"]} == {"alice", "bob", "carol"}
+    assert [r["rank"] for r in doc["ranking"]][0] == 1
+
+
+def test_out_writes_a_run_directory_that_rank_accepts(tmp_path):
+    d = logs(tmp_path)
+    out = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["score", str(d), "--config", str(tmp_path / "cfg.yaml"),
+                                   "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert len(list((out / "transcripts").glob("*.jsonl"))) == 3
+    res = CliRunner().invoke(cli, ["rank", str(out), "--method", "trueskill", "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["games"] == 3
+    res = CliRunner().invoke(cli, ["show", str(out), "g001"])
+    assert res.exit_code == 0 and "question" in res.stdout
+
+
+def test_malformed_file_is_skipped_with_its_name_and_line_or_refused_with_strict(tmp_path):
+    d = logs(tmp_path)
+    (d / "bad.txt").write_text("alice: hi\nno colon here\n")
+    cfg = str(tmp_path / "cfg.yaml")
+    res = CliRunner().invoke(cli, ["score", str(d), "--config", cfg])
+    assert res.exit_code == 0
+    assert f"warning: skipped {d / 'bad.txt'}:2:" in res.output
+    res = CliRunner().invoke(cli, ["score", str(d), "--config", cfg, "--strict"])
+    assert res.exit_code == 2 and f"error: {d / 'bad.txt'}:2:" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_nothing_readable_is_a_clear_error(tmp_path):
+    (tmp_path / "x.txt").write_text("just one line\n")
+    res = CliRunner().invoke(cli, ["score", str(tmp_path / "x.txt")])
+    assert res.exit_code == 2 and "no game found" in res.output
+
+
+def test_bad_config_names_file_and_key(tmp_path):
+    d = logs(tmp_path)
+    (tmp_path / "bad.yaml").write_text("scoring:\n  dimensions: [proactivty]\n")
+    res = CliRunner().invoke(cli, ["score", str(d), "--config", str(tmp_path / "bad.yaml")])
+    assert res.exit_code == 2
+    assert "bad.yaml:2: scoring.dimensions" in res.output and "Did you mean: proactivity" in res.output
