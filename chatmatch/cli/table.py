@@ -11,6 +11,10 @@ _COLUMNS = {
                   ("rank_min", "best"), ("rank_max", "worst")],
     "points": [("match_points", "pts"), ("matches_won", "mW"), ("matches_tied", "mT"),
                ("matches_lost", "mL")],
+    "bt": [("log_strength", "log p"), ("ci_low", "ci lo"), ("ci_high", "ci hi"),
+           ("rank_ci_low", "best"), ("rank_ci_high", "worst")],
+    "elo": [("elo", "elo"), ("ci_low", "ci lo"), ("ci_high", "ci hi"),
+            ("rank_ci_low", "best"), ("rank_ci_high", "worst")],
 }
 _GAMES = [("won", "W"), ("tied", "T"), ("lost", "L"), ("game_points", "game pts")]
 

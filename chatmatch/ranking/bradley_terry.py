@@ -1,0 +1,119 @@
+"""Bradley-Terry ranking: P(i beats j) = p_i / (p_i + p_j), fitted by maximum likelihood.
+
+Every game is a pairwise outcome (a forfeit is a loss); a tied game counts as half a win
+for each side. The likelihood is maximised with Hunter's (2004) MM iterations
+``p_i <- W_i / sum_j n_ij / (p_i + p_j)``. Plain maximum likelihood has no finite answer
+when a bot won (or lost) every game it played, so ``ranking.bt.prior`` virtual tied games
+(default 0.5) are added to every pair of bots that met; ``prior: 0`` is the plain MLE (a bot
+with no win is then held at a floor strength). Scores are natural-log strengths centred on
+0 (the mean bot); exp(s_i - s_j) is the odds that i beats j.
+
+Confidence intervals: ``bootstrap`` resamples of the games with replacement, drawn by
+``numpy.random.default_rng(seed)``, each refitted; the percentile interval at ``ci``
+(default 95%) of every bot's strength and rank.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
+from chatmatch.scoring.points import GameResult
+
+if TYPE_CHECKING:
+    from chatmatch.config import RankingConfig
+
+_FLOOR = 1e-12
+
+
+def outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, float]]:
+    """(a, b, score of a: 1 win, 0.5 tie, 0 loss) per game, in game-id order."""
+    return [(r.players[0], r.players[1], r.score_of(r.players[0]))
+            for r in sorted(results, key=lambda r: r.game_id)]
+
+
+def fit_bt(games: Sequence[tuple[str, str, float]], bots: Sequence[str], prior: float = 0.0,
+           max_iter: int = 10_000, tol: float = 1e-12) -> dict[str, float]:
+    """Log-strengths (mean 0 over bots that played) maximising the BT likelihood."""
+    idx = {b: i for i, b in enumerate(bots)}
+    n = len(bots)
+    wins = np.zeros((n, n))
+    for a, b, s in games:
+        wins[idx[a], idx[b]] += s
+        wins[idx[b], idx[a]] += 1.0 - s
+    met = (wins + wins.T) > 0
+    wins = wins + met * (prior / 2.0)
+    games_n = wins + wins.T
+    w = wins.sum(1)
+    played = games_n.sum(1) > 0
+    p = np.ones(n)
+    for _ in range(max_iter):
+        denom = (games_n / (p[:, None] + p[None, :])).sum(1)
+        new = np.where(played, w / np.where(denom > 0, denom, 1.0), 1.0)
+        new = np.maximum(new, _FLOOR)
+        new /= np.exp(np.log(new[played]).mean()) if played.any() else 1.0
+        done = np.max(np.abs(np.log(new) - np.log(p))) < tol
+        p = new
+        if done:
+            break
+    logs = np.log(p)
+    if played.any():
+        logs = logs - logs[played].mean()
+    return {b: float(logs[idx[b]]) for b in bots}
+
+
+def _order(scores: dict[str, float], bots: Sequence[str]) -> list[str]:
+    return sorted(bots, key=lambda b: (-scores[b], b))
+
+
+def bootstrap(games: Sequence[tuple[str, str, float]], bots: Sequence[str], fit, reps: int,
+              seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(scores, ranks) of ``reps`` refits on games resampled with replacement: arrays of
+    shape (reps, len(bots))."""
+    rng = np.random.default_rng(seed)
+    scores = np.zeros((reps, len(bots)))
+    ranks = np.zeros((reps, len(bots)))
+    for r in range(reps):
+        sample = [games[i] for i in rng.integers(0, len(games), len(games))]
+        s = fit(sample)
+        order = _order(s, bots)
+        rk = dict(zip(order, competition_ranks([s[b] for b in order])))
+        scores[r] = [s[b] for b in bots]
+        ranks[r] = [rk[b] for b in bots]
+    return scores, ranks
+
+
+def ranking_with_ci(method: str, scores: dict[str, float], boot: tuple[np.ndarray, np.ndarray],
+                    bots: Sequence[str], ci: float, results: Sequence[GameResult],
+                    meta: dict, label: str) -> Ranking:
+    """Rows ordered by score with bootstrap percentile intervals of score and rank."""
+    lo_q, hi_q = (1 - ci) / 2 * 100, (1 + ci) / 2 * 100
+    bs, br = boot
+    games = win_tie_loss(results, bots)
+    order = _order(scores, bots)
+    rows = []
+    for b, rk in zip(order, competition_ranks([scores[b] for b in order])):
+        j = list(bots).index(b)
+        stats: dict = {label: scores[b]}
+        if len(bs):
+            stats.update({"ci_low": float(np.percentile(bs[:, j], lo_q)),
+                          "ci_high": float(np.percentile(bs[:, j], hi_q)),
+                          "rank_ci_low": int(np.floor(np.percentile(br[:, j], lo_q))),
+                          "rank_ci_high": int(np.ceil(np.percentile(br[:, j], hi_q)))})
+        rows.append(RankRow(b, rk, scores[b], {**stats, **games[b]}))
+    return Ranking(method, tuple(rows), len(results), meta={**meta, "bootstrap": len(bs), "ci": ci})
+
+
+@RANKERS.register("bt", description="Bradley-Terry maximum likelihood (ties = half wins), bootstrap CIs")
+def rank_bt(results: Sequence[GameResult], bots: Sequence[str], config: "RankingConfig",
+            seed: int = 0) -> Ranking:
+    p = config.bt
+    games = outcomes(results)
+    scores = fit_bt(games, bots, p.prior)
+    reps = p.bootstrap if games else 0
+    boot = bootstrap(games, bots, lambda g: fit_bt(g, bots, p.prior), reps, seed)
+    return ranking_with_ci("bt", scores, boot, bots, p.ci, results,
+                           {"prior": p.prior, "seed": seed, "ties": "half a win each",
+                            "score": "log strength, mean 0"}, "log_strength")

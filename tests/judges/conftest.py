@@ -1,0 +1,136 @@
+"""Shared fixtures: a private cache folder (the AMR judge's small model is trained there)
+and fake OpenAI-compatible judge servers on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Iterator
+
+import pytest
+
+from bots.cache import CACHE_ENV
+
+
+@pytest.fixture(scope="session", autouse=True)
+def judge_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    path = str(tmp_path_factory.mktemp("judge-cache"))
+    old = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = path
+    yield path
+    if old is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = old
+
+
+def _words(s: str) -> int:
+    return len(s.split())
+
+
+def judge_answer(prompt: str) -> tuple[dict[str, float], str]:
+    """A deterministic 'judge': longer responses are better. Returns (label probabilities of
+    the first answer token, generated text)."""
+    if "Which response is better?" in prompt:
+        a = re.search(r"Response A: (.*)", prompt).group(1)
+        b = re.search(r"Response B: (.*)", prompt).group(1)
+        pa = 0.8 * (_words(a) + 1) / (_words(a) + _words(b) + 2)
+        return {"A": pa, " B": 0.8 - pa, "The": 0.2}, "A" if pa >= 0.4 else "B"
+    if "Which speaker is better?" in prompt:
+        lines = re.findall(r"^([AB]): (.*)$", prompt, re.M)
+        wa = sum(_words(t) for s, t in lines if s == "A")
+        wb = sum(_words(t) for s, t in lines if s == "B")
+        pa = 0.9 * (wa + 1) / (wa + wb + 2)
+        return {"A": pa, "B": 0.9 - pa, "\n": 0.1}, "A" if pa >= 0.45 else "B"
+    if "Write the evaluation steps" in prompt:
+        return {}, "1. Read the response.\n2. Rate it."
+    if "score is from 0 to 1" in prompt:
+        resp = re.search(r"corresponding response: (.*)", prompt).group(1)
+        return {}, "Therefore, the score is 0.9." if _words(resp) > 4 else "The score is 0.2"
+    m = re.search(r"Response:\n(.*)", prompt)
+    long = m is not None and _words(m.group(1)) > 4
+    if "Dialogue:\n" in prompt:  # G-EVAL dialogue level: rated speaker is A
+        lines = re.findall(r"^A: (.*)$", prompt, re.M)
+        long = sum(_words(t) for t in lines) > 4 * max(1, len(lines))
+    probs = {"4": 0.5, "5": 0.3, "3": 0.1} if long else {"2": 0.5, "1": 0.3, "3": 0.1}
+    return probs, max(probs, key=probs.get)
+
+
+class FakeJudgeServer:
+    def __init__(self, logprobs: bool) -> None:
+        self.logprobs = logprobs
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        chat = path.endswith("/chat/completions")
+        prompt = body["messages"][-1]["content"] if chat else body["prompt"]
+        probs, text = judge_answer(prompt)
+        n = int(body.get("n", 1))
+        want_lp = body.get("logprobs") and self.logprobs and probs
+        choices = []
+        for i in range(n):
+            # without logprobs, sampling: the top label on 3 of 4 draws, the runner-up else
+            ranked = sorted(probs, key=probs.get, reverse=True)
+            t = text if not probs or i % 4 != 3 or len(ranked) < 2 else ranked[1].strip()
+            c: dict[str, Any] = {"index": i}
+            if chat:
+                c["message"] = {"role": "assistant", "content": t}
+            else:
+                c["text"] = t
+            if want_lp:
+                top = [{"token": k, "logprob": math.log(v)} for k, v in probs.items()]
+                c["logprobs"] = ({"content": [{"token": ranked[0], "logprob": 0.0, "top_logprobs": top}]}
+                                 if chat else {"top_logprobs": [{d["token"]: d["logprob"] for d in top}]})
+            choices.append(c)
+        return {"choices": choices}
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with server.lock:
+                    server.requests.append({"path": self.path, "body": body,
+                                            "auth": self.headers.get("Authorization")})
+                data = json.dumps(server.answer(self.path, body)).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+
+@pytest.fixture
+def logprob_server() -> Iterator[FakeJudgeServer]:
+    s = FakeJudgeServer(logprobs=True)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def plain_server() -> Iterator[FakeJudgeServer]:
+    s = FakeJudgeServer(logprobs=False)
+    yield s
+    s.close()

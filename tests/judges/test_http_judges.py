@@ -1,0 +1,122 @@
+"""Every judge in a tournament YAML against real HTTP servers on 127.0.0.1: one that
+returns logprobs and one that does not (then answers are sampled and counted)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from chatmatch.config import load_config
+from chatmatch.judges.backends import JudgeError, OpenAIJudge
+from chatmatch.runner import run_tournament
+
+KEY = "sk-judge-test-secret-42"
+
+
+def tournament(tmp_path: Path, base_url: str, api: str = "chat", extra_params: str = "") -> Path:
+    backend = f"backend: openai, base_url: '{base_url}', model: judge-1, api: {api}, samples: 4"
+    text = f"""\
+name: judged
+exchanges: 3
+output_dir: {tmp_path / 'run'}
+bots:
+  - name: rich
+    adapter: tests.scripted:CountingBot
+    params: {{style: rich}}
+  - name: dull
+    adapter: tests.scripted:CountingBot
+    params: {{style: dull}}
+scoring:
+  dimensions: [paireval, geval, amr_judge, aspect_judge]
+  params:
+    paireval: {{{backend}, max_turns: 2{extra_params}}}
+    geval: {{{backend}, max_turns: 1, criteria: [coherence, naturalness], auto_steps: true}}
+    amr_judge: {{{backend}, max_turns: 1, criteria: [coherence], slm_contexts: 150}}
+    aspect_judge: {{{backend}, max_turns: 1, aspects: [relevance, fluency], facts: 'Paris is in France.'}}
+ranking: {{method: bt, bt: {{bootstrap: 20}}}}
+"""
+    p = tmp_path / "judged.yaml"
+    p.write_text(text)
+    return p
+
+
+def scores(run: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted((run / "scores").glob("*.json"))]
+
+
+def check_run(run: Path, method: str) -> None:
+    games = scores(run)
+    assert len(games) == 2
+    for g in games:
+        dims = g["dimensions"]
+        for d in ("paireval", "geval", "amr_judge", "aspect_judge"):
+            assert dims[d]["raw"]["rich"] > dims[d]["raw"]["dull"], (d, dims[d]["raw"])
+        pe = dims["paireval"]
+        assert pe["raw"]["rich"] + pe["raw"]["dull"] == pytest.approx(1.0)
+        assert pe["details"][0]["position_bias"]["pairs"] == 2
+        assert {r["method"] for r in dims["geval"]["details"][1:]} == {method}
+        assert dims["amr_judge"]["details"][1]["graph_kind"].startswith("Dependency graph")
+        assert g["winner"] == "rich"
+    rec = json.loads((run / "judges" / "paireval.json").read_text())
+    assert rec["position_bias"]["pairs"] == 4 and rec["prompts"][0]["version"] == "1"
+    assert 0.0 <= rec["position_bias"]["rate"] <= 1.0
+    steps = json.loads((run / "judges" / "geval.json").read_text())["generated_steps"]
+    assert set(steps) == {"coherence", "naturalness"} and "Rate it" in steps["coherence"]
+    assert json.loads((run / "rankings" / "bt.json").read_text())["ranking"][0]["bot"] == "rich"
+
+
+def test_judges_against_a_server_with_logprobs(tmp_path, logprob_server):
+    run = run_tournament(load_config(tournament(tmp_path, logprob_server.base_url))).run_dir
+    check_run(run, "logprobs")
+    label_calls = [r for r in logprob_server.requests if r["body"].get("logprobs")]
+    assert label_calls and all(r["body"]["max_tokens"] == 1 for r in label_calls)
+    # the fake judge's table: P(A)=.8*(wa+1)/(wa+wb+2), renormalised over A/B = that / .8
+    g = scores(run)[0]["dimensions"]["paireval"]["details"][1]
+    assert g["x_first"]["A"] + g["x_first"]["B"] == pytest.approx(1.0)
+
+
+def test_judges_against_a_server_without_logprobs(tmp_path, plain_server):
+    run = run_tournament(load_config(tournament(tmp_path, plain_server.base_url))).run_dir
+    check_run(run, "sampling")
+    sampled = [r for r in plain_server.requests if r["body"].get("n") == 4]
+    assert sampled
+    # the server's sampled answers: top label 3 of 4 times -> probabilities .75/.25
+    row = scores(run)[0]["dimensions"]["geval"]["details"][1]
+    assert sorted(row["probs"].values())[-2:] == [0.25, 0.75]
+
+
+def test_completions_api_game_level_paireval_and_key_not_stored(tmp_path, logprob_server, monkeypatch):
+    monkeypatch.setenv("JUDGE_KEY", KEY)
+    cfg = tournament(tmp_path, logprob_server.base_url, api="completions",
+                     extra_params=", level: game, api_key_env: JUDGE_KEY")
+    run = run_tournament(load_config(cfg)).run_dir
+    assert any(r["path"].endswith("/v1/completions") for r in logprob_server.requests)
+    pe_auth = [r["auth"] for r in logprob_server.requests if "Which speaker" in r["body"]["prompt"]]
+    assert pe_auth and set(pe_auth) == {f"Bearer {KEY}"}
+    for g in scores(run):
+        pe = g["dimensions"]["paireval"]
+        assert pe["details"][0]["level"] == "game" and pe["raw"]["rich"] > 0.5
+    for p in run.rglob("*"):
+        if p.is_file():
+            assert KEY not in p.read_text(errors="replace")
+
+
+def test_missing_key_and_dead_server_are_clear_errors(monkeypatch):
+    monkeypatch.delenv("NO_SUCH_KEY", raising=False)
+    with pytest.raises(JudgeError, match="NO_SUCH_KEY"):
+        OpenAIJudge("http://127.0.0.1:9/v1", "m", api_key_env="NO_SUCH_KEY").generate("hi")
+    with pytest.raises(JudgeError, match="base_url"):
+        OpenAIJudge("http://127.0.0.1:9/v1", "m", timeout_s=2).generate("hi")
+
+
+def test_bad_judge_params_are_config_errors(tmp_path):
+    from chatmatch.errors import ChatmatchError
+
+    p = tmp_path / "bad.yaml"
+    p.write_text("bots: [eliza, canned]\nscoring:\n  dimensions: [geval]\n"
+                 "  params:\n    geval: {criteria: [wit]}\n")
+    with pytest.raises(ChatmatchError, match="wit"):
+        load_config(p)
