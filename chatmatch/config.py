@@ -81,12 +81,34 @@ class TrueSkillParams(_Strict):
     rank_by: Literal["conservative", "mu"] = "conservative"
 
 
+class BradleyTerryParams(_Strict):
+    """Bradley-Terry maximum likelihood (ties count as half a win each)."""
+
+    #: virtual tied games added to every pair of bots that met (0: plain MLE, which does
+    #: not exist when a bot won or lost everything; 0.5 keeps such ratings finite)
+    prior: float = Field(default=0.5, ge=0.0)
+    bootstrap: int = Field(default=200, ge=0, le=100_000)  # resamples of the games for CIs
+    ci: float = Field(default=0.95, gt=0.0, lt=1.0)
+
+
+class EloParams(_Strict):
+    """Elo updates over the games in schedule order; bootstrap resamples give the CIs."""
+
+    k: float = Field(default=16.0, gt=0.0)
+    initial: float = 1000.0
+    scale: float = Field(default=400.0, gt=0.0)
+    bootstrap: int = Field(default=200, ge=0, le=100_000)
+    ci: float = Field(default=0.95, gt=0.0, lt=1.0)
+
+
 class RankingConfig(_Strict):
     method: str = "trueskill"
     #: TrueSkill depends on game order: replay it over this many seeded shuffles and average.
     shuffles: int = Field(default=3, ge=1, le=10_000)
     points: PointsRule = Field(default_factory=PointsRule)
     trueskill: TrueSkillParams = Field(default_factory=TrueSkillParams)
+    bt: BradleyTerryParams = Field(default_factory=BradleyTerryParams)
+    elo: EloParams = Field(default_factory=EloParams)
 
     @field_validator("method")
     @classmethod
@@ -112,6 +134,22 @@ class FailurePolicy(_Strict):
     max_chars: int = Field(default=2000, ge=1)
 
 
+class RayConfig(_Strict):
+    """Where and how the ``ray`` executor runs (see docs/scale.md)."""
+
+    #: None: start a private local Ray instance; "auto" or "ray://host:port": join a cluster
+    address: str | None = None
+    #: CPUs of the local instance started when ``address`` is None (None: all of them)
+    num_cpus: int | None = Field(default=None, ge=1)
+    #: GPU fraction reserved by each neural bot's actor when the cluster has GPUs
+    gpus_per_bot: float = Field(default=0.0, ge=0.0, le=8.0)
+    #: CPUs reserved by each bot actor (0: actors do not hold a CPU between calls)
+    cpus_per_bot: float = Field(default=0.0, ge=0.0, le=256.0)
+    #: which bots become actors: "auto" = neural (batched) or not thread-safe bots, the
+    #: others (rule-based, HTTP) run in the driver; "all" = every bot
+    actors: Literal["auto", "all"] = "auto"
+
+
 class TournamentConfig(_Strict):
     name: str = "tournament"
     description: str = ""
@@ -124,6 +162,12 @@ class TournamentConfig(_Strict):
     output_dir: str | None = None
     #: games played at once; neural bots answer all waiting games in one batch
     concurrent_games: int = Field(default=8, ge=1, le=4096)
+    #: where games are played: "local" (this process) or "ray" (bots as Ray actors)
+    executor: Literal["local", "ray"] = "local"
+    #: threads stepping games at once, each its share of ``concurrent_games``, sharing the
+    #: bot objects; None: 1 for local, one per bot actor for ray
+    workers: int | None = Field(default=None, ge=1, le=256)
+    ray: RayConfig = Field(default_factory=RayConfig)
     failures: FailurePolicy = Field(default_factory=FailurePolicy)
     #: write each turn's wall time in the transcripts; false writes 0.0, so that two runs
     #: with the same seed and deterministic bots give byte-identical run directories

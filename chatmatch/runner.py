@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 from bots.base import Bot
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
-from chatmatch.game import play_games
+from chatmatch.executors import make_executor
 from chatmatch.ranking import Ranking, rank
 from chatmatch.schedule import ScheduledGame, double_round_robin
 from chatmatch.scoring.base import Scorer
@@ -133,6 +133,8 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
         progress(done_count[0], total)
 
     scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers()
+    for s in scorer_objs:  # run-level records (e.g. RUN/judges/) go into the run directory
+        s.bind_run_dir(store.path)
     results = store.results()
     rescore = manifest.get("scoring_fingerprint") != cfg.scoring_fingerprint()
     if rescore:
@@ -150,9 +152,13 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
 
     played = 0
     if todo:
-        bot_objs = bots if bots is not None else _load_bots(cfg, {p for g in todo for p in g.players})
-        manifest["bots_described"] = {**manifest.get("bots_described", {}),
-                                      **{n: b.describe() for n, b in bot_objs.items()}}
+        executor = make_executor(cfg, bots)  # local or ray: loads the bots, plays the games
+        try:
+            described = executor.start({p for g in todo for p in g.players})
+        except BaseException:
+            executor.close()
+            raise
+        manifest["bots_described"] = {**manifest.get("bots_described", {}), **described}
         store.write_manifest(manifest)
         buffer: list[Transcript] = []
 
@@ -171,14 +177,11 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
                 progress(done_count[0], total)
 
         try:
-            play_games(todo, bot_objs, cfg.exchanges, cfg.failures,
-                       concurrent=cfg.concurrent_games, on_finished=finished)
+            executor.play(todo, finished)  # calls finished() one game at a time
         finally:
+            executor.close()
             scorer.score(buffer)
             buffer.clear()
-            if bots is None:
-                for b in bot_objs.values():
-                    b.close()
 
     final = [scorer.results[g.game_id] for g in schedule if g.game_id in scorer.results]
     rankings = write_rankings(store, cfg, final, len(schedule))
@@ -190,23 +193,6 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
 
 def _without_timings(tr: Transcript) -> Transcript:
     return dataclasses.replace(tr, turns=tuple(dataclasses.replace(t, seconds=0.0) for t in tr.turns))
-
-
-def _load_bots(cfg: TournamentConfig, needed: set[str]) -> dict[str, Bot]:
-    from bots.registry import create_bot
-
-    out: dict[str, Bot] = {}
-    try:
-        for spec in cfg.bots:
-            if spec.name in needed:
-                bot = create_bot(spec.name, spec.adapter, dict(spec.params))
-                bot.load()
-                out[spec.name] = bot
-    except BaseException:
-        for b in out.values():
-            b.close()
-        raise
-    return out
 
 
 class _GameScorer:

@@ -64,6 +64,7 @@ def main() -> None:
     # model loading progress bars (GGUF de-quantizing, weights) would drown the game
     # progress line; set HF_HUB_DISABLE_PROGRESS_BARS=0 to see them again
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TQDM_DISABLE", "1")  # transformers' GGUF loader uses plain tqdm
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     # like `python -m`, let `adapter: mypkg.mod:Class` find modules in the current folder
     if "" not in sys.path and os.getcwd() not in sys.path:

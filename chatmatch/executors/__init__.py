@@ -1,0 +1,58 @@
+"""Where games are played: in this process (``local``) or on a Ray cluster (``ray``).
+
+An executor owns the bots for the length of a run::
+
+    executor = make_executor(cfg)          # or make_executor(cfg, bots) with ready objects
+    try:
+        described = executor.start(needed)  # load the bots; {name: bot.describe()}
+        executor.play(games, on_finished)   # on_finished(transcript) for each game, in the
+    finally:                                #   driver, one call at a time
+        executor.close()
+
+Both executors hand every finished transcript to ``on_finished`` in the calling process,
+so the run directory, resume, re-scoring and reports do not depend on the executor; and
+deterministic bots give the same transcripts whatever the executor, ``workers`` or
+``concurrent_games`` (a reply depends only on the game's history and seed).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping, Protocol, Sequence
+
+from bots.base import Bot
+from chatmatch.config import TournamentConfig
+from chatmatch.errors import ChatmatchError
+from chatmatch.schedule import ScheduledGame
+from chatmatch.transcript import Transcript
+
+OnFinished = Callable[[Transcript], None]
+
+
+class ExecutorError(ChatmatchError):
+    """An executor that cannot start (e.g. ``executor: ray`` without Ray installed)."""
+
+
+class Executor(Protocol):
+    def start(self, needed: set[str]) -> dict[str, dict[str, object]]:
+        """Load the bots named in ``needed``; return each one's ``describe()``."""
+
+    def play(self, games: Sequence[ScheduledGame], on_finished: OnFinished) -> None:
+        """Play ``games``; call ``on_finished`` (never concurrently) as each one ends."""
+
+    def close(self) -> None:
+        """Release the bots this executor loaded (and the Ray instance it started)."""
+
+
+def make_executor(cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None) -> Executor:
+    """The executor ``cfg.executor`` names; ``bots``: ready bot objects to use instead of
+    building them from ``cfg.bots`` (the caller keeps ownership: they are not closed)."""
+    if cfg.executor == "ray":
+        from chatmatch.executors.ray_executor import RayExecutor
+
+        return RayExecutor(cfg, bots)
+    from chatmatch.executors.local import LocalExecutor
+
+    return LocalExecutor(cfg, bots)
+
+
+__all__ = ["Executor", "ExecutorError", "OnFinished", "make_executor"]

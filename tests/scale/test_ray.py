@@ -1,0 +1,81 @@
+"""The Ray executor on a local Ray instance started by the test: bots as actors, the same
+transcripts as the local executor, resume after an interruption, errors from actors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chatmatch.errors import BotError
+from chatmatch.runner import run_tournament
+from tests.scale.common import BOTS, make_cfg, ranking_file, transcript_files
+
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'chatmatch[ray]')")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ray_instance():
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("local")
+    run_tournament(make_cfg(tmp, "run", extra="concurrent_games: 1\n"))
+    return tmp / "run"
+
+
+@pytest.mark.parametrize("extra", ["ray: {actors: all}\nconcurrent_games: 4\n",
+                                   "concurrent_games: 8\nworkers: 1\n"])
+def test_ray_gives_the_same_run_as_local(tmp_path, local_run, extra):
+    s = run_tournament(make_cfg(tmp_path, "run", extra="executor: ray\n" + extra))
+    assert s.games_played == 12 and s.games_scored == 12
+    assert transcript_files(tmp_path / "run") == transcript_files(local_run)
+    assert ranking_file(tmp_path / "run") == ranking_file(local_run)
+    described = json.loads((tmp_path / "run" / "manifest.json").read_text())["bots_described"]
+    actors = {n for n, d in described.items() if d.get("ray_actor")}
+    # stateful and batched bots always live in actors; thread-safe ones only with actors: all
+    expected = {"counter", "batcher", "sampler"} | ({"echo"} if "all" in extra else set())
+    assert actors == expected
+    assert described["batcher"]["class"] == "tests.scripted:BatchBot"
+
+
+def test_interrupted_ray_run_resumes_where_it_stopped(tmp_path, local_run):
+    cfg = make_cfg(tmp_path, "run", extra="executor: ray\nconcurrent_games: 4\n")
+
+    class Stop(Exception):
+        pass
+
+    def progress(done, total):
+        if done == 4:
+            raise Stop()
+
+    with pytest.raises(Stop):
+        run_tournament(cfg, progress=progress)
+    assert len(transcript_files(tmp_path / "run")) == 4
+    assert ray.is_initialized()  # the test's instance is left running
+    s = run_tournament(cfg)
+    assert s.games_played == 8 and s.games_scored == 8
+    assert transcript_files(tmp_path / "run") == transcript_files(local_run)
+    assert ranking_file(tmp_path / "run") == ranking_file(local_run)
+
+
+def test_bot_that_cannot_load_in_its_actor_is_a_bot_error(tmp_path):
+    bots = BOTS[:2] + [("broken", "tests.scale.bots:BrokenLoadBot", "{}")]
+    cfg = make_cfg(tmp_path, "run", bots=bots, extra="executor: ray\n")
+    with pytest.raises(BotError, match=r"bot 'broken' could not be loaded in its Ray actor: "
+                                       r"FileNotFoundError: weights.bin not found"):
+        run_tournament(cfg)
+
+
+def test_reply_error_in_an_actor_forfeits_with_the_original_reason(tmp_path):
+    bots = BOTS[:2] + [("flaky", "tests.scripted:FlakyBot", "{mode: raise}")]
+    cfg = make_cfg(tmp_path, "run", bots=bots, extra="executor: ray\nfailures: {retries: 0}\n")
+    s = run_tournament(cfg)
+    assert s.games_played == 6
+    forfeits = [json.loads(p.read_text()) for p in (tmp_path / "run" / "scores").glob("*.json")]
+    reasons = {f["forfeit"]["reason"] for f in forfeits if "forfeit" in f}
+    assert reasons == {"RuntimeError: model exploded (after 1 attempt(s))"}
