@@ -45,8 +45,8 @@ def test_bare_list_of_bots(tmp_path):
     # 1 unknown key, with a suggestion
     (GOOD_BOTS + "exchange: 10\n",
      "t.yaml:6: exchange: unknown key 'exchange'; did you mean 'exchanges'? Allowed: bots, "
-     "concurrent_games, description, exchanges, failures, name, output_dir, ranking, "
-     "record_timings, scoring, seed, seed_utterance"),
+     "concurrent_games, description, exchanges, executor, failures, name, output_dir, ranking, "
+     "ray, record_timings, scoring, seed, seed_utterance, workers"),
     # 2 wrong type
     (GOOD_BOTS + "exchanges: many\n",
      "t.yaml:6: exchanges: Input should be a valid integer, unable to parse string as an "
@@ -64,14 +64,14 @@ def test_bare_list_of_bots(tmp_path):
     # 7 nested unknown key
     (GOOD_BOTS + "ranking:\n  method: points\n  shufles: 3\n",
      "t.yaml:8: ranking.shufles: unknown key 'shufles'; did you mean 'shuffles'? Allowed: "
-     "method, points, shuffles, trueskill"),
+     "bt, elo, method, points, shuffles, trueskill"),
     # 8 bad points rule
     (GOOD_BOTS + "ranking:\n  points: {win: 0, tie: 1, loss: 0}\n",
      "t.yaml:7: ranking.points: need win >= tie >= loss, got 0.0/1.0/0.0"),
     # 9 unknown ranking method
     (GOOD_BOTS + "ranking: {method: trueskil}\n",
      "t.yaml:6: ranking.method: Unknown ranking method 'trueskil'. Did you mean: trueskill? "
-     "Available: points, trueskill"),
+     "Available: bt, elo, points, trueskill"),
     # 10 duplicate YAML key
     (GOOD_BOTS + "exchanges: 5\nexchanges: 6\n",
      "t.yaml:7: exchanges: key 'exchanges' appears twice in the same mapping; keep one"),
