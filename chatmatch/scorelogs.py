@@ -93,10 +93,12 @@ def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
 
     games, skipped = load_transcripts(list(paths), strict=strict)
     if not games:
-        detail = f" ({len(skipped)} file(s) could not be read)" if skipped else ""
-        raise ChatmatchError(f"no game found in {', '.join(map(str, paths))}{detail}; give "
-                             "transcript files (chatmatch JSON Lines, 'SPEAKER: text' lines, or "
-                             "ParlAI JSON Lines) or folders of them")
+        detail = "".join(f"\n  {e}" for e in skipped[:5])
+        if len(skipped) > 5:
+            detail += f"\n  ... and {len(skipped) - 5} more"
+        raise ChatmatchError(f"no game found in {', '.join(map(str, paths))}; give transcript "
+                             "files (chatmatch JSON Lines, 'SPEAKER: text' lines, or ParlAI JSON "
+                             "Lines) or folders of them" + (f". Could not read:{detail}" if detail else ""))
     games = _renumber(games)
     speakers = sorted({p for g in games for p in g.players})
     scorers = cfg.scoring.build_scorers()
