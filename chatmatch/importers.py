@@ -22,6 +22,7 @@ line and skipped (a ParlAI line: only that episode), or raised when ``strict``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -46,7 +47,7 @@ def load_transcripts(paths: Sequence[Path], *, strict: bool) -> tuple[list[Trans
                 errors.append(item)
                 continue
             seen[item.game_id] = str(file)
-            games.append(item)
+            games.append(dataclasses.replace(item, meta={**item.meta, "file": str(file)}))
     return games, errors
 
 

@@ -69,7 +69,7 @@ class ScoredLogs:
     def to_json(self) -> dict[str, Any]:
         from chatmatch.store import _nan_to_none
 
-        games = [{"file": g.meta.get("source", g.game_id), "game_id": r.game_id,
+        games = [{"file": g.meta.get("file"), "source_id": g.meta.get("source"), "game_id": r.game_id,
                   "players": list(g.players), "raw": r.raw, "points": r.points,
                   "total": r.total, "winner": r.winner} for g, r in zip(self.games, self.results)]
         return _nan_to_none({"games": games, "ranking": [row.to_json() for row in self.ranking.rows],
