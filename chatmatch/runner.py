@@ -137,6 +137,9 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
         s.bind_run_dir(store.path)
     results = store.results()
     rescore = manifest.get("scoring_fingerprint") != cfg.scoring_fingerprint()
+    if todo or rescore or any(gid not in results for gid in have):
+        for s in scorer_objs:  # something to score: load models now, so that a missing
+            s.load()           # model fails before any bot plays
     if rescore:
         manifest = store.note_event(manifest, "rescored", old=manifest.get("scoring_fingerprint"),
                                     new=cfg.scoring_fingerprint())

@@ -65,6 +65,10 @@ class Scorer:
     def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
         raise NotImplementedError
 
+    def load(self) -> None:
+        """Load models now (the runner calls it before any game is played, so a missing
+        model fails before bots run). Default: nothing to load."""
+
     def bind_run_dir(self, path: Any) -> None:
         """Called by the runner with the run directory before any scoring, so a scorer can
         keep run-level records there (the model judges write RUN/judges/). Default: no-op."""

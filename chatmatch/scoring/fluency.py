@@ -68,6 +68,9 @@ class Fluency(Scorer):
                               device=p.device)
         return self._lm
 
+    def load(self) -> None:
+        self.lm  # noqa: B018 - loads the model
+
     def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
         texts = [normalise(t.text) for g in games for t in credited_turns(g)]
         ppl = iter(self.lm.perplexities(texts))

@@ -243,7 +243,9 @@ def load_weights(spec: str, *, device: str = "cpu") -> tuple[Any, Any]:
     hf_logging.disable_progress_bar()
     try:
         tokenizer, model = load_model(ModelSpec(where, gguf, device, "float32", "causal"))
-    except (ChatmatchError, OSError, ValueError, RuntimeError) as exc:
+    except ChatmatchError as exc:  # its message already says what to give instead
+        raise ScoringError(f"cannot load language model {spec!r}: {exc}") from None
+    except (OSError, ValueError, RuntimeError) as exc:
         raise ScoringError(f"cannot load language model {spec!r}: {str(exc).splitlines()[0]} "
                            "(give a local directory, a .gguf file, 'smollm2', or a Hugging Face "
                            "model id reachable from this machine)") from None
