@@ -151,3 +151,22 @@ failures: {{retries: 1}}
     assert s.ranking.order() == ["ok", "bad"]
     for res in RunDir(tmp_path / "run").results().values():
         assert res.forfeit["bot"] == "bad" and res.winner == "ok"
+
+
+def test_missing_scoring_model_fails_before_any_game_is_played(tmp_path):
+    from chatmatch.scoring.errors import ScoringError
+
+    text = f"""
+bots: [{{name: a, adapter: tests.scripted:CountingBot}}, {{name: b, adapter: tests.scripted:CountingBot}}]
+exchanges: 2
+output_dir: {tmp_path / 'run'}
+scoring:
+  dimensions: [fluency]
+  params: {{fluency: {{model: {tmp_path / 'no-such-model.gguf'}}}}}
+"""
+    cfg = config_from_data(parse_located_yaml(text, "x.yaml"))
+    CountingBot.calls = 0
+    with pytest.raises(ScoringError, match="cannot load language model"):
+        run_tournament(cfg)
+    assert CountingBot.calls == 0
+    assert not (tmp_path / "run" / "transcripts").exists()
