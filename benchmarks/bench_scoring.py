@@ -19,6 +19,7 @@ conversations drawn with ``random.Random(seed)``.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 import itertools
 import os
 import random
@@ -145,6 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--fluency-games", type=int, default=None,
                     help="score SmolLM2 fluency on only the first N games")
     ap.add_argument("--no-transformers", action="store_true")
+    ap.add_argument("--run", type=Path, default=None,
+                    help="for the SmolLM2 rows, use the games of this run directory (real "
+                         "bot-bot games, with the repeats real tournaments have) instead")
     args = ap.parse_args(argv)
     games = build_games(args.bots, args.turns, args.seed)
     n_turns = sum(len(g.turns) for g in games)
@@ -155,7 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench_six(games, n_turns)
     bench_ngram(games, n_scored)
     if not args.no_transformers:
-        bench_transformers(games[: args.fluency_games], args.plain_sample)
+        lm_games = games
+        if args.run is not None:
+            from chatmatch.store import RunDir
+
+            lm_games = list(RunDir(args.run).transcripts().values())
+            print(f"SmolLM2 rows: {len(lm_games)} games of run {args.run}")
+        bench_transformers(lm_games[: args.fluency_games], args.plain_sample)
     return 0
 
 
