@@ -28,8 +28,9 @@ def load_judges() -> None:
     from chatmatch.scoring.base import SCORERS
 
     for name in JUDGE_NAMES:
+        scorer = SCORERS.get(name)  # may run SCORERS' lazy loaders, which call this again
         if name not in JUDGES._items:  # idempotent
-            JUDGES.add(name, SCORERS.get(name), description=SCORERS.meta(name).get("description"))
+            JUDGES.add(name, scorer, description=SCORERS.meta(name).get("description"))
 
 
 __all__ = ["JUDGES", "JUDGE_NAMES", "load_judges"]

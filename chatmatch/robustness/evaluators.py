@@ -100,12 +100,38 @@ class JudgeEvaluator(DimensionEvaluator):
     given_history = True
 
 
-def builtin_judge(name: str) -> JudgeEvaluator:
-    """A judge of the :data:`chatmatch.judges.JUDGES` registry, default parameters."""
+class PairEvalPreference:
+    """PairEval as a :class:`PairwiseJudge`: the two replies, each after the same history,
+    are compared in both orders and the preference is swap-averaged (its native use; as a
+    game scorer PairEval needs two bots' replies, which a triple does not have)."""
+
+    kind: ClassVar[Literal["compare"]] = "compare"
+
+    def __init__(self, judge: Any) -> None:
+        self.judge = judge
+        self.name = judge.name
+
+    def prefer(self, contexts: Sequence[Context], first: Sequence[str],
+               second: Sequence[str]) -> list[float]:
+        out = []
+        for i, (c, x, y) in enumerate(zip(contexts, first, second)):
+            game = as_game(c, x, f"r{i}", given_history=True)
+            history = self.judge.context_of(game, game.turns[-1])
+            p = self.judge._compare((history, x), (history, y))["p_x_better"]
+            out.append(float("nan") if p is None else float(p))
+        return out
+
+
+def builtin_judge(name: str) -> JudgeEvaluator | PairEvalPreference:
+    """A judge of the :data:`chatmatch.judges.JUDGES` registry, default parameters.
+    PairEval compares the good and the broken reply directly; the others score each."""
     from chatmatch.judges import JUDGES, load_judges
 
     load_judges()
-    return JudgeEvaluator(JUDGES.get(name)())
+    judge = JUDGES.get(name)()
+    if name == "paireval":
+        return PairEvalPreference(judge)
+    return JudgeEvaluator(judge)
 
 
 def load_object(spec: str) -> Any:

@@ -167,7 +167,8 @@ def evaluate_judge(ev: Evaluator, triples: Sequence[Triple], tolerance: float, s
         if FAMILIES.get(fam).kind == "stable":
             cells[fam] = Stability(sum(abs(p - 0.5) <= tolerance for p in mine), len(mine), tolerance)
         else:
-            cells[fam] = tally([0 if abs(p - 0.5) <= 1e-9 else (1 if p > 0.5 else -1) for p in mine])
+            cells[fam] = tally([0 if p != p or abs(p - 0.5) <= 1e-9 else (1 if p > 0.5 else -1)
+                                 for p in mine])  # no verdict (NaN) counts as a tie
     return cells
 
 

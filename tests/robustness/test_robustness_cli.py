@@ -74,8 +74,8 @@ def test_builtin_judge_is_wired_to_the_registry() -> None:
     from chatmatch.robustness.evaluators import JudgeEvaluator, as_game, builtin_judge
     from chatmatch.robustness.perturb import Context
 
-    judge = builtin_judge("paireval")  # the model loads on first use, not here
-    assert isinstance(judge, JudgeEvaluator) and judge.name == "paireval" and judge.kind == "score"
+    judge = builtin_judge("geval")  # the model loads on first use, not here
+    assert isinstance(judge, JudgeEvaluator) and judge.name == "geval" and judge.kind == "score"
     game = as_game(Context(("hi", "hello"), ("A", "B"), "A"), "how are you?", given_history=True)
     assert [t.seed for t in game.turns] == [True, True, False]
 
