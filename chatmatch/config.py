@@ -245,7 +245,7 @@ def config_from_data(located: LocatedYaml, *, check_bots: bool = True) -> Tourna
     try:
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        raise _from_validation(exc, located) from None
+        raise error_from_validation(exc, located) from None
     if check_bots:
         _check_adapters(cfg, located)
     return cfg
@@ -307,7 +307,7 @@ def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
                               path=f"bots.{i}") from None
 
 
-def _from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:
+def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:
     err = exc.errors()[0]
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
     # pydantic puts union branch names in loc (e.g. 'str', 'list[str]'): drop them

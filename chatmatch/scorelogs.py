@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from chatmatch.config import RankingConfig, TournamentConfig, _from_validation
+from chatmatch.config import RankingConfig, TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, RunDirError, TranscriptError
 from chatmatch.importers import load_transcripts
 from chatmatch.ranking import Ranking, rank
@@ -55,7 +55,7 @@ def load_score_config(path: str | Path | None) -> ScoreConfig:
     try:
         return ScoreConfig.model_validate(data)
     except ValidationError as exc:
-        raise _from_validation(exc, located) from None
+        raise error_from_validation(exc, located) from None
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from scipy import stats
 
@@ -61,32 +61,26 @@ def _pair(x: Sequence[float], y: Sequence[float]) -> None:
         raise ValueError(f"need two sequences of the same length, got {len(x)} and {len(y)}")
 
 
-def kendall(x: Sequence[float], y: Sequence[float]) -> Correlation:
-    """Kendall's tau-b of two equally long sequences (ties handled)."""
+def _correlate(test: Any, x: Sequence[float], y: Sequence[float]) -> Correlation:
     _pair(x, y)
     if len(x) < 2:
         return Correlation(math.nan, math.nan, len(x))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # constant input: NaN is the answer
-        return Correlation(*_clean(stats.kendalltau(x, y, variant="b")), len(x))
+        return Correlation(*_clean(test(x, y)), len(x))
+
+
+def kendall(x: Sequence[float], y: Sequence[float]) -> Correlation:
+    """Kendall's tau-b of two equally long sequences (ties handled)."""
+    return _correlate(lambda a, b: stats.kendalltau(a, b, variant="b"), x, y)
 
 
 def spearman(x: Sequence[float], y: Sequence[float]) -> Correlation:
-    _pair(x, y)
-    if len(x) < 2:
-        return Correlation(math.nan, math.nan, len(x))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return Correlation(*_clean(stats.spearmanr(x, y)), len(x))
+    return _correlate(stats.spearmanr, x, y)
 
 
 def pearson(x: Sequence[float], y: Sequence[float]) -> Correlation:
-    _pair(x, y)
-    if len(x) < 2:
-        return Correlation(math.nan, math.nan, len(x))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return Correlation(*_clean(stats.pearsonr(x, y)), len(x))
+    return _correlate(stats.pearsonr, x, y)
 
 
 def compare(system: Mapping[str, float], human: Mapping[str, float], label: str = "overall", *,

@@ -27,12 +27,12 @@ from typing import Any, Sequence
 from pydantic import Field, field_validator
 
 from chatmatch.judges.backends import JudgeError
-from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
+from chatmatch.judges.base import JudgeParams, JudgeScorer
 from chatmatch.judges.geval import weighted_score
 from chatmatch.judges.prompts import AMR_QUESTIONS, AMR_TURN
 from chatmatch.judges.slm import SLMRecipe, get_small_model
 from chatmatch.scoring.base import SCORERS, DimensionScore
-from chatmatch.transcript import Transcript
+from chatmatch.transcript import Transcript, Turn
 
 AMR_KIND = "AMR Graph"
 DEP_KIND = "Dependency graph (spaCy, substitute for AMR)"
@@ -176,33 +176,26 @@ class AMRJudge(JudgeScorer):
                 "small_model": "scikit-learn logistic regression trained by chatmatch (see "
                                "held_out_accuracy in the game details)"}
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
-        return [self._score(g) for g in games]
-
     def _score(self, game: Transcript) -> DimensionScore:
         slm = self.small_model()
-        rows: list[dict[str, Any]] = []
-        raw = {}
-        for bot in game.players:
-            scores = []
-            for turn in self.judged_replies(game, bot):
-                ctx = self.context_of(game, turn)
-                last = game.turns[turn.index - 1].text
-                slm_p = slm.score(ctx, turn.text)
-                kind, graph = self.graph(last, turn.text)
-                for c in self.params.criteria:
-                    prompt, prefix = AMR_TURN.render(
-                        graph_kind=kind, question=AMR_QUESTIONS[c], context=ctx,
-                        response=turn.text, graph=graph, slm_score=f"{slm_p:.2f}",
-                        criterion=c.capitalize())
-                    lp = self.backend.label_probs(prompt, [str(s) for s in range(1, 6)], prefix)
-                    s = weighted_score(None if lp is None else lp.probs, range(1, 6))
-                    scores.append(s)
-                    rows.append({"speaker": bot, "turn": turn.index, "criterion": c, "score": s,
-                                 "missing": s is None, "slm_score": slm_p, "graph_kind": kind,
-                                 "probs": None if lp is None else lp.probs})
-            raw[bot] = mean_or_nan(scores)
+        raw, rows = self.rate_replies(game, lambda g, bot, turn: self._rate_reply(g, bot, turn, slm))
         summary = {"judge": "amr_judge", "prompt_version": AMR_TURN.version,
                    "graph_kinds": sorted({r["graph_kind"] for r in rows}),
                    "slm": slm.meta, "missing": sum(r["missing"] for r in rows)}
         return DimensionScore(self.name, raw, True, [summary, *rows])
+
+    def _rate_reply(self, game: Transcript, bot: str, turn: Turn, slm: Any) -> list[dict[str, Any]]:
+        ctx = self.context_of(game, turn)
+        slm_p = slm.score(ctx, turn.text)
+        kind, graph = self.graph(game.turns[turn.index - 1].text, turn.text)
+        rows = []
+        for c in self.params.criteria:
+            prompt, prefix = AMR_TURN.render(
+                graph_kind=kind, question=AMR_QUESTIONS[c], context=ctx, response=turn.text,
+                graph=graph, slm_score=f"{slm_p:.2f}", criterion=c.capitalize())
+            lp = self.backend.label_probs(prompt, [str(s) for s in range(1, 6)], prefix)
+            s = weighted_score(None if lp is None else lp.probs, range(1, 6))
+            rows.append({"speaker": bot, "turn": turn.index, "criterion": c, "score": s,
+                         "missing": s is None, "slm_score": slm_p, "graph_kind": kind,
+                         "probs": None if lp is None else lp.probs})
+        return rows

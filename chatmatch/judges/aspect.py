@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Sequence
+from typing import Any
 
 from pydantic import Field, field_validator
 
-from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
+from chatmatch.judges.base import JudgeParams, JudgeScorer
 from chatmatch.judges.prompts import ASPECT_TURN
 from chatmatch.scoring.base import SCORERS, DimensionScore
-from chatmatch.transcript import Transcript
+from chatmatch.transcript import Transcript, Turn
 
 DEFINITIONS = {
     "fluency": "the fluency and grammatical correctness of responses.",
@@ -138,25 +138,19 @@ class AspectJudge(JudgeScorer):
         return ASPECT_TURN.render(aspect=aspect, definition=DEFINITIONS[aspect], levels=levels,
                                   context=context, response=response, fact=self.params.facts)
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
-        return [self._score(g) for g in games]
-
     def _score(self, game: Transcript) -> DimensionScore:
-        rows: list[dict[str, Any]] = []
-        raw = {}
-        for bot in game.players:
-            scores = []
-            for turn in self.judged_replies(game, bot):
-                ctx = self.context_of(game, turn)
-                for aspect in self.params.aspects:
-                    prompt, prefix = self.prompt(aspect, ctx, turn.text)
-                    answer = self.backend.generate(prompt, self.params.max_tokens, prefix)
-                    s = extract_score(answer)
-                    scores.append(s)
-                    rows.append({"speaker": bot, "turn": turn.index, "aspect": aspect,
-                                 "answer": answer, "score": s, "missing": s is None,
-                                 "level": None if s is None else level_of(s)})
-            raw[bot] = mean_or_nan(scores)
+        raw, rows = self.rate_replies(game, self._rate_reply)
         summary = {"judge": "aspect_judge", "prompt_version": ASPECT_TURN.version,
                    "missing": sum(r["missing"] for r in rows), "rated": len(rows)}
         return DimensionScore(self.name, raw, True, [summary, *rows])
+
+    def _rate_reply(self, game: Transcript, bot: str, turn: Turn) -> list[dict[str, Any]]:
+        ctx = self.context_of(game, turn)
+        rows = []
+        for aspect in self.params.aspects:
+            prompt, prefix = self.prompt(aspect, ctx, turn.text)
+            answer = self.backend.generate(prompt, self.params.max_tokens, prefix)
+            s = extract_score(answer)
+            rows.append({"speaker": bot, "turn": turn.index, "aspect": aspect, "answer": answer,
+                         "score": s, "missing": s is None, "level": None if s is None else level_of(s)})
+        return rows

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from pydantic import Field
 
 from chatmatch.judges.backends import Backend, BackendParams, make_backend
 from chatmatch.judges.prompts import PromptTemplate
-from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.base import DimensionScore, Scorer
 from chatmatch.store import atomic_write, dumps
 from chatmatch.transcript import Transcript, Turn
 
@@ -92,6 +92,25 @@ class JudgeScorer(Scorer):
                    else {"backend": self.params.backend, "model": self.params.model})
         return {**super().describe(), "backend": backend,
                 "prompts": [t.record() for t in self.templates]}
+
+    # --- scoring -------------------------------------------------------------------------
+    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+        return [self._score(g) for g in games]
+
+    def _score(self, game: Transcript) -> DimensionScore:
+        raise NotImplementedError
+
+    def rate_replies(self, game: Transcript, rate: Callable[[Transcript, str, Turn], list[dict[str, Any]]]
+                     ) -> tuple[dict[str, float], list[dict[str, Any]]]:
+        """Rows from ``rate(game, bot, turn)`` for every judged reply of each bot, and each
+        bot's raw score: the mean of its rows' ``score`` (NaN when every one is missing)."""
+        raw: dict[str, float] = {}
+        rows: list[dict[str, Any]] = []
+        for bot in game.players:
+            got = [row for turn in self.judged_replies(game, bot) for row in rate(game, bot, turn)]
+            rows += got
+            raw[bot] = mean_or_nan([r["score"] for r in got])
+        return raw, rows
 
     # --- helpers -------------------------------------------------------------------------
     def judged_replies(self, game: Transcript, speaker: str) -> list[Turn]:

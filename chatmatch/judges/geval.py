@@ -114,9 +114,6 @@ class GEval(JudgeScorer):
                 "probs": None if lp is None else lp.probs,
                 "method": None if lp is None else lp.method}
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
-        return [self._score(g) for g in games]
-
     def _score(self, game: Transcript) -> DimensionScore:
         rows: list[dict[str, Any]] = []
         raw = {}
