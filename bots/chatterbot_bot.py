@@ -31,7 +31,7 @@ import os
 import random
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from bots.base import Bot, History
 from bots.cache import cache_dir

@@ -19,7 +19,7 @@ from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.ranking import Ranking, rank
-from chatmatch.schedule import ScheduledGame, double_round_robin
+from chatmatch.schedule import double_round_robin
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.points import GameResult, forfeit_result, result_from_scores
 from chatmatch.store import RunDir
@@ -246,4 +246,4 @@ def write_rankings(store: RunDir, cfg: TournamentConfig, results: Sequence[GameR
     return out
 
 
-__all__ = ["RunSummary", "run_tournament", "write_rankings", "ScheduledGame"]
+__all__ = ["RunSummary", "run_tournament", "write_rankings"]

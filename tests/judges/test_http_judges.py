@@ -4,7 +4,6 @@ returns logprobs and one that does not (then answers are sampled and counted).""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest

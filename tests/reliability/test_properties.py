@@ -3,8 +3,6 @@ exit status 2 from the CLI), never another exception or a traceback."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 import tempfile
 from pathlib import Path
