@@ -46,9 +46,14 @@ class GameState:
     notes: list[dict[str, object]] = field(default_factory=list)
     forfeit: dict[str, str] | None = None
 
+    #: each player's view of the game so far, kept as turns are added (not rebuilt per turn)
+    views: dict[str, list[Message]] = field(default_factory=dict, repr=False)
+
     def __post_init__(self) -> None:
         if not self.turns:
             self.turns.append(Turn(0, self.game.starter, self.game.seed_utterance, 0.0, seed=True))
+        self.views = {p: [Message("self" if t.speaker == p else "partner", t.text)
+                          for t in self.turns] for p in self.game.players}
 
     @property
     def done(self) -> bool:
@@ -59,14 +64,16 @@ class GameState:
         return self.game.players[len(self.turns) % 2]
 
     def history_for(self, speaker: str) -> History:
-        msgs = tuple(Message("self" if t.speaker == speaker else "partner", t.text)
-                     for t in self.turns)
+        msgs = tuple(self.views[speaker])
         idx = len(self.turns)
         return History(msgs, self.game.seed_utterance, self.game.game_id, idx,
                        derive_seed(self.game.random_seed, idx))
 
     def add(self, text: str, seconds: float) -> None:
-        self.turns.append(Turn(len(self.turns), self.next_speaker, text, seconds))
+        speaker = self.next_speaker
+        self.turns.append(Turn(len(self.turns), speaker, text, seconds))
+        for p, view in self.views.items():
+            view.append(Message("self" if p == speaker else "partner", text))
 
     def transcript(self) -> Transcript:
         meta: dict[str, object] = {"match_id": self.game.match_id,
