@@ -14,7 +14,18 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
 * ``capped_mean`` -- the authors' released scorer: each turn capped at ``cap`` (50), then
   averaged. Their LM was a character-level news LM; under SmolLM2 the median human
   chit-chat turn is around 300, so a cap of 50 flattens most turns into ties;
-* ``mean`` -- the plain mean (Table 1's "sentence perplexity"), dominated by outliers.
+* ``mean`` -- the plain mean (Table 1's "sentence perplexity"), dominated by outliers;
+* ``trimmed_mean`` -- the mean after dropping the ``trim`` share (default 0.1) of the
+  bot's turns from each end (``int(trim * n)`` turns at each end; never all of them);
+* ``authors`` -- the rule of the authors' released scorer: each turn capped at ``cap``
+  (50), the bot's single worst turn (highest capped perplexity) dropped, the rest
+  averaged. A bot with one scoreable turn keeps it.
+
+``exclude_repetitions: true`` leaves out of the aggregate every turn that diversity
+penalises as a repetition (Algorithm 1 at ``sigma_r``, which follows diversity's unless
+set), as the authors' scorer does: a repetition is penalised once, in diversity, and
+should not also win fluency by being easy text. Excluded turns are still listed in the
+details, marked ``"excluded": "repetition"``.
 
 Empty turns (no token) have no perplexity and are left out. A bot with no scoreable turn
 has no fluency score: NaN, which loses the dimension to any number (see
@@ -31,7 +42,9 @@ from typing import Any, Literal, Sequence
 from pydantic import Field
 
 from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.analysis import similarity_matrix
 from chatmatch.scoring.common import credited_turns
+from chatmatch.scoring.diversity import DEFAULT_SIGMA_R, find_repetitions
 from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
 from chatmatch.scoring.text import normalise
 from chatmatch.transcript import Transcript
@@ -46,8 +59,15 @@ class Fluency(Scorer):
     class Params(ScorerParams):
         backend: Literal["transformers", "ngram"] = "transformers"
         model: str = Field(default=SMOLLM2, min_length=1)
-        aggregation: Literal["median", "capped_mean", "mean"] = "median"
+        aggregation: Literal["median", "capped_mean", "mean", "trimmed_mean", "authors"] = "median"
+        #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value: 50)
         cap: float = Field(default=50.0, gt=0.0, allow_inf_nan=False)
+        #: share of a bot's turns dropped from each end by ``trimmed_mean``
+        trim: float = Field(default=0.1, ge=0.0, lt=0.5)
+        #: leave diversity's penalised repetitions out of the aggregate (the authors' scorer)
+        exclude_repetitions: bool = False
+        #: Algorithm 1's threshold for ``exclude_repetitions`` (None: diversity's)
+        sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
         batch_size: int = Field(default=16, ge=1, le=4096)
         max_tokens: int = Field(default=512, ge=2)
         #: cpu, cuda, cuda:N, or auto (a GPU when torch sees one)
@@ -84,16 +104,37 @@ class Fluency(Scorer):
             return float(statistics.median(values))
         if p.aggregation == "capped_mean":
             return sum(min(v, p.cap) for v in values) / len(values)
+        if p.aggregation == "authors":
+            capped = sorted(min(v, p.cap) for v in values)
+            kept = capped[:-1] if len(capped) > 1 else capped  # drop the worst turn
+            return sum(kept) / len(kept)
+        if p.aggregation == "trimmed_mean":
+            cut = int(p.trim * len(values))
+            ordered = sorted(values)
+            kept = ordered[cut:len(ordered) - cut] or ordered
+            return sum(kept) / len(kept)
         return sum(values) / len(values)
+
+    def repetitions(self, game: Transcript) -> set[int]:
+        """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
+        if not self.params.exclude_repetitions:
+            return set()
+        sigma_r = DEFAULT_SIGMA_R if self.params.sigma_r is None else self.params.sigma_r
+        sim = similarity_matrix([t.text for t in game.turns])
+        return {i for i, r in find_repetitions(game, sim, sigma_r).items() if r.penalised}
 
     def _score(self, game: Transcript, ppl: list[float | None]) -> DimensionScore:
         per_bot: dict[str, list[float]] = {p: [] for p in game.players}
         details: list[dict[str, Any]] = []
+        excluded = self.repetitions(game)
         for turn, value in zip(credited_turns(game), ppl):
-            if value is not None:
+            detail: dict[str, Any] = {"turn": turn.index, "speaker": turn.speaker,
+                                      "perplexity": None if value is None else round(value, 4)}
+            if turn.index in excluded:
+                detail["excluded"] = "repetition"
+            elif value is not None:
                 per_bot[turn.speaker].append(value)
-            details.append({"turn": turn.index, "speaker": turn.speaker,
-                            "perplexity": None if value is None else round(value, 4)})
+            details.append(detail)
         raw = {p: self.aggregate(v) for p, v in per_bot.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)
 

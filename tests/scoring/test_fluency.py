@@ -48,6 +48,55 @@ def test_aggregations_hand_computed() -> None:
     assert capped.score_games([g])[0].raw == {"A": 25.0, "B": pytest.approx(55 / 3)}
 
 
+def test_trimmed_mean_and_authors_rule_hand_computed() -> None:
+    # B's credited turns (A wrote the seed): 10, 20, 30, 40, 500 words x 10 -> 100, 200,
+    # 300, 400, 5000; A's turns are all "b" -> 10
+    texts = ["seed"] + [w for n in (10, 20, 30, 40, 500) for w in (" ".join(["a"] * n), "b")]
+    g = game(texts, seed_first=True)
+    trimmed, _ = fluency(aggregation="trimmed_mean", trim=0.2)
+    # int(0.2 * 5) = 1 turn off each end: (200 + 300 + 400) / 3; A's five 10s stay 10
+    assert trimmed.score_games([g])[0].raw == {"A": 10.0, "B": 300.0}
+    untrimmed, _ = fluency(aggregation="trimmed_mean", trim=0.0)
+    assert untrimmed.score_games([g])[0].raw["B"] == 6000 / 5
+    authors, _ = fluency(aggregation="authors", cap=250)
+    # capped: 100, 200, 250, 250, 250; the worst (a 250) dropped: (100 + 200 + 250 + 250) / 4
+    assert authors.score_games([g])[0].raw == {"A": 10.0, "B": 200.0}
+
+
+def test_authors_rule_keeps_a_single_turn_and_trim_never_drops_all() -> None:
+    f, _ = fluency(aggregation="authors")
+    assert f.aggregate([70.0]) == 50.0 and f.aggregate([10.0, 30.0]) == 10.0
+    t, _ = fluency(aggregation="trimmed_mean", trim=0.49)
+    assert t.aggregate([1.0, 2.0, 9.0]) == 2.0 and t.aggregate([4.0]) == 4.0
+    assert math.isnan(f.aggregate([]))
+
+
+def test_exclude_repetitions_leaves_penalised_turns_out() -> None:
+    # A repeats its turn 1 word for word at turn 3 (a penalised repetition, Algorithm 1)
+    texts = ["seed words here", "a b c d e f", "x y", "a b c d e f", "x y z w"]
+    g = game(texts, seed_first=True)
+    kept, _ = fluency()
+    assert kept.score_games([g])[0].raw["B"] == 60.0  # median of 60, 60
+    f, _ = fluency(exclude_repetitions=True)
+    s = f.score_games([g])[0]
+    # B (turns 1, 3): the repetition at turn 3 is left out -> 60 from turn 1 alone;
+    # A (turns 2, 4): "x y z w" is not a repetition of "x y" (Sim < 0.95) -> median 30
+    assert s.raw == {"A": 30.0, "B": 60.0}
+    assert s.details[2] == {"turn": 3, "speaker": "B", "perplexity": 60.0, "excluded": "repetition"}
+    # every turn a repetition but the first: with sigma_r 0 A's turn 4 repeats turn 2
+    loose, _ = fluency(exclude_repetitions=True, sigma_r=0.0)
+    assert "excluded" in loose.score_games([g])[0].details[3]
+
+
+def test_fluency_sigma_r_follows_diversity() -> None:
+    from chatmatch.scoring.config import ScoringConfig
+
+    cfg = ScoringConfig(params={"diversity": {"sigma_r": 0.8}, "fluency": {"exclude_repetitions": True}})
+    assert cfg.scorer_params("fluency").sigma_r == 0.8
+    own = ScoringConfig(params={"diversity": {"sigma_r": 0.8}, "fluency": {"sigma_r": 0.9}})
+    assert own.scorer_params("fluency").sigma_r == 0.9
+
+
 def test_lower_is_better_details_and_seed() -> None:
     f, lm = fluency()
     s = f.score_games([game(TEXTS, seed_first=True)])[0]
@@ -65,18 +114,20 @@ def test_one_call_for_all_games_and_text_is_normalised() -> None:
 
 def test_bot_without_scoreable_turns_has_no_score() -> None:
     g = game(["hello there", "", "how are you", "  "])
-    for aggregation in ("median", "mean", "capped_mean"):
+    for aggregation in ("median", "mean", "capped_mean", "trimmed_mean", "authors"):
         f, _ = fluency(aggregation=aggregation)
         raw = f.score_games([g])[0].raw
-        # A: "hello there" 20, "how are you" 30 -> median/mean 25 (capped at 50: 25)
-        assert raw["A"] == 25.0
+        # A: "hello there" 20, "how are you" 30 -> median/mean 25 (capped at 50: 25);
+        # the authors' rule drops the worst turn (30) -> 20
+        assert raw["A"] == (20.0 if aggregation == "authors" else 25.0)
         assert math.isnan(raw["B"])  # NaN loses the dimension to any number
 
 
 def test_params_validation() -> None:
     assert Fluency.Params().device == "auto" and Fluency.Params(device="cuda:1").device == "cuda:1"
     for bad in ({"aggregation": "max"}, {"cap": 0}, {"backend": "kenlm"}, {"batch_size": 0},
-                {"cap": float("inf")}, {"device": "gpu"}):
+                {"cap": float("inf")}, {"device": "gpu"},
+                {"trim": 0.5}, {"trim": -0.1}, {"sigma_r": 1.5}):
         with pytest.raises(ValueError):
             Fluency.Params(**bad)
 
