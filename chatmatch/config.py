@@ -15,10 +15,11 @@ import hashlib
 import json
 import math
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Optional
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator,
+                      model_validator)
 
 from chatmatch.errors import ConfigError
 from chatmatch.scoring.config import ScoringConfig
@@ -101,10 +102,16 @@ class EloParams(_Strict):
     ci: float = Field(default=0.95, gt=0.0, lt=1.0)
 
 
+#: TrueSkill shuffles by default: with 30 the final order of a 7-bot tournament hardly
+#: depends on the seed any more, at well under a second a ranking (the paper: 3;
+#: benchmarks/trueskill_shuffles.py, docs/scoring.md "TrueSkill shuffles").
+DEFAULT_SHUFFLES = 30
+
+
 class RankingConfig(_Strict):
     method: str = "trueskill"
     #: TrueSkill depends on game order: replay it over this many seeded shuffles and average.
-    shuffles: int = Field(default=3, ge=1, le=10_000)
+    shuffles: int = Field(default=DEFAULT_SHUFFLES, ge=1, le=10_000)
     points: PointsRule = Field(default_factory=PointsRule)
     trueskill: TrueSkillParams = Field(default_factory=TrueSkillParams)
     bt: BradleyTerryParams = Field(default_factory=BradleyTerryParams)
@@ -150,7 +157,22 @@ class RayConfig(_Strict):
     actors: Literal["auto", "all"] = "auto"
 
 
+def _preset_known(v: str | None) -> str | None:
+    from chatmatch.presets import PRESETS, unknown_preset_message
+
+    if v is not None and v not in PRESETS:
+        raise ValueError(unknown_preset_message(v))
+    return v
+
+
+#: the ``preset`` key: a name in chatmatch.presets.PRESETS, or none
+PresetName = Annotated[Optional[str], AfterValidator(_preset_known)]
+
+
 class TournamentConfig(_Strict):
+    #: a named bundle of settings (chatmatch.presets), applied before validation; keys set
+    #: in the file win over it
+    preset: PresetName = None
     name: str = "tournament"
     description: str = ""
     bots: list[BotSpec]
@@ -172,6 +194,13 @@ class TournamentConfig(_Strict):
     #: write each turn's wall time in the transcripts; false writes 0.0, so that two runs
     #: with the same seed and deterministic bots give byte-identical run directories
     record_timings: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_preset(cls, data: Any) -> Any:
+        from chatmatch.presets import apply_preset
+
+        return apply_preset(data)
 
     @field_validator("bots", mode="before")
     @classmethod

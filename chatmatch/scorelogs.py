@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from chatmatch.config import RankingConfig, TournamentConfig, error_from_validation
+from chatmatch.config import PresetName, RankingConfig, TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, RunDirError, TranscriptError
 from chatmatch.importers import load_transcripts
 from chatmatch.ranking import Ranking, rank
@@ -32,18 +32,33 @@ class ScoreConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    preset: PresetName = None
     scoring: ScoringConfig = Field(default_factory=ScoringConfig)
     ranking: RankingConfig = Field(default_factory=RankingConfig)
     seed: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_preset(cls, data: Any) -> Any:
+        from chatmatch.presets import apply_preset
+
+        return apply_preset(data)
 
 
 #: tournament keys that mean nothing when scoring logs (accepted and ignored)
 _IGNORED = set(TournamentConfig.model_fields) - set(ScoreConfig.model_fields)
 
 
-def load_score_config(path: str | Path | None) -> ScoreConfig:
+def load_score_config(path: str | Path | None, preset: str | None = None) -> ScoreConfig:
+    """The config file's scoring/ranking/seed sections; ``preset`` (``--preset``) replaces
+    the file's ``preset`` key, and the file's explicit keys still win over it."""
+    if preset is not None:
+        from chatmatch.presets import PRESETS, unknown_preset_message
+
+        if preset not in PRESETS:
+            raise ChatmatchError(f"--preset: {unknown_preset_message(preset)}")
     if path is None:
-        return ScoreConfig()
+        return ScoreConfig.model_validate({"preset": preset} if preset else {})
     located = load_located_yaml(path)
     data = located.data
     if not isinstance(data, dict):
@@ -52,6 +67,8 @@ def load_score_config(path: str | Path | None) -> ScoreConfig:
         raise ConfigError("expected a mapping with 'scoring', 'ranking' or 'seed' sections",
                           file=located.file, line=1)
     data = {k: v for k, v in data.items() if k not in _IGNORED}
+    if preset is not None:
+        data["preset"] = preset
     try:
         return ScoreConfig.model_validate(data)
     except ValidationError as exc:

@@ -4,7 +4,7 @@ import pytest
 from click.testing import CliRunner
 
 from chatmatch.cli import cli
-from chatmatch.config import DEFAULT_EXCHANGES, DEFAULT_SEED_UTTERANCE, load_config
+from chatmatch.config import DEFAULT_EXCHANGES, DEFAULT_SEED_UTTERANCE, DEFAULT_SHUFFLES, load_config
 from chatmatch.errors import ConfigError
 
 GOOD_BOTS = """bots:
@@ -32,7 +32,8 @@ def test_minimal_yaml_of_just_bots_gets_paper_defaults(tmp_path):
     assert cfg.bot_names == ["eliza", "canned"]
     assert cfg.exchanges == DEFAULT_EXCHANGES == 100
     assert cfg.seed_utterances == [DEFAULT_SEED_UTTERANCE]
-    assert cfg.ranking.method == "trueskill" and cfg.ranking.shuffles == 3
+    # the paper's 3 shuffles are in `preset: paper`; the default is measured (tests/test_presets.py)
+    assert cfg.ranking.method == "trueskill" and cfg.ranking.shuffles == DEFAULT_SHUFFLES
     assert (cfg.ranking.points.win, cfg.ranking.points.tie, cfg.ranking.points.loss) == (3, 1, 0)
     assert len(cfg.scoring.dimensions) == 7
 
@@ -45,8 +46,8 @@ def test_bare_list_of_bots(tmp_path):
     # 1 unknown key, with a suggestion
     (GOOD_BOTS + "exchange: 10\n",
      "t.yaml:6: exchange: unknown key 'exchange'; did you mean 'exchanges'? Allowed: bots, "
-     "concurrent_games, description, exchanges, executor, failures, name, output_dir, ranking, "
-     "ray, record_timings, scoring, seed, seed_utterance, workers"),
+     "concurrent_games, description, exchanges, executor, failures, name, output_dir, preset, "
+     "ranking, ray, record_timings, scoring, seed, seed_utterance, workers"),
     # 2 wrong type
     (GOOD_BOTS + "exchanges: many\n",
      "t.yaml:6: exchanges: Input should be a valid integer, unable to parse string as an "

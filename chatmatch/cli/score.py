@@ -14,13 +14,15 @@ from chatmatch.cli.table import ranking_table
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
               help="YAML with 'scoring', 'ranking' and 'seed' sections (a tournament YAML works).")
+@click.option("--preset", help="Named settings, e.g. 'paper' (the paper's and authors' "
+              "settings); keys set in --config win over it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write a run directory (for chatmatch rank/show/report/analyze).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 @click.option("--strict", is_flag=True, help="Refuse (exit 2) at the first malformed file "
               "instead of skipping it with a warning.")
-def command(paths: tuple[Path, ...], config_file: Path | None, out_dir: Path | None,
-            as_json: bool, strict: bool) -> None:
+def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | None,
+            out_dir: Path | None, as_json: bool, strict: bool) -> None:
     """Score existing transcripts (PATH: files or folders) on the ChatMatch dimensions and
     rank every speaker found. No bot is run.
 
@@ -34,10 +36,11 @@ def command(paths: tuple[Path, ...], config_file: Path | None, out_dir: Path | N
     Examples:
       chatmatch score logs/ --json
       chatmatch score a.txt b.txt --config tournaments/demo.yaml --out runs/logs
+      chatmatch score logs/ --preset paper
     """
     from chatmatch.scorelogs import load_score_config, score_logs
 
-    cfg = load_score_config(config_file)
+    cfg = load_score_config(config_file, preset)
     scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir)
     for err in scored.skipped:
         click.echo(f"warning: skipped {err}", err=True)

@@ -4,7 +4,14 @@ TrueSkill updates depend on the order of games, so the games are replayed from f
 ratings in ``shuffles`` seeded random orders (paper: 3) and the final mu and sigma are
 averaged. Bots are ranked by the conservative score ``mu - k*sigma`` (k = 3 by default) or
 by mu (``ranking.trueskill.rank_by``). Each bot's rank in every shuffle is kept so the
-stability of the ranking is visible (``rank_min``/``rank_max``/``ranks``).
+stability of the ranking is visible (``rank_min``/``rank_max``/``ranks``), and
+:func:`seed_spread` ranks the same results under many seeds to show how much the *final*
+ranking still depends on the seed (``chatmatch rank RUN --seeds N``).
+
+Default: 30 shuffles (the paper: 3, kept by ``preset: paper``). Measured with
+benchmarks/trueskill_shuffles.py: with 3 shuffles the final order of a 7-bot tournament
+changes with the seed; with 30 a seed gives the modal order far more often at a
+cost still well under a second (see docs/scoring.md, "TrueSkill shuffles").
 
 A tied game (equal game points) is a TrueSkill draw.
 """
@@ -13,7 +20,9 @@ from __future__ import annotations
 
 import random
 import statistics
-from typing import TYPE_CHECKING, Sequence
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
 
 import trueskill
 
@@ -84,3 +93,40 @@ def rank_trueskill(results: Sequence[GameResult], bots: Sequence[str], config: "
         "shuffles": config.shuffles, "seed": seed, "rank_by": p.rank_by, "k": p.k,
         "mu0": p.mu, "sigma0": p.sigma, "beta": p.beta, "tau": p.tau,
         "draw_probability": p.draw_probability})
+
+
+@dataclass(frozen=True)
+class SeedSpread:
+    """The final TrueSkill ranking of the same results under several seeds."""
+
+    seeds: tuple[int, ...]
+    orders: tuple[tuple[str, ...], ...]  # the final order (best first) for each seed
+    ranks: dict[str, tuple[int, ...]]  # each bot's final rank for each seed
+
+    @property
+    def modal_order(self) -> tuple[str, ...]:
+        return Counter(self.orders).most_common(1)[0][0]
+
+    @property
+    def modal_share(self) -> float:
+        """Share of seeds that give the most frequent final order (1.0: seed-independent)."""
+        return Counter(self.orders).most_common(1)[0][1] / len(self.orders)
+
+    @property
+    def distinct(self) -> int:
+        return len(set(self.orders))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seeds": list(self.seeds), "distinct_orders": self.distinct,
+                "modal_share": self.modal_share, "modal_order": list(self.modal_order),
+                "ranks": {b: list(r) for b, r in self.ranks.items()}}
+
+
+def seed_spread(results: Sequence[GameResult], bots: Sequence[str], config: "RankingConfig",
+                seeds: Sequence[int]) -> SeedSpread:
+    """Rank ``results`` by TrueSkill once per seed (``config.shuffles`` shuffles each)."""
+    if not seeds:
+        raise ValueError("seed_spread needs at least one seed")
+    rankings = [rank_trueskill(results, bots, config, s) for s in seeds]
+    ranks = {b: tuple(r.rank_of()[b] for r in rankings) for b in bots}
+    return SeedSpread(tuple(seeds), tuple(tuple(r.order()) for r in rankings), ranks)

@@ -1,0 +1,68 @@
+"""Named bundles of settings: ``preset: paper`` at the top of a tournament YAML.
+
+A preset is a mapping of dotted keys to values, applied to the YAML data *before*
+validation, filling only the keys the file does not set: an explicit key always wins over
+the preset. Without a preset every key has chatmatch's default, the best configuration
+measured here (docs/scoring.md, "Presets").
+
+``paper`` reproduces the ChatMatch paper (Yang et al. 2022) and the authors' released
+scorer where chatmatch's defaults differ from them:
+
+* ``ranking.shuffles: 3`` -- the paper's three TrueSkill shuffles (default 30);
+* fluency ``aggregation: authors`` -- each turn's perplexity capped at 50, each bot's worst
+  turn dropped (default: the median);
+* fluency ``exclude_repetitions: true`` -- the authors' scorer leaves diversity's penalised
+  repetitions out of fluency (default: kept);
+* knowledge ``truecase: off`` -- NER on the text as it is (default: ``auto``).
+
+Every other paper setting is already chatmatch's default (sigma_r 0.95, sigma_c 0.8, d 1,
+p 50 %, all weights 1, 3/1/0 points). Add a preset or a key here, in one place.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "paper": {
+        "ranking.shuffles": 3,
+        "scoring.params.fluency.aggregation": "authors",
+        "scoring.params.fluency.exclude_repetitions": True,
+        "scoring.params.knowledge.truecase": "off",
+    },
+}
+
+
+def unknown_preset_message(name: object) -> str:
+    """``Unknown preset 'papr'. Did you mean: paper? Available: paper``."""
+    close = difflib.get_close_matches(str(name), list(PRESETS), n=3, cutoff=0.6)
+    hint = f" Did you mean: {', '.join(close)}?" if close else ""
+    return f"Unknown preset '{name}'.{hint} Available: {', '.join(sorted(PRESETS))}"
+
+
+def apply_preset(data: Any) -> Any:
+    """``data`` (the raw YAML mapping) with its ``preset``'s keys filled in where the file
+    leaves them unset. Data without a known preset comes back as it is (an unknown name is
+    reported by the config model's check of the ``preset`` key, with its line)."""
+    if not isinstance(data, dict) or data.get("preset") not in PRESETS:
+        return data
+    out = _copy(data)
+    for dotted, value in PRESETS[data["preset"]].items():
+        _set_default(out, dotted.split("."), value)
+    return out
+
+
+def _copy(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: _copy(v) if isinstance(v, dict) else v for k, v in data.items()}
+
+
+def _set_default(data: dict[str, Any], path: list[str], value: Any) -> None:
+    node = data
+    for key in path[:-1]:
+        if node.get(key) is None:
+            node[key] = {}
+        node = node[key]
+        if not isinstance(node, dict):
+            return  # the file has a non-mapping here: validation reports it
+    node.setdefault(path[-1], value)
