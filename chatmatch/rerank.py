@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -12,6 +12,9 @@ from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.ranking import Ranking, rank
 from chatmatch.scoring.points import GameResult
 from chatmatch.store import RunDir
+
+if TYPE_CHECKING:
+    from chatmatch.ranking.trueskill_rank import SeedSpread
 
 
 def parse_points(text: str) -> PointsRule:
@@ -75,3 +78,16 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
         store.save_ranking(rcfg.method if not points else f"{rcfg.method}-{points.replace('/', '-')}",
                            r.to_json(), r.to_csv())
     return r, warnings
+
+
+def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None) -> "SeedSpread":
+    """The run's TrueSkill ranking under seeds 0..seeds-1 (:func:`seed_spread`), with the
+    run's ranking settings and ``shuffles`` when given."""
+    from chatmatch.ranking.trueskill_rank import seed_spread
+
+    store, _, bots, rcfg, _, results = load_run(run_dir)
+    if not results:
+        raise RunDirError(f"{store.path}: no scored games yet; run `chatmatch run` to play them")
+    if shuffles:
+        rcfg = rcfg.model_copy(update={"shuffles": shuffles})
+    return seed_spread(results, bots, rcfg, list(range(seeds)))

@@ -100,3 +100,33 @@ def test_batched_shuffles_equal_one_replay_per_shuffle():
         assert row.stats["sigma"] == pytest.approx(
             statistics.fmean(r[row.bot].sigma for r in per_shuffle), abs=1e-6)
     assert np.isfinite([r.score for r in ranking.rows]).all()
+
+
+def test_rank_cli_shows_the_seed_spread(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from chatmatch.cli import cli
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    talk = {("ann", "bob"): "ann: Where do you live?\nbob: Paris.\nann: Do you like it?\nbob: ok\n",
+            ("bob", "cy"): "bob: hi\ncy: Hello, what do you do?\nbob: ok\ncy: Why?\n",
+            ("cy", "ann"): "cy: Any pets?\nann: A dog. Any kids?\ncy: no\nann: Why not?\n"}
+    for i, text in enumerate(talk.values()):
+        (logs / f"{i}.txt").write_text(text)
+    (tmp_path / "cfg.yaml").write_text("scoring: {dimensions: [proactivity, specificity]}\n")
+    run = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["score", str(logs), "--config", str(tmp_path / "cfg.yaml"),
+                                   "--out", str(run)])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(cli, ["rank", str(run), "--shuffles", "1", "--seeds", "6"])
+    assert res.exit_code == 0, res.output
+    assert "Final TrueSkill rank over 6 seeds:" in res.output
+    assert all(b in res.output.split("Final TrueSkill")[1] for b in ("ann", "bob", "cy"))
+    res = CliRunner().invoke(cli, ["rank", str(run), "--seeds", "3", "--json"])
+    doc = json.loads(res.stdout)
+    assert doc["seed_spread"]["seeds"] == [0, 1, 2] and set(doc["seed_spread"]["ranks"]) == {"ann", "bob", "cy"}
+    res = CliRunner().invoke(cli, ["rank", str(run), "--seeds", "1"])
+    assert res.exit_code == 2 and "Traceback" not in res.output

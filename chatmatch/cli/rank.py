@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from chatmatch.cli.table import ranking_table
+from chatmatch.cli.table import ranking_table, render_table
+
+if TYPE_CHECKING:
+    from chatmatch.ranking.trueskill_rank import SeedSpread
 
 
 @click.command("rank")
@@ -15,12 +19,14 @@ from chatmatch.cli.table import ranking_table
 @click.option("--method", "-m", help="Ranking method (default: the run's). See `chatmatch rank --list`.")
 @click.option("--shuffles", type=click.IntRange(1, 10_000), help="TrueSkill game-order shuffles.")
 @click.option("--seed", type=int, help="Seed for the shuffles (default: the run's seed).")
+@click.option("--seeds", type=click.IntRange(2, 10_000), help="Also rank by TrueSkill under "
+              "seeds 0..N-1 and show how much each bot's final rank depends on the seed.")
 @click.option("--points", "wtl", metavar="W/T/L", help="Points per match win/tie/loss, e.g. 2/1/0.")
 @click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
 @click.option("--save", is_flag=True, help="Also write it to RUN_DIR/rankings/.")
 @click.option("--list", "list_methods", is_flag=True, help="List the ranking methods and exit.")
 def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int | None,
-            wtl: str | None, as_json: bool, save: bool, list_methods: bool) -> None:
+            seeds: int | None, wtl: str | None, as_json: bool, save: bool, list_methods: bool) -> None:
     """Rank the bots of RUN_DIR from its stored game results.
 
     \b
@@ -28,6 +34,7 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
       chatmatch rank runs/demo
       chatmatch rank runs/demo --method points --points 2/1/0
       chatmatch rank runs/demo --method trueskill --shuffles 20 --json
+      chatmatch rank runs/demo --shuffles 3 --seeds 20   # does the order depend on the seed?
     """
     from chatmatch.ranking import RANKERS
     from chatmatch.rerank import rerank
@@ -40,7 +47,33 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
                                points=wtl, save=save)
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
+    spread = None
+    if seeds:
+        from chatmatch.rerank import run_seed_spread
+
+        spread = run_seed_spread(run_dir, seeds, shuffles)
     if as_json:
-        click.echo(json.dumps(ranking.to_json(), indent=2))
-    else:
-        click.echo(ranking_table(ranking))
+        doc = ranking.to_json()
+        if spread is not None:
+            doc["seed_spread"] = spread.to_json()
+        click.echo(json.dumps(doc, indent=2))
+        return
+    click.echo(ranking_table(ranking))
+    if spread is not None:
+        click.echo("")
+        click.echo(seed_spread_table(spread))
+
+
+def seed_spread_table(spread: SeedSpread) -> str:
+    """Each bot's final TrueSkill rank over the seeds (modal order first)."""
+    from collections import Counter
+
+    n = len(spread.seeds)
+    rows = []
+    for bot in spread.modal_order:
+        r = spread.ranks[bot]
+        rank, count = Counter(r).most_common(1)[0]
+        rows.append([bot, rank, min(r), max(r), f"{100 * count / n:.0f}%"])
+    head = (f"Final TrueSkill rank over {n} seeds: {spread.distinct} distinct order(s); "
+            f"the most common in {100 * spread.modal_share:.0f}% of seeds")
+    return head + "\n" + render_table(["bot", "usual rank", "best", "worst", "at usual"], rows)
