@@ -58,18 +58,18 @@ def main() -> None:
         ("ParlAI style, as today", parlai_style),
         ("ParlAI style + truecase (unknown words kept)",
          lambda t: restore_case(parlai_style(t), oov="as-is")),
-        ("ParlAI style + truecase (unknown titled: default)",
+        ("ParlAI style + truecase (unknown titled; default)",
          lambda t: restore_case(parlai_style(t), oov="title")),
     ]
     print(f"{len(ITEMS)} turns, {sum(len(e) for _, e in ITEMS)} gold entities")
-    print(f"{'text given to spaCy':48} {'P':>5} {'R':>5} {'F1':>5}  {'P~':>5} {'R~':>5}  "
+    print(f"{'text given to spaCy':50} {'P':>5} {'R':>5} {'F1':>5}  {'P~':>5} {'R~':>5}  "
           "right/found/gold  seconds")
     for name, fn in rows:
         t0 = time.perf_counter()
         m = precision_recall(fn)
         p, r = m["p"], m["r"]
         f1 = 2 * p * r / (p + r) if p + r else 0.0
-        print(f"{name:48} {p:5.2f} {r:5.2f} {f1:5.2f}  {m['p_overlap']:5.2f} {m['r_overlap']:5.2f}  "
+        print(f"{name:50} {p:5.2f} {r:5.2f} {f1:5.2f}  {m['p_overlap']:5.2f} {m['r_overlap']:5.2f}  "
               f"{m['tp']:>5}/{m['found']:<5}/{m['gold']:<5} {time.perf_counter() - t0:6.2f}")
     print("P, R: same entity; P~, R~: overlapping entity (a word in common)")
 
