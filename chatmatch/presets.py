@@ -45,10 +45,11 @@ def apply_preset(data: Any) -> Any:
     """``data`` (the raw YAML mapping) with its ``preset``'s keys filled in where the file
     leaves them unset. Data without a known preset comes back as it is (an unknown name is
     reported by the config model's check of the ``preset`` key, with its line)."""
-    if not isinstance(data, dict) or data.get("preset") not in PRESETS:
+    name = data.get("preset") if isinstance(data, dict) else None
+    if not isinstance(name, str) or name not in PRESETS:
         return data
     out = _copy(data)
-    for dotted, value in PRESETS[data["preset"]].items():
+    for dotted, value in PRESETS[name].items():
         _set_default(out, dotted.split("."), value)
     return out
 

@@ -88,6 +88,17 @@ def test_unknown_preset_is_one_line_with_file_line_and_names(tmp_path):
     assert res.output.strip().splitlines() == [f"error: {info.value}"]
 
 
+@pytest.mark.parametrize("value,message", [
+    ("[paper]", "preset: Input should be a valid string"),
+    ("3", "preset: Input should be a valid string"),
+    ("{a: 1}", "preset: Input should be a valid string"),
+])
+def test_preset_of_the_wrong_type(tmp_path, value, message):
+    path = write(tmp_path, BOTS + f"preset: {value}\n")
+    with pytest.raises(ConfigError, match=f"^{path}:2: {message}"):
+        load_config(path)
+
+
 def test_resolved_config_round_trips(tmp_path):
     cfg = load_config(write(tmp_path, "preset: paper\n" + BOTS + "ranking: {shuffles: 5}\n"))
     again = load_config(write(tmp_path, dump_config(cfg), "dumped.yaml"))
