@@ -8,14 +8,19 @@ released scorer counted characters). Raw score = (Distinct-1 + Distinct-2) / 2.
 A bot with no token at all scores 0; a bot whose turns are all one word has no bigram,
 so its Distinct-2 is 0. Details give, per turn, its token count and how many of its
 unigrams and bigrams were new for that bot.
+
+Turns that diversity penalises as repetitions are left out (``skip_repetitions``, default
+true; the paper pooled every turn): a repetition is penalised once, in diversity. (Left
+in, a verbatim repeat only lowers the bot's Distinct-n, but a repeat of a long turn can
+still outweigh a short original one.)
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
-from chatmatch.scoring.common import credited_turns
+from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer
+from chatmatch.scoring.diversity import RepetitionParams, scored_turns
 from chatmatch.scoring.text import tokens
 from chatmatch.transcript import Transcript
 
@@ -36,8 +41,10 @@ class Specificity(Scorer):
     higher_is_better = True
     description = "mean of Distinct-1 and Distinct-2 over the bot's tokens (Table 1)"
 
-    class Params(ScorerParams):
+    class Params(RepetitionParams):
         pass
+
+    params: Params
 
     def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
         return [self.score_game(g) for g in games]
@@ -47,7 +54,7 @@ class Specificity(Scorer):
             p: ([], []) for p in game.players}
         seen: dict[str, set[tuple[str, ...]]] = {p: set() for p in game.players}
         details: list[dict[str, Any]] = []
-        for turn in credited_turns(game):
+        for turn in scored_turns(game, self.params):
             toks = tokens(turn.text)
             uni, bi = ngrams(toks, 1), ngrams(toks, 2)
             grams[turn.speaker][0].append(uni)

@@ -59,3 +59,14 @@ def test_helpers() -> None:
     assert ngrams(["a", "b", "c"], 2) == [("a", "b"), ("b", "c")]
     assert ngrams(["a"], 2) == []
     assert distinct([]) == 0.0
+
+
+def test_penalised_repetitions_are_left_out() -> None:
+    from chatmatch.scoring.specificity import Specificity as S
+
+    # A repeats its turn 0 verbatim at turn 2 (penalised by diversity): by default only
+    # turn 0's n-grams count (all distinct: 1.0); the paper pooled both (d1 = d2 = 0.5)
+    g = game(["I like red tea", "ok then", "I like red tea", "fine"])
+    assert S().score_game(g).raw["A"] == 1.0
+    assert S(S.Params(skip_repetitions=False)).score_game(g).raw["A"] == 0.5
+    assert [d["turn"] for d in S().score_game(g).details if d["speaker"] == "A"] == [0]
