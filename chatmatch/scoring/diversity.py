@@ -119,6 +119,14 @@ def penalised_turns(game: Transcript, sigma_r: float | None = None) -> frozenset
     return frozenset(t for t, r in find_repetitions(game, sigma).items() if r.penalised)
 
 
+def repeated_turns(game: Transcript, sigma_r: float | None = None) -> frozenset[int]:
+    """Indices of every turn Algorithm 1 finds repeating an earlier turn of its speaker,
+    penalised or not (an answer repeated because the question was repeated is excused by
+    diversity but says nothing new either)."""
+    sigma = DEFAULT_SIGMA_R if sigma_r is None else sigma_r
+    return frozenset(t for t, r in find_repetitions(game, sigma).items() if not game.turns[t].seed)
+
+
 class RepetitionParams(ScorerParams):
     """Parameters of a scorer that leaves out penalised repetitions (:func:`scored_turns`)."""
 

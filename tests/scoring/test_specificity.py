@@ -61,12 +61,22 @@ def test_helpers() -> None:
     assert distinct([]) == 0.0
 
 
-def test_penalised_repetitions_are_left_out() -> None:
+
+def test_which_repetitions_leave_the_pool() -> None:
     from chatmatch.scoring.specificity import Specificity as S
 
-    # A repeats its turn 0 verbatim at turn 2 (penalised by diversity): by default only
-    # turn 0's n-grams count (all distinct: 1.0); the paper pooled both (d1 = d2 = 0.5)
-    g = game(["I like red tea", "ok then", "I like red tea", "fine"])
-    assert S().score_game(g).raw["A"] == 1.0
-    assert S(S.Params(skip_repetitions=False)).score_game(g).raw["A"] == 0.5
-    assert [d["turn"] for d in S().score_game(g).details if d["speaker"] == "A"] == [0]
+    # A asks the same question at 0 and 2 (penalised at 2); B repeats its answer at 3,
+    # excused because it answers a repeated question.
+    g = game(["Do you like red tea?", "yes very much", "Do you like red tea?", "yes very much"])
+
+    def a_b(how: str) -> tuple[float, float]:
+        s = S(S.Params(leave_out=how)).score_game(g)  # type: ignore[arg-type]
+        return s.raw["A"], s.raw["B"]
+
+    # one turn alone: every n-gram distinct -> 1.0; a turn and its verbatim repeat:
+    # d1 = d2 = 1/2 -> 0.5
+    assert a_b("excused") == (0.5, 1.0)
+    assert a_b("penalised") == (1.0, 0.5)
+    assert a_b("all") == (1.0, 1.0)
+    assert a_b("none") == (0.5, 0.5)
+    assert [d["turn"] for d in S().score_game(g).details] == [0, 1, 2]
