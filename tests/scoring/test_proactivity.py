@@ -7,7 +7,7 @@ from scoring_dialogues import FIGURE2, game
 
 
 #: the paper counted every question, repeated ones included
-PAPER = Proactivity(Proactivity.Params(skip_repetitions=False))
+PAPER = Proactivity(Proactivity.Params(skip_repetitions=False, excuse_answers=False))
 
 
 def test_figure2(figure2: Transcript) -> None:
@@ -66,3 +66,15 @@ def test_ties_empty_one_word_non_english_emoji() -> None:
     s = Proactivity().score_game(g)
     assert s.raw == {"A": 2, "B": 2}
     assert [d["turn"] for d in s.details] == [2, 3, 5, 6]
+
+
+def test_turns_spent_answering_a_repeated_question_are_excused() -> None:
+    # A repeats its question at 2 and 6, so B answers the same again at 3 and 7 (excused
+    # repetitions): of B's 4 credited turns, 2 were taken by A's repeats
+    g = game(["Where are you from?", "Paris.", "Where are you from?", "Paris.",
+              "Rome is nice.", "Do you travel?", "Where are you from?", "Paris."])
+    # A: asks at 0 (2 and 6 are penalised) -> 1. B: asks at 5 -> 1 x 4 / (4 - 2) = 2
+    assert Proactivity().score_game(g).raw == {"A": 1, "B": 2}
+    plain = Proactivity(Proactivity.Params(excuse_answers=False)).score_game(g)
+    assert plain.raw == {"A": 1, "B": 1}
+    assert PAPER.score_game(g).raw == {"A": 3, "B": 1}
