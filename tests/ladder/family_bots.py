@@ -158,6 +158,8 @@ class PersonaBot(Bot):
             if fresh:
                 return MEMORY.format(fact=fresh[0])
         statements = [s for s in STATEMENTS if s not in own]
+        if not statements:  # a long game: every statement said (tests stay well below)
+            return f"Nothing new to say, part {initiative}."
         return statements[(self.offset * 7 + initiative) % len(statements)]
 
     def _answer(self, history: History, key: str) -> str:
