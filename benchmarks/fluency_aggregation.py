@@ -4,7 +4,7 @@
         [--backend ngram]
 
 Each RUN's transcripts are re-scored on fluency only, for every ``aggregation`` with and
-without ``exclude_repetitions``, and ranked by match points; the tau compares the order of
+without ``skip_repetitions``, and ranked by match points; the tau compares the order of
 the named bots (best first, as built: e.g. tournaments/ladder.yaml's base > faulty-20 >
 faulty-50 > faulty-80) with chatmatch's. A small, built check, not a human judgement:
 the validity lab (``chatmatch validate``) is where the default is chosen.
@@ -24,7 +24,7 @@ AGGREGATIONS = ("median", "mean", "capped_mean", "trimmed_mean", "authors")
 
 def fluency_tau(run: Path, truth: list[str], backend: str, aggregation: str, exclude: bool) -> float:
     cfg = ScoreConfig.model_validate({"scoring": {"dimensions": ["fluency"], "params": {"fluency": {
-        "backend": backend, "aggregation": aggregation, "exclude_repetitions": exclude}}},
+        "backend": backend, "aggregation": aggregation, "skip_repetitions": exclude}}},
         "ranking": {"method": "points"}})
     order = [b for b in score_logs([run / "transcripts"], cfg).ranking.order() if b in truth]
     return float(kendalltau([truth.index(b) for b in order], range(len(order))).statistic)

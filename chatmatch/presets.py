@@ -8,12 +8,22 @@ measured here (docs/scoring.md, "Presets").
 ``paper`` reproduces the ChatMatch paper (Yang et al. 2022) and the authors' released
 scorer where chatmatch's defaults differ from them:
 
-* ``ranking.shuffles: 3`` -- the paper's three TrueSkill shuffles (default 30);
+* ``ranking.shuffles: 3`` -- the paper's three TrueSkill shuffles (default 1000);
 * fluency ``aggregation: authors`` -- each turn's perplexity capped at 50, each bot's worst
   turn dropped (default: the median);
-* fluency ``exclude_repetitions: true`` -- the authors' scorer leaves diversity's penalised
+* fluency ``skip_repetitions: true`` -- the authors' scorer leaves diversity's penalised
   repetitions out of fluency (default: kept);
-* knowledge ``truecase: off`` -- NER on the text as it is (default: ``auto``).
+* knowledge ``truecase: off`` -- NER on the text as it is (default: ``auto``);
+* consistency ``score: count, compare: original`` -- minus the number of inconsistent
+  answers, each compared with the answer to the original question only (default: the rate
+  over the repeated questions the bot was asked, each answer compared with every earlier
+  answer; a bot never asked again gets no point either way);
+* proactivity ``skip_repetitions: false, excuse_answers: false`` and relevance
+  ``skip_repetitions: false, own_concepts: true`` -- repeated questions count as questions
+  and a bot earns memory bonuses for its own earlier words (default: a penalised
+  repetition earns nothing outside diversity);
+* specificity ``leave_out: none`` -- Distinct-n over every turn (default: answers repeated
+  only because the partner repeated its question are left out).
 
 Every other paper setting is already chatmatch's default (sigma_r 0.95, sigma_c 0.8, d 1,
 p 50 %, all weights 1, 3/1/0 points). Add a preset or a key here, in one place.
@@ -28,8 +38,15 @@ PRESETS: dict[str, dict[str, Any]] = {
     "paper": {
         "ranking.shuffles": 3,
         "scoring.params.fluency.aggregation": "authors",
-        "scoring.params.fluency.exclude_repetitions": True,
+        "scoring.params.fluency.skip_repetitions": True,
         "scoring.params.knowledge.truecase": "off",
+        "scoring.params.consistency.score": "count",
+        "scoring.params.consistency.compare": "original",
+        "scoring.params.proactivity.skip_repetitions": False,
+        "scoring.params.proactivity.excuse_answers": False,
+        "scoring.params.relevance.skip_repetitions": False,
+        "scoring.params.relevance.own_concepts": True,
+        "scoring.params.specificity.leave_out": "none",
     },
 }
 

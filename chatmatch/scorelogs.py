@@ -88,7 +88,8 @@ class ScoredLogs:
 
         games = [{"file": g.meta.get("file"), "source_id": g.meta.get("source"), "game_id": r.game_id,
                   "players": list(g.players), "raw": r.raw, "points": r.points,
-                  "total": r.total, "winner": r.winner} for g, r in zip(self.games, self.results)]
+                  "total": r.total, "winner": r.winner, "not_applicable": r.not_applicable}
+                 for g, r in zip(self.games, self.results)]
         return _nan_to_none({"games": games, "ranking": [row.to_json() for row in self.ranking.rows],
                              "method": self.ranking.method,
                              "skipped": [str(e) for e in self.skipped]})

@@ -36,7 +36,7 @@ def test_paper_preset_sets_the_papers_and_authors_settings(tmp_path):
     assert cfg.preset == "paper"
     assert cfg.ranking.shuffles == 3
     fluency = cfg.scoring.scorer_params("fluency")
-    assert fluency.aggregation == "authors" and fluency.cap == 50 and fluency.exclude_repetitions
+    assert fluency.aggregation == "authors" and fluency.cap == 50 and fluency.skip_repetitions
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
 
 
@@ -44,7 +44,7 @@ def test_no_preset_is_the_measured_default(tmp_path):
     cfg = load_config(write(tmp_path, BOTS))
     assert cfg.preset is None and cfg.ranking.shuffles == DEFAULT_SHUFFLES != 3
     fluency = cfg.scoring.scorer_params("fluency")
-    assert fluency.aggregation == "median" and not fluency.exclude_repetitions
+    assert fluency.aggregation == "median" and not fluency.skip_repetitions
     assert cfg.scoring.scorer_params("knowledge").truecase == "auto"
 
 
@@ -63,7 +63,7 @@ def test_explicit_keys_win_over_the_preset(tmp_path):
     fluency = cfg.scoring.scorer_params("fluency")
     # the explicit key wins, the preset's other keys in the same block still apply
     assert fluency.aggregation == "median" and fluency.backend == "ngram"
-    assert fluency.exclude_repetitions is True
+    assert fluency.skip_repetitions is True
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
 
 

@@ -27,7 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.base import DimensionScore
-from chatmatch.scoring.points import award_points
+from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript, Turn
 
 USER, SYSTEM = "User", "System"
@@ -138,9 +138,7 @@ def system_scores(dialogues: Sequence[FedDialogue], score: ScoreFn) -> dict[str,
         for d, s in game.items():
             v = float(s.raw.get(SYSTEM, math.nan))
             out[d].append(v if s.higher_is_better else -v)
-        raw = {p: {d: float(s.raw.get(p, math.nan)) for d, s in game.items()} for p in tr.players}
-        res = award_points(tr.game_id, tr.players, raw,
-                           {d: s.higher_is_better for d, s in game.items()}, {})
+        res = result_from_scores(tr.game_id, tr.players, game, {})
         points.append(res.total[SYSTEM] if SYSTEM in res.total else math.nan)
     if dims:
         out["all (game points)"] = points

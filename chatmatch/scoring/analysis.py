@@ -6,9 +6,11 @@
   result is cached by text, so the second scorer that asks (and every repeated utterance)
   costs nothing. The engine calls :func:`prefetch` with the union of what the configured
   scorers need, so one ``nlp.pipe`` pass serves them all.
-* TF-IDF similarity (:func:`similarity_matrix`): the vectorizer is fit on the game's
-  turns (every turn, the seed included, is a document) and the turn-by-turn cosine
-  matrix is cached by the game's texts, so diversity and consistency share it.
+* TF-IDF similarity (:func:`game_similarity`): the vectorizer is fit on the game's turns
+  (every turn, the seed included, is a document); the sparse vectors are cached by the
+  game's texts, so diversity, consistency and the scorers that leave out repetitions share
+  them. Only the similarities a scorer asks for are computed, in bounded blocks: memory
+  grows linearly with the game's length (no n x n matrix).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -117,20 +119,88 @@ def _merge(old: TurnFeatures | None, doc: Any, need: frozenset[str]) -> TurnFeat
 
 
 # --- TF-IDF similarity ----------------------------------------------------------------------
-_SIM: "OrderedDict[tuple[str, ...], np.ndarray]" = OrderedDict()
-_SIM_MAX = 128  # 200-turn games: 320 kB each
+#: at most this many pair similarities are held at once (a dense block, 8 bytes each: 32 MiB);
+#: blocks of rows are sized to it, so memory grows linearly with the number of turns
+BLOCK_ENTRIES = 1 << 22
+#: the dense :func:`similarity_matrix` (n x n floats) refuses games longer than this
+DENSE_MAX_TURNS = 20_000
 
 
-def similarity_matrix(texts: Sequence[str]) -> np.ndarray:
-    """Cosine similarity of TF-IDF vectors, turn by turn; the vectorizer is fit on these
-    texts (a game). Tokens are :func:`chatmatch.scoring.text.tokens`; sklearn's default
-    smoothed IDF and L2 norm. A turn with no token has similarity 0 with every turn."""
+class GameSimilarity:
+    """TF-IDF vectors of one game's turns; cosine similarities computed only where asked.
+
+    The vectorizer is fit on the game's texts (every turn, the seed included, is a
+    document). Tokens are :func:`chatmatch.scoring.text.tokens`; sklearn's default smoothed
+    IDF and L2 norm. A similarity is the dot product of two sparse rows, rounded to 9
+    decimals (so identical turns have exactly 1.0) and clipped to [0, 1]; a turn with no
+    token has similarity 0 with every turn. The vectors are sparse (memory linear in the
+    game's tokens), and similarities are computed in blocks of rows of at most
+    :data:`BLOCK_ENTRIES` entries, so no n x n matrix is ever built. Every value is the
+    same, bit for bit, as the corresponding entry of :func:`similarity_matrix`.
+    """
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.n = len(texts)
+        self._x: Any = None  # CSR matrix, one L2-normalised row per turn; None: no token at all
+        if any(tokens(t) for t in texts):
+            from sklearn.feature_extraction.text import TfidfVectorizer
+
+            vec = TfidfVectorizer(tokenizer=tokens, lowercase=False, token_pattern=None)
+            self._x = vec.fit_transform(list(texts)).tocsr()
+
+    def block(self, rows: Sequence[int], cols: Sequence[int]) -> np.ndarray:
+        """Similarities of ``rows`` x ``cols`` as a dense ``len(rows) x len(cols)`` array."""
+        if self._x is None or not len(rows) or not len(cols):
+            return np.zeros((len(rows), len(cols)))
+        prod = (self._x[np.asarray(rows)] @ self._x[np.asarray(cols)].T).toarray()
+        return _clean(prod)
+
+    def pair(self, i: int, j: int) -> float:
+        """Similarity of turns ``i`` and ``j``."""
+        return float(self.block([i], [j])[0, 0])
+
+    def earlier(self, groups: Sequence[Sequence[int]]) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        """For each turn ``t`` of each group (turn indices in increasing order), yield ``(t,
+        us, sims)``: the group's turns before ``t`` and their similarities with ``t``.
+
+        Rows are computed in blocks of at most :data:`BLOCK_ENTRIES` entries (one row at a
+        time when a group is longer than that)."""
+        for group in groups:
+            idx = np.asarray(group, dtype=np.int64)
+            step = max(1, BLOCK_ENTRIES // max(1, len(idx)))
+            for lo in range(0, len(idx), step):
+                hi = min(len(idx), lo + step)
+                sims = self.block(idx[lo:hi], idx[:hi])
+                for k in range(lo, hi):
+                    yield int(idx[k]), idx[:k], sims[k - lo, :k]
+
+    def dense(self) -> np.ndarray:
+        """The whole ``n x n`` matrix (small games and tests; see :data:`DENSE_MAX_TURNS`)."""
+        if self.n > DENSE_MAX_TURNS:
+            raise ScoringError(f"a game of {self.n} turns is too long for a dense similarity "
+                               f"matrix (at most {DENSE_MAX_TURNS}; it would need "
+                               f"{self.n * self.n * 8 / 2**30:.1f} GiB); use GameSimilarity's "
+                               "blocks instead")
+        return self.block(range(self.n), range(self.n))
+
+
+def _clean(sim: np.ndarray) -> np.ndarray:
+    # round away float noise so that identical turns have similarity exactly 1.0
+    return np.clip(np.round(sim, 9), 0.0, 1.0)
+
+
+_SIM: "OrderedDict[tuple[str, ...], GameSimilarity]" = OrderedDict()
+_SIM_MAX = 128  # sparse vectors: a 200-turn game takes a few tens of kB
+
+
+def game_similarity(texts: Sequence[str]) -> GameSimilarity:
+    """The :class:`GameSimilarity` of a game's texts, fit once and cached by the texts."""
     key = tuple(texts)
     with _LOCK:
         if key in _SIM:
             _SIM.move_to_end(key)
             return _SIM[key]
-    sim = _compute_similarity(list(texts))
+    sim = GameSimilarity(key)
     with _LOCK:
         _SIM[key] = sim
         while len(_SIM) > _SIM_MAX:
@@ -138,14 +208,7 @@ def similarity_matrix(texts: Sequence[str]) -> np.ndarray:
     return sim
 
 
-def _compute_similarity(texts: list[str]) -> np.ndarray:
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    n = len(texts)
-    if not any(tokens(t) for t in texts):
-        return np.zeros((n, n))
-    vec = TfidfVectorizer(tokenizer=tokens, lowercase=False, token_pattern=None)
-    x = vec.fit_transform(texts)
-    sim = (x @ x.T).toarray()
-    # round away float noise so that identical turns have similarity exactly 1.0
-    return np.clip(np.round(sim, 9), 0.0, 1.0)
+def similarity_matrix(texts: Sequence[str]) -> np.ndarray:
+    """The dense turn-by-turn cosine matrix of :class:`GameSimilarity` (for small games and
+    tests: the scorers never build it). Refuses games over :data:`DENSE_MAX_TURNS` turns."""
+    return game_similarity(texts).dense()

@@ -42,10 +42,14 @@ class DimensionScore:
     raw: dict[str, float]
     higher_is_better: bool
     details: list[dict[str, Any]] = field(default_factory=list)
+    #: speakers this dimension did not apply to in this game (raw NaN); when either bot is
+    #: listed, nobody wins the dimension's point (see :mod:`chatmatch.scoring.points`)
+    not_applicable: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"dimension": self.dimension, "raw": self.raw,
-                "higher_is_better": self.higher_is_better, "details": self.details}
+                "higher_is_better": self.higher_is_better, "details": self.details,
+                "not_applicable": list(self.not_applicable)}
 
 
 class Scorer:

@@ -8,8 +8,9 @@
         diversity: {sigma_r: 0.9}
 
 Every name is checked against the scorer registry and every ``params`` block against that
-scorer's ``Params`` model before any bot runs. Consistency's and fluency's ``sigma_r``,
-left unset, follow diversity's (they must agree on what a repetition is).
+scorer's ``Params`` model before any bot runs. Any other scorer's ``sigma_r`` (consistency,
+and the scorers that leave out repetitions), left unset, follows diversity's (they must
+agree on what a repetition is).
 """
 
 from __future__ import annotations
@@ -93,7 +94,8 @@ class ScoringConfig(BaseModel):
 
     def scorer_params(self, dimension: str) -> ScorerParams:
         block = dict(self.params.get(dimension, {}))
-        if dimension in ("consistency", "fluency") and block.get("sigma_r") is None:
+        fields = SCORERS.get(dimension).Params.model_fields
+        if dimension != "diversity" and "sigma_r" in fields and block.get("sigma_r") is None:
             sigma_r = self.params.get("diversity", {}).get("sigma_r")
             if sigma_r is not None:
                 block["sigma_r"] = sigma_r

@@ -1,44 +1,82 @@
-"""Consistency: minus the number of inconsistencies (Algorithm 2; higher is better).
+"""Consistency: how often a bot contradicts its earlier answers (Algorithm 2; higher is better).
 
 Triggered only after a repeated question (Algorithm 1, see
-:mod:`chatmatch.scoring.diversity`): when turn ``p = t - 1`` is a repeated question whose
-original is turn ``q``, the answer ``t`` is compared with the answer given to the
-original, ``res = q + 1`` (it must be by the same speaker as ``t``). ``Sim(t, res) <=
-sigma_c`` (default 0.8) is an inconsistency, charged to the speaker of ``t``: turn 8 of
-the paper's Figure 2.
+:mod:`chatmatch.scoring.diversity`): when turn ``p = t - 1`` is a repeated question by
+one bot, turn ``t`` is the other bot's answer to it, and the answer is *tested* against
+the answers the same bot gave when the question was asked before:
+
+* ``compare: all`` (default; the authors' released scorer): every earlier answer to the
+  question, i.e. the turn after each earlier question of ``Rep(p)`` (Algorithm 1's
+  similar questions), when that turn is by the answering bot;
+* ``compare: original`` (the paper's pseudo-code): only the answer to the original
+  question ``q`` (the most similar earlier question), turn ``q + 1``.
+
+The answer is *inconsistent* when ``Sim(t, e) <= sigma_c`` (default 0.8) for at least one
+earlier answer ``e``: turn 8 of the paper's Figure 2. It is charged to the bot that
+answered, never to the bot that repeated the question. If an answer has no token (an
+empty turn), it is not compared: an empty reply contradicts nothing.
+
+Raw score (``score``):
+
+* ``rate`` (default): minus the share of the bot's tested answers that are inconsistent,
+  in [-1, 0]. A bot never tested in a game (its partner repeated no question) has no
+  score there: it is listed in ``DimensionScore.not_applicable`` (raw NaN) and nobody wins
+  the game's consistency point. So a bot is neither rewarded for not being asked nor
+  charged for being asked more often.
+* ``count`` (the paper): minus the number of inconsistent answers; an untested bot has 0,
+  which beats any tested bot that slipped once.
 
 ``sigma_r`` (which questions are repeated) is consistency's own parameter; left unset it
-takes diversity's value in a scoring config (0.95 by default). If either answer has no
-token (an empty turn), nothing is compared: an empty reply contradicts nothing. Raw
-score: minus the number of inconsistencies. Details list every comparison made.
+takes diversity's value in a scoring config (0.95 by default). Details list every tested
+answer with the earlier answers it was compared with.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import math
+from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
-from chatmatch.scoring.analysis import similarity_matrix
+from chatmatch.scoring.analysis import game_similarity
 from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
-from chatmatch.scoring.diversity import DEFAULT_SIGMA_R, find_repetitions
+from chatmatch.scoring.diversity import DEFAULT_SIGMA_R, Repetition, find_repetitions
 from chatmatch.scoring.text import is_empty
 from chatmatch.transcript import Transcript
 
 DEFAULT_SIGMA_C = 0.8
 
 
+def earlier_answers(game: Transcript, t: int, question: Repetition, compare: str) -> list[int]:
+    """The answers by ``t``'s speaker to the earlier askings of the question repeated at
+    ``t - 1`` (``compare``: ``all`` or ``original``), oldest first; empty ones left out."""
+    turns = game.turns
+    asked = question.questions if compare == "all" else (question.question_of,)
+    out = []
+    for q in sorted(u for u in asked if u is not None):
+        res = q + 1
+        if res < t - 1 and turns[res].speaker == turns[t].speaker and not is_empty(turns[res].text):
+            out.append(res)
+    return out
+
+
 @SCORERS.register("consistency", higher_is_better=True)
 class Consistency(Scorer):
     name = "consistency"
     higher_is_better = True
-    description = "minus the number of inconsistent answers to repeated questions (Algorithm 2)"
+    description = "share of the bot's answers to repeated questions that contradict an earlier answer (Algorithm 2)"
 
     class Params(ScorerParams):
         sigma_c: float = Field(default=DEFAULT_SIGMA_C, ge=0.0, le=1.0)
         #: None: the same as diversity's sigma_r (0.95 unless configured)
         sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
+        #: rate: minus the share of tested answers that are inconsistent, an untested bot
+        #: wins nothing; count (paper): minus the number of inconsistent answers
+        score: Literal["rate", "count"] = "rate"
+        #: all (authors' scorer): every earlier answer to the question; original (paper's
+        #: pseudo-code): only the answer to Algorithm 1's original question
+        compare: Literal["all", "original"] = "all"
 
     params: Params
 
@@ -47,24 +85,36 @@ class Consistency(Scorer):
 
     def score_game(self, game: Transcript) -> DimensionScore:
         turns = game.turns
-        sim = similarity_matrix([t.text for t in turns])
+        sim = game_similarity([t.text for t in turns])
         sigma_r = DEFAULT_SIGMA_R if self.params.sigma_r is None else self.params.sigma_r
-        reps = find_repetitions(game, sim, sigma_r)
-        raw = zero_raw(game)
+        reps = find_repetitions(game, sigma_r)
+        bad = zero_raw(game)
+        tested = zero_raw(game)
         details: list[dict[str, Any]] = []
         for t in range(1, len(turns)):
             prev = reps.get(t - 1)
             if prev is None or prev.question_of is None or turns[t].seed:
                 continue
-            res = prev.question_of + 1
-            if turns[res].speaker != turns[t].speaker or res >= t - 1:
+            if turns[t].speaker == turns[t - 1].speaker or is_empty(turns[t].text):
+                continue  # not an answer to the repeated question, or an empty one
+            earlier = earlier_answers(game, t, prev, self.params.compare)
+            if not earlier:
                 continue
-            if is_empty(turns[t].text) or is_empty(turns[res].text):
-                continue
-            score = float(sim[t, res])
-            bad = score <= self.params.sigma_c
-            raw[turns[t].speaker] -= bad
-            details.append({"turn": t, "speaker": turns[t].speaker, "repeated_question": t - 1,
-                            "original_question": prev.question_of, "original_answer": res,
-                            "similarity": round(score, 4), "inconsistent": bad})
-        return DimensionScore(self.name, raw, self.higher_is_better, details)
+            sims = sim.block([t], earlier)[0]
+            inconsistent = bool((sims <= self.params.sigma_c).any())
+            speaker = turns[t].speaker
+            tested[speaker] += 1
+            bad[speaker] += inconsistent
+            details.append({"turn": t, "speaker": speaker, "repeated_question": t - 1,
+                            "original_question": prev.question_of,
+                            "original_answer": prev.question_of + 1,
+                            "compared": [{"answer": e, "similarity": round(float(v), 4)}
+                                         for e, v in zip(earlier, sims)],
+                            "similarity": round(float(sims.min()), 4),
+                            "inconsistent": inconsistent})
+        if self.params.score == "count":
+            raw = {p: 0.0 - bad[p] for p in game.players}
+            return DimensionScore(self.name, raw, self.higher_is_better, details)
+        raw = {p: (0.0 - bad[p] / tested[p] if tested[p] else math.nan) for p in game.players}
+        untested = tuple(p for p in game.players if not tested[p])
+        return DimensionScore(self.name, raw, self.higher_is_better, details, untested)

@@ -1,8 +1,9 @@
 """Diversity: minus the number of repetitions (Algorithm 1 of the paper; higher is better).
 
 ``Sim`` is the TF-IDF cosine of two turns, the vectorizer fit on the game
-(:func:`chatmatch.scoring.analysis.similarity_matrix`). For each turn ``t`` (never the
-first turn, which has no history):
+(:class:`chatmatch.scoring.analysis.GameSimilarity`; only same-speaker pairs are computed,
+in bounded blocks, so memory grows linearly with the game). For each turn ``t`` (never
+the first turn, which has no history):
 
 1. ``Rep(t)`` = the earlier turns of the *same speaker* (the seed utterance counts as the
    starter's) with ``Sim(t, u) >= sigma_r`` (default 0.95).
@@ -17,21 +18,27 @@ The paper's pseudo-code says ``len(Rep(t)) >= 0``, which is always true; we read
 ``> 0``. A turn with no token (empty, punctuation only) has similarity 0 with everything,
 so it is never a repetition. A seed turn is never penalised. Raw score: minus the number of
 penalised turns. Details list every turn with a non-empty ``Rep(t)``.
+
+A penalised repetition is penalised once, here, and earns nothing anywhere else: the
+scorers that credit turns (proactivity, relevance, specificity, fluency) leave out
+:func:`penalised_turns` unless their ``skip_repetitions`` is false (the paper's scorers
+counted them). Their parameters derive from :class:`RepetitionParams`.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
-import numpy as np
 from pydantic import Field
 
-from chatmatch.scoring.analysis import similarity_matrix
+from chatmatch.scoring.analysis import game_similarity
 from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
-from chatmatch.scoring.common import zero_raw
+from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.text import is_question
-from chatmatch.transcript import Transcript
+from chatmatch.transcript import Transcript, Turn
 
 DEFAULT_SIGMA_R = 0.95
 
@@ -45,30 +52,101 @@ class Repetition:
     of: tuple[int, ...]
     question_of: int | None  # the original question when the turn is a repeated question
     penalised: bool
+    #: when the turn is a repeated question: every earlier question of ``Rep(t)``
+    questions: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"turn": self.turn, "speaker": self.speaker, "repeats": list(self.of),
                 "repeated_question_of": self.question_of, "penalised": self.penalised}
 
 
-def find_repetitions(game: Transcript, sim: np.ndarray, sigma_r: float) -> dict[int, Repetition]:
-    """Algorithm 1 over a whole game: turn index -> :class:`Repetition`."""
+_REPS: "OrderedDict[tuple[Any, ...], dict[int, Repetition]]" = OrderedDict()
+_REPS_MAX = 256
+_LOCK = threading.Lock()
+
+
+def find_repetitions(game: Transcript, sigma_r: float) -> dict[int, Repetition]:
+    """Algorithm 1 over a whole game: turn index -> :class:`Repetition` (cached by the
+    game's turns and ``sigma_r``, so every scorer that asks shares one computation)."""
+    key = (tuple((t.speaker, t.text, t.seed) for t in game.turns), float(sigma_r))
+    with _LOCK:
+        if key in _REPS:
+            _REPS.move_to_end(key)
+            return _REPS[key]
+    reps = _find_repetitions(game, sigma_r)
+    with _LOCK:
+        _REPS[key] = reps
+        while len(_REPS) > _REPS_MAX:
+            _REPS.popitem(last=False)
+    return reps
+
+
+def _find_repetitions(game: Transcript, sigma_r: float) -> dict[int, Repetition]:
     turns = game.turns
     questions = [is_question(t.text) for t in turns]
-    out: dict[int, Repetition] = {}
-    for t in range(1, len(turns)):
-        rep = [u for u in range(t) if turns[u].speaker == turns[t].speaker and sim[t, u] >= sigma_r]
-        if not rep:
+    groups: dict[str, list[int]] = {}
+    for i, turn in enumerate(turns):
+        groups.setdefault(turn.speaker, []).append(i)
+    sim = game_similarity([t.text for t in turns])
+    found: dict[int, tuple[tuple[int, ...], int | None, tuple[int, ...]]] = {}
+    for t, earlier, sims in sim.earlier(list(groups.values())):
+        hit = sims >= sigma_r
+        if not hit.any():
             continue
-        original = None
+        rep = tuple(int(u) for u in earlier[hit])
+        original, asked = None, ()
         if questions[t]:
-            asked = [u for u in rep if questions[u]]
-            original = max(asked, key=lambda u: (sim[t, u], u)) if asked else None
+            asked = tuple(u for u, v in zip(rep, sims[hit]) if questions[u])
+            scored = [(float(v), u) for u, v in zip(rep, sims[hit]) if questions[u]]
+            original = max(scored)[1] if scored else None
+        found[t] = (rep, original, asked)
+    out: dict[int, Repetition] = {}
+    for t in sorted(found):
+        rep, original, asked = found[t]
         prev = out.get(t - 1)
         after_repeated_question = prev is not None and prev.question_of is not None
         penalised = (original is not None or not after_repeated_question) and not turns[t].seed
-        out[t] = Repetition(t, turns[t].speaker, tuple(rep), original, penalised)
+        out[t] = Repetition(t, turns[t].speaker, rep, original, penalised, asked)
     return out
+
+
+def penalised_turns(game: Transcript, sigma_r: float | None = None) -> frozenset[int]:
+    """Indices of the turns Algorithm 1 penalises (``sigma_r`` None: the default 0.95).
+
+    A scorer that credits turns calls it to leave them out, so that a repetition is
+    penalised once, in diversity, and rewarded nowhere else."""
+    sigma = DEFAULT_SIGMA_R if sigma_r is None else sigma_r
+    return frozenset(t for t, r in find_repetitions(game, sigma).items() if r.penalised)
+
+
+def repeated_turns(game: Transcript, sigma_r: float | None = None) -> frozenset[int]:
+    """Indices of every turn Algorithm 1 finds repeating an earlier turn of its speaker,
+    penalised or not (an answer repeated because the question was repeated is excused by
+    diversity but says nothing new either)."""
+    sigma = DEFAULT_SIGMA_R if sigma_r is None else sigma_r
+    return frozenset(t for t, r in find_repetitions(game, sigma).items() if not game.turns[t].seed)
+
+
+class RepetitionParams(ScorerParams):
+    """Parameters of a scorer that leaves out penalised repetitions (:func:`scored_turns`)."""
+
+    #: leave out Algorithm 1's penalised turns (the paper's scorers: false, they counted)
+    skip_repetitions: bool = True
+    #: what a repetition is; None: the same as diversity's sigma_r (0.95 unless configured)
+    sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+def skipped_turns(game: Transcript, params: ScorerParams) -> frozenset[int]:
+    """The turns a scorer with :class:`RepetitionParams` leaves out of ``game``."""
+    if not getattr(params, "skip_repetitions", False):
+        return frozenset()
+    return penalised_turns(game, getattr(params, "sigma_r", None))
+
+
+def scored_turns(game: Transcript, params: ScorerParams) -> Iterator[Turn]:
+    """The credited turns (seed excluded) that are not left out as repetitions."""
+    skip = skipped_turns(game, params)
+    return (t for t in credited_turns(game) if t.index not in skip)
 
 
 @SCORERS.register("diversity", higher_is_better=True)
@@ -86,8 +164,7 @@ class Diversity(Scorer):
         return [self.score_game(g) for g in games]
 
     def score_game(self, game: Transcript) -> DimensionScore:
-        sim = similarity_matrix([t.text for t in game.turns])
-        reps = find_repetitions(game, sim, self.params.sigma_r)
+        reps = find_repetitions(game, self.params.sigma_r)
         raw = zero_raw(game)
         for r in reps.values():
             if r.penalised:

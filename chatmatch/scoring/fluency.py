@@ -21,7 +21,7 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
   (50), the bot's single worst turn (highest capped perplexity) dropped, the rest
   averaged. A bot with one scoreable turn keeps it.
 
-``exclude_repetitions: true`` leaves out of the aggregate every turn that diversity
+``skip_repetitions: true`` leaves out of the aggregate every turn that diversity
 penalises as a repetition (Algorithm 1 at ``sigma_r``, which follows diversity's unless
 set), as the authors' scorer does: a repetition is penalised once, in diversity, and
 should not also win fluency by being easy text. Excluded turns are still listed in the
@@ -42,9 +42,8 @@ from typing import Any, Literal, Sequence
 from pydantic import Field
 
 from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
-from chatmatch.scoring.analysis import similarity_matrix
 from chatmatch.scoring.common import credited_turns
-from chatmatch.scoring.diversity import DEFAULT_SIGMA_R, find_repetitions
+from chatmatch.scoring.diversity import penalised_turns
 from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
 from chatmatch.scoring.text import normalise
 from chatmatch.transcript import Transcript
@@ -65,8 +64,8 @@ class Fluency(Scorer):
         #: share of a bot's turns dropped from each end by ``trimmed_mean``
         trim: float = Field(default=0.1, ge=0.0, lt=0.5)
         #: leave diversity's penalised repetitions out of the aggregate (the authors' scorer)
-        exclude_repetitions: bool = False
-        #: Algorithm 1's threshold for ``exclude_repetitions`` (None: diversity's)
+        skip_repetitions: bool = False
+        #: Algorithm 1's threshold for ``skip_repetitions`` (None: diversity's)
         sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
         batch_size: int = Field(default=16, ge=1, le=4096)
         max_tokens: int = Field(default=512, ge=2)
@@ -117,11 +116,9 @@ class Fluency(Scorer):
 
     def repetitions(self, game: Transcript) -> set[int]:
         """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
-        if not self.params.exclude_repetitions:
+        if not self.params.skip_repetitions:
             return set()
-        sigma_r = DEFAULT_SIGMA_R if self.params.sigma_r is None else self.params.sigma_r
-        sim = similarity_matrix([t.text for t in game.turns])
-        return {i for i, r in find_repetitions(game, sim, sigma_r).items() if r.penalised}
+        return set(penalised_turns(game, self.params.sigma_r))
 
     def _score(self, game: Transcript, ppl: list[float | None]) -> DimensionScore:
         per_bot: dict[str, list[float]] = {p: [] for p in game.players}

@@ -1,5 +1,11 @@
 """Game points (paper, section 2.2.1): per dimension, the bot with the better raw score wins
 that dimension's point, times the dimension's weight; a tie gives the point to nobody.
+
+A dimension may not apply to a bot in a game (consistency of a bot that was never asked a
+repeated question: there was nothing to be consistent about). The scorer lists such bots
+in ``DimensionScore.not_applicable`` (their raw value is NaN); when either bot is listed,
+nobody wins that dimension's point. This differs from a plain NaN, which means "no score"
+(fluency of a bot that said nothing scoreable) and loses to any number.
 The game score is the sum (at most 7 with unit weights); the game is won, tied or lost on it.
 
 A forfeited game (a bot failed and the policy said forfeit) is lost by the failing bot:
@@ -10,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from chatmatch.scoring.base import DimensionScore
 
@@ -28,6 +34,8 @@ class GameResult:
     points: dict[str, dict[str, float]]
     higher_is_better: dict[str, bool] = field(default_factory=dict)
     forfeit: dict[str, str] | None = None  # {"bot": ..., "reason": ...}
+    #: dimension -> bots it did not apply to (no point is awarded on that dimension)
+    not_applicable: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def total(self) -> dict[str, float]:
@@ -49,7 +57,8 @@ class GameResult:
     def to_json(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "players": list(self.players), "raw": self.raw,
                 "points": self.points, "higher_is_better": self.higher_is_better,
-                "total": self.total, "winner": self.winner, "forfeit": self.forfeit}
+                "total": self.total, "winner": self.winner, "forfeit": self.forfeit,
+                "not_applicable": self.not_applicable}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "GameResult":
@@ -57,13 +66,15 @@ class GameResult:
                    raw={k: dict(v) for k, v in d["raw"].items()},
                    points={k: dict(v) for k, v in d["points"].items()},
                    higher_is_better=dict(d.get("higher_is_better", {})),
-                   forfeit=d.get("forfeit"))
+                   forfeit=d.get("forfeit"),
+                   not_applicable={k: list(v) for k, v in (d.get("not_applicable") or {}).items()})
 
     def reweighted(self, weights: Mapping[str, float]) -> "GameResult":
         """The same game with other dimension weights (e.g. a "minus x" ablation)."""
         if self.forfeit:
             return self
-        return award_points(self.game_id, self.players, self.raw, self.higher_is_better, weights)
+        return award_points(self.game_id, self.players, self.raw, self.higher_is_better, weights,
+                            self.not_applicable)
 
 
 def dimension_winner(a_val: float, b_val: float, higher_is_better: bool) -> int:
@@ -82,16 +93,21 @@ def dimension_winner(a_val: float, b_val: float, higher_is_better: bool) -> int:
 
 
 def award_points(game_id: str, players: tuple[str, str], raw: Mapping[str, Mapping[str, float]],
-                 higher_is_better: Mapping[str, bool], weights: Mapping[str, float]) -> GameResult:
+                 higher_is_better: Mapping[str, bool], weights: Mapping[str, float],
+                 not_applicable: Mapping[str, Sequence[str]] | None = None) -> GameResult:
+    """Points per bot and dimension; a dimension that does not apply to either bot
+    (``not_applicable``: dimension -> bots) is a tie."""
     a, b = players
+    na = {d: sorted(set(bots) & {a, b}) for d, bots in (not_applicable or {}).items()}
+    na = {d: bots for d, bots in na.items() if bots}
     points: dict[str, dict[str, float]] = {a: {}, b: {}}
     for dim, hib in higher_is_better.items():
         w = float(weights.get(dim, 1.0))
-        verdict = dimension_winner(float(raw[a][dim]), float(raw[b][dim]), hib)
+        verdict = 0 if dim in na else dimension_winner(float(raw[a][dim]), float(raw[b][dim]), hib)
         points[a][dim] = w if verdict > 0 else 0.0
         points[b][dim] = w if verdict < 0 else 0.0
     return GameResult(game_id, players, {p: dict(raw[p]) for p in players}, points,
-                      dict(higher_is_better))
+                      dict(higher_is_better), not_applicable=na)
 
 
 def result_from_scores(game_id: str, players: tuple[str, str],
@@ -99,7 +115,8 @@ def result_from_scores(game_id: str, players: tuple[str, str],
                        weights: Mapping[str, float]) -> GameResult:
     raw = {p: {d: float(s.raw.get(p, math.nan)) for d, s in scores.items()} for p in players}
     hib = {d: s.higher_is_better for d, s in scores.items()}
-    return award_points(game_id, players, raw, hib, weights)
+    na = {d: list(s.not_applicable) for d, s in scores.items() if s.not_applicable}
+    return award_points(game_id, players, raw, hib, weights, na)
 
 
 def forfeit_result(game_id: str, players: tuple[str, str], loser: str, reason: str,

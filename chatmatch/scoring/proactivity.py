@@ -6,14 +6,28 @@ turns``, the default: a turn raises a question or does not), or the number of qu
 :func:`chatmatch.scoring.text.question_count`: a sentence-final ``?`` (or ``？``/``؟``)
 after at least one word or emoji. Empty turns, a bare ``"?"`` and unpunctuated
 interrogatives ask nothing. Details list each asking turn with its question count.
+
+A turn that diversity penalises as a repetition (Algorithm 1: a repeated question, or a
+repeated turn) asks nothing new and earns nothing here (``skip_repetitions``, default
+true; the paper counted every question, so asking "where are you from?" ten times earned
+ten credits). ``sigma_r`` follows diversity's.
+
+A partner that repeats its questions also takes the bot's turns: each repeated question
+is answered again (Algorithm 1 excuses such an answer), and a turn spent answering is
+not spent asking. With ``excuse_answers`` (default true; the paper: false) a bot that
+gave ``e`` such excused answers among its ``n`` credited turns is credited at its rate
+over its other turns: raw = asking turns x n / (n - e). In a game without repeated
+questions nothing changes (e = 0).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, Sequence
 
-from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
-from chatmatch.scoring.common import credited_turns, zero_raw
+from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer
+from chatmatch.scoring.common import zero_raw
+from chatmatch.scoring.common import credited_turns
+from chatmatch.scoring.diversity import RepetitionParams, penalised_turns, repeated_turns, scored_turns
 from chatmatch.scoring.text import question_count
 from chatmatch.transcript import Transcript
 
@@ -24,9 +38,12 @@ class Proactivity(Scorer):
     higher_is_better = True
     description = "questions asked by the bot (Table 1)"
 
-    class Params(ScorerParams):
+    class Params(RepetitionParams):
         #: count turns that ask (a turn with three questions counts once) or questions
         unit: Literal["turns", "questions"] = "turns"
+        #: scale a bot's count up for the turns it spent answering its partner's repeated
+        #: questions again (the paper: false)
+        excuse_answers: bool = True
 
     params: Params
 
@@ -36,9 +53,22 @@ class Proactivity(Scorer):
     def score_game(self, game: Transcript) -> DimensionScore:
         raw = zero_raw(game)
         details: list[dict[str, Any]] = []
-        for turn in credited_turns(game):
+        for turn in scored_turns(game, self.params):
             n = question_count(turn.text)
             if n:
                 raw[turn.speaker] += n if self.params.unit == "questions" else 1
                 details.append({"turn": turn.index, "speaker": turn.speaker, "questions": n})
+        if self.params.excuse_answers:
+            raw = self._excuse(game, raw)
         return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+    def _excuse(self, game: Transcript, raw: dict[str, float]) -> dict[str, float]:
+        sigma_r = self.params.sigma_r
+        excused = repeated_turns(game, sigma_r) - penalised_turns(game, sigma_r)
+        out = dict(raw)
+        for p in game.players:
+            n = sum(1 for t in credited_turns(game) if t.speaker == p)
+            e = sum(1 for t in excused if game.turns[t].speaker == p)
+            if e and n > e:
+                out[p] = raw[p] * n / (n - e)
+        return out

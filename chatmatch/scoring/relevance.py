@@ -11,10 +11,19 @@ one-off words, so no turn could ever earn a bonus. The important concepts are th
 tied in IDF with the last of them.
 
 Turn ``t`` earns one bonus (at most one per turn) when it uses an important concept whose
-previous mention, by either speaker, is more than ``d`` turns back (default ``d = 1``:
-echoing the turn just before is not memory). A first mention earns nothing. Seed turns
-earn nothing but count as mentions. Raw score: the number of bonus turns. Details list
-each bonus turn with the concepts and where they were last mentioned.
+previous mention is more than ``d`` turns back (default ``d = 1``: echoing the turn just
+before is not memory) and, with ``own_concepts: false`` (the default), was not the bot's
+own: the bot remembers what its *partner* (or the seed utterance) brought up, and bringing
+back its own topic is not memory of the conversation. Precisely: the latest earlier
+mention of the concept, by anyone, must be by the partner or the seed (so after the bot
+has used a concept itself, it earns nothing for it again until the partner uses it
+again). ``own_concepts: true`` is the paper's rule (a previous mention by either speaker).
+
+A first mention earns nothing. Seed turns earn nothing but count as mentions. Turns that
+diversity penalises as repetitions earn nothing either (``skip_repetitions``, default true;
+the paper credited them), though they still count as mentions. Raw score: the number of
+bonus turns. Details list each bonus turn with the concepts, where they were last
+mentioned and by whom.
 """
 
 from __future__ import annotations
@@ -28,8 +37,9 @@ from pydantic import Field
 from chatmatch.scoring.analysis import LEMMAS, spacy_features
 from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer
 from chatmatch.scoring.common import zero_raw
+from chatmatch.scoring.diversity import RepetitionParams, skipped_turns
 from chatmatch.scoring.knowledge import SpacyParams
-from chatmatch.transcript import Transcript
+from chatmatch.transcript import Transcript, Turn
 
 
 def important_concepts(lemmas: Sequence[Sequence[str]], p: float, min_df: int) -> set[str]:
@@ -49,10 +59,12 @@ class Relevance(Scorer):
     description = "turns that bring back an important earlier concept (Algorithm 3)"
     spacy_needs = frozenset({LEMMAS})
 
-    class Params(SpacyParams):
+    class Params(SpacyParams, RepetitionParams):
         p: float = Field(default=0.5, gt=0.0, le=1.0)
         d: int = Field(default=1, ge=0)
         min_df: int = Field(default=2, ge=1)
+        #: a concept last mentioned by the bot itself earns a bonus too (the paper: true)
+        own_concepts: bool = False
 
     params: Params
 
@@ -64,15 +76,19 @@ class Relevance(Scorer):
         return [self._score(g, [next(feats).lemmas or () for _ in g.turns]) for g in games]
 
     def _score(self, game: Transcript, lemmas: list[tuple[str, ...]]) -> DimensionScore:
-        important = important_concepts(lemmas, self.params.p, self.params.min_df)
+        p = self.params
+        important = important_concepts(lemmas, p.p, p.min_df)
+        skip = skipped_turns(game, p)
+        turns = game.turns
         raw = zero_raw(game)
         last_seen: dict[str, int] = {}
         details: list[dict[str, Any]] = []
-        for t, (turn, found) in enumerate(zip(game.turns, lemmas)):
+        for t, (turn, found) in enumerate(zip(turns, lemmas)):
             concepts = sorted(set(found))
             hits = [{"lemma": c, "previous_turn": last_seen[c]} for c in concepts
-                    if c in important and c in last_seen and t - last_seen[c] > self.params.d]
-            if hits and not turn.seed:
+                    if c in important and c in last_seen and t - last_seen[c] > p.d
+                    and (p.own_concepts or not _own(turns[last_seen[c]], turn))]
+            if hits and not turn.seed and t not in skip:
                 raw[turn.speaker] += 1
                 details.append({"turn": t, "speaker": turn.speaker, "concepts": hits})
             last_seen.update((c, t) for c in concepts)
@@ -80,3 +96,8 @@ class Relevance(Scorer):
 
     def spacy_request(self) -> tuple[str, frozenset[str]]:
         return self.params.spacy_model, self.spacy_needs
+
+
+def _own(previous: Turn, turn: Turn) -> bool:
+    """The previous mention was the bot's own turn (the seed is nobody's own)."""
+    return previous.speaker == turn.speaker and not previous.seed

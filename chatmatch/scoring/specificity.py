@@ -8,14 +8,30 @@ released scorer counted characters). Raw score = (Distinct-1 + Distinct-2) / 2.
 A bot with no token at all scores 0; a bot whose turns are all one word has no bigram,
 so its Distinct-2 is 0. Details give, per turn, its token count and how many of its
 unigrams and bigrams were new for that bot.
+
+Which repetitions (Algorithm 1, :mod:`chatmatch.scoring.diversity`) are left out of the
+pool is ``leave_out``:
+
+* ``excused`` (default): the turns diversity finds repeating but does not penalise -- an
+  answer repeated because the *partner* repeated its question. Kept in, they would lower
+  the Distinct-n of the bot that answered consistently, for its partner's behaviour.
+* ``penalised`` (the authors' released scorer): the penalised repetitions. Left out, they
+  *raise* the repeater's score, because Distinct-n is higher on fewer tokens: on the
+  repeated-questions ladder family the repeater then wins specificity (see
+  docs/scoring.md), so this is not the default. Kept in (``excused``), a verbatim repeat
+  lowers its own speaker's Distinct-n: it earns nothing.
+* ``all``: both; ``none`` (the paper's text): every credited turn is pooled.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
+
+from pydantic import Field
 
 from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
+from chatmatch.scoring.diversity import penalised_turns, repeated_turns
 from chatmatch.scoring.text import tokens
 from chatmatch.transcript import Transcript
 
@@ -37,7 +53,13 @@ class Specificity(Scorer):
     description = "mean of Distinct-1 and Distinct-2 over the bot's tokens (Table 1)"
 
     class Params(ScorerParams):
-        pass
+        #: which repetitions leave the pool: excused (answers to a repeated question),
+        #: penalised (authors' scorer), all, none (paper's text)
+        leave_out: Literal["excused", "penalised", "all", "none"] = "excused"
+        #: what a repetition is; None: the same as diversity's sigma_r (0.95 unless configured)
+        sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
+
+    params: Params
 
     def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
         return [self.score_game(g) for g in games]
@@ -47,7 +69,8 @@ class Specificity(Scorer):
             p: ([], []) for p in game.players}
         seen: dict[str, set[tuple[str, ...]]] = {p: set() for p in game.players}
         details: list[dict[str, Any]] = []
-        for turn in credited_turns(game):
+        skip = self.left_out(game)
+        for turn in (t for t in credited_turns(game) if t.index not in skip):
             toks = tokens(turn.text)
             uni, bi = ngrams(toks, 1), ngrams(toks, 2)
             grams[turn.speaker][0].append(uni)
@@ -58,3 +81,13 @@ class Specificity(Scorer):
                             "new_unigrams": len(new_uni), "new_bigrams": len(new_bi)})
         raw = {p: (distinct(u) + distinct(b)) / 2 for p, (u, b) in grams.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+    def left_out(self, game: Transcript) -> frozenset[int]:
+        """The turns ``leave_out`` takes out of ``game``'s pools."""
+        how, sigma_r = self.params.leave_out, self.params.sigma_r
+        if how == "none":
+            return frozenset()
+        if how == "penalised":
+            return penalised_turns(game, sigma_r)
+        every = repeated_turns(game, sigma_r)
+        return every if how == "all" else every - penalised_turns(game, sigma_r)

@@ -20,11 +20,13 @@ QUALITIES = ("Coherent", "Error recovery", "Consistent", "Diverse", "Depth", "Li
 
 
 def dialogue(questions: int, system: str = "Meena") -> dict:
-    """A dialogue-level item whose system asks ``questions`` questions; its Inquisitive
-    and Overall ratings grow with that number, Consistent does not."""
+    """A dialogue-level item whose system asks ``questions`` different questions (a repeated
+    one would earn nothing); its Inquisitive and Overall ratings grow with that number,
+    Consistent does not."""
     lines = ["User: Hi!"]
     for i in range(4):
-        lines.append(f"System: {'Where do you live?' if i < questions else f'I like tea number {i}.'}")
+        asks = ("Where do you live?", "What is your job?", "Do you like tea?", "Any pets?")[i]
+        lines.append(f"System: {asks if i < questions else f'I like tea number {i}.'}")
         lines.append(f"User: answer {i}")
     ann = {q: [1, 1, 1, 1, 1] for q in QUALITIES}
     ann["Inquisitive"] = [questions, questions, questions + 1, "N/A (no idea)", questions]

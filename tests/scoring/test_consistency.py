@@ -1,29 +1,45 @@
 from __future__ import annotations
 
+import math
+
 from scoring_dialogues import FIGURE2, game
 
 from chatmatch.scoring.consistency import Consistency
 from chatmatch.scoring.config import ScoringConfig
+from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
+
+#: the paper's rule: a count of inconsistencies, each answer compared with the original's
+PAPER = Consistency(Consistency.Params(score="count", compare="original"))
+
+
+def untested(raw: dict[str, float], *bots: str) -> bool:
+    return all(math.isnan(raw[b]) for b in bots)
 
 
 def test_figure2(figure2: Transcript) -> None:
     s = Consistency().score_games([figure2])[0]
     # turn 3 answers repeated question 2 like turn 1 answered 0 (cosine 1 > 0.8): fine.
     # turn 7 answers repeated question 6; the answer to 4 was turn 5; the two share only
-    # "in", "a", "the" -> cosine 0.23 <= 0.8: an inconsistency for B.
-    assert s.raw == {"A": 0, "B": -1}
+    # "in", "a", "the" -> cosine 0.23 <= 0.8: an inconsistency for B. B was tested twice
+    # and slipped once (rate 1/2); A was never asked a repeated question: not applicable.
+    assert s.raw["B"] == -0.5 and untested(s.raw, "A") and s.not_applicable == ("A",)
     assert [(d["turn"], d["original_question"], d["original_answer"], d["inconsistent"])
             for d in s.details] == [(3, 0, 1, False), (7, 4, 5, True)]
     assert s.details[1]["similarity"] < 0.8
+    assert [c["answer"] for d in s.details for c in d["compared"]] == [1, 5]
+    assert PAPER.score_game(figure2).raw == {"A": 0, "B": -1}
+    assert PAPER.score_game(figure2).not_applicable == ()
 
 
 def test_disjoint_answers_are_inconsistent_identical_ones_are_not() -> None:
     g = game(["Are you married?", "Yes, happily.", "Are you married?", "No, never."])
     # "yes happily" vs "no never": no shared token -> cosine 0 -> inconsistent
-    assert Consistency().score_game(g).raw == {"A": 0, "B": -1}
+    assert Consistency().score_game(g).raw["B"] == -1
+    assert PAPER.score_game(g).raw == {"A": 0, "B": -1}
     g2 = game(["Are you married?", "Yes, happily.", "Are you married?", "yes HAPPILY"])
-    assert Consistency().score_game(g2).raw == {"A": 0, "B": 0}
+    assert Consistency().score_game(g2).raw["B"] == 0
+    assert PAPER.score_game(g2).raw == {"A": 0, "B": 0}
 
 
 def test_sigma_c_threshold() -> None:
@@ -35,28 +51,99 @@ def test_sigma_c_threshold() -> None:
 def test_no_repeated_question_no_check() -> None:
     g = game(["Are you married?", "Yes.", "Do you have kids?", "No."])
     s = Consistency().score_game(g)
-    assert s.raw == {"A": 0, "B": 0} and s.details == []
+    assert untested(s.raw, "A", "B") and s.details == [] and s.not_applicable == ("A", "B")
+    assert PAPER.score_game(g).raw == {"A": 0, "B": 0}
 
 
 def test_empty_answer_contradicts_nothing() -> None:
     g = game(["Are you married?", "Yes, happily.", "Are you married?", "   "])
     s = Consistency().score_game(g)
-    assert s.raw == {"A": 0, "B": 0} and s.details == []
+    assert untested(s.raw, "A", "B") and s.details == []
+    assert PAPER.score_game(g).raw == {"A": 0, "B": 0}
 
 
 def test_seed_question_repeated() -> None:
     g = game(["What did you do last week?", "I went hiking.", "What did you do last week?",
               "I stayed home 😀"], seed_first=True)
     # A repeats the seed question; B's two answers share no token -> inconsistent
-    assert Consistency().score_game(g).raw == {"A": 0, "B": -1}
+    assert Consistency().score_game(g).raw["B"] == -1
+    assert PAPER.score_game(g).raw == {"A": 0, "B": -1}
 
 
 def test_sigma_r_follows_diversity_in_a_config() -> None:
     # "where do you live" vs "where do you live now": similar but below 0.95
     g = game(["Where do you live?", "Paris.", "Where do you live now?", "Rome."])
-    assert Consistency().score_game(g).raw["B"] == 0
+    assert untested(Consistency().score_game(g).raw, "B")
     cfg = ScoringConfig(dimensions=["diversity", "consistency"],
                         params={"diversity": {"sigma_r": 0.5}})
     _, consistency = cfg.build_scorers()
     assert consistency.params.sigma_r == 0.5
     assert consistency.score_games([g])[0].raw["B"] == -1
+
+
+# --- each bot judged on its own behaviour --------------------------------------------------
+#: A asks the same question four times; B is consistent except once (3 tests, 1 slip).
+#: B asks once and repeats once; A answers inconsistently (1 test, 1 slip).
+ASKED_MORE = [
+    "Where are you from?", "I am from Chicago.",                 # 0 A, 1 B
+    "Where are you from?", "I am from Chicago.",                 # 2 A repeats, 3 B same
+    "Where are you from?", "Born in Boston, actually.",          # 4 A repeats, 5 B slips
+    "Where are you from?", "I am from Chicago.",                 # 6 A repeats, 7 B
+    "Do you have a dog?", "Do you like dogs?",                   # 8 A, 9 B asks
+    "Yes I love dogs.", "Do you like dogs?",                     # 10 A answers, 11 B repeats
+    "No, I hate them.",                                           # 12 A contradicts 10
+]
+
+
+def test_the_rate_does_not_charge_a_bot_for_being_asked_more() -> None:
+    g = game(ASKED_MORE)
+    s = Consistency().score_game(g)
+    # B: tests at 3, 5, 7. With compare=all, 7 ("chicago") is compared with 1, 3 and the
+    # slip at 5 -> inconsistent with 5; so B is inconsistent at 5 and 7: 2/3. A: 1/1.
+    assert s.raw == {"A": -1.0, "B": -2 / 3}
+    assert [(d["turn"], d["inconsistent"]) for d in s.details] == [
+        (3, False), (5, True), (7, True), (12, True)]
+    assert result_from_scores("g", ("A", "B"), {"consistency": s}, {}).points == {
+        "A": {"consistency": 0.0}, "B": {"consistency": 1.0}}
+    # the paper's count: 5 is compared with 3 and 7 with 5 (the answer to the latest
+    # original): B -2, A -1, so A, who contradicted every answer it was tested on, wins
+    paper = PAPER.score_game(g)
+    assert paper.raw == {"A": -1, "B": -2}
+    assert result_from_scores("g", ("A", "B"), {"consistency": paper}, {}).points["A"] == {
+        "consistency": 1.0}
+
+
+def test_compare_all_vs_original() -> None:
+    g = game(ASKED_MORE)
+    only_original = Consistency(Consistency.Params(compare="original")).score_game(g)
+    # original = the latest most similar question: 7 is compared with 5 only
+    assert [c["answer"] for c in only_original.details[2]["compared"]] == [5]
+    every = Consistency().score_game(g)
+    assert [c["answer"] for c in every.details[2]["compared"]] == [1, 3, 5]
+    assert [c["answer"] for c in every.details[1]["compared"]] == [1, 3]
+
+
+def test_an_untested_bot_wins_nothing_and_loses_nothing() -> None:
+    # B repeats its question; A contradicts itself. A never repeats a question: B untested.
+    g = game(["Hello there.", "Do you like dogs?", "Yes I love dogs.", "Do you like dogs?",
+              "No, I hate them."])
+    s = Consistency().score_game(g)
+    assert s.raw["A"] == -1 and untested(s.raw, "B") and s.not_applicable == ("B",)
+    res = result_from_scores("g", ("A", "B"), {"consistency": s}, {})
+    assert res.points == {"A": {"consistency": 0.0}, "B": {"consistency": 0.0}}
+    assert res.not_applicable == {"consistency": ["B"]}
+    # the paper's count gives B (who repeated the question) the point
+    paper = result_from_scores("g", ("A", "B"), {"consistency": PAPER.score_game(g)}, {})
+    assert paper.points["B"]["consistency"] == 1.0
+
+
+def test_the_asker_is_never_charged() -> None:
+    # A repeats its own question and then "answers" it itself (a log with two A turns in a
+    # row): that is not an answer by the partner, so nobody is tested
+    from chatmatch.transcript import Transcript as T, Turn
+
+    turns = tuple(Turn(i, sp, tx) for i, (sp, tx) in enumerate([
+        ("A", "Do you like dogs?"), ("B", "Yes."), ("A", "Do you like dogs?"), ("A", "No way.")]))
+    g = T("g", ("A", "B"), turns)
+    s = Consistency().score_game(g)
+    assert s.details == [] and s.not_applicable == ("A", "B")

@@ -71,27 +71,27 @@ def test_authors_rule_keeps_a_single_turn_and_trim_never_drops_all() -> None:
     assert math.isnan(f.aggregate([]))
 
 
-def test_exclude_repetitions_leaves_penalised_turns_out() -> None:
+def test_skip_repetitions_leaves_penalised_turns_out() -> None:
     # A repeats its turn 1 word for word at turn 3 (a penalised repetition, Algorithm 1)
     texts = ["seed words here", "a b c d e f", "x y", "a b c d e f", "x y z w"]
     g = game(texts, seed_first=True)
     kept, _ = fluency()
     assert kept.score_games([g])[0].raw["B"] == 60.0  # median of 60, 60
-    f, _ = fluency(exclude_repetitions=True)
+    f, _ = fluency(skip_repetitions=True)
     s = f.score_games([g])[0]
     # B (turns 1, 3): the repetition at turn 3 is left out -> 60 from turn 1 alone;
     # A (turns 2, 4): "x y z w" is not a repetition of "x y" (Sim < 0.95) -> median 30
     assert s.raw == {"A": 30.0, "B": 60.0}
     assert s.details[2] == {"turn": 3, "speaker": "B", "perplexity": 60.0, "excluded": "repetition"}
     # every turn a repetition but the first: with sigma_r 0 A's turn 4 repeats turn 2
-    loose, _ = fluency(exclude_repetitions=True, sigma_r=0.0)
+    loose, _ = fluency(skip_repetitions=True, sigma_r=0.0)
     assert "excluded" in loose.score_games([g])[0].details[3]
 
 
 def test_fluency_sigma_r_follows_diversity() -> None:
     from chatmatch.scoring.config import ScoringConfig
 
-    cfg = ScoringConfig(params={"diversity": {"sigma_r": 0.8}, "fluency": {"exclude_repetitions": True}})
+    cfg = ScoringConfig(params={"diversity": {"sigma_r": 0.8}, "fluency": {"skip_repetitions": True}})
     assert cfg.scorer_params("fluency").sigma_r == 0.8
     own = ScoringConfig(params={"diversity": {"sigma_r": 0.8}, "fluency": {"sigma_r": 0.9}})
     assert own.scorer_params("fluency").sigma_r == 0.9

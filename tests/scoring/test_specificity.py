@@ -59,3 +59,24 @@ def test_helpers() -> None:
     assert ngrams(["a", "b", "c"], 2) == [("a", "b"), ("b", "c")]
     assert ngrams(["a"], 2) == []
     assert distinct([]) == 0.0
+
+
+
+def test_which_repetitions_leave_the_pool() -> None:
+    from chatmatch.scoring.specificity import Specificity as S
+
+    # A asks the same question at 0 and 2 (penalised at 2); B repeats its answer at 3,
+    # excused because it answers a repeated question.
+    g = game(["Do you like red tea?", "yes very much", "Do you like red tea?", "yes very much"])
+
+    def a_b(how: str) -> tuple[float, float]:
+        s = S(S.Params(leave_out=how)).score_game(g)  # type: ignore[arg-type]
+        return s.raw["A"], s.raw["B"]
+
+    # one turn alone: every n-gram distinct -> 1.0; a turn and its verbatim repeat:
+    # d1 = d2 = 1/2 -> 0.5
+    assert a_b("excused") == (0.5, 1.0)
+    assert a_b("penalised") == (1.0, 0.5)
+    assert a_b("all") == (1.0, 1.0)
+    assert a_b("none") == (0.5, 0.5)
+    assert [d["turn"] for d in S().score_game(g).details] == [0, 1, 2]
