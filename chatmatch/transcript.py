@@ -130,6 +130,8 @@ class Transcript:
                     rec = json.loads(raw)
                 except json.JSONDecodeError as exc:
                     raise TranscriptError(f"not valid JSON ({exc.msg})", file=file, line=n) from None
+                except RecursionError:
+                    raise TranscriptError("JSON nested too deeply to read", file=file, line=n) from None
                 if not isinstance(rec, dict):
                     raise TranscriptError("each line must be a JSON object", file=file, line=n)
                 yield n, rec
