@@ -31,7 +31,11 @@ class _Group(click.Group):
             click.echo("error: the input is nested too deeply to read; flatten it", err=True)
             sys.exit(2)
         except OSError as exc:  # a file or folder chatmatch could not read or write
-            click.echo(f"error: {os_error_message(exc, doing='read or write it')}", err=True)
+            import errno
+
+            full_or_ro = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+            click.echo(f"error: {os_error_message(exc, doing='write' if full_or_ro else 'read or write it')}",
+                       err=True)
             sys.exit(2)
 
 
