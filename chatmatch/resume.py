@@ -2,8 +2,8 @@
 accepts.
 
 * A folder that is not a run directory (no ``manifest.json``) is used only when it is empty
-  (or missing): ``chatmatch run t.yaml --out .`` in a folder holding the user's own
-  ``config.yaml`` would otherwise overwrite it.
+  (or missing, or holds nothing but what a run writes): ``chatmatch run t.yaml --out .``
+  in a folder holding the user's own ``config.yaml`` would otherwise overwrite it.
 * A run directory whose ``manifest.json`` was deleted (a user's first idea when it is
   reported corrupt) is recognised by its ``config.yaml`` and ``transcripts/``: the manifest
   is rebuilt when ``config.yaml`` describes the same play setup, and every stored game is
@@ -25,6 +25,9 @@ from chatmatch.scoring.points import GameResult
 from chatmatch.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.transcript import Transcript
 
+#: without a manifest, these decide what a folder is: config.yaml alone may be the user's
+#: own file; games without config.yaml cannot be matched to a tournament
+_DECISIVE = frozenset({"config.yaml", "transcripts", "results.jsonl"})
 _NEW_DIR = "give a new or empty folder with --out (or output_dir)"
 
 
@@ -40,8 +43,8 @@ def check_target(path: Path) -> None:
                    if e.name != LOCK and not (e.name.startswith(".") and e.name.endswith(TMP_SUFFIX))}
     except OSError:
         return  # unreadable: locking or writing says what is wrong
-    if not entries or looks_like_run(path, entries):
-        return
+    if entries <= RUN_ENTRIES and (looks_like_run(path, entries) or not entries & _DECISIVE):
+        return  # empty, a run that lost its manifest, or leftovers that decide nothing
     shown = ", ".join(sorted(entries)[:3]) + (", ..." if len(entries) > 3 else "")
     raise RunDirError(f"{path}: the folder is not empty ({shown}) and is not a chatmatch run "
                       "directory (no manifest.json); chatmatch writes config.yaml, transcripts/ "
