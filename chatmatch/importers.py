@@ -33,14 +33,12 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from chatmatch.errors import TranscriptError
-from chatmatch.transcript import Transcript, Turn
+from chatmatch.transcript import MAX_TURN_CHARS, Transcript, Turn
 
 #: largest transcript file read (a ParlAI file holds many games; split bigger ones)
 MAX_FILE_BYTES = 256 * 2**20
 #: longest game scored, in turns (the paper plays 200; 50 times that is still scored)
 MAX_GAME_TURNS = 10_000
-#: longest turn scored, in characters (``failures.max_chars`` is capped the same way)
-MAX_TURN_CHARS = 100_000
 
 
 def load_transcripts(paths: Sequence[Path], *, strict: bool) -> tuple[list[Transcript], list[TranscriptError]]:

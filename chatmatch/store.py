@@ -34,7 +34,7 @@ from typing import Any, Iterator
 from chatmatch import __version__
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.scoring.points import GameResult
-from chatmatch.transcript import Transcript
+from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
 MANIFEST = "manifest.json"
 RESULTS = "results.jsonl"
@@ -241,6 +241,10 @@ class RunDir:
         for f in sorted(folder.glob("*.jsonl")) if folder.exists() else []:
             try:
                 tr = Transcript.from_jsonl(f.read_text(encoding="utf-8"), file=str(f))
+                long = next((t for t in tr.turns if len(t.text) > MAX_TURN_CHARS), None)
+                if long is not None:  # an edited file: the scorers cannot take it
+                    raise TranscriptError(f"turn {long.index} has {len(long.text):,} characters, "
+                                          f"more than {MAX_TURN_CHARS:,}", file=str(f))
             except (TranscriptError, UnicodeDecodeError, OSError, RecursionError) as exc:
                 self.warnings.append(f"skipped unreadable transcript {f}: {exc}")
                 continue
