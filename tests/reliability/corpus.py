@@ -142,6 +142,13 @@ def _write_file(rel: str, text: str) -> Callable[[Path], None]:
     return lambda work: (work / rel).write_text(text, encoding="utf-8")
 
 
+def _append(rel: str, text: str) -> Callable[[Path], None]:
+    def step(work: Path) -> None:
+        with open(work / rel, "a", encoding="utf-8") as fh:
+            fh.write(text)
+    return step
+
+
 def _edit_json(rel: str, edit: Callable[[dict[str, Any]], None]) -> Callable[[Path], None]:
     def step(work: Path) -> None:
         p = work / rel
@@ -470,6 +477,10 @@ RUN_DIR_CASES: list[Case] = [
          "mine/transcripts: must be a folder of the run, but is a file",
          setup=_then(_copy_run(), _rm("mine/transcripts"), _write_file("mine/transcripts", "x")),
          issue="14.11"),
+    Case("run-results-deep-line", "run directory", "a result line nested 100,000 deep (rank)", ("rank", "mine"),
+         "mine/results.jsonl:7: ignored a damaged result line", exit=0,
+         setup=_then(_copy_run(), _append("mine/results.jsonl", "[" * 100_000 + "]" * 100_000 + "\n")),
+         issue="14.9"),
     Case("run-bots-described-list", "run directory", "'bots_described' a list in the manifest",
          ("run", "good.yaml", "--out", "mine"), "'bots_described' must be a JSON object",
          setup=_then(_copy_run(), _edit_json("mine/manifest.json",
