@@ -60,7 +60,7 @@ def looks_like_run(path: Path, entries: set[str] | None = None) -> bool:
     return {"config.yaml", "transcripts"} <= entries and entries <= RUN_ENTRIES
 
 
-def manifest_from_config(store: RunDir) -> dict[str, Any] | None:
+def setup_from_config(store: RunDir) -> dict[str, Any] | None:
     """The play setup recorded in the ``config.yaml`` of a run that lost its manifest:
     ``{"play_fingerprint": ..., "config": {...}}``, or None when it is not readable."""
     from chatmatch.config import config_from_data

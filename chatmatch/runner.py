@@ -20,7 +20,7 @@ from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.ranking import Ranking, rank
 from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
-                              manifest_from_config)
+                              setup_from_config)
 from chatmatch.schedule import ScheduledGame, double_round_robin
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.points import GameResult, forfeit_result, result_from_scores
@@ -44,7 +44,7 @@ class RunSummary:
 
 def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
              schedule: Sequence[ScheduledGame], have: dict[str, Transcript],
-             allow_failures_change: bool) -> dict[str, Any]:
+             results: dict[str, GameResult], allow_failures_change: bool) -> dict[str, Any]:
     """The manifest to resume from, after every check and before anything is written."""
     config_text = dump_config(cfg)
     config_sha = hashlib.sha256(config_text.encode()).hexdigest()
@@ -53,14 +53,14 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
              "name": cfg.name, "config_file": config_file, "bots": cfg.bot_names}
     failures = cfg.failures.model_dump(mode="json")
     if not store.exists() and looks_like_run(store.path):  # the manifest was deleted
-        old_setup = manifest_from_config(store)
+        old_setup = setup_from_config(store)
         if old_setup is None:
             raise RunDirError(f"{store.path}: manifest.json is missing and config.yaml is "
                               "unreadable, so its games cannot be matched to a tournament; "
                               "restore manifest.json, or start a new run with --out NEW_DIR")
         if old_setup["play_fingerprint"] != fresh["play_fingerprint"]:
             raise RunDirError(_another_setup(store, cfg))
-        check_stored_games(store, schedule, have, store.results())
+        check_stored_games(store, schedule, have, results)
         check_failures(store, old_setup["failures"], failures, len(have), allow_failures_change)
         # the old scores cannot be trusted without the manifest: score every game again
         manifest = store.note_event({**fresh, "scoring_fingerprint": None}, "manifest_rebuilt",
@@ -69,7 +69,7 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
         store.write_manifest(manifest)
         return manifest
     if not store.exists():
-        check_stored_games(store, schedule, have, store.results())
+        check_stored_games(store, schedule, have, results)
         store.path.mkdir(parents=True, exist_ok=True)
         manifest = store.note_event(fresh, "created")
         store.write_config(config_text)
@@ -78,7 +78,7 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
     old = store.read_manifest()
     if old.get("play_fingerprint") != fresh["play_fingerprint"]:
         raise RunDirError(_another_setup(store, cfg))
-    check_stored_games(store, schedule, have, store.results())
+    check_stored_games(store, schedule, have, results)
     changed_failures = check_failures(store, (_old_config(store) or {}).get("failures"), failures,
                                       len(have), allow_failures_change)
     if old.get("config_sha256") != config_sha:  # e.g. ranking or scoring settings changed
@@ -159,8 +159,8 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
                 progress: Progress | None, bots: dict[str, Bot] | None,
                 scorers: Sequence[Scorer] | None, allow_failures_change: bool) -> RunSummary:
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
-    have = store.transcripts()
-    manifest = _prepare(cfg, store, config_file, schedule, have, allow_failures_change)
+    have, results = store.transcripts(), store.results()
+    manifest = _prepare(cfg, store, config_file, schedule, have, results, allow_failures_change)
     manifest["expected_games"] = len(schedule)
     todo = [g for g in schedule if g.game_id not in have]
     total = len(schedule)
@@ -171,7 +171,6 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers()
     for s in scorer_objs:  # run-level records (e.g. RUN/judges/) go into the run directory
         s.bind_run_dir(store.path)
-    results = store.results()
     rescore = manifest.get("scoring_fingerprint") != cfg.scoring_fingerprint()
     if todo or rescore or any(gid not in results for gid in have):
         for s in scorer_objs:  # something to score: load models now, so that a missing

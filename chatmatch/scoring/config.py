@@ -41,7 +41,8 @@ def _first_error(exc: ValidationError, dimension: str) -> str:
 class ScoringConfig(BaseModel):
     """Which dimensions judge a game, their weights and their parameters."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    # weights: NaN and infinity refused by _weights_ok; params: by each ScorerParams model
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     @field_validator("*", mode="before")
     @classmethod
