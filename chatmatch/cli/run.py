@@ -93,6 +93,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
       chatmatch run tournaments/paper.yaml --out runs/paper-try2
     """
     from chatmatch.config import load_config
+    from chatmatch.resume import check_target
     from chatmatch.runner import run_tournament
     from chatmatch.schedule import double_round_robin
 
@@ -103,6 +104,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
     click.echo(f"Tournament '{cfg.name}': {n} bots, {n * (n - 1) // 2} matches, {games} games "
                f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
                f"run directory: {target}", err=True)
+    check_target(target)  # refuse a folder that is not a run before asking anything
     todo = games - stored_games(target)
     click.echo(estimate_line(todo, cfg.exchanges, target), err=True)
     if todo > CONFIRM_ABOVE_GAMES and not yes and stdin_is_terminal():
