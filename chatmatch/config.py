@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
 
 import yaml
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator,
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo,
+                      field_validator,
                       model_validator)
 
 from chatmatch.errors import ConfigError
 from chatmatch.scoring.config import ScoringConfig
+from chatmatch.validation import refuse_bool_for_number
 from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
 #: The paper's best seed utterance (a question; section 4.4.3).
@@ -32,7 +34,13 @@ DEFAULT_EXCHANGES = 100
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # NaN and infinity are refused in every float (a NaN sigma fails only after all games)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, v: Any, info: ValidationInfo) -> Any:
+        return refuse_bool_for_number(cls, v, info)
 
 
 class BotSpec(_Strict):
@@ -73,9 +81,9 @@ class TrueSkillParams(_Strict):
     """TrueSkill environment (Herbrich et al. 2007); defaults are the library's."""
 
     mu: float = 25.0
-    sigma: float = 25.0 / 3
-    beta: float = 25.0 / 6
-    tau: float = 25.0 / 300
+    sigma: float = Field(default=25.0 / 3, gt=0.0)
+    beta: float = Field(default=25.0 / 6, gt=0.0)
+    tau: float = Field(default=25.0 / 300, ge=0.0)
     draw_probability: float = Field(default=0.10, ge=0.0, lt=1.0)
     #: conservative score = mu - k * sigma
     k: float = Field(default=3.0, ge=0.0)
@@ -138,8 +146,9 @@ class FailurePolicy(_Strict):
     timeout_s: float | None = Field(default=None, gt=0)
     #: an empty or whitespace reply counts as a failure (retried) unless allow_empty
     allow_empty: bool = False
-    #: longer replies are cut to this many characters (recorded in the turn's game meta)
-    max_chars: int = Field(default=2000, ge=1)
+    #: longer replies are cut to this many characters (recorded in the turn's game meta);
+    #: at most MAX_TURN_CHARS, the longest turn the scorers take
+    max_chars: int = Field(default=2000, ge=1, le=100_000)
 
 
 class RayConfig(_Strict):
@@ -174,7 +183,8 @@ class TournamentConfig(_Strict):
     #: a named bundle of settings (chatmatch.presets), applied before validation; keys set
     #: in the file win over it
     preset: PresetName = None
-    name: str = "tournament"
+    #: also the default run directory, runs/NAME: no path separators, not '.' or '..'
+    name: str = Field(default="tournament", min_length=1, max_length=200)
     description: str = ""
     bots: list[BotSpec]
     seed_utterance: str | list[str] = DEFAULT_SEED_UTTERANCE
@@ -202,6 +212,22 @@ class TournamentConfig(_Strict):
         from chatmatch.presets import apply_preset
 
         return apply_preset(data)
+
+    @field_validator("name")
+    @classmethod
+    def _name_ok(cls, v: str) -> str:
+        if v.strip() in (".", "..") or any(c in v for c in "/\\\0") or not v.strip():
+            raise ValueError(f"name {v!r} must be a plain name (it names the run directory "
+                             "runs/NAME): no '/' or '\\', not '.' or '..'; set output_dir to "
+                             "choose the folder")
+        return v
+
+    @field_validator("output_dir")
+    @classmethod
+    def _output_dir_ok(cls, v: str | None) -> str | None:
+        if v is not None and not v.strip():
+            raise ValueError("output_dir must not be empty; leave it out for runs/NAME")
+        return v
 
     @field_validator("bots", mode="before")
     @classmethod
@@ -243,7 +269,8 @@ class TournamentConfig(_Strict):
         return _hash(self.scoring.model_dump())
 
     def default_output_dir(self) -> Path:
-        return Path(self.output_dir) if self.output_dir else Path("runs") / _slug(self.name)
+        # '~' is expanded here: no shell sees the YAML
+        return Path(self.output_dir).expanduser() if self.output_dir else Path("runs") / _slug(self.name)
 
 
 def _hash(obj: Any) -> str:

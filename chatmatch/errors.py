@@ -51,3 +51,36 @@ class BotError(ChatmatchError):
 
 class RunDirError(ChatmatchError):
     """A run directory that is missing, incomplete or inconsistent."""
+
+
+class StorageError(RunDirError):
+    """A file or folder that cannot be read or written (disk full, read-only, a file
+    where a folder belongs, ...): one line naming the path and what to do."""
+
+    @classmethod
+    def from_os_error(cls, exc: OSError, path: object = None, doing: str = "write") -> "StorageError":
+        return cls(os_error_message(exc, path, doing))
+
+
+def os_error_message(exc: OSError, path: object = None, doing: str = "write") -> str:
+    """``PATH: cannot DOING (reason); what to do`` for an ``OSError``."""
+    import errno
+
+    where = path if path is not None else (exc.filename or "?")
+    reason = exc.strerror or type(exc).__name__
+    hints = {
+        errno.ENOSPC: "free some disk space and run the same command again (finished games are kept)",
+        errno.EDQUOT: "free some disk space and run the same command again (finished games are kept)",
+        errno.EROFS: "the file system is read-only: choose a writable folder (--out)",
+        errno.EACCES: "make the folder writable (or readable) for you, or choose another folder (--out)",
+        errno.EPERM: "make the folder writable (or readable) for you, or choose another folder (--out)",
+        errno.EISDIR: "a folder is in the way of a file chatmatch writes: move it away, or choose "
+                      "another folder (--out)",
+        errno.ENOTDIR: "a file is in the way of a folder chatmatch needs: move it away, or "
+                       "choose another folder (--out)",
+        errno.EEXIST: "a file is in the way of a folder chatmatch needs: move it away, or "
+                      "choose another folder (--out)",
+        errno.ENOENT: "check that the path exists",
+    }
+    hint = hints.get(exc.errno or -1, "check the path and run the same command again")
+    return f"{where}: cannot {doing} ({reason}); {hint}"

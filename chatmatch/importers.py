@@ -14,6 +14,11 @@ Three formats, told apart by content (not by file name):
   the utterance may be empty); blank lines are ignored; exactly two speakers, the first
   to speak starts. One file = one game, its id the path without the suffix.
 
+Limits (a file beyond them is skipped with a warning, or refused with ``--strict``): a file
+of at most :data:`MAX_FILE_BYTES`, a game of at most :data:`MAX_GAME_TURNS` turns, a turn of
+at most :data:`MAX_TURN_CHARS` characters (the scorers' cost grows with the square of a
+game's length, and spaCy refuses texts over a million characters).
+
 Imported games have no seed turn: every turn is credited to its speaker. A directory
 stands for the files in it (recursively, hidden files skipped, sorted). A file that cannot
 be read is reported as a :class:`~chatmatch.errors.TranscriptError` naming the file and
@@ -28,7 +33,12 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from chatmatch.errors import TranscriptError
-from chatmatch.transcript import Transcript, Turn
+from chatmatch.transcript import MAX_TURN_CHARS, Transcript, Turn
+
+#: largest transcript file read (a ParlAI file holds many games; split bigger ones)
+MAX_FILE_BYTES = 256 * 2**20
+#: longest game scored, in turns (the paper plays 200; 50 times that is still scored)
+MAX_GAME_TURNS = 10_000
 
 
 def load_transcripts(paths: Sequence[Path], *, strict: bool) -> tuple[list[Transcript], list[TranscriptError]]:
@@ -78,7 +88,10 @@ def _read_file(path: Path) -> list[Transcript | TranscriptError]:
         first = next((ln for ln in text.splitlines() if ln.strip()), None)
         if first is None:
             raise TranscriptError("the file is empty", file=str(path))
-        head = _json_object(first)
+        try:
+            head = _json_object(first)
+        except TranscriptError as exc:
+            raise TranscriptError(exc.message, file=str(path), line=1) from None
         if head is not None and head.get("type") == "game":
             return [_checked(Transcript.from_jsonl(text, file=str(path)), str(path))]
         if head is not None and "dialog" in head:
@@ -93,9 +106,18 @@ def _read_file(path: Path) -> list[Transcript | TranscriptError]:
 
 
 def _checked(game: Transcript, file: str, line: int | None = None) -> Transcript:
-    """A game to score needs turns from both of its players."""
+    """A game to score needs turns from both of its players, and must fit the limits."""
     if not game.turns:
         raise TranscriptError("the game has no turns", file=file, line=line)
+    if len(game.turns) > MAX_GAME_TURNS:
+        raise TranscriptError(f"the game has {len(game.turns):,} turns, more than the "
+                              f"{MAX_GAME_TURNS:,} chatmatch scores in one game; split the log "
+                              "into games (one file or episode each)", file=file, line=line)
+    long = next((t for t in game.turns if len(t.text) > MAX_TURN_CHARS), None)
+    if long is not None:
+        raise TranscriptError(f"turn {long.index + 1} has {len(long.text):,} characters, more "
+                              f"than the {MAX_TURN_CHARS:,} chatmatch scores in one turn; is this "
+                              "really a chat log?", file=file, line=line)
     silent = [p for p in game.players if not game.turns_of(p, include_seed=True)]
     if silent:
         speaker = game.other(silent[0])
@@ -106,6 +128,11 @@ def _checked(game: Transcript, file: str, line: int | None = None) -> Transcript
 
 def _decode(path: Path) -> str:
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise TranscriptError(f"the file has {size / 2**20:,.0f} MiB, more than the "
+                                  f"{MAX_FILE_BYTES // 2**20} MiB chatmatch reads; split it into "
+                                  "smaller files", file=str(path))
         data = path.read_bytes()
     except OSError as exc:
         raise TranscriptError(f"cannot read the file: {exc.strerror}", file=str(path)) from None
@@ -124,6 +151,8 @@ def _json_object(line: str) -> dict[str, Any] | None:
         value = json.loads(line)
     except json.JSONDecodeError:
         return None
+    except RecursionError:
+        raise TranscriptError("JSON nested too deeply to read", line=1) from None
     return value if isinstance(value, dict) else None
 
 
@@ -171,6 +200,8 @@ def _parlai_episode(raw: str, game_id: str, file: str, line: int) -> Transcript:
         episode = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise TranscriptError(f"not valid JSON ({exc.msg})", file=file, line=line) from None
+    except RecursionError:
+        raise TranscriptError("JSON nested too deeply to read", file=file, line=line) from None
     dialog = episode.get("dialog") if isinstance(episode, dict) else None
     if not isinstance(dialog, list) or not all(isinstance(pair, list) for pair in dialog):
         raise TranscriptError("'dialog' must be a list of lists of acts", file=file, line=line)

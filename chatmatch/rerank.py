@@ -35,9 +35,16 @@ def load_run(run_dir: str | Path) -> tuple[RunDir, dict[str, Any], list[str], Ra
     cfg_path = store.path / "config.yaml"
     try:
         raw = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, yaml.YAMLError, RecursionError) as exc:
         raise RunDirError(f"{cfg_path}: cannot read the run's config ({exc})") from None
-    bots = list(manifest.get("bots") or [b["name"] for b in raw.get("bots", [])])
+    if not isinstance(raw, dict):
+        raise RunDirError(f"{cfg_path}: the run's config must be a mapping; restore it from the "
+                          "tournament YAML (chatmatch run rewrites it)")
+    try:
+        bots = list(manifest.get("bots") or [b["name"] for b in raw.get("bots", [])])
+        seed = int(raw.get("seed", 0) or 0)
+    except (TypeError, KeyError, ValueError) as exc:
+        raise RunDirError(f"{cfg_path}: bad 'bots' or 'seed' in the run's config ({exc})") from None
     try:
         rcfg = RankingConfig.model_validate(raw.get("ranking", {}))
     except Exception as exc:  # noqa: BLE001 - pydantic error text is what the user needs
@@ -46,7 +53,7 @@ def load_run(run_dir: str | Path) -> tuple[RunDir, dict[str, Any], list[str], Ra
     unknown = {p for r in results for p in r.players} - set(bots)
     if unknown:
         raise RunDirError(f"{store.path}: results mention bots not in the manifest: {sorted(unknown)}")
-    return store, manifest, bots, rcfg, int(raw.get("seed", 0) or 0), results
+    return store, manifest, bots, rcfg, seed, results
 
 
 def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | None = None,

@@ -19,7 +19,9 @@ from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.ranking import Ranking, rank
-from chatmatch.schedule import double_round_robin
+from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
+                              setup_from_config)
+from chatmatch.schedule import ScheduledGame, double_round_robin
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.points import GameResult, forfeit_result, result_from_scores
 from chatmatch.store import RunDir
@@ -40,13 +42,34 @@ class RunSummary:
     warnings: list[str] = field(default_factory=list)
 
 
-def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None) -> dict[str, Any]:
+def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
+             schedule: Sequence[ScheduledGame], have: dict[str, Transcript],
+             results: dict[str, GameResult], allow_failures_change: bool) -> dict[str, Any]:
+    """The manifest to resume from, after every check and before anything is written."""
     config_text = dump_config(cfg)
     config_sha = hashlib.sha256(config_text.encode()).hexdigest()
     fresh = {"play_fingerprint": cfg.play_fingerprint(),
              "scoring_fingerprint": cfg.scoring_fingerprint(), "config_sha256": config_sha,
              "name": cfg.name, "config_file": config_file, "bots": cfg.bot_names}
+    failures = cfg.failures.model_dump(mode="json")
+    if not store.exists() and looks_like_run(store.path):  # the manifest was deleted
+        old_setup = setup_from_config(store)
+        if old_setup is None:
+            raise RunDirError(f"{store.path}: manifest.json is missing and config.yaml is "
+                              "unreadable, so its games cannot be matched to a tournament; "
+                              "restore manifest.json, or start a new run with --out NEW_DIR")
+        if old_setup["play_fingerprint"] != fresh["play_fingerprint"]:
+            raise RunDirError(_another_setup(store, cfg))
+        check_stored_games(store, schedule, have, results)
+        check_failures(store, old_setup["failures"], failures, len(have), allow_failures_change)
+        # the old scores cannot be trusted without the manifest: score every game again
+        manifest = store.note_event({**fresh, "scoring_fingerprint": None}, "manifest_rebuilt",
+                                    games=len(have))
+        store.write_config(config_text)
+        store.write_manifest(manifest)
+        return manifest
     if not store.exists():
+        check_stored_games(store, schedule, have, results)
         store.path.mkdir(parents=True, exist_ok=True)
         manifest = store.note_event(fresh, "created")
         store.write_config(config_text)
@@ -54,17 +77,24 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None) -> d
         return manifest
     old = store.read_manifest()
     if old.get("play_fingerprint") != fresh["play_fingerprint"]:
-        raise RunDirError(
-            f"{store.path} holds a run of another tournament setup ({_what_changed(store, cfg)}). "
-            "Its games cannot be reused. Start a new run with --out NEW_DIR (or set output_dir), "
-            "or delete the old directory.")
+        raise RunDirError(_another_setup(store, cfg))
+    check_stored_games(store, schedule, have, results)
+    changed_failures = check_failures(store, (_old_config(store) or {}).get("failures"), failures,
+                                      len(have), allow_failures_change)
     if old.get("config_sha256") != config_sha:  # e.g. ranking or scoring settings changed
         keys = _changed_keys(store, cfg)
         store.write_config(config_text)
+        extra = {"failures_changed": changed_failures} if changed_failures else {}
         old = store.note_event(old, "config_changed", keys=keys, old=old.get("config_sha256"),
-                               new=config_sha)
+                               new=config_sha, **extra)
         old["config_sha256"] = config_sha
     return old
+
+
+def _another_setup(store: RunDir, cfg: TournamentConfig) -> str:
+    return (f"{store.path} holds a run of another tournament setup ({_what_changed(store, cfg)}). "
+            "Its games cannot be reused. Start a new run with --out NEW_DIR (or set output_dir), "
+            "or delete the old directory.")
 
 
 def _old_config(store: RunDir) -> dict[str, Any] | None:
@@ -112,20 +142,26 @@ def _change(key: str, old: Any, new: Any) -> str:
 def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
                    config_file: str | None = None, progress: Progress | None = None,
                    bots: dict[str, Bot] | None = None,
-                   scorers: Sequence[Scorer] | None = None) -> RunSummary:
+                   scorers: Sequence[Scorer] | None = None,
+                   allow_failures_change: bool = False) -> RunSummary:
+    """Play, score and rank ``cfg`` into ``out_dir`` (resuming what is there).
+    ``allow_failures_change``: accept a resume whose ``failures`` block differs from the
+    stored run's (recorded in the manifest)."""
     t0 = time.perf_counter()
-    store = RunDir(Path(out_dir) if out_dir else cfg.default_output_dir())
+    store = RunDir(Path(out_dir).expanduser() if out_dir else cfg.default_output_dir())
+    check_target(store.path)
     with store.locked():
-        return _run_locked(cfg, store, t0, config_file, progress, bots, scorers)
+        return _run_locked(cfg, store, t0, config_file, progress, bots, scorers,
+                           allow_failures_change)
 
 
 def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: str | None,
                 progress: Progress | None, bots: dict[str, Bot] | None,
-                scorers: Sequence[Scorer] | None) -> RunSummary:
-    manifest = _prepare(cfg, store, config_file)
+                scorers: Sequence[Scorer] | None, allow_failures_change: bool) -> RunSummary:
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
+    have, results = store.transcripts(), store.results()
+    manifest = _prepare(cfg, store, config_file, schedule, have, results, allow_failures_change)
     manifest["expected_games"] = len(schedule)
-    have = store.transcripts()
     todo = [g for g in schedule if g.game_id not in have]
     total = len(schedule)
     done_count = [total - len(todo)]
@@ -135,7 +171,6 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers()
     for s in scorer_objs:  # run-level records (e.g. RUN/judges/) go into the run directory
         s.bind_run_dir(store.path)
-    results = store.results()
     rescore = manifest.get("scoring_fingerprint") != cfg.scoring_fingerprint()
     if todo or rescore or any(gid not in results for gid in have):
         for s in scorer_objs:  # something to score: load models now, so that a missing

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -106,9 +106,14 @@ def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
 
 
 def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
-               out_dir: Path | None = None) -> ScoredLogs:
+               out_dir: Path | None = None,
+               progress: Callable[[str], None] | None = None) -> ScoredLogs:
+    """Score and rank the games in ``paths``; ``progress`` is told (one line) what is
+    about to be scored, before the long part starts."""
     from chatmatch.scoring.engine import score_games
 
+    if out_dir is not None:  # refuse before the long part, not after it
+        _check_out_dir(Path(out_dir))
     games, skipped = load_transcripts(list(paths), strict=strict)
     if not games:
         detail = "".join(f"\n  {e}" for e in skipped[:5])
@@ -119,6 +124,11 @@ def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
                              "Lines) or folders of them" + (f". Could not read:{detail}" if detail else ""))
     games = _renumber(games)
     speakers = sorted({p for g in games for p in g.players})
+    if progress is not None:
+        turns = sum(len(g.turns) for g in games)
+        progress(f"scoring {len(games):,} game(s), {turns:,} turns, between {len(speakers)} "
+                 f"speaker(s) on {len(cfg.scoring.dimensions)} dimension(s)"
+                 + (f" ({len(skipped)} file(s) skipped)" if skipped else ""))
     scorers = cfg.scoring.build_scorers()
     weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
     per_game = score_games(games, scorers)
@@ -131,14 +141,25 @@ def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
     return out
 
 
+def _check_out_dir(path: Path) -> None:
+    if path.exists() and not path.is_dir():
+        raise RunDirError(f"{path}: is a file; give a new --out folder")
+    if path.is_dir() and any(path.iterdir()):
+        raise RunDirError(f"{path} already exists and is not empty; give a new --out folder")
+
+
 def _write_run(out_dir: Path, cfg: ScoreConfig, scored: ScoredLogs, per_game: list[dict[str, Any]],
                scorers: list[dict[str, Any]]) -> None:
     import yaml
 
     store = RunDir(Path(out_dir))
-    if store.exists() or (store.path.exists() and any(store.path.iterdir())):
-        raise RunDirError(f"{store.path} already exists and is not empty; give a new --out folder")
-    store.path.mkdir(parents=True, exist_ok=True)
+    _check_out_dir(store.path)
+    try:
+        store.path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from chatmatch.errors import StorageError
+
+        raise StorageError.from_os_error(exc, store.path, "create the folder") from None
     config = {"name": f"scored logs ({len(scored.games)} games)",
               "bots": [{"name": s, "adapter": "imported-log"} for s in scored.speakers],
               "scoring": cfg.scoring.model_dump(mode="json"),

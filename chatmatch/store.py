@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from chatmatch import __version__
-from chatmatch.errors import RunDirError, TranscriptError
+from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.scoring.points import GameResult
-from chatmatch.transcript import Transcript
+from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
 MANIFEST = "manifest.json"
 RESULTS = "results.jsonl"
@@ -63,17 +63,34 @@ def dumps(obj: Any) -> str:
     return json.dumps(_nan_to_none(obj), ensure_ascii=False, sort_keys=True, allow_nan=False)
 
 
+#: files and folders a run directory may hold; a folder holding anything else (and no
+#: manifest) is not a run directory, and chatmatch refuses to write into it
+RUN_ENTRIES = frozenset({"manifest.json", "config.yaml", "transcripts", "scores", "rankings",
+                         "results.jsonl", ".lock", "judges", "plots", "report.html"})
+#: what each entry must be (a folder or a file)
+_FOLDERS = ("transcripts", "scores", "rankings")
+_FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
+
+
 def atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    """Write ``text`` to a temporary file, fsync it, rename it over ``path``. An
+    ``OSError`` (disk full, read-only folder, a file in the way) becomes a one-line
+    :class:`StorageError` naming the path; the old file is left as it was."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    except OSError as exc:
+        raise StorageError.from_os_error(exc, path) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise StorageError.from_os_error(exc, path) from None
         raise
     _fsync_dir(path.parent)
 
@@ -101,6 +118,19 @@ def _checksum(record: dict[str, Any]) -> str:
     return hashlib.sha256(dumps(record).encode()).hexdigest()
 
 
+#: (key, accepted types, in words) of the manifest entries chatmatch reads
+_MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
+    ("bots", (list,), "a list of bot names"),
+    ("bots_described", (dict,), "a JSON object (bot name -> description)"),
+    ("scorers", (dict,), "a JSON object"),
+    ("history", (list,), "a list of events"),
+    ("expected_games", (int,), "a whole number"),
+    ("play_fingerprint", (str,), "a string"),
+    ("scoring_fingerprint", (str,), "a string"),
+    ("config_sha256", (str,), "a string"),
+)
+
+
 @dataclass
 class RunDir:
     path: Path
@@ -125,12 +155,26 @@ class RunDir:
         if not self.exists():
             raise RunDirError(f"{self.path}: not a chatmatch run directory (no {MANIFEST}); "
                               "give the folder that `chatmatch run` or `chatmatch score --out` wrote")
+        fix = ("; delete it and run the same `chatmatch run` command again: the manifest is "
+               "rebuilt from config.yaml and every stored game is checked and scored again")
         try:
             data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise RunDirError(f"{self.manifest_path}: unreadable manifest ({exc})") from None
+        except IsADirectoryError:
+            raise RunDirError(f"{self.manifest_path}: is a folder, not the run's manifest file; "
+                              "move it away") from None
+        except OSError as exc:
+            raise StorageError.from_os_error(exc, self.manifest_path, "read") from None
+        except ValueError as exc:
+            raise RunDirError(f"{self.manifest_path}: unreadable manifest ({exc}){fix}") from None
         if not isinstance(data, dict):
-            raise RunDirError(f"{self.manifest_path}: manifest must be a JSON object")
+            raise RunDirError(f"{self.manifest_path}: manifest must be a JSON object{fix}")
+        for key, kinds, what in _MANIFEST_TYPES:
+            if key in data and data[key] is not None and not isinstance(data[key], kinds):
+                raise RunDirError(f"{self.manifest_path}: '{key}' must be {what}, got "
+                                  f"{type(data[key]).__name__}{fix}")
+        bots = data.get("bots")
+        if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
+            raise RunDirError(f"{self.manifest_path}: 'bots' must be a list of names{fix}")
         return data
 
     def write_manifest(self, data: dict[str, Any]) -> None:
@@ -145,8 +189,16 @@ class RunDir:
         """Hold ``RUN/.lock`` while a run writes here, so a second process on the same
         directory is refused instead of playing the same games. The OS drops the lock when
         the process ends, even by SIGKILL. Stale temporary files of killed runs are removed."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        with open(self.path / LOCK, "a", encoding="utf-8") as fh:
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError.from_os_error(exc, self.path, "create the run directory") from None
+        self.check_layout()
+        try:
+            fh_cm = open(self.path / LOCK, "a", encoding="utf-8")
+        except OSError as exc:
+            raise StorageError.from_os_error(exc, self.path / LOCK) from None
+        with fh_cm as fh:
             try:
                 import fcntl
             except ImportError:  # no advisory locks (Windows): run unlocked
@@ -159,8 +211,25 @@ class RunDir:
                                       "for it to finish (or stop it), or use another --out") from None
             for sub in ("", "transcripts", "scores", "rankings"):
                 for tmp in (self.path / sub).glob(f".*{TMP_SUFFIX}"):
-                    tmp.unlink(missing_ok=True)
+                    try:
+                        tmp.unlink(missing_ok=True)
+                    except OSError:
+                        pass  # read-only: the write that follows says so
             yield
+
+    def check_layout(self) -> None:
+        """Refuse a run directory whose entries have the wrong kind (a file named
+        ``transcripts``, a folder named ``results.jsonl``, ...), before anything is written."""
+        for name in _FOLDERS:
+            p = self.path / name
+            if p.exists() and not p.is_dir():
+                raise RunDirError(f"{p}: must be a folder of the run, but is a file; move it "
+                                  "away (or choose another --out)")
+        for name in _FILES:
+            p = self.path / name
+            if p.is_dir():
+                raise RunDirError(f"{p}: must be a file of the run, but is a folder; move it "
+                                  "away (or choose another --out)")
 
     # --- transcripts ---------------------------------------------------------------------
     def save_transcript(self, tr: Transcript) -> None:
@@ -172,7 +241,11 @@ class RunDir:
         for f in sorted(folder.glob("*.jsonl")) if folder.exists() else []:
             try:
                 tr = Transcript.from_jsonl(f.read_text(encoding="utf-8"), file=str(f))
-            except (TranscriptError, UnicodeDecodeError, OSError) as exc:
+                long = next((t for t in tr.turns if len(t.text) > MAX_TURN_CHARS), None)
+                if long is not None:  # an edited file: the scorers cannot take it
+                    raise TranscriptError(f"turn {long.index} has {len(long.text):,} characters, "
+                                          f"more than {MAX_TURN_CHARS:,}", file=str(f))
+            except (TranscriptError, UnicodeDecodeError, OSError, RecursionError) as exc:
                 self.warnings.append(f"skipped unreadable transcript {f}: {exc}")
                 continue
             out[tr.game_id] = tr
@@ -199,11 +272,14 @@ class RunDir:
         path = self.path / RESULTS
         # a run killed mid-append may leave a torn last line: end it, or the new record
         # would be glued to it and lost as well
-        torn = path.exists() and path.stat().st_size > 0 and not _ends_with_newline(path)
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(("\n" if torn else "") + line + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            torn = path.exists() and path.stat().st_size > 0 and not _ends_with_newline(path)
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write(("\n" if torn else "") + line + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise StorageError.from_os_error(exc, path) from None
 
     def rewrite_results(self, results: list[GameResult]) -> None:
         lines = [json.dumps({"record": _nan_to_none(r.to_json()), "sha256": _checksum(r.to_json())},
@@ -214,7 +290,13 @@ class RunDir:
         p = self.path / RESULTS
         if not p.exists():
             return
-        with open(p, encoding="utf-8", errors="replace") as fh:
+        if p.is_dir():
+            raise RunDirError(f"{p}: must be a file of the run, but is a folder; move it away")
+        try:
+            fh_cm = open(p, encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise StorageError.from_os_error(exc, p, "read") from None
+        with fh_cm as fh:
             for n, raw in enumerate(fh, 1):
                 if not raw.strip():
                     continue
@@ -225,7 +307,7 @@ class RunDir:
                     if entry["sha256"] != _checksum(rec):
                         raise ValueError("checksum mismatch")
                     yield GameResult.from_json(rec)
-                except (ValueError, KeyError, TypeError) as exc:
+                except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
                     self.warnings.append(f"{p}:{n}: ignored a damaged result line ({exc}); "
                                          "that game is scored again from its transcript")
 

@@ -19,6 +19,11 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from chatmatch.errors import TranscriptError
 
+#: longest turn chatmatch scores, in characters: ``failures.max_chars`` is capped at it, an
+#: imported log with a longer turn is skipped, and so is an edited stored transcript (spaCy
+#: refuses texts over a million characters; the n-gram and similarity costs grow with it)
+MAX_TURN_CHARS = 100_000
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -130,6 +135,8 @@ class Transcript:
                     rec = json.loads(raw)
                 except json.JSONDecodeError as exc:
                     raise TranscriptError(f"not valid JSON ({exc.msg})", file=file, line=n) from None
+                except RecursionError:
+                    raise TranscriptError("JSON nested too deeply to read", file=file, line=n) from None
                 if not isinstance(rec, dict):
                     raise TranscriptError("each line must be a JSON object", file=file, line=n)
                 yield n, rec

@@ -50,20 +50,86 @@ def load_located_yaml(path: str | Path) -> LocatedYaml:
     return parse_located_yaml(text, name)
 
 
-def parse_located_yaml(text: str, name: str = "<string>") -> LocatedYaml:
+#: deepest nesting of lists and mappings accepted (PyYAML composes recursively: a document
+#: nested thousands of levels deep would end in a RecursionError)
+MAX_DEPTH = 100
+#: most nodes a document may stand for once every alias is expanded (a "billion laughs"
+#: document of nested aliases stands for billions; a tournament file for a few hundred)
+MAX_EXPANDED_NODES = 100_000
+
+
+def compose_checked(text: str, name: str, error: type[ConfigError] = ConfigError) -> yaml.Node | None:
+    """``yaml.compose`` (safe loader) that refuses, with ``file:line:``, documents nested
+    deeper than :data:`MAX_DEPTH`, recursive aliases, and aliases that expand beyond
+    :data:`MAX_EXPANDED_NODES` nodes, instead of hanging or overflowing the stack."""
     try:
+        depth = 0
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):  # iterative: safe on any depth
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise error(f"nested more than {MAX_DEPTH} levels deep; flatten the "
+                                "document", file=name, line=event.start_mark.line + 1)
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"invalid YAML: {problem}", file=name, line=line) from None
+        raise error(f"invalid YAML: {problem}", file=name, line=line) from None
+    if node is not None:
+        _check_expansion(node, name, error)
+    return node
+
+
+def _check_expansion(root: yaml.Node, name: str, error: type[ConfigError]) -> None:
+    """Count the nodes the document stands for with every alias expanded (memoised per
+    node, so this is linear in the document's size) and refuse recursive aliases."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    # iterative post-order walk: (node, children visited?)
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            children = _children(node)
+            sizes[key] = 1 + sum(sizes[id(c)] for c in children)
+            if sizes[key] > MAX_EXPANDED_NODES:
+                raise error(f"YAML aliases (*name) expand this document beyond "
+                            f"{MAX_EXPANDED_NODES} values; write the values out instead of "
+                            "nesting aliases", file=name, line=node.start_mark.line + 1)
+            continue
+        if key in sizes:
+            continue
+        if key in on_path:
+            raise error("a YAML alias refers to a node that contains it (a recursive "
+                        "structure); remove the alias", file=name, line=node.start_mark.line + 1)
+        on_path.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [x for pair in node.value for x in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def parse_located_yaml(text: str, name: str = "<string>") -> LocatedYaml:
+    node = compose_checked(text, name)
     if node is None:
         raise ConfigError("the file is empty; it needs at least a 'bots' list", file=name, line=1)
     lines: dict[tuple[Any, ...], int] = {(): node.start_mark.line + 1}
     _walk(node, (), lines, name)
     try:
         data = yaml.safe_load(text)
+    except RecursionError:  # not reached after compose_checked; kept as a last guard
+        raise ConfigError(f"nested too deeply (more than {MAX_DEPTH} levels)", file=name) from None
     except yaml.YAMLError as exc:  # composes but does not construct (e.g. bad tag)
         mark = getattr(exc, "problem_mark", None)
         raise ConfigError(f"invalid YAML: {getattr(exc, 'problem', exc)}", file=name,
@@ -72,10 +138,22 @@ def parse_located_yaml(text: str, name: str = "<string>") -> LocatedYaml:
 
 
 def _walk(node: yaml.Node, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int],
-          name: str) -> None:
+          name: str, visited: set[int] | None = None) -> None:
+    """Record the line of every key path. An aliased node is walked once (its first
+    place), so nested aliases cost nothing here."""
+    visited = set() if visited is None else visited
+    if id(node) in visited:
+        return
+    visited.add(id(node))
     if isinstance(node, yaml.MappingNode):
         seen: set[Any] = set()
         for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                dotted = ".".join(str(p) for p in path) or "top level"
+                raise ConfigError(f"a key must be plain text, not a "
+                                  f"{'list' if isinstance(key_node, yaml.SequenceNode) else 'mapping'}"
+                                  f" (in {dotted}); write the key as text",
+                                  file=name, line=key_node.start_mark.line + 1)
             key = key_node.value
             if key in seen:
                 dotted = ".".join(str(p) for p in (*path, key))
@@ -83,8 +161,8 @@ def _walk(node: yaml.Node, path: tuple[Any, ...], lines: dict[tuple[Any, ...], i
                                   file=name, line=key_node.start_mark.line + 1, path=dotted)
             seen.add(key)
             lines[(*path, key)] = key_node.start_mark.line + 1
-            _walk(value_node, (*path, key), lines, name)
+            _walk(value_node, (*path, key), lines, name, visited)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             lines[(*path, i)] = item.start_mark.line + 1
-            _walk(item, (*path, i), lines, name)
+            _walk(item, (*path, i), lines, name, visited)

@@ -218,12 +218,9 @@ def _bot_values(node: yaml.Node, what: str, file: str, lines: dict[str, int], *,
 
 
 def parse_yaml(text: str, file: str = "<yaml>") -> HumanRanking:
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise HumanFileError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", file=file,
-                             line=mark.line + 1 if mark else None) from None
+    from chatmatch.yamlloc import compose_checked
+
+    root = compose_checked(text, file, HumanFileError)  # bounded depth and aliases
     if root is None:
         raise HumanFileError("the file is empty; it needs a 'ranking' or 'judges' mapping",
                              file=file, line=1)

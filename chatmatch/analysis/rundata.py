@@ -53,7 +53,12 @@ def load_run_data(run_dir: str | Path) -> RunData:
         raw = yaml.safe_load((store.path / "config.yaml").read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise RunDirError(f"{store.path / 'config.yaml'}: cannot read the run's config ({exc})") from None
-    weights_raw = ((raw.get("scoring") or {}).get("weights") or {}) if isinstance(raw, dict) else {}
+    scoring = raw.get("scoring") if isinstance(raw, dict) else None
+    weights_raw = scoring.get("weights") if isinstance(scoring, dict) else None
+    weights_raw = weights_raw if isinstance(weights_raw, dict) else {}
     dims = {d for r in results for d in r.higher_is_better}
-    weights = {d: float(weights_raw.get(d, 1.0)) for d in sorted(dims)}
+    try:
+        weights = {d: float(weights_raw.get(d, 1.0)) for d in sorted(dims)}
+    except (TypeError, ValueError) as exc:
+        raise RunDirError(f"{store.path / 'config.yaml'}: bad scoring.weights ({exc})") from None
     return RunData(store, manifest, tuple(bots), rcfg, seed, tuple(results), weights)

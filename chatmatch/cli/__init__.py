@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from chatmatch import __version__
-from chatmatch.errors import ChatmatchError
+from chatmatch.errors import ChatmatchError, os_error_message
 
 #: subcommand modules, each exposing a click command named ``command``
 SUBCOMMANDS = ["run", "rank", "show", "bots", "score", "compare", "plot", "report", "analyze", "meta_eval", "robustness"]
@@ -22,10 +22,30 @@ class _Group(click.Group):
         except ChatmatchError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            click.echo("interrupted; finished games are saved — run the same command again "
+        except KeyboardInterrupt as exc:
+            how = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+            click.echo(f"{how}; finished games are saved — run the same command again "
                        "to resume", err=True)
-            sys.exit(130)
+            sys.exit(143 if isinstance(exc, Terminated) else 130)
+        except RecursionError:
+            click.echo("error: the input is nested too deeply to read; flatten it", err=True)
+            sys.exit(2)
+        except OSError as exc:  # a file or folder chatmatch could not read or write
+            import errno
+
+            full_or_ro = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+            click.echo(f"error: {os_error_message(exc, doing='write' if full_or_ro else 'read or write it')}",
+                       err=True)
+            sys.exit(2)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill PID``, a batch scheduler ending the job): handled like Ctrl-C, so
+    the games in flight are dropped cleanly and finished ones are kept."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -66,6 +86,9 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TQDM_DISABLE", "1")  # transformers' GGUF loader uses plain tqdm
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    import signal
+
+    signal.signal(signal.SIGTERM, _on_sigterm)
     # like `python -m`, let `adapter: mypkg.mod:Class` find modules in the current folder
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -9,13 +10,78 @@ import click
 from chatmatch.cli.progress import ProgressLine
 from chatmatch.cli.table import ranking_table
 
+#: above this many games to play, a run started from a terminal asks first (see --yes)
+CONFIRM_ABOVE_GAMES = 1000
+#: per-turn times an estimate is given for when the run directory has no timings yet:
+#: a rule-based or hosted bot, and a small local model on CPU
+_ASSUMED_SECONDS_PER_TURN = (0.05, 1.0)
+
+
+def _duration(seconds: float) -> str:
+    m = int(round(seconds / 60))
+    d, rem = divmod(m, 24 * 60)
+    h, m = divmod(rem, 60)
+    if seconds < 30:
+        return "under a minute"
+    return "about " + (f"{d}d{h:02d}h" if d else f"{h}h{m:02d}m" if h else f"{max(m, 1)} min")
+
+
+def stdin_is_terminal() -> bool:
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def stored_games(run_dir: Path) -> int:
+    folder = run_dir / "transcripts"
+    try:
+        return sum(1 for _ in folder.glob("*.jsonl")) if folder.is_dir() else 0
+    except OSError:
+        return 0
+
+
+def _measured_seconds_per_turn(run_dir: Path, sample: int = 50) -> float | None:
+    """Mean turn time recorded in up to ``sample`` stored transcripts (None: no timings)."""
+    import json
+
+    total, turns = 0.0, 0
+    try:
+        files = sorted((run_dir / "transcripts").glob("*.jsonl"))[:sample]
+        for f in files:
+            for line in f.read_text(encoding="utf-8").splitlines()[1:]:
+                rec = json.loads(line)
+                if not rec.get("seed"):
+                    total += float(rec.get("seconds") or 0.0)
+                    turns += 1
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
+        return None
+    return total / turns if turns and total > 0 else None
+
+
+def estimate_line(todo: int, exchanges: int, run_dir: Path) -> str:
+    """How many games and turns are left to play, and roughly how long that takes."""
+    turns = todo * 2 * exchanges
+    head = f"{todo:,} game(s) to play ({turns:,} turns)"
+    if todo == 0:
+        return head + "; nothing to play"
+    measured = _measured_seconds_per_turn(run_dir)
+    if measured is not None:
+        return head + f"; {_duration(turns * measured)} at the {measured:.3g} s a turn measured so far"
+    lo, hi = _ASSUMED_SECONDS_PER_TURN
+    return (head + f"; {_duration(turns * lo)} at {lo} s a turn, {_duration(turns * hi)} at {hi} s "
+            "a turn (the progress line shows the real ETA)")
+
 
 @click.command("run")
 @click.argument("config_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Run directory (default: output_dir from the YAML, else runs/NAME).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line.")
-def command(config_file: Path, out_dir: Path | None, quiet: bool) -> None:
+@click.option("--yes", "-y", "yes", is_flag=True,
+              help=f"Start without asking, even above {CONFIRM_ABOVE_GAMES} games to play.")
+@click.option("--allow-failures-change", is_flag=True,
+              help="Resume although the 'failures' block differs from the stored run's "
+                   "(the new settings apply to the games still to play).")
+def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
+            allow_failures_change: bool) -> None:
     """Play, score and rank the tournament defined in CONFIG_FILE.
 
     Every finished game is saved in the run directory at once; run the same command
@@ -27,18 +93,27 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool) -> None:
       chatmatch run tournaments/paper.yaml --out runs/paper-try2
     """
     from chatmatch.config import load_config
+    from chatmatch.resume import check_target
     from chatmatch.runner import run_tournament
     from chatmatch.schedule import double_round_robin
 
     cfg = load_config(config_file)
     n = len(cfg.bots)
     games = len(double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed))
-    target = out_dir or cfg.default_output_dir()
+    target = (out_dir or cfg.default_output_dir()).expanduser()
     click.echo(f"Tournament '{cfg.name}': {n} bots, {n * (n - 1) // 2} matches, {games} games "
                f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
                f"run directory: {target}", err=True)
+    check_target(target)  # refuse a folder that is not a run before asking anything
+    todo = games - stored_games(target)
+    click.echo(estimate_line(todo, cfg.exchanges, target), err=True)
+    if todo > CONFIRM_ABOVE_GAMES and not yes and stdin_is_terminal():
+        if not click.confirm(f"Start {todo:,} games? (--yes skips this question)", default=False,
+                             err=True):
+            raise click.exceptions.Exit(1)
     summary = run_tournament(cfg, target, config_file=str(config_file),
-                             progress=None if quiet else ProgressLine())
+                             progress=None if quiet else ProgressLine(),
+                             allow_failures_change=allow_failures_change)
     for w in summary.warnings:
         click.echo(f"warning: {w}", err=True)
     click.echo(ranking_table(summary.ranking))

@@ -33,6 +33,11 @@ def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | Non
       ParlAI JSON Lines      {"dialog": [[{"id":..,"text":..}, ...]]}; one line = one game
 
     \b
+    Limits: a file of at most 256 MiB, a game of at most 10,000 turns, a turn of at most
+    100,000 characters; a file beyond them is skipped with a warning (see
+    docs/reliability.md).
+
+    \b
     Examples:
       chatmatch score logs/ --json
       chatmatch score a.txt b.txt --config tournaments/demo.yaml --out runs/logs
@@ -41,7 +46,8 @@ def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | Non
     from chatmatch.scorelogs import load_score_config, score_logs
 
     cfg = load_score_config(config_file, preset)
-    scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir)
+    scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir,
+                        progress=lambda line: click.echo(line, err=True))
     for err in scored.skipped:
         click.echo(f"warning: skipped {err}", err=True)
     if as_json:

@@ -22,16 +22,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 from chatmatch.registry import Registry
 from chatmatch.transcript import Transcript
 
 
 class ScorerParams(BaseModel):
-    """Base of every scorer's parameter model: unknown keys are errors."""
+    """Base of every scorer's parameter model: unknown keys are errors, and so are NaN,
+    infinity and booleans given for numbers."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, v: Any, info: ValidationInfo) -> Any:
+        from chatmatch.validation import refuse_bool_for_number
+
+        return refuse_bool_for_number(cls, v, info)
 
 
 @dataclass(frozen=True)

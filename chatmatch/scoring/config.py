@@ -18,10 +18,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator,
+                      model_validator)
 
 from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
 from chatmatch.scoring.builtin import DIMENSIONS
+from chatmatch.validation import refuse_bool_for_number
 
 
 def _known(name: str) -> str:
@@ -40,7 +42,13 @@ def _first_error(exc: ValidationError, dimension: str) -> str:
 class ScoringConfig(BaseModel):
     """Which dimensions judge a game, their weights and their parameters."""
 
+    # weights: NaN and infinity refused by _weights_ok; params: by each ScorerParams model
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, v: Any, info: ValidationInfo) -> Any:
+        return refuse_bool_for_number(cls, v, info)
 
     dimensions: list[str] = Field(default_factory=lambda: list(DIMENSIONS))
     weights: dict[str, float] = Field(default_factory=dict)

@@ -1,21 +1,21 @@
-"""Crash safety: a real ``chatmatch run`` process is killed with SIGKILL at seeded random
-moments and resumed each time; the final run directory must equal an uninterrupted run's.
+"""Crash safety: a real ``chatmatch`` process is killed with SIGKILL at 10 seeded moments and
+resumed each time; the final run directory must equal an uninterrupted run's.
 
-Kill moments are drawn from a seeded generator as "after k finished games, plus d ms", so
-they fall at different stages of a game (playing, saving a transcript, scoring, appending
-a result), and the test knows which games were finished before each kill.
+The moments are deterministic crash points (``tests/reliability/crash.py``): "the N-th
+write of a transcript / scores file / result line / manifest / config / ranking, killed
+before it, half way through it, or right after it". Five fall while games are played and
+scored, five while a changed scoring setup re-scores the stored games and ranks them
+again. No sleeps: the process kills itself at the chosen write.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,13 +23,18 @@ import pytest
 from chatmatch.config import load_config
 from chatmatch.runner import run_tournament
 from chatmatch.store import RunDir
-from tests.reliability.helpers import (REPO, chatmatch_cmd, cli_env, run_cli, run_contents,
-                                       tournament_yaml)
+from tests.reliability.helpers import REPO, cli_env, run_cli, run_contents, tournament_yaml
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 
-TOTAL = 12  # 4 bots, double round-robin
+BOTS = 5
+TOTAL = BOTS * (BOTS - 1)  # double round-robin
 KILL_SEED = 20240
+#: what each phase kills; "ranking" last (rankings are written once all games are scored),
+#: and in the re-scoring phase the config and results rewrite first (they happen only
+#: until the manifest records the new scoring setup)
+PLAY_OPS = ["transcript", "scores", "result", "manifest"]
+RESCORE_OPS = ["config", "results_rewrite", "scores", "result"]
 
 
 def _finished(run: Path) -> set[str]:
@@ -37,65 +42,71 @@ def _finished(run: Path) -> set[str]:
     return {p.stem for p in folder.glob("*.jsonl")} if folder.exists() else set()
 
 
-def _start(cfg: Path, run: Path, log: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(chatmatch_cmd("run", str(cfg), "--out", str(run)), cwd=REPO,
-                            env=cli_env(), stdout=log.open("wb"), stderr=subprocess.STDOUT)
+def _crash_run(cfg: Path, run: Path, spec: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tests.reliability.crash", "run", str(cfg), "--out",
+                           str(run), "-q"], cwd=REPO, env=cli_env(CHATMATCH_TEST_CRASH=spec),
+                          text=True, capture_output=True, timeout=120)
 
 
-def _kill_after(proc: subprocess.Popen[bytes], run: Path, games: int, delay_s: float) -> bool:
-    """SIGKILL ``proc`` once ``games`` games are finished plus ``delay_s``; False when the
-    process ended on its own first."""
-    deadline = time.monotonic() + 60
-    while len(_finished(run)) < games and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.002)
-    time.sleep(delay_s)
-    if proc.poll() is not None:
-        return False
-    os.kill(proc.pid, signal.SIGKILL)
-    return proc.wait(timeout=30) == -signal.SIGKILL  # 0: it ended just before the kill
+def _moments(rng: random.Random) -> list[tuple[str, str]]:
+    """(phase, OP:N:MODE) for 10 kills: 5 while playing, 5 while re-scoring."""
+    out = []
+    for phase, ops in (("play", PLAY_OPS), ("rescore", RESCORE_OPS)):
+        ops = list(ops)
+        rng.shuffle(ops[2:] if phase == "rescore" else ops)
+        for op in [*ops, "ranking"]:
+            # N within what one invocation surely writes (config: 2, results rewrite: 1)
+            n = rng.randint(1, {"results_rewrite": 1, "config": 2, "ranking": 4}.get(op, 3))
+            out.append((phase, f"{op}:{n}:{rng.choice(['before', 'torn', 'after'])}"))
+    return out
 
 
-def test_sigkill_at_random_moments_then_resume_equals_uninterrupted_run(tmp_path):
-    cfg = tmp_path / "t.yaml"
-    cfg.write_text(tournament_yaml(bots=4, exchanges=5, sleep_ms=6, concurrent=2))
-    run, ref = tmp_path / "killed", tmp_path / "reference"
-    rng = random.Random(KILL_SEED)
-    kill_points = sorted(rng.sample(range(0, TOTAL - 2), 4))
-    landed = 0
+def test_sigkill_at_10_seeded_moments_while_playing_rescoring_and_ranking(tmp_path):
+    play_cfg = tmp_path / "play.yaml"
+    play_cfg.write_text(tournament_yaml(bots=BOTS, exchanges=3, concurrent=2))
+    rescore_cfg = tmp_path / "rescore.yaml"  # the same games, scored on fewer dimensions
+    rescore_cfg.write_text(tournament_yaml(bots=BOTS, exchanges=3, concurrent=2,
+                                           dims=["proactivity", "specificity"]))
+    run = tmp_path / "killed"
+    moments = _moments(random.Random(KILL_SEED))
     before: set[str] = set()
-    for i, games in enumerate(kill_points):
-        proc = _start(cfg, run, tmp_path / f"log{i}.txt")
-        killed = _kill_after(proc, run, games, rng.uniform(0.0, 0.05))
-        log = (tmp_path / f"log{i}.txt").read_text(errors="replace")
-        assert proc.returncode in (-signal.SIGKILL, 0), log
-        landed += killed
+    for i, (phase, spec) in enumerate(moments):
+        if phase == "rescore" and moments[i - 1][0] == "play":
+            # the end of the play phase: finish it, and check that nothing was replayed
+            unscored = before - set(RunDir(run).results())
+            final = run_cli("run", str(play_cfg), "--out", str(run))
+            assert final.returncode == 0 and "Traceback" not in final.stderr, final.stderr
+            m = re.search(r"(\d+) game\(s\) played and (\d+) scored now", final.stderr)
+            assert m, final.stderr
+            assert int(m.group(1)) == TOTAL - len(before), final.stderr  # nothing finished replayed
+            assert int(m.group(2)) == TOTAL - len(before) + len(unscored), final.stderr
+            clean = run_cli("run", str(play_cfg), "--out", str(tmp_path / "reference"))
+            assert run_contents(run, timings=False) == run_contents(tmp_path / "reference", timings=False)
+            assert final.stdout == clean.stdout  # the printed rankings
+            before = _finished(run)
+        cfg = play_cfg if phase == "play" else rescore_cfg
+        r = _crash_run(cfg, run, spec)
+        assert r.returncode == -signal.SIGKILL, f"kill {i} ({spec}) did not land: {r.stderr}"
+        assert "Traceback" not in r.stderr, r.stderr
         now = _finished(run)
-        print(f"kill {i}: after {games} game(s) -> killed={killed}, {len(now)} transcripts, "
-              f"{len(RunDir(run).results())} results")
-        assert before <= now, f"kill {i} lost finished games: {sorted(before - now)}"
+        print(f"kill {i} ({phase}, {spec}): {len(now)} transcripts, {len(RunDir(run).results())} results")
+        assert before <= now, f"kill {i} ({spec}) lost finished games: {sorted(before - now)}"
         before = now
-    assert landed >= 3, "the run finished before most kills; make the bots slower"
 
-    # transcripts without a result (killed between saving and scoring) must be re-scored
-    unscored = before - set(RunDir(run).results())
-    final = run_cli("run", str(cfg), "--out", str(run))
-    assert final.returncode == 0, final.stderr
-    assert "Traceback" not in final.stderr
-    m = re.search(r"(\d+) game\(s\) played and (\d+) scored now", final.stderr)
-    assert m, final.stderr
-    assert int(m.group(1)) == TOTAL - len(before), final.stderr  # nothing finished was replayed
-    assert int(m.group(2)) == TOTAL - len(before) + len(unscored), final.stderr
-
-    clean = run_cli("run", str(cfg), "--out", str(ref))
+    final = run_cli("run", str(rescore_cfg), "--out", str(run))
+    assert final.returncode == 0 and "Traceback" not in final.stderr, final.stderr
+    assert re.search(r"\b0 game\(s\) played", final.stderr), final.stderr  # re-scored, never replayed
+    clean = run_cli("run", str(rescore_cfg), "--out", str(tmp_path / "reference2"))
     assert clean.returncode == 0, clean.stderr
-    got, want = run_contents(run, timings=False), run_contents(ref, timings=False)
+    got, want = run_contents(run, timings=False), run_contents(tmp_path / "reference2", timings=False)
     assert sorted(got) == sorted(want)
     assert [k for k in want if got[k] != want[k]] == []
-    assert final.stdout == clean.stdout  # the printed rankings
+    assert final.stdout == clean.stdout
     assert list(run.rglob("*.tmp")) == []  # temp files of killed atomic writes are cleaned up
-    assert len(RunDir(run).results()) == TOTAL
-    manifest = json.loads((run / "manifest.json").read_text())
-    assert manifest["expected_games"] == TOTAL
+    results = RunDir(run).results()
+    assert len(results) == TOTAL
+    assert all(set(r.raw[p]) == {"proactivity", "specificity"} for r in results.values() for p in r.players)
+    assert json.loads((run / "manifest.json").read_text())["expected_games"] == TOTAL
 
 
 def _small_cfg(tmp_path: Path):

@@ -1,0 +1,114 @@
+"""What a run directory must be before ``chatmatch run`` writes into it, and what a resume
+accepts.
+
+* A folder that is not a run directory (no ``manifest.json``) is used only when it is empty
+  (or missing, or holds nothing but what a run writes): ``chatmatch run t.yaml --out .``
+  in a folder holding the user's own ``config.yaml`` would otherwise overwrite it.
+* A run directory whose ``manifest.json`` was deleted (a user's first idea when it is
+  reported corrupt) is recognised by its ``config.yaml`` and ``transcripts/``: the manifest
+  is rebuilt when ``config.yaml`` describes the same play setup, and every stored game is
+  scored again (the old scores cannot be trusted); another setup is refused.
+* Every stored transcript and result must belong to the schedule of the tournament being
+  run (same game ids, players and seed utterance), whatever the manifest says.
+* The ``failures`` block changes what is played (retries, cut length, empty replies): a
+  resume with another one is refused unless explicitly allowed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from chatmatch.errors import ChatmatchError, RunDirError
+from chatmatch.schedule import ScheduledGame
+from chatmatch.scoring.points import GameResult
+from chatmatch.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
+from chatmatch.transcript import Transcript
+
+#: without a manifest, these decide what a folder is: config.yaml alone may be the user's
+#: own file; games without config.yaml cannot be matched to a tournament
+_DECISIVE = frozenset({"config.yaml", "transcripts", "results.jsonl"})
+_NEW_DIR = "give a new or empty folder with --out (or output_dir)"
+
+
+def check_target(path: Path) -> None:
+    """Refuse a path that cannot become or is not a run directory, before anything
+    (even the lock file) is written there."""
+    if path.exists() and not path.is_dir():
+        raise RunDirError(f"{path}: is a file, not a folder; {_NEW_DIR}")
+    if not path.is_dir() or (path / MANIFEST).exists():
+        return
+    try:
+        entries = {e.name for e in path.iterdir()
+                   if e.name != LOCK and not (e.name.startswith(".") and e.name.endswith(TMP_SUFFIX))}
+    except OSError:
+        return  # unreadable: locking or writing says what is wrong
+    if entries <= RUN_ENTRIES and (looks_like_run(path, entries) or not entries & _DECISIVE):
+        return  # empty, a run that lost its manifest, or leftovers that decide nothing
+    shown = ", ".join(sorted(entries)[:3]) + (", ..." if len(entries) > 3 else "")
+    raise RunDirError(f"{path}: the folder is not empty ({shown}) and is not a chatmatch run "
+                      "directory (no manifest.json); chatmatch writes config.yaml, transcripts/ "
+                      f"and more there and would overwrite your files: {_NEW_DIR}")
+
+
+def looks_like_run(path: Path, entries: set[str] | None = None) -> bool:
+    """A run directory that lost its manifest: config.yaml and transcripts/, and nothing
+    a run does not write."""
+    if entries is None:
+        entries = {e.name for e in path.iterdir()}
+    entries = {e for e in entries if not (e.startswith(".") and e.endswith(TMP_SUFFIX))}
+    return {"config.yaml", "transcripts"} <= entries and entries <= RUN_ENTRIES
+
+
+def setup_from_config(store: RunDir) -> dict[str, Any] | None:
+    """The play setup recorded in the ``config.yaml`` of a run that lost its manifest:
+    ``{"play_fingerprint": ..., "config": {...}}``, or None when it is not readable."""
+    from chatmatch.config import config_from_data
+    from chatmatch.yamlloc import load_located_yaml
+
+    try:
+        old = config_from_data(load_located_yaml(store.path / "config.yaml"), check_bots=False)
+    except ChatmatchError:
+        return None
+    return {"play_fingerprint": old.play_fingerprint(), "failures": old.failures.model_dump(mode="json")}
+
+
+def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame],
+                       transcripts: dict[str, Transcript], results: dict[str, GameResult]) -> None:
+    """Every stored game must be a game of this schedule, between the same players (and,
+    for a transcript, from the same seed utterance)."""
+    games = {g.game_id: g for g in schedule}
+    fix = ("Its games cannot be reused. Start a new run with --out NEW_DIR (or set "
+           "output_dir), or delete the old directory.")
+    for gid, tr in transcripts.items():
+        g = games.get(gid)
+        if g is None or tuple(tr.players) != tuple(g.players) or (
+                tr.seed_utterance and tr.seed_utterance != g.seed_utterance):
+            why = ("is not in this tournament's schedule" if g is None else
+                   f"is {tr.players[0]} vs {tr.players[1]} from {tr.seed_utterance!r}, but this "
+                   f"tournament schedules {g.players[0]} vs {g.players[1]} from {g.seed_utterance!r}")
+            raise RunDirError(f"{store.path} holds games of another tournament "
+                              f"(transcripts/{gid}.jsonl {why}). {fix}")
+    for gid, r in results.items():
+        g = games.get(gid)
+        if g is None or tuple(r.players) != tuple(g.players):
+            raise RunDirError(f"{store.path} holds results of another tournament (results.jsonl: "
+                              f"game {gid} {'is not scheduled' if g is None else 'has other players'}). {fix}")
+
+
+def check_failures(store: RunDir, old_failures: Any, new_failures: dict[str, Any],
+                   played: int, allow: bool) -> list[str]:
+    """The changed ``failures`` keys; refused when games were played under the old ones
+    (unless ``allow``)."""
+    if not isinstance(old_failures, dict):
+        return []
+    changed = sorted(k for k in set(old_failures) | set(new_failures)
+                     if old_failures.get(k) != new_failures.get(k))
+    if changed and played and not allow:
+        what = "; ".join(f"{k} {old_failures.get(k)!r} -> {new_failures.get(k)!r}" for k in changed)
+        raise RunDirError(
+            f"{store.path}: the 'failures' settings changed ({what}); they change what is played, "
+            f"so the {played} stored game(s) and the rest would be played under different rules. "
+            "Run with the old settings, start a new run with --out NEW_DIR, or pass "
+            "--allow-failures-change to keep the stored games and apply the new settings to the rest.")
+    return changed
