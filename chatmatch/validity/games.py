@@ -1,0 +1,138 @@
+"""Agreement of chatmatch's ranking with a known ranking, on a set of finished games.
+
+Used for every lab dataset made of two-bot games whose bots have a reference ranking
+(Spot The Bot's conversations and crowd rankings, the ladder and its construction order).
+The games are scored once; everything else re-weights the game points
+(:meth:`GameResult.reweighted`) and ranks again with the configured ranking method:
+
+* ``full``: the configured weights, ranking seed ``seed``;
+* ``seeds``: the same with ranking seeds ``seed .. seed+n-1`` (min / median / max tau);
+* ``alone``: one dimension with weight 1, every other 0;
+* ``minus``: the configured weights with one dimension set to 0 (the paper's ablation);
+* ``long_half``: only the games with at least the median number of turns;
+* per dimension, how often it *fires*: the share of games in which it gives its point to one
+  of the two bots (the raw scores differ). A dimension that never fires cannot rank anything:
+  its "alone" tau is not reported (``None``, with a note), rather than a misleading 0.
+
+Agreement is Kendall's tau-b between chatmatch's ranks and the reference scores.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from chatmatch.analysis.agreement import compare
+from chatmatch.config import RankingConfig
+from chatmatch.ranking import rank
+from chatmatch.scoring.base import DimensionScore
+from chatmatch.scoring.points import GameResult, dimension_winner, result_from_scores
+from chatmatch.transcript import Transcript
+
+
+@dataclass(frozen=True)
+class GameDataset:
+    """Games plus one or more reference rankings (system -> score, higher is better)."""
+
+    name: str
+    games: tuple[Transcript, ...]
+    references: dict[str, dict[str, float]]
+    facts: dict[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def bots(self) -> list[str]:
+        return sorted({p for g in self.games for p in g.players})
+
+
+def tau(order_ranks: Mapping[str, int], reference: Mapping[str, float]) -> float | None:
+    """Kendall tau-b of chatmatch ranks (1 = best) against reference scores (higher =
+    better); None when undefined (a side ranks every bot the same)."""
+    value = compare({b: float(r) for b, r in order_ranks.items()}, reference,
+                    system_lower_better=True, human_lower_better=False).tau.value
+    return None if math.isnan(value) else round(value, 4)
+
+
+def fire_rate(results: Sequence[GameResult], dim: str) -> float:
+    """Share of games whose two bots' raw scores on ``dim`` differ (someone wins the point)."""
+    if not results:
+        return 0.0
+    fired = sum(dimension_winner(r.raw[r.players[0]][dim], r.raw[r.players[1]][dim],
+                                 r.higher_is_better[dim]) != 0 for r in results)
+    return fired / len(results)
+
+
+def long_half(games: Sequence[Transcript]) -> set[str]:
+    """Ids of the games with at least the median number of turns."""
+    median = statistics.median(len(g.turns) for g in games)
+    return {g.game_id for g in games if len(g.turns) >= median}
+
+
+def _spread(values: Sequence[float | None]) -> dict[str, Any]:
+    ok = [v for v in values if v is not None]
+    if not ok:
+        return {"values": list(values), "min": None, "median": None, "max": None}
+    return {"values": list(values), "min": min(ok), "median": statistics.median(ok), "max": max(ok)}
+
+
+def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore]],
+                   weights: Mapping[str, float], ranking: RankingConfig, *, seed: int = 0,
+                   seeds: int = 1) -> dict[str, Any]:
+    """The lab's verdict on one game dataset (JSON-ready); ``scores`` holds, per game of
+    ``ds.games`` in order, every dimension's score."""
+    dims = list(scores[0]) if scores else []
+    results = [result_from_scores(g.game_id, g.players, s, weights)
+               for g, s in zip(ds.games, scores)]
+    bots = ds.bots
+
+    def ranks(rs: Sequence[GameResult], s: int = seed) -> dict[str, int]:
+        return rank(rs, bots, ranking, s).rank_of()
+
+    def taus(r: Mapping[str, int]) -> dict[str, float | None]:
+        return {name: tau(r, ref) for name, ref in ds.references.items()}
+
+    base = ranks(results)
+    per_seed = [taus(ranks(results, seed + i)) for i in range(seeds)]
+    long_ids = long_half(ds.games)
+    long_results = [r for r in results if r.game_id in long_ids]
+    long_ranks = ranks(long_results) if {p for r in long_results for p in r.players} == set(bots) else None
+    fires = {d: fire_rate(results, d) for d in dims}
+    alone: dict[str, dict[str, float | None]] = {}
+    minus: dict[str, dict[str, float | None]] = {}
+    for d in dims:
+        only = {x: (1.0 if x == d else 0.0) for x in dims}
+        alone[d] = (taus(ranks([r.reweighted(only) for r in results])) if fires[d] > 0
+                    else {name: None for name in ds.references})
+        without = {**weights, d: 0.0}
+        if any(without.get(x, 1.0) > 0 for x in dims):
+            minus[d] = taus(ranks([r.reweighted(without) for r in results]))
+    full = taus(base)
+    refs: dict[str, Any] = {}
+    for name, ref in ds.references.items():
+        refs[name] = {
+            "statistic": "kendall_tau_b",
+            "reference_order": sorted(ref, key=lambda b: (-ref[b], b)),
+            "reference_scores": {b: round(v, 4) for b, v in ref.items()},
+            "full": full[name],
+            "seeds": _spread([t[name] for t in per_seed]),
+            "long_half": None if long_ranks is None else tau(long_ranks, ref),
+            "alone": {d: alone[d][name] for d in dims},
+            "minus": {d: minus[d][name] for d in minus},
+        }
+    never = [d for d in dims if fires[d] == 0]
+    notes = list(ds.notes)
+    if never:
+        notes.append(f"never fires (no game gives its point to either bot), so no 'alone' "
+                     f"tau: {', '.join(never)}")
+    return {
+        "dataset": ds.name, "kind": "games", "bots": bots, "games": len(ds.games),
+        "facts": {**ds.facts, "long_half_games": len(long_results)},
+        "ranking": sorted(base, key=lambda b: (base[b], b)),
+        "references": refs,
+        "dimensions": {d: {"fires": round(fires[d], 4),
+                           "fires_long_half": round(fire_rate(long_results, d), 4),
+                           "never_fires": fires[d] == 0} for d in dims},
+        "notes": notes,
+    }

@@ -1,0 +1,204 @@
+"""The validity lab: score public human-judged data with the configured scorers and
+ranking, and measure how well chatmatch agrees with people (``chatmatch validate``).
+
+Datasets (see docs/validity.md):
+
+* ``stb``: Spot The Bot bot-bot conversations, one dataset per domain, against the
+  authors' win-rate ranking and the fooling rate (:mod:`chatmatch.validity.stb`);
+* ``fed``: FED dialogue level (:mod:`chatmatch.validity.fed_lab`);
+* ``ladder``: the fault ladder, whose order is known by construction
+  (:mod:`chatmatch.validity.ladder`).
+
+The scorers are built once from the ``scoring`` block (models load once) and every dataset
+is scored with them; rankings use the ``ranking`` block.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from chatmatch.config import RankingConfig, error_from_validation, config_from_data
+from chatmatch.errors import ChatmatchError
+from chatmatch.scoring.base import DimensionScore, Scorer
+from chatmatch.scoring.config import ScoringConfig
+from chatmatch.transcript import Transcript
+
+DATASETS = ("stb", "fed", "ladder")
+DATA_ENV = "CHATMATCH_DATA"
+
+Step = Callable[[str], None]
+
+
+class LabError(ChatmatchError):
+    """Bad input to the validity lab."""
+
+
+class _LabBlocks(BaseModel):
+    """The parts of a tournament YAML the lab reads; other keys are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    ranking: RankingConfig = Field(default_factory=RankingConfig)
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class LabConfig:
+    scoring: ScoringConfig = field(default_factory=ScoringConfig)
+    ranking: RankingConfig = field(default_factory=RankingConfig)
+    seed: int = 0
+    source: str = "built-in defaults"
+
+
+def load_lab_config(path: str | Path | None) -> LabConfig:
+    """The ``scoring``, ``ranking`` and ``seed`` of a tournament YAML (a full tournament is
+    validated as ``chatmatch run`` would, bots excepted; a file with only these blocks is
+    accepted too). No file: the built-in defaults."""
+    if path is None:
+        return LabConfig()
+    from chatmatch.yamlloc import load_located_yaml
+
+    located = load_located_yaml(path)
+    data = located.data
+    if isinstance(data, dict) and "bots" in data:
+        cfg = config_from_data(located, check_bots=False)
+        return LabConfig(cfg.scoring, cfg.ranking, cfg.seed, str(path))
+    if not isinstance(data, dict):
+        raise LabError(f"{path}: expected a mapping with 'scoring' and/or 'ranking' blocks "
+                       f"(got {type(data).__name__})")
+    try:
+        blocks = _LabBlocks.model_validate(data)
+    except ValidationError as exc:
+        raise error_from_validation(exc, located) from None
+    return LabConfig(blocks.scoring, blocks.ranking, blocks.seed, str(path))
+
+
+def with_ngram_fluency(scoring: ScoringConfig) -> ScoringConfig:
+    """The same scoring with fluency on the n-gram backend (fast; an approximation)."""
+    if "fluency" not in scoring.dimensions:
+        return scoring
+    params = {**scoring.params, "fluency": {**scoring.params.get("fluency", {}), "backend": "ngram"}}
+    return scoring.model_copy(update={"params": params})
+
+
+def default_data_dir() -> Path:
+    env = os.environ.get(DATA_ENV)
+    return Path(env) if env else Path("..") / "shared" / "data"
+
+
+def parse_datasets(text: str) -> tuple[str, ...]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    bad = [n for n in names if n not in DATASETS]
+    if bad or not names:
+        raise LabError(f"--datasets: unknown dataset(s) {', '.join(bad) or '(none given)'}; "
+                       f"choose from {', '.join(DATASETS)}")
+    return tuple(dict.fromkeys(names))
+
+
+def score_with_steps(games: Sequence[Transcript], scorers: Sequence[Scorer], label: str,
+                     step: Step) -> list[dict[str, DimensionScore]]:
+    """:func:`chatmatch.scoring.engine.score_games`, one progress step per scorer."""
+    from chatmatch.scoring.engine import prefetch_for
+
+    prefetch_for(games, scorers)
+    step(f"{label}: spaCy")
+    out: list[dict[str, DimensionScore]] = [{} for _ in games]
+    for s in scorers:
+        results = s.score_games(games)
+        for slot, r in zip(out, results):
+            slot[s.name] = r
+        step(f"{label}: {s.name}")
+    return out
+
+
+@dataclass
+class Lab:
+    """One lab run: settings, scorers built once, results per dataset."""
+
+    config: LabConfig
+    data_dir: Path
+    datasets: tuple[str, ...] = DATASETS
+    seeds: int = 5
+    ladder_file: Path = Path("tournaments/ladder.yaml")
+    ladder_exchanges: int | None = None
+    step: Step = lambda label: None  # noqa: E731
+
+    def steps_total(self) -> int:
+        per = 1 + len(self.config.scoring.dimensions) + 1  # spaCy, scorers, rankings
+        n = {"stb": 1 + 3 * per, "fed": 1 + per, "ladder": 1 + per}
+        return sum(n[d] for d in self.datasets)
+
+    def check_inputs(self) -> None:
+        """Fail before any model loads when an input is missing."""
+        if any(d in self.datasets for d in ("stb", "fed")) and not self.data_dir.is_dir():
+            raise LabError(f"--data {self.data_dir}: no such folder; give the folder holding "
+                           f"stb/ and fed/ (default ../shared/data, or set {DATA_ENV})")
+        if "ladder" in self.datasets and not self.ladder_file.is_file():
+            raise LabError(f"--ladder {self.ladder_file}: file not found; run from the "
+                           "repository root or give the ladder YAML's path")
+
+    def weights(self) -> dict[str, float]:
+        return {d: self.config.scoring.weight(d) for d in self.config.scoring.dimensions}
+
+    def run(self) -> dict[str, Any]:
+        from chatmatch.validity.games import evaluate_games
+
+        self.check_inputs()
+        scorers = self.config.scoring.build_scorers()
+        reports: list[dict[str, Any]] = []
+        for name in self.datasets:
+            if name == "stb":
+                from chatmatch.validity.stb import load_stb
+
+                domains = load_stb(self.data_dir / "stb")
+                self.step("stb: read")
+                for dom in domains:
+                    ds = _stb_dataset(dom)
+                    scores = score_with_steps(ds.games, scorers, ds.name, self.step)
+                    reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
+                                                  seed=self.config.seed, seeds=self.seeds))
+                    self.step(f"{ds.name}: rankings")
+            elif name == "fed":
+                reports.append(self._fed(scorers))
+            else:
+                from chatmatch.validity.ladder import play_ladder
+
+                ds = play_ladder(self.ladder_file, self.ladder_exchanges)
+                self.step("ladder: played")
+                scores = score_with_steps(ds.games, scorers, "ladder", self.step)
+                reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
+                                              seed=self.config.seed, seeds=self.seeds))
+                self.step("ladder: rankings")
+        return {"config": self.config.source,
+                "scoring": self.config.scoring.model_dump(mode="json"),
+                "ranking": self.config.ranking.model_dump(mode="json"),
+                "seed": self.config.seed, "seeds": self.seeds, "datasets": reports}
+
+    def _fed(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
+        from chatmatch.analysis.fed import load_fed
+        from chatmatch.validity.fed_lab import evaluate_fed
+
+        dialogues = load_fed(self.data_dir / "fed" / "fed_data.json")
+        self.step("fed: read")
+        scores = score_with_steps([d.transcript() for d in dialogues], scorers, "fed", self.step)
+        report = evaluate_fed(dialogues, scores, self.weights())
+        self.step("fed: correlations")
+        return report
+
+
+def _stb_dataset(dom: Any) -> Any:
+    from chatmatch.validity.games import GameDataset
+
+    lengths = sorted(len(g.turns) for g in dom.games)
+    facts = {"conversations": len(dom.games), "conversations_with_humans_left_out":
+             dom.conversations_total - len(dom.games), "judgements": len(dom.judgements),
+             "turns": dom.turns_total, "turns_cleaned": dom.turns_cleaned,
+             "turns_cleaned_by_system": dom.cleaned_by_system, "empty_turns": dom.empty_turns,
+             "turns_min": lengths[0], "turns_median": lengths[len(lengths) // 2],
+             "turns_max": lengths[-1]}
+    return GameDataset(f"stb/{dom.domain}", dom.games, dom.human_rankings(), facts)
