@@ -108,6 +108,8 @@ def evaluate_fed(dialogues: Sequence[FedDialogue], scores: Sequence[Mapping[str,
                      f"{', '.join(never)}")
     return {"dataset": "fed", "kind": "fed", "bots": sorted(overall), "games": len(dialogues),
             "facts": {"dialogues": len(dialogues)}, "ranking": None, "references": refs,
-            "dimensions": {d: {"fires": round(fires[d], 4), "fires_long_half": None,
+            "dimensions": {d: {"fires": round(fires[d], 4),
+                               "fired_games": round(fires[d] * len(dialogues)),
+                               "fires_long_half": None,
                                "never_fires": fires[d] == 0} for d in dims},
             "notes": notes}

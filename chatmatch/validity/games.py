@@ -31,6 +31,9 @@ from chatmatch.scoring.base import DimensionScore
 from chatmatch.scoring.points import GameResult, dimension_winner, result_from_scores
 from chatmatch.transcript import Transcript
 
+#: a dimension deciding fewer games than this share is flagged as rare
+RARE = 0.05
+
 
 @dataclass(frozen=True)
 class GameDataset:
@@ -126,12 +129,18 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
     if never:
         notes.append(f"never fires (no game gives its point to either bot), so no 'alone' "
                      f"tau: {', '.join(never)}")
+    rare = [f"{d} ({round(fires[d] * len(results))} games)" for d in dims
+            if 0 < fires[d] < RARE]
+    if rare:
+        notes.append(f"fires in under {RARE:.0%} of the games, so its 'alone' tau rests on "
+                     f"a handful of games: {', '.join(rare)}")
     return {
         "dataset": ds.name, "kind": "games", "bots": bots, "games": len(ds.games),
         "facts": {**ds.facts, "long_half_games": len(long_results)},
         "ranking": sorted(base, key=lambda b: (base[b], b)),
         "references": refs,
         "dimensions": {d: {"fires": round(fires[d], 4),
+                           "fired_games": round(fires[d] * len(results)),
                            "fires_long_half": round(fire_rate(long_results, d), 4),
                            "never_fires": fires[d] == 0} for d in dims},
         "notes": notes,
