@@ -4,10 +4,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
-from chatmatch.validity.lab import DATASETS, default_data_dir
+from chatmatch.validity.lab import DATASETS, Progress, default_data_dir
+
+
+class _Bar(Progress):
+    """The lab's progress on a tqdm bar (stderr)."""
+
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+
+    def start(self, label: str) -> None:
+        self.bar.set_description_str(label)
+
+    def advance(self) -> None:
+        self.bar.update(1)
 
 
 @click.command("validate")
@@ -62,14 +76,11 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str, seed
                         cfg.source + ", fluency on the n-gram model")
     lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges)
     lab.check_inputs()
-    # disable=False explicitly: the CLI sets TQDM_DISABLE=1 to silence model loaders
+    # disable=quiet explicitly: the CLI sets TQDM_DISABLE=1 to silence model loaders
     bar = tqdm(total=lab.steps_total(), disable=quiet, unit="step", leave=False,
                dynamic_ncols=True)
+    lab.progress = _Bar(bar)
     try:
-        def step(label: str) -> None:
-            bar.set_description_str(label)
-            bar.update(1)
-        lab.step = step
         report = lab.run()
     finally:
         bar.close()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -30,8 +30,6 @@ from chatmatch.transcript import Transcript
 
 DATASETS = ("stb", "fed", "ladder")
 DATA_ENV = "CHATMATCH_DATA"
-
-Step = Callable[[str], None]
 
 
 class LabError(ChatmatchError):
@@ -101,19 +99,32 @@ def parse_datasets(text: str) -> tuple[str, ...]:
 
 
 def score_with_steps(games: Sequence[Transcript], scorers: Sequence[Scorer], label: str,
-                     step: Step) -> list[dict[str, DimensionScore]]:
+                     progress: "Progress") -> list[dict[str, DimensionScore]]:
     """:func:`chatmatch.scoring.engine.score_games`, one progress step per scorer."""
     from chatmatch.scoring.engine import prefetch_for
 
+    progress.start(f"{label}: spaCy")
     prefetch_for(games, scorers)
-    step(f"{label}: spaCy")
+    progress.advance()
     out: list[dict[str, DimensionScore]] = [{} for _ in games]
     for s in scorers:
+        progress.start(f"{label}: {s.name}")
         results = s.score_games(games)
         for slot, r in zip(out, results):
             slot[s.name] = r
-        step(f"{label}: {s.name}")
+        progress.advance()
     return out
+
+
+class Progress:
+    """What the lab tells about its work: ``start(label)`` before a step, ``advance()``
+    after it. This one says nothing; the CLI's draws a bar."""
+
+    def start(self, label: str) -> None:
+        pass
+
+    def advance(self) -> None:
+        pass
 
 
 @dataclass
@@ -126,7 +137,7 @@ class Lab:
     seeds: int = 5
     ladder_file: Path = Path("tournaments/ladder.yaml")
     ladder_exchanges: int | None = None
-    step: Step = lambda label: None  # noqa: E731
+    progress: Progress = field(default_factory=Progress)
 
     def steps_total(self) -> int:
         per = 1 + len(self.config.scoring.dimensions) + 1  # spaCy, scorers, rankings
@@ -155,25 +166,29 @@ class Lab:
             if name == "stb":
                 from chatmatch.validity.stb import load_stb
 
+                self.progress.start("stb: reading the zip")
                 domains = load_stb(self.data_dir / "stb")
-                self.step("stb: read")
+                self.progress.advance()
                 for dom in domains:
                     ds = _stb_dataset(dom)
-                    scores = score_with_steps(ds.games, scorers, ds.name, self.step)
+                    scores = score_with_steps(ds.games, scorers, ds.name, self.progress)
+                    self.progress.start(f"{ds.name}: ranking")
                     reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
                                                   seed=self.config.seed, seeds=self.seeds))
-                    self.step(f"{ds.name}: rankings")
+                    self.progress.advance()
             elif name == "fed":
                 reports.append(self._fed(scorers))
             else:
                 from chatmatch.validity.ladder import play_ladder
 
+                self.progress.start("ladder: playing")
                 ds = play_ladder(self.ladder_file, self.ladder_exchanges)
-                self.step("ladder: played")
-                scores = score_with_steps(ds.games, scorers, "ladder", self.step)
+                self.progress.advance()
+                scores = score_with_steps(ds.games, scorers, "ladder", self.progress)
+                self.progress.start("ladder: ranking")
                 reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
                                               seed=self.config.seed, seeds=self.seeds))
-                self.step("ladder: rankings")
+                self.progress.advance()
         return {"config": self.config.source,
                 "scoring": self.config.scoring.model_dump(mode="json"),
                 "ranking": self.config.ranking.model_dump(mode="json"),
@@ -183,11 +198,13 @@ class Lab:
         from chatmatch.analysis.fed import load_fed
         from chatmatch.validity.fed_lab import evaluate_fed
 
+        self.progress.start("fed: reading")
         dialogues = load_fed(self.data_dir / "fed" / "fed_data.json")
-        self.step("fed: read")
-        scores = score_with_steps([d.transcript() for d in dialogues], scorers, "fed", self.step)
+        self.progress.advance()
+        scores = score_with_steps([d.transcript() for d in dialogues], scorers, "fed", self.progress)
+        self.progress.start("fed: correlating")
         report = evaluate_fed(dialogues, scores, self.weights())
-        self.step("fed: correlations")
+        self.progress.advance()
         return report
 
 

@@ -123,4 +123,4 @@ def test_progress_shows_although_the_cli_disables_tqdm(data, fast_config, monkey
     res = CliRunner().invoke(
         cli, ["validate", "--data", str(data), "--datasets", "fed", "--config", str(fast_config)])
     assert res.exit_code == 0, res.stderr
-    assert "fed: correlations" in res.stderr and "step" in res.stderr
+    assert "fed: correlating" in res.stderr and "step" in res.stderr
