@@ -97,7 +97,7 @@ def evaluate_fed(dialogues: Sequence[FedDialogue], scores: Sequence[Mapping[str,
                       if name == SYSTEM_LEVEL else None,
                       "reference_scores": {s: round(v, 4) for s, v in overall.items()}
                       if name == SYSTEM_LEVEL else None,
-                      "seeds": None, "long_half": None,
+                      "seeds": None, "shorter": None, "longer": None,
                       "alone": {d: alone[d][name] for d in dims},
                       "minus": {d: minus[d][name] for d in minus}}
     never = [d for d in dims if fires[d] == 0]
@@ -110,6 +110,6 @@ def evaluate_fed(dialogues: Sequence[FedDialogue], scores: Sequence[Mapping[str,
             "facts": {"dialogues": len(dialogues)}, "ranking": None, "references": refs,
             "dimensions": {d: {"fires": round(fires[d], 4),
                                "fired_games": round(fires[d] * len(dialogues)),
-                               "fires_long_half": None,
+                               "fires_shorter": None, "fires_longer": None,
                                "never_fires": fires[d] == 0} for d in dims},
             "notes": notes}

@@ -9,7 +9,9 @@ The games are scored once; everything else re-weights the game points
 * ``seeds``: the same with ranking seeds ``seed .. seed+n-1`` (min / median / max tau);
 * ``alone``: one dimension with weight 1, every other 0;
 * ``minus``: the configured weights with one dimension set to 0 (the paper's ablation);
-* ``long_half``: only the games with at least the median number of turns;
+* ``shorter`` / ``longer``: only the games with at most / more than the median number of
+  turns (does conversation length matter? the dimensions that need long games should do
+  better on the longer ones);
 * per dimension, how often it *fires*: the share of games in which it gives its point to one
   of the two bots (the raw scores differ). A dimension that never fires cannot rank anything:
   its "alone" tau is not reported (``None``, with a note), rather than a misleading 0.
@@ -67,10 +69,10 @@ def fire_rate(results: Sequence[GameResult], dim: str) -> float:
     return fired / len(results)
 
 
-def long_half(games: Sequence[Transcript]) -> set[str]:
-    """Ids of the games with at least the median number of turns."""
+def longer_games(games: Sequence[Transcript]) -> set[str]:
+    """Ids of the games with more turns than the median game."""
     median = statistics.median(len(g.turns) for g in games)
-    return {g.game_id for g in games if len(g.turns) >= median}
+    return {g.game_id for g in games if len(g.turns) > median}
 
 
 def _spread(values: Sequence[float | None]) -> dict[str, Any]:
@@ -98,9 +100,11 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
 
     base = ranks(results)
     per_seed = [taus(ranks(results, seed + i)) for i in range(seeds)]
-    long_ids = long_half(ds.games)
+    long_ids = longer_games(ds.games)
     long_results = [r for r in results if r.game_id in long_ids]
-    long_ranks = ranks(long_results) if {p for r in long_results for p in r.players} == set(bots) else None
+    short_results = [r for r in results if r.game_id not in long_ids]
+    long_ranks, short_ranks = (ranks(rs) if {p for r in rs for p in r.players} == set(bots) else None
+                               for rs in (long_results, short_results))
     fires = {d: fire_rate(results, d) for d in dims}
     alone: dict[str, dict[str, float | None]] = {}
     minus: dict[str, dict[str, float | None]] = {}
@@ -120,7 +124,8 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
             "reference_scores": {b: round(v, 4) for b, v in ref.items()},
             "full": full[name],
             "seeds": _spread([t[name] for t in per_seed]),
-            "long_half": None if long_ranks is None else tau(long_ranks, ref),
+            "shorter": None if short_ranks is None else tau(short_ranks, ref),
+            "longer": None if long_ranks is None else tau(long_ranks, ref),
             "alone": {d: alone[d][name] for d in dims},
             "minus": {d: minus[d][name] for d in minus},
         }
@@ -136,12 +141,14 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
                      f"a handful of games: {', '.join(rare)}")
     return {
         "dataset": ds.name, "kind": "games", "bots": bots, "games": len(ds.games),
-        "facts": {**ds.facts, "long_half_games": len(long_results)},
+        "facts": {**ds.facts, "shorter_games": len(short_results),
+                  "longer_games": len(long_results)},
         "ranking": sorted(base, key=lambda b: (base[b], b)),
         "references": refs,
         "dimensions": {d: {"fires": round(fires[d], 4),
                            "fired_games": round(fires[d] * len(results)),
-                           "fires_long_half": round(fire_rate(long_results, d), 4),
+                           "fires_shorter": round(fire_rate(short_results, d), 4),
+                           "fires_longer": round(fire_rate(long_results, d), 4),
                            "never_fires": fires[d] == 0} for d in dims},
         "notes": notes,
     }

@@ -43,9 +43,9 @@ def overall_table(report: dict[str, Any]) -> str:
                       f"{seeds['min']:+.3f} / {seeds['median']:+.3f} / {seeds['max']:+.3f}")
             rows.append([ds["dataset"], name, _STAT.get(ref["statistic"], ref["statistic"]),
                          len(ds["bots"]), ds["games"], _num(ref["full"]), spread,
-                         "-" if ref.get("long_half") is None else _num(ref["long_half"])])
+                         *("-" if ref.get(k) is None else _num(ref[k]) for k in ("shorter", "longer"))])
     return render_table(["dataset", "people's ranking", "stat", "bots", "games", "full",
-                         "seeds min / median / max", "long half"], rows)
+                         "seeds min / median / max", "shorter", "longer"], rows)
 
 
 def _cell(ds: dict[str, Any], ref: dict[str, Any], part: str, dim: str) -> str:
@@ -72,10 +72,11 @@ def fires_table(report: dict[str, Any]) -> str:
             info = ds["dimensions"].get(dim)
             if info is None:
                 row.append("-")
-            elif info.get("fires_long_half") is None:
+            elif info.get("fires_longer") is None:
                 row.append(f"{100 * info['fires']:.0f}%")
             else:
-                row.append(f"{100 * info['fires']:.0f}% / {100 * info['fires_long_half']:.0f}%")
+                row.append(f"{100 * info['fires']:.0f}% / {100 * info['fires_shorter']:.0f}% / "
+                           f"{100 * info['fires_longer']:.0f}%")
         rows.append(row)
     return render_table(["dimension", *[_SHORT_DATASET.get(d["dataset"], d["dataset"]) for d in sets]], rows)
 
@@ -92,7 +93,8 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
                 f"{f['judgements']} judgements, {f['turns']} turns "
                 f"({f['turns_min']}-{f['turns_max']} a conversation, median {f['turns_median']}); "
                 f"{f['turns_cleaned']} turns cleaned of artefacts ({by or 'none'}), "
-                f"{f['empty_turns']} empty turns; long half = {f['long_half_games']} games")
+                f"{f['empty_turns']} empty turns; {f['shorter_games']} shorter and "
+                f"{f['longer_games']} longer games than the median")
         elif ds["dataset"] == "ladder":
             lines.append(f"ladder: {ds['games']} games of {f['exchanges']} exchanges (seed "
                          f"{f['seed']}, {f['forfeits']} forfeits); true order "
@@ -111,8 +113,8 @@ def render(report: dict[str, Any]) -> str:
         f"chatmatch validity lab ({report['config']}; ranking {report['ranking']['method']}, "
         f"seed {report['seed']}, {report['seeds']} ranking seed(s) for the spread)",
         "",
-        "Agreement with people (+1 = the same order; 'long half' = only the games with at "
-        "least the median number of turns)",
+        "Agreement with people (+1 = the same order; seeds: over ranking seeds; shorter / "
+        "longer: only the games with at most / more than the median number of turns)",
         overall_table(report),
         "",
         "Each dimension alone (weight 1, others 0; 'never' = it never decides a point there)",
@@ -121,7 +123,7 @@ def render(report: dict[str, Any]) -> str:
         "Minus each dimension (its weight set to 0)",
         dimension_table(report, "minus"),
         "",
-        "How often each dimension decides its point (share of games; all / long half)",
+        "How often each dimension decides its point (share of games: all / shorter / longer)",
         fires_table(report),
         "",
         *facts_lines(report),

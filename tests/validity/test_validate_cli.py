@@ -56,15 +56,18 @@ def test_json_schema(data, fast_config):
                            "references", "dimensions", "notes"}
         assert list(ds["dimensions"]) == dims
         for ref in ds["references"].values():
-            assert set(ref) >= {"statistic", "full", "seeds", "long_half", "alone", "minus"}
+            assert set(ref) >= {"statistic", "full", "seeds", "shorter", "longer", "alone", "minus"}
             assert list(ref["alone"]) == dims and list(ref["minus"]) == dims
     stb = report["datasets"][0]
     assert stb["bots"] == ["bad", "good", "mid"] and stb["games"] == 12
     assert stb["facts"]["turns_cleaned"] == 24
+    # every tiny game has 8 turns: none is longer than the median, all are "shorter"
+    assert stb["facts"]["longer_games"] == 0 and stb["facts"]["shorter_games"] == 12
     win = stb["references"]["win rate"]
     assert win["reference_order"] == ["good", "mid", "bad"]
     assert len(win["seeds"]["values"]) == 3
     assert win["seeds"]["min"] <= win["seeds"]["median"] <= win["seeds"]["max"]
+    assert win["longer"] is None and win["shorter"] == win["full"]
     assert stb["dimensions"]["consistency"]["never_fires"] is True
     assert win["alone"]["consistency"] is None  # not a tau of 0
     # proactivity alone: "good" asks questions every other turn, "mid" once, "bad" never
