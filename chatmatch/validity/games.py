@@ -75,6 +75,10 @@ def longer_games(games: Sequence[Transcript]) -> set[str]:
     return {g.game_id for g in games if len(g.turns) > median}
 
 
+def _rate(results: Sequence[GameResult], dim: str) -> float | None:
+    return round(fire_rate(results, dim), 4) if results else None
+
+
 def _spread(values: Sequence[float | None]) -> dict[str, Any]:
     ok = [v for v in values if v is not None]
     if not ok:
@@ -92,8 +96,14 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
                for g, s in zip(ds.games, scores)]
     bots = ds.bots
 
-    def ranks(rs: Sequence[GameResult], s: int = seed) -> dict[str, int]:
-        return rank(rs, bots, ranking, s).rank_of()
+    def ranks(rs: Sequence[GameResult], s: int = seed,
+              among: Sequence[str] = bots) -> dict[str, int]:
+        return rank(rs, among, ranking, s).rank_of()
+
+    def subset_ranks(rs: Sequence[GameResult]) -> dict[str, int] | None:
+        """Ranks of the bots that play in ``rs`` (None when fewer than 2 do)."""
+        among = sorted({p for r in rs for p in r.players})
+        return ranks(rs, among=among) if len(among) >= 2 else None
 
     def taus(r: Mapping[str, int]) -> dict[str, float | None]:
         return {name: tau(r, ref) for name, ref in ds.references.items()}
@@ -103,8 +113,9 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
     long_ids = longer_games(ds.games)
     long_results = [r for r in results if r.game_id in long_ids]
     short_results = [r for r in results if r.game_id not in long_ids]
-    long_ranks, short_ranks = (ranks(rs) if {p for r in rs for p in r.players} == set(bots) else None
-                               for rs in (long_results, short_results))
+    # a bot may play no game of a length (empathetic's 'model' never plays more than 6
+    # turns): rank and compare the bots that do
+    long_ranks, short_ranks = subset_ranks(long_results), subset_ranks(short_results)
     fires = {d: fire_rate(results, d) for d in dims}
     alone: dict[str, dict[str, float | None]] = {}
     minus: dict[str, dict[str, float | None]] = {}
@@ -125,7 +136,9 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
             "full": full[name],
             "seeds": _spread([t[name] for t in per_seed]),
             "shorter": None if short_ranks is None else tau(short_ranks, ref),
+            "shorter_bots": 0 if short_ranks is None else len(short_ranks),
             "longer": None if long_ranks is None else tau(long_ranks, ref),
+            "longer_bots": 0 if long_ranks is None else len(long_ranks),
             "alone": {d: alone[d][name] for d in dims},
             "minus": {d: minus[d][name] for d in minus},
         }
@@ -147,8 +160,8 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
         "references": refs,
         "dimensions": {d: {"fires": round(fires[d], 4),
                            "fired_games": round(fires[d] * len(results)),
-                           "fires_shorter": round(fire_rate(short_results, d), 4),
-                           "fires_longer": round(fire_rate(long_results, d), 4),
+                           "fires_shorter": _rate(short_results, d),
+                           "fires_longer": _rate(long_results, d),
                            "never_fires": fires[d] == 0} for d in dims},
         "notes": notes,
     }

@@ -43,9 +43,20 @@ def overall_table(report: dict[str, Any]) -> str:
                       f"{seeds['min']:+.3f} / {seeds['median']:+.3f} / {seeds['max']:+.3f}")
             rows.append([ds["dataset"], name, _STAT.get(ref["statistic"], ref["statistic"]),
                          len(ds["bots"]), ds["games"], _num(ref["full"]), spread,
-                         *("-" if ref.get(k) is None else _num(ref[k]) for k in ("shorter", "longer"))])
+                         *(_subset(ds, ref, k) for k in ("shorter", "longer"))])
     return render_table(["dataset", "people's ranking", "stat", "bots", "games", "full",
                          "seeds min / median / max", "shorter", "longer"], rows)
+
+
+def _subset(ds: dict[str, Any], ref: dict[str, Any], key: str) -> str:
+    if ref.get(key) is None:
+        return "-"
+    n = ref.get(f"{key}_bots", len(ds["bots"]))
+    return _num(ref[key]) + (f" ({n} bots)" if n < len(ds["bots"]) else "")
+
+
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{100 * v:.0f}%"
 
 
 def _cell(ds: dict[str, Any], ref: dict[str, Any], part: str, dim: str) -> str:
@@ -75,8 +86,8 @@ def fires_table(report: dict[str, Any]) -> str:
             elif info.get("fires_longer") is None:
                 row.append(f"{100 * info['fires']:.0f}%")
             else:
-                row.append(f"{100 * info['fires']:.0f}% / {100 * info['fires_shorter']:.0f}% / "
-                           f"{100 * info['fires_longer']:.0f}%")
+                row.append(f"{_pct(info['fires'])} / {_pct(info['fires_shorter'])} / "
+                           f"{_pct(info['fires_longer'])}")
         rows.append(row)
     return render_table(["dimension", *[_SHORT_DATASET.get(d["dataset"], d["dataset"]) for d in sets]], rows)
 

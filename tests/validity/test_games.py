@@ -41,12 +41,14 @@ def test_evaluate_games_alone_minus_and_never_firing():
     assert ref["alone"] == {"good": 1.0, "flat": None, "bad": -1.0}
     assert out["dimensions"]["flat"] == {"fires": 0.0, "fired_games": 0, "fires_shorter": 0.0,
                                         "fires_longer": 0.0, "never_fires": True}
+    assert out["dimensions"]["good"]["fires_longer"] == 1.0
     assert ref["minus"]["good"] == -1.0  # only 'bad' is left
     assert ref["minus"]["bad"] == 1.0
     assert ref["seeds"]["values"] == [1.0, 1.0, 1.0]  # points: no randomness
     assert any("never fires" in n and "flat" in n for n in out["notes"])
-    # the longer games are the a-c ones only: b is missing there, so no tau
-    assert out["facts"]["longer_games"] == 2 and ref["longer"] is None
+    # the longer games are the a-c ones only: b plays none, so a and c are compared
+    assert out["facts"]["longer_games"] == 2
+    assert ref["longer"] == 1.0 and ref["longer_bots"] == 2 and ref["shorter_bots"] == 3
 
 
 def test_fire_rate_and_longer_games():

@@ -67,7 +67,8 @@ def test_json_schema(data, fast_config):
     assert win["reference_order"] == ["good", "mid", "bad"]
     assert len(win["seeds"]["values"]) == 3
     assert win["seeds"]["min"] <= win["seeds"]["median"] <= win["seeds"]["max"]
-    assert win["longer"] is None and win["shorter"] == win["full"]
+    assert win["longer"] is None and win["longer_bots"] == 0 and win["shorter"] == win["full"]
+    assert stb["dimensions"]["proactivity"]["fires_longer"] is None  # no longer game
     assert stb["dimensions"]["consistency"]["never_fires"] is True
     assert win["alone"]["consistency"] is None  # not a tau of 0
     # proactivity alone: "good" asks questions every other turn, "mid" once, "bad" never
