@@ -1,6 +1,7 @@
 """``chatmatch validate`` end to end on a tiny data folder built in the test."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,12 @@ def test_unknown_dataset_and_bad_config(tmp_path):
     res = invoke("--config", bad, "--data", tmp_path)
     assert res.exit_code == 2 and "bad.yaml:2: scoring.dimensions" in res.output
     assert "proactivity" in res.output  # the suggestion
+    bad.write_text("scoring:\n  dimensions: [proactivity]\nrankin: {method: points}\n")
+    res = invoke("--config", bad, "--data", tmp_path)
+    assert res.exit_code == 2 and "bad.yaml:3: rankin: unknown key 'rankin'" in res.output
+    bad.write_text("just text\n")
+    res = invoke("--config", bad, "--data", tmp_path)
+    assert res.exit_code == 2 and "expected a mapping" in res.output
 
 
 def test_a_full_tournament_file_is_accepted(tmp_path, data):
@@ -128,3 +135,23 @@ def test_progress_shows_although_the_cli_disables_tqdm(data, fast_config, monkey
         cli, ["validate", "--data", str(data), "--datasets", "fed", "--config", str(fast_config)])
     assert res.exit_code == 0, res.stderr
     assert "fed: correlating" in res.stderr and "step" in res.stderr
+
+
+REAL = Path(os.environ.get("CHATMATCH_DATA") or ROOT.parent / "shared" / "data")
+
+
+@pytest.mark.skipif(not (REAL / "stb" / "MongoDump.zip").is_file(),
+                    reason=f"Spot The Bot release not found under {REAL} (../shared/data; "
+                    "set CHATMATCH_DATA to point elsewhere)")
+def test_real_stb_through_the_lab(tmp_path):
+    cfg = tmp_path / "lab.yaml"
+    cfg.write_text("scoring:\n  dimensions: [proactivity, specificity]\n")
+    res = invoke("--data", REAL, "--datasets", "stb", "--config", cfg, "--seeds", 2, "--json", "-q")
+    assert res.exit_code == 0, res.output
+    convai2, daily, empathetic = json.loads(res.output)["datasets"]
+    assert convai2["facts"]["turns_cleaned"] == 1198 and convai2["games"] == 675
+    assert len(convai2["bots"]) == 6 and len(daily["bots"]) == 4 and len(empathetic["bots"]) == 5
+    for ds in (convai2, daily, empathetic):
+        assert set(ds["references"]) == {"win rate", "fooling rate"}
+        for ref in ds["references"].values():
+            assert ref["full"] is None or -1 <= ref["full"] <= 1
