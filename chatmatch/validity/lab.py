@@ -134,6 +134,12 @@ class Lab:
         if any(d in self.datasets for d in ("stb", "fed")) and not self.data_dir.is_dir():
             raise LabError(f"--data {self.data_dir}: no such folder; give the folder holding "
                            f"stb/ and fed/ (default ../shared/data, or set {DATA_ENV})")
+        wanted = {"stb": self.data_dir / "stb" / "MongoDump.zip",
+                  "fed": self.data_dir / "fed" / "fed_data.json"}
+        for name, path in wanted.items():
+            if name in self.datasets and not path.is_file():
+                raise LabError(f"--data {self.data_dir}: {path} not found; put the {name} data "
+                               f"there, or leave it out with --datasets")
         if "ladder" in self.datasets and not self.ladder_file.is_file():
             raise LabError(f"--ladder {self.ladder_file}: file not found; run from the "
                            "repository root or give the ladder YAML's path")

@@ -96,6 +96,13 @@ def test_missing_data_dir_is_one_line_exit_2(tmp_path):
     assert res.output.count("\n") == 1 and "--data" in res.output and "no such folder" in res.output
 
 
+def test_missing_dataset_file_fails_before_scoring(tmp_path):
+    (tmp_path / "stb").mkdir()
+    res = invoke("--data", tmp_path, "--datasets", "fed,stb")
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "stb/MongoDump.zip not found" in res.output and "--datasets" in res.output
+
+
 def test_corrupt_zip_is_one_line_exit_2(tmp_path, fast_config):
     (tmp_path / "stb").mkdir()
     (tmp_path / "stb" / "MongoDump.zip").write_bytes(b"garbage, not a zip")
