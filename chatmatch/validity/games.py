@@ -86,6 +86,58 @@ def _spread(values: Sequence[float | None]) -> dict[str, Any]:
     return {"values": list(values), "min": min(ok), "median": statistics.median(ok), "max": max(ok)}
 
 
+@dataclass(frozen=True)
+class _Ranker:
+    """Ranks game results with the configured method and compares with the references."""
+
+    bots: list[str]
+    ranking: RankingConfig
+    seed: int
+    references: Mapping[str, Mapping[str, float]]
+
+    def ranks(self, rs: Sequence[GameResult], seed: int | None = None,
+              among: Sequence[str] | None = None) -> dict[str, int]:
+        s = self.seed if seed is None else seed
+        return rank(rs, among or self.bots, self.ranking, s).rank_of()
+
+    def subset_ranks(self, rs: Sequence[GameResult]) -> dict[str, int] | None:
+        """Ranks of the bots that play in ``rs`` (None when fewer than 2 do): a bot may play
+        no game of a length (empathetic's 'model' never plays more than 6 turns)."""
+        among = sorted({p for r in rs for p in r.players})
+        return self.ranks(rs, among=among) if len(among) >= 2 else None
+
+    def taus(self, r: Mapping[str, int] | None) -> dict[str, float | None]:
+        return {name: None if r is None else tau(r, ref) for name, ref in self.references.items()}
+
+
+def _variants(rk: _Ranker, results: Sequence[GameResult], dims: Sequence[str],
+              weights: Mapping[str, float], fires: Mapping[str, float]
+              ) -> tuple[dict[str, dict[str, float | None]], dict[str, dict[str, float | None]]]:
+    """Per dimension, the taus of the ranking by that dimension alone and without it."""
+    alone, minus = {}, {}
+    for d in dims:
+        only = {x: (1.0 if x == d else 0.0) for x in dims}
+        alone[d] = (rk.taus(rk.ranks([r.reweighted(only) for r in results])) if fires[d] > 0
+                    else rk.taus(None))
+        without = {**weights, d: 0.0}
+        if any(without.get(x, 1.0) > 0 for x in dims):
+            minus[d] = rk.taus(rk.ranks([r.reweighted(without) for r in results]))
+    return alone, minus
+
+
+def _firing_notes(dims: Sequence[str], fires: Mapping[str, float], n: int) -> list[str]:
+    notes = []
+    never = [d for d in dims if fires[d] == 0]
+    if never:
+        notes.append(f"never fires (no game gives its point to either bot), so no 'alone' "
+                     f"tau: {', '.join(never)}")
+    rare = [f"{d} ({round(fires[d] * n)} games)" for d in dims if 0 < fires[d] < RARE]
+    if rare:
+        notes.append(f"fires in under {RARE:.0%} of the games, so its 'alone' tau rests on "
+                     f"a handful of games: {', '.join(rare)}")
+    return notes
+
+
 def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore]],
                    weights: Mapping[str, float], ranking: RankingConfig, *, seed: int = 0,
                    seeds: int = 1) -> dict[str, Any]:
@@ -94,39 +146,16 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
     dims = list(scores[0]) if scores else []
     results = [result_from_scores(g.game_id, g.players, s, weights)
                for g, s in zip(ds.games, scores)]
-    bots = ds.bots
-
-    def ranks(rs: Sequence[GameResult], s: int = seed,
-              among: Sequence[str] = bots) -> dict[str, int]:
-        return rank(rs, among, ranking, s).rank_of()
-
-    def subset_ranks(rs: Sequence[GameResult]) -> dict[str, int] | None:
-        """Ranks of the bots that play in ``rs`` (None when fewer than 2 do)."""
-        among = sorted({p for r in rs for p in r.players})
-        return ranks(rs, among=among) if len(among) >= 2 else None
-
-    def taus(r: Mapping[str, int]) -> dict[str, float | None]:
-        return {name: tau(r, ref) for name, ref in ds.references.items()}
-
-    base = ranks(results)
-    per_seed = [taus(ranks(results, seed + i)) for i in range(seeds)]
+    rk = _Ranker(ds.bots, ranking, seed, ds.references)
+    base = rk.ranks(results)
+    full = rk.taus(base)
+    per_seed = [rk.taus(rk.ranks(results, seed + i)) for i in range(seeds)]
     long_ids = longer_games(ds.games)
-    long_results = [r for r in results if r.game_id in long_ids]
-    short_results = [r for r in results if r.game_id not in long_ids]
-    # a bot may play no game of a length (empathetic's 'model' never plays more than 6
-    # turns): rank and compare the bots that do
-    long_ranks, short_ranks = subset_ranks(long_results), subset_ranks(short_results)
+    longer = [r for r in results if r.game_id in long_ids]
+    shorter = [r for r in results if r.game_id not in long_ids]
+    long_ranks, short_ranks = rk.subset_ranks(longer), rk.subset_ranks(shorter)
     fires = {d: fire_rate(results, d) for d in dims}
-    alone: dict[str, dict[str, float | None]] = {}
-    minus: dict[str, dict[str, float | None]] = {}
-    for d in dims:
-        only = {x: (1.0 if x == d else 0.0) for x in dims}
-        alone[d] = (taus(ranks([r.reweighted(only) for r in results])) if fires[d] > 0
-                    else {name: None for name in ds.references})
-        without = {**weights, d: 0.0}
-        if any(without.get(x, 1.0) > 0 for x in dims):
-            minus[d] = taus(ranks([r.reweighted(without) for r in results]))
-    full = taus(base)
+    alone, minus = _variants(rk, results, dims, weights, fires)
     refs: dict[str, Any] = {}
     for name, ref in ds.references.items():
         refs[name] = {
@@ -135,33 +164,20 @@ def evaluate_games(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore
             "reference_scores": {b: round(v, 4) for b, v in ref.items()},
             "full": full[name],
             "seeds": _spread([t[name] for t in per_seed]),
-            "shorter": None if short_ranks is None else tau(short_ranks, ref),
-            "shorter_bots": 0 if short_ranks is None else len(short_ranks),
-            "longer": None if long_ranks is None else tau(long_ranks, ref),
-            "longer_bots": 0 if long_ranks is None else len(long_ranks),
+            "shorter": rk.taus(short_ranks)[name], "shorter_bots": len(short_ranks or ()),
+            "longer": rk.taus(long_ranks)[name], "longer_bots": len(long_ranks or ()),
             "alone": {d: alone[d][name] for d in dims},
             "minus": {d: minus[d][name] for d in minus},
         }
-    never = [d for d in dims if fires[d] == 0]
-    notes = list(ds.notes)
-    if never:
-        notes.append(f"never fires (no game gives its point to either bot), so no 'alone' "
-                     f"tau: {', '.join(never)}")
-    rare = [f"{d} ({round(fires[d] * len(results))} games)" for d in dims
-            if 0 < fires[d] < RARE]
-    if rare:
-        notes.append(f"fires in under {RARE:.0%} of the games, so its 'alone' tau rests on "
-                     f"a handful of games: {', '.join(rare)}")
     return {
-        "dataset": ds.name, "kind": "games", "bots": bots, "games": len(ds.games),
-        "facts": {**ds.facts, "shorter_games": len(short_results),
-                  "longer_games": len(long_results)},
+        "dataset": ds.name, "kind": "games", "bots": ds.bots, "games": len(ds.games),
+        "facts": {**ds.facts, "shorter_games": len(shorter), "longer_games": len(longer)},
         "ranking": sorted(base, key=lambda b: (base[b], b)),
         "references": refs,
         "dimensions": {d: {"fires": round(fires[d], 4),
                            "fired_games": round(fires[d] * len(results)),
-                           "fires_shorter": _rate(short_results, d),
-                           "fires_longer": _rate(long_results, d),
+                           "fires_shorter": _rate(shorter, d),
+                           "fires_longer": _rate(longer, d),
                            "never_fires": fires[d] == 0} for d in dims},
-        "notes": notes,
+        "notes": [*ds.notes, *_firing_notes(dims, fires, len(results))],
     }
