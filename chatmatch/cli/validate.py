@@ -1,0 +1,87 @@
+"""``chatmatch validate``: the validity lab (how well chatmatch agrees with people)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from chatmatch.validity.lab import DATASETS, Progress, default_data_dir
+
+
+class _Bar(Progress):
+    """The lab's progress on a tqdm bar (stderr)."""
+
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+
+    def start(self, label: str) -> None:
+        self.bar.set_description_str(label)
+
+    def advance(self) -> None:
+        self.bar.update(1)
+
+
+@click.command("validate")
+@click.option("--config", "config_file", type=click.Path(path_type=Path),
+              help="Tournament YAML whose 'scoring', 'ranking' and 'seed' are used "
+                   "(default: the built-in defaults).")
+@click.option("--data", "data_dir", type=click.Path(path_type=Path),
+              help="Folder holding stb/MongoDump.zip and fed/fed_data.json "
+                   "[default: $CHATMATCH_DATA or ../shared/data].")
+@click.option("--datasets", default=",".join(DATASETS), show_default=True,
+              help="Comma-separated datasets: stb, fed, ladder.")
+@click.option("--seeds", type=click.IntRange(1, 1000), default=5, show_default=True,
+              help="Ranking seeds for the spread of tau (TrueSkill shuffles depend on it).")
+@click.option("--ladder", "ladder_file", type=click.Path(path_type=Path),
+              default=Path("tournaments/ladder.yaml"), show_default=True,
+              help="The ladder tournament (true order known by construction).")
+@click.option("--ladder-exchanges", type=click.IntRange(1, 100_000),
+              help="Play the ladder's games with this many exchanges (cheaper than the file's).")
+@click.option("--ngram-fluency", is_flag=True,
+              help="Score fluency with the fast n-gram model instead of the configured LM.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def command(config_file: Path | None, data_dir: Path | None, datasets: str, seeds: int,
+            ladder_file: Path, ladder_exchanges: int | None, ngram_fluency: bool, as_json: bool,
+            quiet: bool) -> None:
+    """Score public human-judged data with the configured scorers and ranking, and print
+    how well the ranking agrees with people, per dataset: Kendall tau of the full ranking,
+    each dimension alone, minus each dimension, and the spread over ranking seeds.
+
+    \b
+    Datasets (docs/validity.md):
+      stb     Spot The Bot bot-bot conversations (convai2, dailydialog, empathetic),
+              against the crowd's win-rate ranking and the fooling rate
+      fed     FED dialogue level: Spearman with Overall, and the 3-system ranking
+      ladder  tournaments/ladder.yaml, whose true order is known by construction
+
+    \b
+    Examples:
+      chatmatch validate
+      chatmatch validate --config tournaments/paper.yaml --seeds 10
+      chatmatch validate --datasets stb --ngram-fluency --json
+    """
+    from tqdm import tqdm
+
+    from chatmatch.validity.lab import Lab, load_lab_config, parse_datasets, with_ngram_fluency
+    from chatmatch.validity.report import render
+
+    names = parse_datasets(datasets)
+    cfg = load_lab_config(config_file)
+    if ngram_fluency:
+        cfg = type(cfg)(with_ngram_fluency(cfg.scoring), cfg.ranking, cfg.seed,
+                        cfg.source + ", fluency on the n-gram model")
+    lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges)
+    lab.check_inputs()
+    # disable=quiet explicitly: the CLI sets TQDM_DISABLE=1 to silence model loaders
+    bar = tqdm(total=lab.steps_total(), disable=quiet, unit="step", leave=False,
+               dynamic_ncols=True)
+    lab.progress = _Bar(bar)
+    try:
+        report = lab.run()
+    finally:
+        bar.close()
+    click.echo(json.dumps(report, indent=2) if as_json else render(report))

@@ -1,0 +1,115 @@
+"""FED (Mehri & Eskenazi 2020) dialogue level as a lab dataset.
+
+FED has no bot-bot games: each of its 125 dialogues is one person talking with Meena,
+Mitsuku or another person, rated by people (``Overall`` 0-4 among others). Each dialogue is
+scored as a chatmatch game between ``User`` and ``System`` (:mod:`chatmatch.analysis.fed`)
+and only the ``System`` side is judged. Two agreement statistics are reported:
+
+* **dialogue level** (the main one): Spearman's rho, over the dialogues, between the
+  system's game points against its interlocutor (configured weights; that is what the
+  dimension contributes to a chatmatch game) and the mean human ``Overall``;
+* **system level**: Kendall's tau-b between the three systems ordered by their mean game
+  points and by their mean ``Overall``. Three systems only: tau can be -1, -1/3, 1/3 or 1.
+
+"Alone" correlates the dimension's own raw score (oriented so higher is better; a point
+against the user is too coarse to rank 125 dialogues) with ``Overall``; "minus" drops the
+dimension from the game points. Nothing here is random: the seed spread does not apply.
+A dimension *fires* in a dialogue when the system's and the user's raw scores differ.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Any, Mapping, Sequence
+
+from chatmatch.analysis.agreement import kendall, spearman
+from chatmatch.analysis.fed import OVERALL, SYSTEM, FedDialogue
+from chatmatch.scoring.base import DimensionScore
+from chatmatch.scoring.points import award_points, dimension_winner
+
+DIALOGUE, SYSTEM_LEVEL = "dialogue Overall", "system Overall"
+
+
+def _clean(v: float) -> float | None:
+    return None if math.isnan(v) else round(v, 4)
+
+
+def _by_system(dialogues: Sequence[FedDialogue], values: Sequence[float]) -> dict[str, float]:
+    groups: dict[str, list[float]] = {}
+    for d, v in zip(dialogues, values):
+        if not math.isnan(v):
+            groups.setdefault(d.system, []).append(v)
+    return {s: statistics.fmean(vs) for s, vs in groups.items()}
+
+
+def _agreement(dialogues: Sequence[FedDialogue], values: Sequence[float]) -> dict[str, float | None]:
+    """Dialogue-level rho and system-level tau of ``values`` (higher = better) with Overall."""
+    pairs = [(v, d.ratings[OVERALL]) for v, d in zip(values, dialogues)
+             if OVERALL in d.ratings and not math.isnan(v)]
+    rho = spearman([p[0] for p in pairs], [p[1] for p in pairs]).value
+    mine = _by_system(dialogues, values)
+    human = _by_system(dialogues, [d.ratings.get(OVERALL, math.nan) for d in dialogues])
+    systems = sorted(set(mine) & set(human))
+    t = kendall([mine[s] for s in systems], [human[s] for s in systems]).value
+    return {DIALOGUE: _clean(rho), SYSTEM_LEVEL: _clean(t)}
+
+
+def game_points(dialogues: Sequence[FedDialogue], scores: Sequence[Mapping[str, DimensionScore]],
+                weights: Mapping[str, float]) -> list[float]:
+    out = []
+    for d, game in zip(dialogues, scores):
+        tr = d.transcript()
+        raw = {p: {k: float(s.raw.get(p, math.nan)) for k, s in game.items()} for p in tr.players}
+        res = award_points(tr.game_id, tr.players, raw,
+                           {k: s.higher_is_better for k, s in game.items()}, weights)
+        out.append(res.total[SYSTEM] if SYSTEM in res.total else math.nan)
+    return out
+
+
+def evaluate_fed(dialogues: Sequence[FedDialogue], scores: Sequence[Mapping[str, DimensionScore]],
+                 weights: Mapping[str, float]) -> dict[str, Any]:
+    dims = list(scores[0]) if scores else []
+    full = _agreement(dialogues, game_points(dialogues, scores, weights))
+    fires: dict[str, float] = {}
+    alone: dict[str, dict[str, float | None]] = {}
+    minus: dict[str, dict[str, float | None]] = {}
+    for dim in dims:
+        sys_raw, decided = [], 0
+        for d, game in zip(dialogues, scores):
+            s = game[dim]
+            v = float(s.raw.get(SYSTEM, math.nan))
+            sys_raw.append(v if s.higher_is_better else -v)
+            other = next((p for p in s.raw if p != SYSTEM), None)
+            if other is not None:
+                decided += dimension_winner(v, float(s.raw[other]), s.higher_is_better) != 0
+        fires[dim] = decided / len(dialogues) if dialogues else 0.0
+        alone[dim] = (_agreement(dialogues, sys_raw) if fires[dim] > 0
+                      else {DIALOGUE: None, SYSTEM_LEVEL: None})
+        without = {**weights, dim: 0.0}
+        if any(without.get(x, 1.0) > 0 for x in dims):
+            minus[dim] = _agreement(dialogues, game_points(dialogues, scores, without))
+    overall = _by_system(dialogues, [d.ratings.get(OVERALL, math.nan) for d in dialogues])
+    refs = {}
+    for name, statistic in ((DIALOGUE, "spearman_rho"), (SYSTEM_LEVEL, "kendall_tau_b")):
+        refs[name] = {"statistic": statistic, "full": full[name],
+                      "reference_order": sorted(overall, key=lambda s: -overall[s])
+                      if name == SYSTEM_LEVEL else None,
+                      "reference_scores": {s: round(v, 4) for s, v in overall.items()}
+                      if name == SYSTEM_LEVEL else None,
+                      "seeds": None, "shorter": None, "longer": None,
+                      "alone": {d: alone[d][name] for d in dims},
+                      "minus": {d: minus[d][name] for d in minus}}
+    never = [d for d in dims if fires[d] == 0]
+    notes = ["no ranking randomness: the seed spread does not apply",
+             "system level has 3 systems (Meena, Mitsuku, Human): tau is -1, -1/3, 1/3 or 1"]
+    if never:
+        notes.append(f"never fires (system and user always tie), so no 'alone' value: "
+                     f"{', '.join(never)}")
+    return {"dataset": "fed", "kind": "fed", "bots": sorted(overall), "games": len(dialogues),
+            "facts": {"dialogues": len(dialogues)}, "ranking": None, "references": refs,
+            "dimensions": {d: {"fires": round(fires[d], 4),
+                               "fired_games": round(fires[d] * len(dialogues)),
+                               "fires_shorter": None, "fires_longer": None,
+                               "never_fires": fires[d] == 0} for d in dims},
+            "notes": notes}

@@ -1,0 +1,206 @@
+"""The validity lab: score public human-judged data with the configured scorers and
+ranking, and measure how well chatmatch agrees with people (``chatmatch validate``).
+
+Datasets (see docs/validity.md):
+
+* ``stb``: Spot The Bot bot-bot conversations, one dataset per domain, against the
+  authors' win-rate ranking and the fooling rate (:mod:`chatmatch.validity.stb`);
+* ``fed``: FED dialogue level (:mod:`chatmatch.validity.fed_lab`);
+* ``ladder``: the fault ladder, whose order is known by construction
+  (:mod:`chatmatch.validity.ladder`).
+
+The scorers are built once from the ``scoring`` block (models load once) and every dataset
+is scored with them; rankings use the ``ranking`` block.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from chatmatch.config import RankingConfig, config_from_data
+from chatmatch.errors import ChatmatchError
+from chatmatch.scoring.base import DimensionScore, Scorer
+from chatmatch.scoring.config import ScoringConfig
+from chatmatch.transcript import Transcript
+
+DATASETS = ("stb", "fed", "ladder")
+DATA_ENV = "CHATMATCH_DATA"
+
+
+class LabError(ChatmatchError):
+    """Bad input to the validity lab."""
+
+
+@dataclass(frozen=True)
+class LabConfig:
+    scoring: ScoringConfig = field(default_factory=ScoringConfig)
+    ranking: RankingConfig = field(default_factory=RankingConfig)
+    seed: int = 0
+    source: str = "built-in defaults"
+
+
+def load_lab_config(path: str | Path | None) -> LabConfig:
+    """The ``scoring``, ``ranking`` and ``seed`` of a tournament YAML, validated exactly as
+    ``chatmatch run`` validates them (unknown keys are errors, with file and line). A file
+    without ``bots`` (only the blocks the lab reads) is accepted too. No file: the defaults."""
+    if path is None:
+        return LabConfig()
+    from chatmatch.yamlloc import LocatedYaml, load_located_yaml
+
+    located = load_located_yaml(path)
+    data = located.data
+    if not isinstance(data, (dict, list)):  # a list is a tournament of bots, all defaults
+        raise LabError(f"{path}: expected a mapping with 'scoring' and/or 'ranking' blocks "
+                       f"(got {type(data).__name__})")
+    if isinstance(data, dict) and "bots" not in data:  # the lab plays no bots: two placeholders satisfy the schema
+        located = LocatedYaml({**data, "bots": ["lab-a", "lab-b"]}, located.file, located.lines)
+    cfg = config_from_data(located, check_bots=False)
+    return LabConfig(cfg.scoring, cfg.ranking, cfg.seed, str(path))
+
+
+def with_ngram_fluency(scoring: ScoringConfig) -> ScoringConfig:
+    """The same scoring with fluency on the n-gram backend (fast; an approximation)."""
+    if "fluency" not in scoring.dimensions:
+        return scoring
+    params = {**scoring.params, "fluency": {**scoring.params.get("fluency", {}), "backend": "ngram"}}
+    return scoring.model_copy(update={"params": params})
+
+
+def default_data_dir() -> Path:
+    env = os.environ.get(DATA_ENV)
+    return Path(env) if env else Path("..") / "shared" / "data"
+
+
+def parse_datasets(text: str) -> tuple[str, ...]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    bad = [n for n in names if n not in DATASETS]
+    if bad or not names:
+        raise LabError(f"--datasets: unknown dataset(s) {', '.join(bad) or '(none given)'}; "
+                       f"choose from {', '.join(DATASETS)}")
+    return tuple(dict.fromkeys(names))
+
+
+def score_with_steps(games: Sequence[Transcript], scorers: Sequence[Scorer], label: str,
+                     progress: "Progress") -> list[dict[str, DimensionScore]]:
+    """:func:`chatmatch.scoring.engine.score_games` as one progress step. The engine is
+    called as a whole (not scorer by scorer) so that whatever it does across scorers is
+    what the lab measures."""
+    from chatmatch.scoring.engine import score_games
+
+    progress.start(f"{label}: scoring {', '.join(s.name for s in scorers)}")
+    out = score_games(games, scorers)
+    progress.advance()
+    return out
+
+
+class Progress:
+    """What the lab tells about its work: ``start(label)`` before a step, ``advance()``
+    after it. This one says nothing; the CLI's draws a bar."""
+
+    def start(self, label: str) -> None:
+        pass
+
+    def advance(self) -> None:
+        pass
+
+
+@dataclass
+class Lab:
+    """One lab run: settings, scorers built once, results per dataset."""
+
+    config: LabConfig
+    data_dir: Path
+    datasets: tuple[str, ...] = DATASETS
+    seeds: int = 5
+    ladder_file: Path = Path("tournaments/ladder.yaml")
+    ladder_exchanges: int | None = None
+    progress: Progress = field(default_factory=Progress)
+
+    def steps_total(self) -> int:
+        n = {"stb": 1 + 3 * 2, "fed": 1 + 2, "ladder": 1 + 2}  # read, then score and rank
+        return sum(n[d] for d in self.datasets)
+
+    def check_inputs(self) -> None:
+        """Fail before any model loads when an input is missing."""
+        if any(d in self.datasets for d in ("stb", "fed")) and not self.data_dir.is_dir():
+            raise LabError(f"--data {self.data_dir}: no such folder; give the folder holding "
+                           f"stb/ and fed/ (default ../shared/data, or set {DATA_ENV})")
+        wanted = {"stb": self.data_dir / "stb" / "MongoDump.zip",
+                  "fed": self.data_dir / "fed" / "fed_data.json"}
+        for name, path in wanted.items():
+            if name in self.datasets and not path.is_file():
+                raise LabError(f"--data {self.data_dir}: {path} not found; put the {name} data "
+                               f"there, or leave it out with --datasets")
+        if "ladder" in self.datasets and not self.ladder_file.is_file():
+            raise LabError(f"--ladder {self.ladder_file}: file not found; run from the "
+                           "repository root or give the ladder YAML's path")
+
+    def weights(self) -> dict[str, float]:
+        return {d: self.config.scoring.weight(d) for d in self.config.scoring.dimensions}
+
+    def run(self) -> dict[str, Any]:
+        from chatmatch.validity.games import evaluate_games
+
+        self.check_inputs()
+        scorers = self.config.scoring.build_scorers()
+        reports: list[dict[str, Any]] = []
+        for name in self.datasets:
+            if name == "stb":
+                from chatmatch.validity.stb import load_stb
+
+                self.progress.start("stb: reading the zip")
+                domains = load_stb(self.data_dir / "stb")
+                self.progress.advance()
+                for dom in domains:
+                    ds = _stb_dataset(dom)
+                    scores = score_with_steps(ds.games, scorers, ds.name, self.progress)
+                    self.progress.start(f"{ds.name}: ranking")
+                    reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
+                                                  seed=self.config.seed, seeds=self.seeds))
+                    self.progress.advance()
+            elif name == "fed":
+                reports.append(self._fed(scorers))
+            else:
+                from chatmatch.validity.ladder import play_ladder
+
+                self.progress.start("ladder: playing")
+                ds = play_ladder(self.ladder_file, self.ladder_exchanges)
+                self.progress.advance()
+                scores = score_with_steps(ds.games, scorers, "ladder", self.progress)
+                self.progress.start("ladder: ranking")
+                reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
+                                              seed=self.config.seed, seeds=self.seeds))
+                self.progress.advance()
+        return {"config": self.config.source,
+                "scoring": self.config.scoring.model_dump(mode="json"),
+                "ranking": self.config.ranking.model_dump(mode="json"),
+                "seed": self.config.seed, "seeds": self.seeds, "datasets": reports}
+
+    def _fed(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
+        from chatmatch.analysis.fed import load_fed
+        from chatmatch.validity.fed_lab import evaluate_fed
+
+        self.progress.start("fed: reading")
+        dialogues = load_fed(self.data_dir / "fed" / "fed_data.json")
+        self.progress.advance()
+        scores = score_with_steps([d.transcript() for d in dialogues], scorers, "fed", self.progress)
+        self.progress.start("fed: correlating")
+        report = evaluate_fed(dialogues, scores, self.weights())
+        self.progress.advance()
+        return report
+
+
+def _stb_dataset(dom: Any) -> Any:
+    from chatmatch.validity.games import GameDataset
+
+    lengths = sorted(len(g.turns) for g in dom.games)
+    facts = {"conversations": len(dom.games), "conversations_with_humans_left_out":
+             dom.conversations_total - len(dom.games), "judgements": len(dom.judgements),
+             "turns": dom.turns_total, "turns_cleaned": dom.turns_cleaned,
+             "turns_cleaned_by_system": dom.cleaned_by_system, "empty_turns": dom.empty_turns,
+             "turns_min": lengths[0], "turns_median": lengths[len(lengths) // 2],
+             "turns_max": lengths[-1]}
+    return GameDataset(f"stb/{dom.domain}", dom.games, dom.human_rankings(), facts)

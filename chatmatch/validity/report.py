@@ -1,0 +1,142 @@
+"""The lab's verdict as plain-text tables (the ``--json`` form is the dict itself)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from chatmatch.cli.table import render_table
+
+_SHORT_DATASET = {"stb/convai2": "convai2", "stb/dailydialog": "dailydlg",
+                  "stb/empathetic": "empath"}
+_SHORT_REF = {"win rate": "win", "fooling rate": "fool", "dialogue Overall": "dlg rho",
+              "system Overall": "sys tau", "construction": "order"}
+_STAT = {"kendall_tau_b": "tau-b", "spearman_rho": "rho"}
+
+
+def _num(v: float | None) -> str:
+    return "n/a" if v is None else f"{v:+.3f}"
+
+
+def _columns(report: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(header, dataset report, reference block) for every reference of every dataset."""
+    out = []
+    for ds in report["datasets"]:
+        short = _SHORT_DATASET.get(ds["dataset"], ds["dataset"])
+        for name, ref in ds["references"].items():
+            out.append((f"{short} {_SHORT_REF.get(name, name)}", ds, ref))
+    return out
+
+
+def _dims(report: dict[str, Any]) -> list[str]:
+    dims: list[str] = []
+    for ds in report["datasets"]:
+        dims += [d for d in ds["dimensions"] if d not in dims]
+    return dims
+
+
+def overall_table(report: dict[str, Any]) -> str:
+    rows = []
+    for ds in report["datasets"]:
+        for name, ref in ds["references"].items():
+            seeds = ref.get("seeds")
+            spread = ("-" if not seeds or seeds["min"] is None else
+                      f"{seeds['min']:+.3f} / {seeds['median']:+.3f} / {seeds['max']:+.3f}")
+            rows.append([ds["dataset"], name, _STAT.get(ref["statistic"], ref["statistic"]),
+                         len(ds["bots"]), ds["games"], _num(ref["full"]), spread,
+                         *(_subset(ds, ref, k) for k in ("shorter", "longer"))])
+    return render_table(["dataset", "people's ranking", "stat", "bots", "games", "full",
+                         "seeds min / median / max", "shorter", "longer"], rows)
+
+
+def _subset(ds: dict[str, Any], ref: dict[str, Any], key: str) -> str:
+    if ref.get(key) is None:
+        return "-"
+    n = ref.get(f"{key}_bots", len(ds["bots"]))
+    return _num(ref[key]) + (f" ({n} bots)" if n < len(ds["bots"]) else "")
+
+
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{100 * v:.0f}%"
+
+
+def _cell(ds: dict[str, Any], ref: dict[str, Any], part: str, dim: str) -> str:
+    info = ds["dimensions"].get(dim)
+    if info is None:
+        return "-"
+    if part == "alone" and info["never_fires"]:
+        return "never"
+    return _num(ref[part].get(dim)) if dim in ref[part] else "-"
+
+
+def dimension_table(report: dict[str, Any], part: str) -> str:
+    cols = _columns(report)
+    rows = [[dim, *[_cell(ds, ref, part, dim) for _, ds, ref in cols]] for dim in _dims(report)]
+    return render_table(["dimension", *[h for h, _, _ in cols]], rows)
+
+
+def fires_table(report: dict[str, Any]) -> str:
+    sets = report["datasets"]
+    rows = []
+    for dim in _dims(report):
+        row: list[Any] = [dim]
+        for ds in sets:
+            info = ds["dimensions"].get(dim)
+            if info is None:
+                row.append("-")
+            elif info.get("fires_longer") is None:
+                row.append(f"{100 * info['fires']:.0f}%")
+            else:
+                row.append(f"{_pct(info['fires'])} / {_pct(info['fires_shorter'])} / "
+                           f"{_pct(info['fires_longer'])}")
+        rows.append(row)
+    return render_table(["dimension", *[_SHORT_DATASET.get(d["dataset"], d["dataset"]) for d in sets]], rows)
+
+
+def facts_lines(report: dict[str, Any]) -> list[str]:
+    lines = []
+    for ds in report["datasets"]:
+        f = ds["facts"]
+        if ds["dataset"].startswith("stb/"):
+            by = ", ".join(f"{k} {v}" for k, v in sorted(f["turns_cleaned_by_system"].items()))
+            lines.append(
+                f"{ds['dataset']}: {f['conversations']} bot-bot conversations "
+                f"({f['conversations_with_humans_left_out']} with humans left out), "
+                f"{f['judgements']} judgements, {f['turns']} turns "
+                f"({f['turns_min']}-{f['turns_max']} a conversation, median {f['turns_median']}); "
+                f"{f['turns_cleaned']} turns cleaned of artefacts ({by or 'none'}), "
+                f"{f['empty_turns']} empty turns; {f['shorter_games']} shorter and "
+                f"{f['longer_games']} longer games than the median")
+        elif ds["dataset"] == "ladder":
+            lines.append(f"ladder: {ds['games']} games of {f['exchanges']} exchanges (seed "
+                         f"{f['seed']}, {f['forfeits']} forfeits); true order "
+                         f"{' > '.join(ds['references']['construction']['reference_order'])}; "
+                         f"chatmatch: {' > '.join(ds['ranking'])}")
+        else:
+            ref = ds["references"]["system Overall"]
+            lines.append(f"fed: {ds['games']} dialogues; people's system order "
+                         f"{' > '.join(ref['reference_order'])}")
+        lines += [f"  note: {n}" for n in ds["notes"]]
+    return lines
+
+
+def render(report: dict[str, Any]) -> str:
+    parts: Sequence[str] = [
+        f"chatmatch validity lab ({report['config']}; ranking {report['ranking']['method']}, "
+        f"seed {report['seed']}, {report['seeds']} ranking seed(s) for the spread)",
+        "",
+        "Agreement with people (+1 = the same order; seeds: over ranking seeds; shorter / "
+        "longer: only the games with at most / more than the median number of turns)",
+        overall_table(report),
+        "",
+        "Each dimension alone (weight 1, others 0; 'never' = it never decides a point there)",
+        dimension_table(report, "alone"),
+        "",
+        "Minus each dimension (its weight set to 0)",
+        dimension_table(report, "minus"),
+        "",
+        "How often each dimension decides its point (share of games: all / shorter / longer)",
+        fires_table(report),
+        "",
+        *facts_lines(report),
+    ]
+    return "\n".join(parts)

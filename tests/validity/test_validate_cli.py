@@ -1,0 +1,164 @@
+"""``chatmatch validate`` end to end on a tiny data folder built in the test."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chatmatch.cli import cli
+from tests.validity.stb_fixture import build_data_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = "scoring:\n  dimensions: [proactivity, specificity, diversity, consistency]\n"
+
+
+@pytest.fixture()
+def data(tmp_path):
+    return build_data_dir(tmp_path / "data")
+
+
+@pytest.fixture()
+def fast_config(tmp_path):
+    p = tmp_path / "lab.yaml"
+    p.write_text(FAST + "ranking:\n  method: trueskill\n  shuffles: 2\n")
+    return p
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, ["validate", *map(str, args)])
+
+
+def test_table_on_tiny_stb_and_fed(data, fast_config):
+    res = invoke("--data", data, "--datasets", "stb,fed", "--config", fast_config, "--seeds", 2, "-q")
+    assert res.exit_code == 0, res.output
+    out = res.output
+    for needle in ("Agreement with people", "Each dimension alone", "Minus each dimension",
+                   "How often each dimension decides", "stb/convai2", "stb/empathetic",
+                   "fed", "win rate", "fooling rate", "turns cleaned of artefacts (bad 24)"):
+        assert needle in out, needle
+    # consistency never fires on these scripted games (nobody repeats a question)
+    assert "never" in out and "never fires" in out
+
+
+def test_json_schema(data, fast_config):
+    res = invoke("--data", data, "--datasets", "stb,fed", "--config", fast_config,
+                 "--seeds", 3, "--json", "-q")
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert set(report) == {"config", "scoring", "ranking", "seed", "seeds", "datasets"}
+    assert report["ranking"]["shuffles"] == 2 and report["seeds"] == 3
+    names = [d["dataset"] for d in report["datasets"]]
+    assert names == ["stb/convai2", "stb/dailydialog", "stb/empathetic", "fed"]
+    dims = ["proactivity", "specificity", "diversity", "consistency"]
+    for ds in report["datasets"]:
+        assert set(ds) == {"dataset", "kind", "bots", "games", "facts", "ranking",
+                           "references", "dimensions", "notes"}
+        assert list(ds["dimensions"]) == dims
+        for ref in ds["references"].values():
+            assert set(ref) >= {"statistic", "full", "seeds", "shorter", "longer", "alone", "minus"}
+            assert list(ref["alone"]) == dims and list(ref["minus"]) == dims
+    stb = report["datasets"][0]
+    assert stb["bots"] == ["bad", "good", "mid"] and stb["games"] == 12
+    assert stb["facts"]["turns_cleaned"] == 24
+    # every tiny game has 8 turns: none is longer than the median, all are "shorter"
+    assert stb["facts"]["longer_games"] == 0 and stb["facts"]["shorter_games"] == 12
+    win = stb["references"]["win rate"]
+    assert win["reference_order"] == ["good", "mid", "bad"]
+    assert len(win["seeds"]["values"]) == 3
+    assert win["seeds"]["min"] <= win["seeds"]["median"] <= win["seeds"]["max"]
+    assert win["longer"] is None and win["longer_bots"] == 0 and win["shorter"] == win["full"]
+    assert stb["dimensions"]["proactivity"]["fires_longer"] is None  # no longer game
+    assert stb["dimensions"]["consistency"]["never_fires"] is True
+    assert win["alone"]["consistency"] is None  # not a tau of 0
+    # proactivity alone: "good" asks questions every other turn, "mid" once, "bad" never
+    assert win["alone"]["proactivity"] == 1.0
+    fed = report["datasets"][3]
+    assert fed["references"]["system Overall"]["reference_order"] == ["Human", "Meena", "Mitsuku"]
+    assert fed["references"]["dialogue Overall"]["statistic"] == "spearman_rho"
+
+
+def test_ladder_in_the_lab(tmp_path, fast_config):
+    res = invoke("--datasets", "ladder", "--ladder", ROOT / "tournaments" / "ladder.yaml",
+                 "--ladder-exchanges", 6, "--config", fast_config, "--seeds", 1, "--json", "-q")
+    assert res.exit_code == 0, res.output
+    (ladder,) = json.loads(res.output)["datasets"]
+    assert ladder["games"] == 12 and ladder["facts"]["exchanges"] == 6
+    ref = ladder["references"]["construction"]
+    assert ref["reference_order"] == ["base", "faulty-20", "faulty-50", "faulty-80"]
+    assert ref["full"] is None or -1.0 <= ref["full"] <= 1.0
+
+
+def test_missing_data_dir_is_one_line_exit_2(tmp_path):
+    res = invoke("--data", tmp_path / "nope", "--datasets", "stb")
+    assert res.exit_code == 2
+    assert res.output.count("\n") == 1 and "--data" in res.output and "no such folder" in res.output
+
+
+def test_missing_dataset_file_fails_before_scoring(tmp_path):
+    (tmp_path / "stb").mkdir()
+    res = invoke("--data", tmp_path, "--datasets", "fed,stb")
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "stb/MongoDump.zip not found" in res.output and "--datasets" in res.output
+
+
+def test_corrupt_zip_is_one_line_exit_2(tmp_path, fast_config):
+    (tmp_path / "stb").mkdir()
+    (tmp_path / "stb" / "MongoDump.zip").write_bytes(b"garbage, not a zip")
+    res = invoke("--data", tmp_path, "--datasets", "stb", "--config", fast_config, "-q")
+    assert res.exit_code == 2
+    assert res.output.count("\n") == 1 and "not a readable zip" in res.output
+
+
+def test_unknown_dataset_and_bad_config(tmp_path):
+    res = invoke("--datasets", "stb,imdb")
+    assert res.exit_code == 2 and "unknown dataset(s) imdb" in res.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("scoring:\n  dimensions: [fluency, proactivty]\n")
+    res = invoke("--config", bad, "--data", tmp_path)
+    assert res.exit_code == 2 and "bad.yaml:2: scoring.dimensions" in res.output
+    assert "proactivity" in res.output  # the suggestion
+    bad.write_text("scoring:\n  dimensions: [proactivity]\nrankin: {method: points}\n")
+    res = invoke("--config", bad, "--data", tmp_path)
+    assert res.exit_code == 2 and "bad.yaml:3: rankin: unknown key 'rankin'" in res.output
+    bad.write_text("just text\n")
+    res = invoke("--config", bad, "--data", tmp_path)
+    assert res.exit_code == 2 and "expected a mapping" in res.output
+
+
+def test_a_full_tournament_file_is_accepted(tmp_path, data):
+    t = tmp_path / "t.yaml"
+    t.write_text("bots: [eliza, echo]\nseed: 3\n" + FAST + "ranking: {method: points}\n")
+    res = invoke("--config", t, "--data", data, "--datasets", "stb", "--json", "-q")
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert report["seed"] == 3 and report["ranking"]["method"] == "points"
+
+
+def test_progress_shows_although_the_cli_disables_tqdm(data, fast_config, monkeypatch):
+    monkeypatch.setenv("TQDM_DISABLE", "1")
+    res = CliRunner().invoke(
+        cli, ["validate", "--data", str(data), "--datasets", "fed", "--config", str(fast_config)])
+    assert res.exit_code == 0, res.stderr
+    assert "fed: correlating" in res.stderr and "step" in res.stderr
+
+
+REAL = Path(os.environ.get("CHATMATCH_DATA") or ROOT.parent / "shared" / "data")
+
+
+@pytest.mark.skipif(not (REAL / "stb" / "MongoDump.zip").is_file(),
+                    reason=f"Spot The Bot release not found under {REAL} (../shared/data; "
+                    "set CHATMATCH_DATA to point elsewhere)")
+def test_real_stb_through_the_lab(tmp_path):
+    cfg = tmp_path / "lab.yaml"
+    cfg.write_text("scoring:\n  dimensions: [proactivity, specificity]\n")
+    res = invoke("--data", REAL, "--datasets", "stb", "--config", cfg, "--seeds", 2, "--json", "-q")
+    assert res.exit_code == 0, res.output
+    convai2, daily, empathetic = json.loads(res.output)["datasets"]
+    assert convai2["facts"]["turns_cleaned"] == 1198 and convai2["games"] == 675
+    assert len(convai2["bots"]) == 6 and len(daily["bots"]) == 4 and len(empathetic["bots"]) == 5
+    for ds in (convai2, daily, empathetic):
+        assert set(ds["references"]) == {"win rate", "fooling rate"}
+        for ref in ds["references"].values():
+            assert ref["full"] is None or -1 <= ref["full"] <= 1
