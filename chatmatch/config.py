@@ -132,6 +132,10 @@ class FailurePolicy(_Strict):
     allow_empty: bool = False
     #: longer replies are cut to this many characters (recorded in the turn's game meta)
     max_chars: int = Field(default=2000, ge=1)
+    #: ``chatmatch run`` exits with status 3 when a bot forfeited more than this share of
+    #: its games (0.0: any forfeit), unless ``--allow-forfeits``; the leaderboard marks it.
+    #: It changes what is reported, not what is played.
+    max_forfeit_share: float = Field(default=0.0, ge=0.0, le=1.0)
 
 
 class RayConfig(_Strict):

@@ -18,6 +18,7 @@ from bots.base import Bot
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
+from chatmatch.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.ranking import Ranking, rank
 from chatmatch.schedule import double_round_robin
 from chatmatch.scoring.base import Scorer
@@ -38,6 +39,12 @@ class RunSummary:
     games_scored: int  # scored in this invocation
     seconds: float
     warnings: list[str] = field(default_factory=list)
+    forfeits: list[BotForfeits] = field(default_factory=list)
+    replayed: list[str] = field(default_factory=list)  # forfeited games played again
+
+    def over_limit(self, max_share: float) -> list[str]:
+        """Bots that forfeited more than ``max_share`` of their games."""
+        return over_limit(self.forfeits, max_share)
 
 
 def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None) -> dict[str, Any]:
@@ -112,20 +119,31 @@ def _change(key: str, old: Any, new: Any) -> str:
 def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
                    config_file: str | None = None, progress: Progress | None = None,
                    bots: dict[str, Bot] | None = None,
-                   scorers: Sequence[Scorer] | None = None) -> RunSummary:
+                   scorers: Sequence[Scorer] | None = None,
+                   replay_forfeits: bool = False) -> RunSummary:
+    """Play, score and rank ``cfg`` into ``out_dir``; ``replay_forfeits``: play the games
+    that were forfeited in earlier invocations again (the others are kept)."""
     t0 = time.perf_counter()
     store = RunDir(Path(out_dir) if out_dir else cfg.default_output_dir())
     with store.locked():
-        return _run_locked(cfg, store, t0, config_file, progress, bots, scorers)
+        return _run_locked(cfg, store, t0, config_file, progress, bots, scorers, replay_forfeits)
 
 
 def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: str | None,
                 progress: Progress | None, bots: dict[str, Bot] | None,
-                scorers: Sequence[Scorer] | None) -> RunSummary:
+                scorers: Sequence[Scorer] | None, replay_forfeits: bool) -> RunSummary:
     manifest = _prepare(cfg, store, config_file)
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
     manifest["expected_games"] = len(schedule)
     have = store.transcripts()
+    replayed: list[str] = []
+    if replay_forfeits:
+        replayed = sorted(g for g, tr in have.items() if tr.meta.get("forfeit"))
+        if replayed:
+            manifest = store.note_event(manifest, "replay_forfeits", games=replayed)
+            store.write_manifest(manifest)
+            store.forget_games(set(replayed))
+            have = {g: tr for g, tr in have.items() if g not in replayed}
     todo = [g for g in schedule if g.game_id not in have]
     total = len(schedule)
     done_count = [total - len(todo)]
@@ -188,10 +206,12 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
 
     final = [scorer.results[g.game_id] for g in schedule if g.game_id in scorer.results]
     rankings = write_rankings(store, cfg, final, len(schedule))
-    manifest = store.note_event(manifest, "ranked", games=len(final))
+    forfeits = summarize(final)
+    manifest = store.note_event(manifest, "ranked", games=len(final),
+                                forfeits={f.bot: len(f.games) for f in forfeits})
     store.write_manifest(manifest)
     return RunSummary(store.path, rankings[cfg.ranking.method], rankings, total, played,
-                      scorer.count, time.perf_counter() - t0, store.warnings)
+                      scorer.count, time.perf_counter() - t0, store.warnings, forfeits, replayed)
 
 
 def _without_timings(tr: Transcript) -> Transcript:

@@ -10,7 +10,8 @@ it. Its attributes say what it does with request number n (1-based, POSTs only):
   with a body that echoes the Authorization header (to test redaction) and a
   ``Retry-After`` header when ``retry_after`` is set (``error_body``: this body instead);
 - ``delay_s``: wait before answering (a hanging server: a large value);
-- ``drip_s``: send the answer one byte every ``drip_s`` seconds (a drip-feeding server);
+- ``drip_s``: send the answer to a POST one byte every ``drip_s`` seconds (a drip-feeding
+  server; ``GET /models`` is answered at once);
 - ``raw_body``: answer these bytes instead; ``finish_reason``: put in each choice;
 - ``key``: when set, a request without ``Authorization: Bearer KEY`` gets 401;
 - ``models_status``: the status of ``GET /v1/models`` (the reachability check).
@@ -102,7 +103,8 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             if self.path.rstrip("/").endswith("/models"):
                 self._send(fake.models_status, json.dumps(
-                    {"object": "list", "data": [{"id": "m1", "object": "model"}]}).encode())
+                    {"object": "list", "data": [{"id": "m1", "object": "model"}]}).encode(),
+                    drip=False)
             else:
                 self._send(404, b'{"error": "not found"}')
 
@@ -136,7 +138,8 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 with fake.lock:
                     fake.in_flight -= 1
 
-        def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+        def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None,
+                  drip: bool = True) -> None:
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -144,7 +147,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
                 self.end_headers()
-                if fake.drip_s is None:
+                if fake.drip_s is None or not drip:
                     self.wfile.write(data)
                     return
                 for i in range(len(data)):
