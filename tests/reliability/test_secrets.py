@@ -88,7 +88,8 @@ def test_key_echoed_by_a_failing_server_is_redacted_everywhere(tmp_path, server)
     cfg.write_text(_yaml(url))
     run = tmp_path / "run"
     out = run_cli("run", str(cfg), "--out", str(run), env=cli_env(**{ENV: KEY}))
-    assert out.returncode == 0, out.stderr  # every remote game is forfeited
+    assert out.returncode == 3, out.stderr  # every remote game is forfeited: shown, exit 3
+    assert "Forfeits (" in out.stderr and "error: 2 bot(s) forfeited" in out.stderr
     results = (run / "results.jsonl").read_text()
     assert "forfeit" in results and "Bearer ***" in results  # the echo reached the record...
     assert _files_with_key(run) == [] and not _leaks(out.stdout + out.stderr)  # ...redacted
