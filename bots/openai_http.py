@@ -232,5 +232,5 @@ class OpenAIChatBot(Bot):
                 "max_history_turns": self.max_history_turns, "timeout_s": self.timeout_s,
                 "retries": self.retries, "backoff_s": self.backoff_s,
                 "max_retry_wait_s": self.max_retry_wait_s,
-                "max_concurrency": self.max_concurrency,
+                "max_concurrency": self.max_concurrency, "check_server": self.check_server,
                 "extra_headers": sorted(self.extra_headers)}

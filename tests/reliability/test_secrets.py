@@ -136,3 +136,18 @@ def test_describe_of_the_http_bot_never_holds_the_key(monkeypatch, server):
     bot.load()
     assert not _leaks(json.dumps(bot.describe())) and bot.describe()["api_key_env"] == ENV
     assert not _leaks(repr(vars(bot)))
+
+
+@pytest.mark.parametrize("params, message", [
+    (f"base_url: 'http://user:{KEY}@127.0.0.1:9/v1'", "'base_url' holds a user name or password"),
+    (f"base_url: 'http://127.0.0.1:9/v1?api_key={KEY}'", "'base_url' holds a secret in its query"),
+    (f"base_url: 'http://127.0.0.1:9/v1', extra_headers: {{Cookie: 'sid={KEY}'}}",
+     "header 'Cookie' carries a credential"),
+], ids=["user-password", "query", "cookie"])
+def test_key_in_base_url_or_headers_is_refused_before_anything_runs(tmp_path, params, message):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("name: s\nexchanges: 1\nbots:\n  - name: r\n    adapter: openai-chat\n"
+                   f"    params: {{model: m, {params}}}\n  - eliza\n")
+    out = run_cli("run", str(cfg), "--out", str(tmp_path / "run"))
+    assert out.returncode == 2 and message in out.stderr and "api_key_env" in out.stderr
+    assert not _leaks(out.stdout + out.stderr) and not (tmp_path / "run").exists()
