@@ -20,6 +20,9 @@ Capabilities are class attributes, not ``hasattr`` probes:
   this bot at once.
 - ``deterministic``: the same history (and ``History.random_seed``) always gives the same reply.
 - ``thread_safe``: :meth:`reply` may be called from several threads at once.
+- ``retries_inside``: the bot retries its own transient failures (HTTP adapters: one
+  retry layer, honouring ``Retry-After``); the engine then does not call it again after an
+  exception or a timeout (``failures.retries`` still covers empty replies).
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ class Bot:
     supports_batch: ClassVar[bool] = False
     deterministic: ClassVar[bool] = True
     thread_safe: ClassVar[bool] = False
+    retries_inside: ClassVar[bool] = False
 
     def __init__(self, name: str = "", **params: Any) -> None:
         if params:

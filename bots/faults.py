@@ -131,6 +131,7 @@ class FaultyBot(Bot):
         self.supports_batch = self.base.supports_batch  # type: ignore[misc]
         self.thread_safe = self.base.thread_safe  # type: ignore[misc]
         self.deterministic = self.base.deterministic  # type: ignore[misc]
+        self.retries_inside = self.base.retries_inside  # type: ignore[misc]
         self.injected = {f: 0 for f in chosen}
         self._lock = threading.Lock()
 

@@ -1,43 +1,52 @@
 """``openai-chat``: a bot behind an OpenAI-compatible ``/chat/completions`` endpoint.
 
-Works with OpenAI, vLLM, llama.cpp server, Ollama, LM Studio, text-generation-inference...
-The bot's own turns are sent as ``assistant`` messages, the partner's as ``user``, the
-persona as the ``system`` message, the game turn's ``random_seed`` as ``seed``.
+Works with OpenAI, vLLM, llama.cpp server, Ollama, LM Studio, ``transformers serve``...
+on the ``httpx`` client (why: see :mod:`bots.http_support`).
 
-The API key is read from the environment variable *named* by ``api_key_env`` each time a
-request is sent; it is never kept on the bot, never put in :meth:`describe` (which is
-written to the run directory) and never put in an error message.
+Messages: the bot's own turns are sent as ``assistant`` messages, the partner's as
+``user``, the persona as the ``system`` message, the game turn's ``random_seed`` as
+``seed``. Messages always start with a ``user`` turn and alternate, so strict chat
+templates (Mistral, Gemma: "roles must alternate") accept them: when the bot opened the
+game, its seed utterance goes into the system message ("You opened the conversation by
+saying: ..."); a window of ``max_history_turns`` that would start with the bot's own turn
+starts one turn later. Replies get the same clean-up as the local adapters
+(:func:`bots.hf_support.clean_reply`: the first line; a sentence cut off by
+``max_tokens``, ``finish_reason: length``, is dropped when a complete one comes before).
 
-Failures: a timeout, a refused connection, HTTP 429 or a 5xx status is retried ``retries``
-times, waiting ``backoff_s * 2**attempt`` seconds in between; other 4xx statuses, a body
-that is not the expected JSON, and the last failed retry raise :class:`BotError`.
-``max_concurrency`` caps the requests in flight to one ``base_url`` across every bot of
-the process (the first bot that names a base URL sets its cap).
+Secrets: the API key is read from the environment variable *named* by ``api_key_env`` at
+each request; it is never kept on the bot or put in :meth:`describe`. A key in
+``base_url`` or a credential header in ``extra_headers`` is refused. Every message that
+leaves the adapter (errors, hence forfeit reasons and logs) is redacted before it is cut.
+
+Failures, one retry layer (the engine does not retry this bot again, ``retries_inside``):
+``timeout_s`` is the deadline of one whole HTTP request (not of one socket read); a
+timeout, a failed connection, HTTP 408/409/425/429/5xx are retried ``retries`` times,
+waiting what ``Retry-After`` asks (up to ``max_retry_wait_s``) or else
+``backoff_s * 2**attempt`` seconds; each retry is logged as a warning. Other 4xx
+statuses and a body that is not a chat completion fail at once. :meth:`load` checks that
+the server answers (``GET base_url/models``), so a dead URL stops the run before any
+game. ``max_concurrency`` caps the requests in flight to one ``base_url`` across every
+bot of the process (the first bot that names a base URL sets its cap).
 """
 
 from __future__ import annotations
 
-import http.client
 import json
+import logging
 import os
-import socket
 import threading
 import time
-import urllib.error
-import urllib.request
 from typing import Any, ClassVar
 
 from bots.base import Bot, History
+from bots.hf_support import clean_reply
+from bots.http_support import (RETRY_STATUSES, Retryable, check_base_url, check_headers, clip,
+                               fail, retry_after_s, send)
 from bots.registry import ADAPTERS
-from chatmatch.errors import BotError
 
-RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+log = logging.getLogger(__name__)
 _SEMAPHORES: dict[str, threading.BoundedSemaphore] = {}
 _SEMAPHORES_LOCK = threading.Lock()
-
-
-class _Retryable(Exception):
-    """A failure worth another try (message already free of secrets)."""
 
 
 def _semaphore(base_url: str, size: int) -> threading.BoundedSemaphore:
@@ -50,115 +59,178 @@ class OpenAIChatBot(Bot):
     description = "A model behind an OpenAI-compatible chat completions endpoint."
     thread_safe: ClassVar[bool] = True
     deterministic: ClassVar[bool] = False  # a remote model may sample even with a seed
+    retries_inside: ClassVar[bool] = True
 
     def __init__(self, name: str = "", *, base_url: str, model: str,
-                 api_key_env: str | None = None, persona: str | None = None,
-                 temperature: float = 0.7, max_tokens: int = 60, max_history_turns: int = 20,
-                 timeout_s: float = 30.0, retries: int = 3, backoff_s: float = 1.0,
-                 max_concurrency: int = 4, extra_headers: dict[str, str] | None = None) -> None:
+                 api_key_env: str | None = None, api_key_header: str = "Authorization",
+                 persona: str | None = None, temperature: float = 0.7, max_tokens: int = 60,
+                 max_history_turns: int = 20, timeout_s: float = 60.0, retries: int = 2,
+                 backoff_s: float = 1.0, max_retry_wait_s: float = 60.0,
+                 max_concurrency: int = 4, check_server: bool = True,
+                 extra_headers: dict[str, str] | None = None) -> None:
         super().__init__(name)
-        if not base_url.startswith(("http://", "https://")):
-            raise ValueError(f"parameter 'base_url' must start with http:// or https://, got {base_url!r}")
-        if timeout_s <= 0 or retries < 0 or backoff_s < 0 or max_concurrency < 1:
-            raise ValueError("need timeout_s > 0, retries >= 0, backoff_s >= 0, max_concurrency >= 1")
+        if timeout_s <= 0 or retries < 0 or backoff_s < 0 or max_concurrency < 1 \
+                or max_retry_wait_s < 0:
+            raise ValueError("need timeout_s > 0, retries >= 0, backoff_s >= 0, "
+                             "max_retry_wait_s >= 0, max_concurrency >= 1")
         if max_tokens < 1 or max_history_turns < 1:
             raise ValueError("need max_tokens >= 1 and max_history_turns >= 1")
         if api_key_env is not None and not api_key_env.strip():
             raise ValueError("parameter 'api_key_env' must name an environment variable")
-        self.base_url = base_url.rstrip("/")
+        self.base_url = check_base_url(base_url)
+        self.extra_headers = check_headers(extra_headers)
         self.model, self.api_key_env, self.persona = model, api_key_env, persona
+        self.api_key_header = api_key_header
         self.temperature, self.max_tokens = temperature, max_tokens
         self.max_history_turns = max_history_turns
         self.timeout_s, self.retries, self.backoff_s = timeout_s, retries, backoff_s
-        self.max_concurrency = max_concurrency
-        self.extra_headers = dict(extra_headers or {})
+        self.max_retry_wait_s, self.max_concurrency = max_retry_wait_s, max_concurrency
+        self.check_server = check_server
+        self.counts = {"retries": 0, "timeouts": 0, "cut_replies": 0}
+        self._client: Any = None
 
     @property
     def url(self) -> str:
         return f"{self.base_url}/chat/completions"
 
+    # --- lifecycle ----------------------------------------------------------------------
     def load(self) -> None:
-        self._api_key()  # fail before the first game when the key is missing
+        import httpx
 
+        key = self._api_key()  # fail before the first game when the key is missing
+        self._client = httpx.Client(limits=httpx.Limits(max_connections=self.max_concurrency * 2))
+        if self.check_server:
+            self._check_server(key)
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def _check_server(self, key: str | None) -> None:
+        """Stop the run now, with one line, when the endpoint cannot be reached."""
+        where = f"{self.base_url}/models"
+        try:
+            status, _, _ = send(self._client, "GET", where, None, self._headers(key),
+                                min(self.timeout_s, 15.0), lambda text: clip(text, 300, [key]))
+        except Retryable as exc:
+            raise fail(f"bot '{self.name}': cannot reach {where} ({exc}); is the server "
+                       "running? check params.base_url", [key]) from None
+        if status in (401, 403):
+            raise fail(f"bot '{self.name}': {where} refused the API key (HTTP {status}); "
+                       f"check the key in ${self.api_key_env}", [key])
+        if status in (502, 503, 504):
+            raise fail(f"bot '{self.name}': {where} answered HTTP {status}: the server is not "
+                       "ready; start it or wait, then run again", [key])
+
+    # --- requests -----------------------------------------------------------------------
     def _api_key(self) -> str | None:
         if self.api_key_env is None:
             return None
         key = os.environ.get(self.api_key_env)
         if not key:
-            raise BotError(f"bot '{self.name}': environment variable {self.api_key_env} (named by "
-                           f"params.api_key_env) is not set; export it before the run")
+            raise fail(f"bot '{self.name}': environment variable {self.api_key_env} (named by "
+                       f"params.api_key_env) is not set; export it before the run")
         return key
+
+    def _headers(self, key: str | None) -> dict[str, str]:
+        headers = dict(self.extra_headers)
+        if key:
+            if self.api_key_header.lower() == "authorization":
+                headers["Authorization"] = f"Bearer {key}"
+            else:
+                headers[self.api_key_header] = key
+        return headers
+
+    def chat_messages(self, history: History) -> list[dict[str, str]]:
+        """The request's messages: starting with a user turn, alternating (see module doc)."""
+        window = list(history.messages[-self.max_history_turns:])
+        system = [self.persona] if self.persona else []
+        if window and window[0].role == "self":
+            opener = window.pop(0)
+            if len(history.messages) <= self.max_history_turns:  # it is the seed utterance
+                system.append(f'You opened the conversation by saying: "{opener.text}"')
+        msgs = [{"role": "assistant" if m.role == "self" else "user", "content": m.text}
+                for m in window]
+        if system:
+            msgs.insert(0, {"role": "system", "content": "\n".join(system)})
+        return msgs
 
     def payload(self, history: History) -> dict[str, Any]:
         """The JSON request body for ``history``."""
-        msgs = [{"role": "assistant" if m.role == "self" else "user", "content": m.text}
-                for m in history.messages[-self.max_history_turns:]]
-        if self.persona:
-            msgs.insert(0, {"role": "system", "content": self.persona})
-        return {"model": self.model, "messages": msgs, "temperature": self.temperature,
-                "max_tokens": self.max_tokens, "seed": history.random_seed % (2 ** 31)}
+        return {"model": self.model, "messages": self.chat_messages(history),
+                "temperature": self.temperature, "max_tokens": self.max_tokens,
+                "seed": history.random_seed % (2 ** 31)}
 
     def reply(self, history: History) -> str:
-        body = json.dumps(self.payload(history)).encode()
-        key = self._api_key()
-        headers = {"Content-Type": "application/json", **self.extra_headers}
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
+        if self._client is None:
+            raise fail(f"bot '{self.name}': reply() called before load()")
+        body, key = self.payload(history), self._api_key()
+        headers = self._headers(key)
         last = ""
         for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(self.backoff_s * 2 ** (attempt - 1))
             try:
-                with _semaphore(self.base_url, self.max_concurrency):
-                    data = self._post(body, headers, key)
-                return self._content(data, key)
-            except _Retryable as exc:
+                return self._content(self._post(body, headers, key), key)
+            except Retryable as exc:
                 last = str(exc)
-        raise BotError(f"bot '{self.name}': {self.url} failed after {self.retries + 1} "
-                       f"attempt(s); last error: {last}")
+                if attempt == self.retries:
+                    break
+                wait = self.backoff_s * 2 ** attempt if exc.wait_s is None else exc.wait_s
+                if wait > self.max_retry_wait_s:
+                    last += f" (the server asked to wait {wait:g} s, over max_retry_wait_s)"
+                    break
+                self.counts["retries"] += 1
+                log.warning("bot '%s': %s; retry %d/%d in %.1f s", self.name, last,
+                            attempt + 1, self.retries, wait)
+                time.sleep(wait)
+        raise fail(f"bot '{self.name}': {self.url} failed after {attempt + 1} attempt(s); "
+                   f"last error: {last}", [key])
 
-    def _post(self, body: bytes, headers: dict[str, str], key: str | None) -> bytes:
-        req = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
+    def _post(self, body: dict[str, Any], headers: dict[str, str], key: str | None) -> bytes:
+        sem = _semaphore(self.base_url, self.max_concurrency)
+        if not sem.acquire(timeout=self.timeout_s):
+            raise Retryable(f"all {self.max_concurrency} request slots to {self.base_url} stayed "
+                            f"busy for timeout_s={self.timeout_s:g}")
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
-                return bytes(resp.read())
-        except urllib.error.HTTPError as exc:
-            text = _redact(exc.read().decode("utf-8", "replace")[:300], key)
-            msg = f"HTTP {exc.code} {exc.reason}: {text}"
-            if exc.code in RETRY_STATUSES:
-                raise _Retryable(msg) from None
-            raise BotError(f"bot '{self.name}': {self.url} answered {msg}") from None
-        except (TimeoutError, socket.timeout):
-            raise _Retryable(f"no answer within timeout_s={self.timeout_s}") from None
-        except urllib.error.URLError as exc:
-            reason = exc.reason
-            if isinstance(reason, (TimeoutError, socket.timeout)):
-                raise _Retryable(f"no answer within timeout_s={self.timeout_s}") from None
-            raise _Retryable(f"cannot connect: {_redact(str(reason), key)}") from None
-        except (OSError, http.client.HTTPException) as exc:
-            raise _Retryable(f"connection failed: {_redact(str(exc), key)}") from None
+            status, resp_headers, data = send(
+                self._client, "POST", self.url, body, headers, self.timeout_s,
+                lambda text: clip(text, 300, [key]))
+        except Retryable as exc:
+            if "timeout_s" in str(exc):
+                self.counts["timeouts"] += 1
+            raise
+        finally:
+            sem.release()
+        if status < 400:
+            return data
+        text = clip(data.decode("utf-8", "replace"), 300, [key])
+        msg = f"HTTP {status}: {text}"
+        if status in RETRY_STATUSES:
+            raise Retryable(msg, retry_after_s(resp_headers.get("retry-after")))
+        raise fail(f"bot '{self.name}': {self.url} answered {msg}", [key])
 
     def _content(self, data: bytes, key: str | None) -> str:
         try:
-            content = json.loads(data)["choices"][0]["message"]["content"]
+            choice = json.loads(data)["choices"][0]
+            content = choice["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
-            snippet = _redact(data[:200].decode("utf-8", "replace"), key)
-            raise BotError(f"bot '{self.name}': {self.url} did not answer with a chat completion "
-                           f"(choices[0].message.content); got: {snippet!r}") from None
+            snippet = clip(data.decode("utf-8", "replace"), 200, [key])
+            raise fail(f"bot '{self.name}': {self.url} did not answer with a chat completion "
+                       f"(choices[0].message.content); got: {snippet!r}", [key]) from None
         if not isinstance(content, str):
-            raise BotError(f"bot '{self.name}': {self.url} answered a non-text message content "
-                           f"({type(content).__name__})")
-        return content.strip()
+            raise fail(f"bot '{self.name}': {self.url} answered a non-text message content "
+                       f"({type(content).__name__})")
+        if choice.get("finish_reason") == "length":
+            self.counts["cut_replies"] += 1
+        return clean_reply(content)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "adapter": "openai-chat", "base_url": self.base_url,
-                "model": self.model, "api_key_env": self.api_key_env, "persona": self.persona,
+                "model": self.model, "api_key_env": self.api_key_env,
+                "api_key_header": self.api_key_header, "persona": self.persona,
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "max_history_turns": self.max_history_turns, "timeout_s": self.timeout_s,
                 "retries": self.retries, "backoff_s": self.backoff_s,
-                "max_concurrency": self.max_concurrency,
-                "extra_headers": sorted(self.extra_headers)}  # names only: values may be secret
-
-
-def _redact(text: str, key: str | None) -> str:
-    return text.replace(key, "***") if key else text
+                "max_retry_wait_s": self.max_retry_wait_s,
+                "max_concurrency": self.max_concurrency, "check_server": self.check_server,
+                "extra_headers": sorted(self.extra_headers)}

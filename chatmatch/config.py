@@ -149,6 +149,10 @@ class FailurePolicy(_Strict):
     #: longer replies are cut to this many characters (recorded in the turn's game meta);
     #: at most MAX_TURN_CHARS, the longest turn the scorers take
     max_chars: int = Field(default=2000, ge=1, le=100_000)
+    #: ``chatmatch run`` exits with status 3 when a bot forfeited more than this share of
+    #: its games (0.0: any forfeit), unless ``--allow-forfeits``; the leaderboard marks it.
+    #: It changes what is reported, not what is played.
+    max_forfeit_share: float = Field(default=0.0, ge=0.0, le=1.0)
 
 
 class RayConfig(_Strict):

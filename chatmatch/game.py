@@ -16,8 +16,10 @@ so the transcripts of deterministic bots, do not depend on ``concurrent``.
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -26,6 +28,8 @@ from chatmatch.config import FailurePolicy
 from chatmatch.errors import BotError
 from chatmatch.schedule import ScheduledGame, derive_seed
 from chatmatch.transcript import Transcript, Turn
+
+log = logging.getLogger(__name__)
 
 
 class BotFailure(BotError):
@@ -86,21 +90,65 @@ class GameState:
                           self.game.seed_utterance, meta)
 
 
+class _Lane:
+    """Where one bot's calls run when a time limit applies.
+
+    Every call gets its own daemon thread, so a call that is given up on (timeout) is
+    abandoned where it is: it holds no pool thread another bot needs, and it cannot keep
+    the process from exiting. A bot that is not ``thread_safe`` still gets one call at a
+    time: a new call waits, within its own time limit, until the abandoned one returns;
+    so a hung bot forfeits its own later turns, never another bot's.
+    """
+
+    def __init__(self, bot: Bot) -> None:
+        self.name = bot.name
+        self.lock = None if bot.thread_safe else threading.Lock()
+
+    def call(self, fn: Callable[[], object], timeout_s: float) -> object:
+        box: dict[str, object] = {}
+        done, abandoned = threading.Event(), threading.Event()
+
+        def run() -> None:
+            if self.lock is not None:
+                self.lock.acquire()
+            try:
+                if not abandoned.is_set():  # the caller may have given up while we waited
+                    box["value"] = fn()
+            except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+                box["error"] = exc
+            finally:
+                if self.lock is not None:
+                    self.lock.release()
+                done.set()
+
+        threading.Thread(target=run, name=f"chatmatch-bot-{self.name}", daemon=True).start()
+        if not done.wait(timeout_s):
+            abandoned.set()
+            raise TimeoutError(f"no reply within {timeout_s:g} s")
+        if "error" in box:
+            raise box["error"]  # type: ignore[misc]
+        return box.get("value")
+
+
 class _Caller:
-    """Applies the failure policy to bot calls: timeout, retries, empty/huge replies."""
+    """Applies the failure policy to bot calls: timeout, retries, empty/huge replies.
 
-    def __init__(self, policy: FailurePolicy, pool: ThreadPoolExecutor) -> None:
+    The time limit is per bot (see :class:`_Lane`). A bot that retries by itself
+    (``retries_inside``, e.g. ``openai-chat``) is not called again by the engine after an
+    exception or a timeout: one retry layer, not two multiplied together.
+    """
+
+    def __init__(self, policy: FailurePolicy) -> None:
         self.policy = policy
-        self.pool = pool
+        self.lanes: dict[str, _Lane] = {}
+        self._lanes_lock = threading.Lock()
 
-    def _timed(self, fn: Callable[[], object]) -> object:
+    def _timed(self, bot: Bot, fn: Callable[[], object]) -> object:
         if self.policy.timeout_s is None:
             return fn()
-        fut = self.pool.submit(fn)
-        try:
-            return fut.result(timeout=self.policy.timeout_s)
-        except FutureTimeout:
-            raise TimeoutError(f"no reply within {self.policy.timeout_s:g} s") from None
+        with self._lanes_lock:
+            lane = self.lanes.setdefault(bot.name, _Lane(bot))
+        return lane.call(fn, self.policy.timeout_s)
 
     def check(self, text: object) -> tuple[str, dict[str, object] | None]:
         if not isinstance(text, str):
@@ -114,26 +162,36 @@ class _Caller:
     def one(self, bot: Bot, state: GameState) -> tuple[str, float, dict[str, object] | None]:
         speaker = state.next_speaker
         history = state.history_for(speaker)
-        last = ""
+        last, attempts = "", 0
         for attempt in range(self.policy.retries + 1):
+            attempts = attempt + 1
             t0 = time.perf_counter()
             try:
-                text, note = self.check(self._timed(lambda: bot.reply(history)))
+                raw = self._timed(bot, lambda: bot.reply(history))
             except Exception as exc:  # noqa: BLE001 - any bot failure is handled by policy
-                last = f"{type(exc).__name__}: {exc}"[:500]
+                last = _reason(exc)
+                log.warning("bot '%s', game %s, turn %d: %s", speaker, state.game.game_id,
+                            len(state.turns), last)
+                if bot.retries_inside:
+                    break
+                continue
+            try:
+                text, note = self.check(raw)
+            except Exception as exc:  # noqa: BLE001
+                last = _reason(exc)
                 continue
             note = dict(note or {})
             if attempt:
                 note["retries"] = attempt
             return text, time.perf_counter() - t0, note or None
         raise BotFailure(speaker, state.game.game_id, len(state.turns),
-                         f"{last} (after {self.policy.retries + 1} attempt(s))")
+                         f"{last} (after {attempts} attempt(s))")
 
     def batch(self, bot: Bot, states: Sequence[GameState]) -> list[object]:
         histories = [s.history_for(s.next_speaker) for s in states]
         t0 = time.perf_counter()
         try:
-            texts = self._timed(lambda: bot.reply_batch(histories))
+            texts = self._timed(bot, lambda: bot.reply_batch(histories))
             if not isinstance(texts, list) or len(texts) != len(states):
                 raise ValueError("reply_batch returned the wrong number of replies")
             checked = [self.check(t) for t in texts]
@@ -141,6 +199,10 @@ class _Caller:
             return [_safe_one(self, bot, s) for s in states]
         per = (time.perf_counter() - t0) / len(states)
         return [(text, per, note) for text, note in checked]
+
+
+def _reason(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:500]
 
 
 OnFinished = Callable[[Transcript], None]
@@ -160,8 +222,10 @@ def play_games(games: Iterable[ScheduledGame], bots: Mapping[str, Bot], exchange
     active: list[GameState] = []
     done: list[Transcript] = []
     total_turns = 2 * exchanges
+    caller = _Caller(policy)
+    # the pool only fans out the calls of one thread-safe bot; each call's time limit runs
+    # on that bot's own threads (see _Lane), so a hung call never holds a pool thread
     with ThreadPoolExecutor(max_workers=max(2, min(32, concurrent))) as pool:
-        caller = _Caller(policy, pool)
         while pending or active:
             while pending and len(active) < concurrent:
                 active.append(GameState(pending.pop(), total_turns))

@@ -96,6 +96,10 @@ def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame],
                               f"game {gid} {'is not scheduled' if g is None else 'has other players'}). {fix}")
 
 
+#: ``failures`` keys that change what is reported, not what is played
+REPORT_ONLY_FAILURE_KEYS = frozenset({"max_forfeit_share"})
+
+
 def check_failures(store: RunDir, old_failures: Any, new_failures: dict[str, Any],
                    played: int, allow: bool) -> list[str]:
     """The changed ``failures`` keys; refused when games were played under the old ones
@@ -103,7 +107,8 @@ def check_failures(store: RunDir, old_failures: Any, new_failures: dict[str, Any
     if not isinstance(old_failures, dict):
         return []
     changed = sorted(k for k in set(old_failures) | set(new_failures)
-                     if old_failures.get(k) != new_failures.get(k))
+                     if k not in REPORT_ONLY_FAILURE_KEYS
+                     and old_failures.get(k) != new_failures.get(k))
     if changed and played and not allow:
         what = "; ".join(f"{k} {old_failures.get(k)!r} -> {new_failures.get(k)!r}" for k in changed)
         raise RunDirError(

@@ -18,6 +18,7 @@ from bots.base import Bot
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
+from chatmatch.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.ranking import Ranking, rank
 from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
                               setup_from_config)
@@ -40,6 +41,12 @@ class RunSummary:
     games_scored: int  # scored in this invocation
     seconds: float
     warnings: list[str] = field(default_factory=list)
+    forfeits: list[BotForfeits] = field(default_factory=list)
+    replayed: list[str] = field(default_factory=list)  # forfeited games played again
+
+    def over_limit(self, max_share: float) -> list[str]:
+        """Bots that forfeited more than ``max_share`` of their games."""
+        return over_limit(self.forfeits, max_share)
 
 
 def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
@@ -143,25 +150,37 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
                    config_file: str | None = None, progress: Progress | None = None,
                    bots: dict[str, Bot] | None = None,
                    scorers: Sequence[Scorer] | None = None,
-                   allow_failures_change: bool = False) -> RunSummary:
+                   allow_failures_change: bool = False,
+                   replay_forfeits: bool = False) -> RunSummary:
     """Play, score and rank ``cfg`` into ``out_dir`` (resuming what is there).
     ``allow_failures_change``: accept a resume whose ``failures`` block differs from the
-    stored run's (recorded in the manifest)."""
+    stored run's (recorded in the manifest); ``replay_forfeits``: play the games that were
+    forfeited in earlier invocations again (the others are kept)."""
     t0 = time.perf_counter()
     store = RunDir(Path(out_dir).expanduser() if out_dir else cfg.default_output_dir())
     check_target(store.path)
     with store.locked():
         return _run_locked(cfg, store, t0, config_file, progress, bots, scorers,
-                           allow_failures_change)
+                           allow_failures_change, replay_forfeits)
 
 
 def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: str | None,
                 progress: Progress | None, bots: dict[str, Bot] | None,
-                scorers: Sequence[Scorer] | None, allow_failures_change: bool) -> RunSummary:
+                scorers: Sequence[Scorer] | None, allow_failures_change: bool,
+                replay_forfeits: bool) -> RunSummary:
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
     have, results = store.transcripts(), store.results()
     manifest = _prepare(cfg, store, config_file, schedule, have, results, allow_failures_change)
     manifest["expected_games"] = len(schedule)
+    replayed: list[str] = []
+    if replay_forfeits:
+        replayed = sorted(g for g, tr in have.items() if tr.meta.get("forfeit"))
+        if replayed:
+            manifest = store.note_event(manifest, "replay_forfeits", games=replayed)
+            store.write_manifest(manifest)
+            store.forget_games(set(replayed))
+            have = {g: tr for g, tr in have.items() if g not in replayed}
+            results = {g: r for g, r in results.items() if g not in replayed}
     todo = [g for g in schedule if g.game_id not in have]
     total = len(schedule)
     done_count = [total - len(todo)]
@@ -223,10 +242,12 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
 
     final = [scorer.results[g.game_id] for g in schedule if g.game_id in scorer.results]
     rankings = write_rankings(store, cfg, final, len(schedule))
-    manifest = store.note_event(manifest, "ranked", games=len(final))
+    forfeits = summarize(final)
+    manifest = store.note_event(manifest, "ranked", games=len(final),
+                                forfeits={f.bot: len(f.games) for f in forfeits})
     store.write_manifest(manifest)
     return RunSummary(store.path, rankings[cfg.ranking.method], rankings, total, played,
-                      scorer.count, time.perf_counter() - t0, store.warnings)
+                      scorer.count, time.perf_counter() - t0, store.warnings, forfeits, replayed)
 
 
 def _without_timings(tr: Transcript) -> Transcript:

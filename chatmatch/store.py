@@ -286,6 +286,14 @@ class RunDir:
                             ensure_ascii=False, sort_keys=True) for r in results]
         atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
 
+    def forget_games(self, game_ids: set[str]) -> None:
+        """Drop games so that they are played again. Their result lines go first: a run
+        killed halfway still finds the transcripts and scores them as before."""
+        self.rewrite_results([r for r in self._iter_results() if r.game_id not in game_ids])
+        for gid in sorted(game_ids):
+            self.scores_path(gid).unlink(missing_ok=True)
+            self.transcript_path(gid).unlink(missing_ok=True)
+
     def _iter_results(self) -> Iterator[GameResult]:
         p = self.path / RESULTS
         if not p.exists():

@@ -80,18 +80,30 @@ def estimate_line(todo: int, exchanges: int, run_dir: Path) -> str:
 @click.option("--allow-failures-change", is_flag=True,
               help="Resume although the 'failures' block differs from the stored run's "
                    "(the new settings apply to the games still to play).")
+@click.option("--replay-forfeits", is_flag=True,
+              help="Play the games forfeited in earlier runs again (once the cause is fixed); "
+                   "the other games are kept.")
+@click.option("--allow-forfeits", is_flag=True,
+              help="Exit 0 even when a bot forfeited more than failures.max_forfeit_share of "
+                   "its games.")
 def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
-            allow_failures_change: bool) -> None:
+            allow_failures_change: bool, replay_forfeits: bool, allow_forfeits: bool) -> None:
     """Play, score and rank the tournament defined in CONFIG_FILE.
 
     Every finished game is saved in the run directory at once; run the same command
     again after an interruption and only the missing games are played.
 
+    A run ends with a summary of forfeited games (bot, games, reason). When a bot
+    forfeited more than failures.max_forfeit_share of its games (default 0: any), it is
+    marked (!) in the leaderboard and the exit status is 3 unless --allow-forfeits.
+
     \b
     Examples:
       chatmatch run tournaments/demo.yaml
       chatmatch run tournaments/paper.yaml --out runs/paper-try2
+      chatmatch run tournaments/remote.yaml --replay-forfeits   # the server is back
     """
+    from chatmatch import forfeits
     from chatmatch.config import load_config
     from chatmatch.resume import check_target
     from chatmatch.runner import run_tournament
@@ -113,13 +125,26 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
             raise click.exceptions.Exit(1)
     summary = run_tournament(cfg, target, config_file=str(config_file),
                              progress=None if quiet else ProgressLine(),
-                             allow_failures_change=allow_failures_change)
+                             allow_failures_change=allow_failures_change,
+                             replay_forfeits=replay_forfeits)
     for w in summary.warnings:
         click.echo(f"warning: {w}", err=True)
-    click.echo(ranking_table(summary.ranking))
+    limit = cfg.failures.max_forfeit_share
+    flagged = summary.over_limit(limit)
+    marks = {b: forfeits.MARK for b in flagged}
+    click.echo(ranking_table(summary.ranking, marks))
     other = [r for m, r in summary.rankings.items() if m != summary.ranking.method]
     for r in other:
         click.echo("")
-        click.echo(ranking_table(r))
+        click.echo(ranking_table(r, marks))
+    if flagged:
+        click.echo(f"{forfeits.MARK} forfeited more than {limit:.0%} of its games: its rank "
+                   "reflects failures (see the forfeit summary)")
+    if replay_forfeits:
+        click.echo(f"\n{len(summary.replayed)} forfeited game(s) played again.", err=True)
+    if summary.forfeits:
+        click.echo("\n" + forfeits.render(summary.forfeits, limit), err=True)
     click.echo(f"\n{summary.games_played} game(s) played and {summary.games_scored} scored now, "
                f"in {summary.seconds:.1f} s. Results: {summary.run_dir}", err=True)
+    if flagged and not allow_forfeits:
+        raise forfeits.error(flagged, limit, str(config_file))

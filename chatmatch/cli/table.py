@@ -45,10 +45,13 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return "\n".join([line, sep, *body])
 
 
-def ranking_table(r: Ranking) -> str:
+def ranking_table(r: Ranking, marks: dict[str, str] | None = None) -> str:
+    """``marks``: text put after a bot's name (e.g. forfeits over the limit)."""
     extra = _COLUMNS.get(r.method, [])
     headers = ["rank", "bot", *[h for _, h in extra], *[h for _, h in _GAMES]]
-    rows = [[row.rank, row.bot, *[row.stats.get(k, "") for k, _ in extra],
+    marks = marks or {}
+    rows = [[row.rank, f"{row.bot} {marks[row.bot]}" if row.bot in marks else row.bot,
+             *[row.stats.get(k, "") for k, _ in extra],
              *[row.stats.get(k, "") for k, _ in _GAMES]] for row in r.rows]
     title = f"Ranking by {r.method}"
     if r.method == "trueskill":

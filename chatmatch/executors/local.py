@@ -36,6 +36,7 @@ class SerialBot(Bot):
         self.inner = inner
         self.supports_batch = inner.supports_batch  # type: ignore[misc]
         self.deterministic = inner.deterministic  # type: ignore[misc]
+        self.retries_inside = inner.retries_inside  # type: ignore[misc]
         self._lock = threading.Lock()
 
     def reply(self, history: History) -> str:

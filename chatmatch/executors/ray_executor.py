@@ -81,6 +81,7 @@ class RemoteBot(Bot):
         self.actor, self._ray = actor, ray
         self.supports_batch = template.supports_batch  # type: ignore[misc]
         self.deterministic = template.deterministic  # type: ignore[misc]
+        self.retries_inside = template.retries_inside  # type: ignore[misc]
         self.described: dict[str, Any] = {}
 
     def _get(self, ref: Any) -> Any:

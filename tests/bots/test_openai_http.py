@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import threading
 import time
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterator
 
 import pytest
@@ -16,85 +15,15 @@ from bots.base import History, Message
 from bots.openai_http import OpenAIChatBot
 from bots.registry import create_bot
 from chatmatch.errors import BotError
+from tests.fake_openai import FakeOpenAI
 
 KEY = "sk-test-0123456789-secret"
 
 
-@dataclass
-class Behaviour:
-    """What the fake endpoint does with request number n (1-based)."""
-
-    fail_from: int | None = None  # first request answered with `status`
-    fail_count: int | None = None  # how many; None = never recovers
-    status: int = 500
-    delay_s: float = 0.0
-    raw_body: bytes | None = None  # answer this instead of a chat completion
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    in_flight: int = 0
-    max_in_flight: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def failing(self, n: int) -> bool:
-        if self.fail_from is None or n < self.fail_from:
-            return False
-        return self.fail_count is None or n < self.fail_from + self.fail_count
-
-
-def reply_for(body: dict[str, Any]) -> str:
-    """Deterministic: the model name, the number of messages and the last user message."""
-    last = [m["content"] for m in body["messages"] if m["role"] == "user"][-1:]
-    return f"[{body['model']}] {len(body['messages'])} msgs; you said: {last[0] if last else ''}"
-
-
-def make_handler(b: Behaviour) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            with b.lock:
-                b.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                n = len(b.requests)
-                b.in_flight += 1
-                b.max_in_flight = max(b.max_in_flight, b.in_flight)
-            try:
-                time.sleep(b.delay_s)
-                if b.failing(n):  # echo the Authorization header to check it is redacted
-                    self._send(b.status, f"overloaded; auth={self.headers.get('Authorization')}"
-                               .encode())
-                elif b.raw_body is not None:
-                    self._send(200, b.raw_body)
-                else:
-                    out = {"choices": [{"index": 0, "message": {
-                        "role": "assistant", "content": reply_for(body)}}]}
-                    self._send(200, json.dumps(out).encode())
-            finally:
-                with b.lock:
-                    b.in_flight -= 1
-
-        def _send(self, status: int, data: bytes) -> None:
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (timeout test)
-
-    return Handler
-
-
 @pytest.fixture
-def server() -> Iterator[tuple[str, Behaviour]]:
-    b = Behaviour()
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(b))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", b
-    httpd.shutdown()
-    httpd.server_close()
+def server() -> Iterator[tuple[str, FakeOpenAI]]:
+    with FakeOpenAI() as fake:
+        yield fake.base_url, fake
 
 
 @pytest.fixture(autouse=True)
@@ -116,7 +45,7 @@ HIST = History((Message("self", "What did you do last week?"), Message("partner"
                "What did you do last week?", "g001", 4, 12345)
 
 
-def test_reply_request_shape_and_key_only_in_header(server: tuple[str, Behaviour]) -> None:
+def test_reply_request_shape_and_key_only_in_header(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     remote = bot(url, persona="You are Ann.", temperature=0.0, max_tokens=20,
                  max_history_turns=3, extra_headers={"X-Team": "t1"})
@@ -136,20 +65,20 @@ def test_reply_request_shape_and_key_only_in_header(server: tuple[str, Behaviour
     assert KEY not in json.dumps(vars(remote), default=str)
 
 
-def test_missing_key_env_fails_at_load(server: tuple[str, Behaviour],
+def test_missing_key_env_fails_at_load(server: tuple[str, FakeOpenAI],
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TEST_CHAT_KEY")
     with pytest.raises(BotError, match="TEST_CHAT_KEY.*not set"):
         bot(server[0])
 
 
-def test_no_key_env_sends_no_authorization(server: tuple[str, Behaviour]) -> None:
+def test_no_key_env_sends_no_authorization(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     bot(url, api_key_env=None).reply(HIST)
     assert "Authorization" not in b.requests[0]["headers"]
 
 
-def test_server_fails_mid_game_then_recovers(server: tuple[str, Behaviour]) -> None:
+def test_server_fails_mid_game_then_recovers(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     b.fail_from, b.fail_count = 3, 2  # requests 3 and 4 fail, 5 succeeds
     remote = bot(url, retries=2)
@@ -158,7 +87,7 @@ def test_server_fails_mid_game_then_recovers(server: tuple[str, Behaviour]) -> N
     assert len(b.requests) == 6  # 4 replies + 2 retried failures
 
 
-def test_server_that_never_recovers_raises_clear_error(server: tuple[str, Behaviour]) -> None:
+def test_server_that_never_recovers_raises_clear_error(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     b.fail_from = 2
     remote = bot(url, retries=2)
@@ -173,7 +102,7 @@ def test_server_that_never_recovers_raises_clear_error(server: tuple[str, Behavi
     assert time.perf_counter() - start >= 0.01 + 0.02  # backoff 0.01 then 0.02
 
 
-def test_client_error_is_not_retried(server: tuple[str, Behaviour]) -> None:
+def test_client_error_is_not_retried(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     b.fail_from, b.status = 1, 401
     with pytest.raises(BotError, match="answered HTTP 401"):
@@ -181,7 +110,7 @@ def test_client_error_is_not_retried(server: tuple[str, Behaviour]) -> None:
     assert len(b.requests) == 1
 
 
-def test_timeout_is_retried_then_reported(server: tuple[str, Behaviour]) -> None:
+def test_timeout_is_retried_then_reported(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     b.delay_s = 1.0
     start = time.perf_counter()
@@ -191,22 +120,45 @@ def test_timeout_is_retried_then_reported(server: tuple[str, Behaviour]) -> None
     assert len(b.requests) == 2
 
 
-def test_bad_json_is_reported(server: tuple[str, Behaviour]) -> None:
+def test_bad_json_is_reported(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     b.raw_body = b"<html>not json</html>"
     with pytest.raises(BotError, match="did not answer with a chat completion.*not json"):
         bot(url).reply(HIST)
 
 
-def test_connection_refused() -> None:
+def _dead_url() -> str:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed when the block ends: nobody listens there
-    with pytest.raises(BotError, match="cannot connect"):
-        bot(f"http://127.0.0.1:{port}/v1", retries=1).reply(HIST)
+    return f"http://127.0.0.1:{port}/v1"
 
 
-def test_concurrency_limit_per_base_url(server: tuple[str, Behaviour]) -> None:
+def test_dead_url_fails_at_load_with_one_line() -> None:
+    with pytest.raises(BotError, match=r"cannot reach http://127\.0\.0\.1:\d+/v1/models "
+                                       r"\(.*Connection refused\); is the server running\?"):
+        bot(_dead_url(), retries=1)
+
+
+@pytest.mark.parametrize("status, message", [(503, "not ready"), (401, "refused the API key")])
+def test_load_checks_the_server(server: tuple[str, FakeOpenAI], status: int, message: str) -> None:
+    url, fake = server
+    fake.models_status = status
+    with pytest.raises(BotError, match=message):
+        bot(url)
+    fake.models_status = 404  # a server without /models is still reachable
+    bot(url).reply(HIST)
+
+
+def test_connection_lost_after_load_is_retried_then_reported(server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    remote = bot(url, retries=1)
+    fake.close()
+    with pytest.raises(BotError, match="failed after 2 attempt.*cannot connect"):
+        remote.reply(HIST)
+
+
+def test_concurrency_limit_per_base_url(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     b.delay_s = 0.1
     remote = bot(url, max_concurrency=2)
@@ -229,7 +181,7 @@ def test_bad_parameters(params: dict[str, Any], message: str) -> None:
         create_bot("remote", "openai-chat", params)
 
 
-def test_game_with_a_server_that_dies_mid_game_is_forfeited(server: tuple[str, Behaviour]) -> None:
+def test_game_with_a_server_that_dies_mid_game_is_forfeited(server: tuple[str, FakeOpenAI]) -> None:
     from chatmatch.config import FailurePolicy
     from chatmatch.game import play_games
     from chatmatch.schedule import ScheduledGame
@@ -247,7 +199,7 @@ def test_game_with_a_server_that_dies_mid_game_is_forfeited(server: tuple[str, B
     assert len(said) == 3 and all(s.startswith("[m1]") for s in said)
 
 
-def test_tournament_run_directory_never_holds_the_key(server: tuple[str, Behaviour],
+def test_tournament_run_directory_never_holds_the_key(server: tuple[str, FakeOpenAI],
                                                       tmp_path: Any) -> None:
     from chatmatch.config import load_config
     from chatmatch.runner import run_tournament
@@ -268,3 +220,103 @@ def test_tournament_run_directory_never_holds_the_key(server: tuple[str, Behavio
     # 2 games of 6 turns (seed included): 2 replies as starter + 3 as second speaker
     assert len(b.requests) == 5 and all(r["headers"]["Authorization"] == f"Bearer {KEY}"
                                         for r in b.requests)
+
+
+def test_retry_after_is_honoured_and_logged(server: tuple[str, FakeOpenAI],
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    url, fake = server
+    fake.fail_from, fake.fail_count, fake.status, fake.retry_after = 1, 1, 429, "0.6"
+    caplog.set_level(logging.WARNING, "bots.openai_http")
+    start = time.perf_counter()
+    assert bot(url, backoff_s=0.01).reply(HIST).startswith("[m1]")
+    assert time.perf_counter() - start >= 0.6  # not the 0.01 s backoff
+    assert len(fake.requests) == 2
+    [rec] = [r for r in caplog.records if "retry 1/2" in r.getMessage()]
+    assert "HTTP 429" in rec.getMessage() and "in 0.6 s" in rec.getMessage()
+    assert KEY not in rec.getMessage()
+
+
+def test_retry_after_beyond_the_cap_fails_at_once(server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    fake.fail_from, fake.status, fake.retry_after = 1, 503, "3600"
+    with pytest.raises(BotError, match="asked to wait 3600 s, over max_retry_wait_s"):
+        bot(url, max_retry_wait_s=5).reply(HIST)
+    assert len(fake.requests) == 1
+
+
+def test_deadline_is_per_request_not_per_read(server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    fake.drip_s = 0.2  # each read gets a byte in time; the whole answer takes ~20 s
+    start = time.perf_counter()
+    with pytest.raises(BotError, match="no complete answer within timeout_s=0.8"):
+        bot(url, timeout_s=0.8, retries=0).reply(HIST)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_cut_reply_is_trimmed_like_the_local_adapters(server: tuple[str, FakeOpenAI]) -> None:
+    from bots.hf_support import clean_reply
+
+    url, fake = server
+    cut = "I went to the lake. Then we took the boat and the wea"
+    fake.answer = lambda path, body: {"choices": [{"finish_reason": "length",
+                                                   "message": {"content": cut}}]}
+    remote = bot(url)
+    assert remote.reply(HIST) == clean_reply(cut) == "I went to the lake."
+    assert remote.counts["cut_replies"] == 1
+
+
+def test_messages_start_with_a_user_turn_and_alternate(server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    opener = History((Message("self", "What did you do last week?"), Message("partner", "I swam.")),
+                     "What did you do last week?", "g001", 2, 1)
+    remote = bot(url, persona="You are Ann.", max_history_turns=3)
+    remote.reply(opener)
+    late = History(HIST.messages + (Message("self", "Nice."), Message("partner", "Yes.")),
+                   HIST.seed_utterance, "g001", 6, 1)
+    bot(url, max_history_turns=2).reply(late)  # the window would start with its own turn
+    first, second = (r["body"]["messages"] for r in fake.requests)
+    assert first == [{"role": "system", "content": "You are Ann.\nYou opened the conversation "
+                      "by saying: \"What did you do last week?\""},
+                     {"role": "user", "content": "I swam."}]
+    assert second == [{"role": "user", "content": "Yes."}]
+    for r in fake.requests:
+        roles = [m["role"] for m in r["body"]["messages"] if m["role"] != "system"]
+        assert roles[0] == "user" and roles[-1] == "user"
+        assert all(a != b for a, b in zip(roles, roles[1:]))
+
+
+def test_key_straddling_the_cut_is_redacted_before_truncation(
+        server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    fake.fail_from, fake.status = 1, 400  # the error text is cut at 300 characters
+    for pad in range(270, 300, 4):  # the key crosses the cut somewhere here
+        fake.error_body = ("x" * pad + f" auth=Bearer {KEY} " + "y" * 50).encode()
+        with pytest.raises(BotError) as err:
+            bot(url).reply(HIST)
+        assert KEY[:10] not in str(err.value) and "HTTP 400" in str(err.value)
+    fake.fail_from = None  # a 200 answer that is not a chat completion: cut at 200
+    for pad in range(170, 200, 4):
+        fake.raw_body = ("x" * pad + f" {KEY} " + "y" * 50).encode()
+        with pytest.raises(BotError) as err:
+            bot(url).reply(HIST)
+        assert KEY[:10] not in str(err.value) and "did not answer" in str(err.value)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"base_url": "http://user:sk-abcdef123456@h/v1"}, "base_url' holds a user name or password"),
+    ({"base_url": "http://h/v1?api_key=sk-abcdef123456"}, "secret in its query"),
+    ({"extra_headers": {"Authorization": "Bearer sk-abcdef123456"}}, "'Authorization' carries"),
+    ({"extra_headers": {"Cookie": "session=abc"}}, "'Cookie' carries"),
+    ({"extra_headers": {"x-api-key": "abc"}}, "'x-api-key' carries"),
+])
+def test_secrets_in_parameters_are_refused(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(BotError, match=message) as err:
+        create_bot("remote", "openai-chat", {"base_url": "http://h/v1", "model": "m", **params})
+    assert "api_key_env" in str(err.value) and "sk-abcdef123456" not in str(err.value)
+
+
+def test_key_in_a_custom_header(server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    bot(url, api_key_header="api-key").reply(HIST)
+    assert fake.requests[0]["headers"]["api-key"] == KEY
+    assert "Authorization" not in fake.requests[0]["headers"]

@@ -3,17 +3,15 @@ and fake OpenAI-compatible judge servers on 127.0.0.1."""
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterator
 
 import pytest
 
 from bots.cache import CACHE_ENV
+from tests.fake_openai import FakeOpenAI
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -60,24 +58,15 @@ def judge_answer(prompt: str) -> tuple[dict[str, float], str]:
     return probs, max(probs, key=probs.get)
 
 
-class FakeJudgeServer:
+class FakeJudgeServer(FakeOpenAI):
+    """The shared fake server answering as a judge (see :func:`judge_answer`)."""
+
     def __init__(self, logprobs: bool) -> None:
+        super().__init__()
         self.logprobs = logprobs
-        self.requests: list[dict[str, Any]] = []
-        self.lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+        self.answer = self.judge
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def judge(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         chat = path.endswith("/chat/completions")
         prompt = body["messages"][-1]["content"] if chat else body["prompt"]
         probs, text = judge_answer(prompt)
@@ -99,27 +88,6 @@ class FakeJudgeServer:
                                  if chat else {"top_logprobs": [{d["token"]: d["logprob"] for d in top}]})
             choices.append(c)
         return {"choices": choices}
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with server.lock:
-                    server.requests.append({"path": self.path, "body": body,
-                                            "auth": self.headers.get("Authorization")})
-                data = json.dumps(server.answer(self.path, body)).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        return Handler
 
 
 @pytest.fixture

@@ -93,7 +93,7 @@ def test_completions_api_game_level_paireval_and_key_not_stored(tmp_path, logpro
                      extra_params=", level: game, api_key_env: JUDGE_KEY")
     run = run_tournament(load_config(cfg)).run_dir
     assert any(r["path"].endswith("/v1/completions") for r in logprob_server.requests)
-    pe_auth = [r["auth"] for r in logprob_server.requests if "Which speaker" in r["body"]["prompt"]]
+    pe_auth = [r["headers"].get("Authorization") for r in logprob_server.requests if "Which speaker" in r["body"]["prompt"]]
     assert pe_auth and set(pe_auth) == {f"Bearer {KEY}"}
     for g in scores(run):
         pe = g["dimensions"]["paireval"]

@@ -6,68 +6,23 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 from click.testing import CliRunner
 
+from tests.fake_openai import FakeOpenAI
 from tests.reliability.helpers import cli_env, run_cli
 
 KEY = "sk-chatmatch-" + secrets.token_hex(20)  # made up per session: not even in the source
 ENV = "CHATMATCH_TEST_SECRET"
 
 
-class _Server:
-    def __init__(self) -> None:
-        self.mode = "ok"  # ok | echo-error
-        self.authorized = 0
-        self.unauthorized = 0
-        self.lock = threading.Lock()
-
-
-def _handler(state: _Server) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            auth = self.headers.get("Authorization", "")
-            with state.lock:
-                ok = auth == f"Bearer {KEY}"
-                state.authorized += ok
-                state.unauthorized += not ok
-            if not ok:
-                return self._send(401, b'{"error": "bad key"}')
-            if state.mode == "echo-error":  # a careless server that echoes the credentials
-                return self._send(400, f'{{"error": "rejected request with {auth}"}}'.encode())
-            users = [m["content"] for m in body["messages"] if m["role"] == "user"]
-            text = f"{body['model']} heard {len(users)} line(s); last: {users[-1] if users else '-'}"
-            out = {"choices": [{"message": {"role": "assistant", "content": text[:120]}}]}
-            self._send(200, json.dumps(out).encode())
-
-        def _send(self, status: int, data: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    return Handler
-
-
 @pytest.fixture
-def server() -> Iterator[tuple[str, _Server]]:
-    state = _Server()
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", state
-    httpd.shutdown()
-    httpd.server_close()
+def server() -> Iterator[tuple[str, FakeOpenAI]]:
+    with FakeOpenAI(key=KEY) as fake:
+        yield fake.base_url, fake
 
 
 def _yaml(url: str, *, on_failure: str = "forfeit", extra_params: str = "") -> str:
@@ -128,12 +83,13 @@ def test_key_from_env_is_used_but_never_written_or_printed(tmp_path, server):
 
 def test_key_echoed_by_a_failing_server_is_redacted_everywhere(tmp_path, server):
     url, state = server
-    state.mode = "echo-error"
+    state.fail_from, state.status = 1, 400  # a careless server that echoes the credentials
     cfg = tmp_path / "t.yaml"
     cfg.write_text(_yaml(url))
     run = tmp_path / "run"
     out = run_cli("run", str(cfg), "--out", str(run), env=cli_env(**{ENV: KEY}))
-    assert out.returncode == 0, out.stderr  # every remote game is forfeited
+    assert out.returncode == 3, out.stderr  # every remote game is forfeited: shown, exit 3
+    assert "Forfeits (" in out.stderr and "error: 2 bot(s) forfeited" in out.stderr
     results = (run / "results.jsonl").read_text()
     assert "forfeit" in results and "Bearer ***" in results  # the echo reached the record...
     assert _files_with_key(run) == [] and not _leaks(out.stdout + out.stderr)  # ...redacted
@@ -171,12 +127,27 @@ def test_key_written_in_the_yaml_is_refused(tmp_path, server, extra, where):
     assert not (tmp_path / "run").exists() and state.authorized == 0
 
 
-def test_describe_of_the_http_bot_never_holds_the_key(monkeypatch):
+def test_describe_of_the_http_bot_never_holds_the_key(monkeypatch, server):
     from bots.registry import create_bot
 
     monkeypatch.setenv(ENV, KEY)
-    bot = create_bot("r", "openai-chat", {"base_url": "http://127.0.0.1:9/v1", "model": "m",
+    bot = create_bot("r", "openai-chat", {"base_url": server[0], "model": "m",
                                           "api_key_env": ENV, "extra_headers": {"X-Team": "t"}})
     bot.load()
     assert not _leaks(json.dumps(bot.describe())) and bot.describe()["api_key_env"] == ENV
     assert not _leaks(repr(vars(bot)))
+
+
+@pytest.mark.parametrize("params, message", [
+    (f"base_url: 'http://user:{KEY}@127.0.0.1:9/v1'", "'base_url' holds a user name or password"),
+    (f"base_url: 'http://127.0.0.1:9/v1?api_key={KEY}'", "'base_url' holds a secret in its query"),
+    (f"base_url: 'http://127.0.0.1:9/v1', extra_headers: {{Cookie: 'sid={KEY}'}}",
+     "header 'Cookie' carries a credential"),
+], ids=["user-password", "query", "cookie"])
+def test_key_in_base_url_or_headers_is_refused_before_anything_runs(tmp_path, params, message):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("name: s\nexchanges: 1\nbots:\n  - name: r\n    adapter: openai-chat\n"
+                   f"    params: {{model: m, {params}}}\n  - eliza\n")
+    out = run_cli("run", str(cfg), "--out", str(tmp_path / "run"))
+    assert out.returncode == 2 and message in out.stderr and "api_key_env" in out.stderr
+    assert not _leaks(out.stdout + out.stderr) and not (tmp_path / "run").exists()
