@@ -604,7 +604,34 @@ LOG_CASES: list[Case] = [
 
 #: room for the cases of issue 14, items 4 and 5 (secrets in the HTTP adapter) and 8
 #: (memory of the similarity code): add them here, with issue="14.4" etc.
-LATER_CASES: list[Case] = []
+def _http_bot(params: str) -> str:
+    return ("exchanges: 2\nscoring: {dimensions: [proactivity]}\nbots:\n  - eliza\n"
+            "  - name: remote\n    adapter: openai-chat\n"
+            f"    params: {{model: m, {params}}}\n")
+
+
+def _long_repetitive_log(turns: int) -> str:
+    return "".join("A: Where are you from?\n" if i % 2 == 0 else "B: I am from Chicago.\n"
+                   for i in range(turns))
+
+
+LATER_CASES: list[Case] = [
+    _yaml("secret-base-url-userinfo", "an API key as the password in base_url",
+          _http_bot("base_url: 'http://user:sk-abc123@127.0.0.1:9/v1'"),
+          "holds a user name or password", issue="14.5"),
+    _yaml("secret-base-url-query", "an API key in base_url's query",
+          _http_bot("base_url: 'http://127.0.0.1:9/v1?api_key=sk-abc123'"),
+          "holds a secret in its query", issue="14.5"),
+    _yaml("secret-header", "an Authorization header in extra_headers",
+          _http_bot("base_url: 'http://127.0.0.1:9/v1', extra_headers: {Authorization: 'Bearer sk-abc123'}"),
+          "a secret written in the YAML is refused", issue="14.5"),
+    Case("long-game-linear-memory", "transcript file (score)",
+         "a 3,000-turn game that repeats itself (similarities computed in blocks, memory linear in turns)",
+         ("score", "--strict", "--config", "s.yaml", "long.txt"), "based on 1 game(s)", exit=0,
+         files={"long.txt": _long_repetitive_log(3000),
+                "s.yaml": "scoring: {dimensions: [diversity, consistency, proactivity]}\n"},
+         issue="14.8"),
+]
 
 CASES: list[Case] = [*YAML_CASES, *RUN_DIR_CASES, *FAULT_CASES, *COMMAND_LINE_CASES, *HUMAN_CASES,
                      *LOG_CASES, *LATER_CASES]
