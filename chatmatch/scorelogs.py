@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from chatmatch.config import RankingConfig, TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, RunDirError, TranscriptError
 from chatmatch.importers import load_transcripts
+from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking, rank
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.points import GameResult, result_from_scores
@@ -88,9 +89,10 @@ def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
 
 
 def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
-               out_dir: Path | None = None) -> ScoredLogs:
+               out_dir: Path | None = None, reporter: Reporter | None = None) -> ScoredLogs:
     from chatmatch.scoring.engine import score_games
 
+    rep = reporter or Reporter.off()
     games, skipped = load_transcripts(list(paths), strict=strict)
     if not games:
         detail = "".join(f"\n  {e}" for e in skipped[:5])
@@ -103,7 +105,10 @@ def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
     speakers = sorted({p for g in games for p in g.players})
     scorers = cfg.scoring.build_scorers()
     weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
-    per_game = score_games(games, scorers)
+    for s in scorers:
+        with rep.step(f"loading scorer {s.name}"):
+            s.load()
+    per_game = score_games(games, scorers, reporter=rep)
     results = [result_from_scores(g.game_id, g.players, dims, weights)
                for g, dims in zip(games, per_game)]
     ranking = rank(results, speakers, cfg.ranking, cfg.seed)

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from chatmatch.cli.progress import ProgressLine
 from chatmatch.cli.table import ranking_table
 
 
@@ -14,7 +13,7 @@ from chatmatch.cli.table import ranking_table
 @click.argument("config_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Run directory (default: output_dir from the YAML, else runs/NAME).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (loading, playing, scoring).")
 def command(config_file: Path, out_dir: Path | None, quiet: bool) -> None:
     """Play, score and rank the tournament defined in CONFIG_FILE.
 
@@ -27,6 +26,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool) -> None:
       chatmatch run tournaments/paper.yaml --out runs/paper-try2
     """
     from chatmatch.config import load_config
+    from chatmatch.progress import Reporter
     from chatmatch.runner import run_tournament
     from chatmatch.schedule import double_round_robin
 
@@ -38,7 +38,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool) -> None:
                f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
                f"run directory: {target}", err=True)
     summary = run_tournament(cfg, target, config_file=str(config_file),
-                             progress=None if quiet else ProgressLine())
+                             progress=Reporter(quiet=quiet))
     for w in summary.warnings:
         click.echo(f"warning: {w}", err=True)
     click.echo(ranking_table(summary.ranking))

@@ -17,10 +17,11 @@ from chatmatch.cli.table import ranking_table
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write a run directory (for chatmatch rank/show/report/analyze).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (loading, scoring).")
 @click.option("--strict", is_flag=True, help="Refuse (exit 2) at the first malformed file "
               "instead of skipping it with a warning.")
 def command(paths: tuple[Path, ...], config_file: Path | None, out_dir: Path | None,
-            as_json: bool, strict: bool) -> None:
+            as_json: bool, quiet: bool, strict: bool) -> None:
     """Score existing transcripts (PATH: files or folders) on the ChatMatch dimensions and
     rank every speaker found. No bot is run.
 
@@ -35,10 +36,12 @@ def command(paths: tuple[Path, ...], config_file: Path | None, out_dir: Path | N
       chatmatch score logs/ --json
       chatmatch score a.txt b.txt --config tournaments/demo.yaml --out runs/logs
     """
+    from chatmatch.progress import Reporter
     from chatmatch.scorelogs import load_score_config, score_logs
 
     cfg = load_score_config(config_file)
-    scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir)
+    scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir,
+                        reporter=Reporter(quiet=quiet))
     for err in scored.skipped:
         click.echo(f"warning: skipped {err}", err=True)
     if as_json:

@@ -27,6 +27,7 @@ from chatmatch.config import TournamentConfig
 from chatmatch.errors import BotError
 from chatmatch.executors import ExecutorError, OnFinished
 from chatmatch.executors.local import play_parallel
+from chatmatch.progress import Reporter
 from chatmatch.schedule import ScheduledGame
 
 INSTALL_HINT = ("executor 'ray' needs Ray: install it with `pip install 'chatmatch[ray]'` "
@@ -103,8 +104,10 @@ class RemoteBot(Bot):
 class RayExecutor:
     """Bots as Ray actors, game loops in the driver (see the module docstring)."""
 
-    def __init__(self, cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None) -> None:
+    def __init__(self, cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
+                 reporter: Reporter | None = None) -> None:
         self.ray = import_ray()
+        self.reporter = reporter or Reporter.off()
         self.cfg = cfg
         self.given = dict(bots) if bots is not None else None
         self.bots: dict[str, Bot] = {}
@@ -153,7 +156,8 @@ class RayExecutor:
         for name, (bot, payload) in self._templates(needed).items():
             if not self._wants_actor(bot):
                 if self.given is None:
-                    bot.load()
+                    with self.reporter.step(f"loading bot {name}"):
+                        bot.load()
                 self.bots[name] = bot
                 continue
             opts: dict[str, Any] = {"num_cpus": self.cfg.ray.cpus_per_bot}
@@ -165,7 +169,8 @@ class RayExecutor:
             pending[name] = actor.describe.remote()
         for name, ref in pending.items():
             try:
-                desc = dict(self.ray.get(ref))
+                with self.reporter.step(f"loading bot {name} in its Ray actor"):
+                    desc = dict(self.ray.get(ref))
             except self.ray.exceptions.RayError as exc:
                 raise BotError(f"bot '{name}' could not be loaded in its Ray actor: "
                                f"{_first_line(exc)}") from None

@@ -1,0 +1,298 @@
+"""Progress of long steps (loading models, playing, scoring, analyses), on stderr.
+
+One small API for every command, so each shows its progress the same way::
+
+    from chatmatch.progress import Reporter
+
+    rep = Reporter(quiet=quiet)             # stderr; Reporter.off() shows nothing
+    with rep.step("loading smollm2"):       # a spinner, then "loading smollm2: 12.3s"
+        bot.load()
+    with rep.bar("checking", total=len(bots), unit="bot") as bar:
+        for b in bots:
+            check(b)
+            bar.advance(detail=b.name)      # or bar.update(done=k) / bar.set_total(n)
+    for item in rep.track(items, "scoring", unit="game"):   # the same as a loop
+        ...
+
+On a terminal the steps and bars are drawn by ``rich`` (a live spinner and bars with
+elapsed time and ETA, redrawn in place). When stderr is not a terminal (a log file, CI),
+plain lines are printed instead, sparsely: a step or a bar that lasts longer than
+``min_step_s`` seconds (default 0.5) prints a line then, a bar at most one more every
+``interval_s`` seconds (default 10) while it moves, and both print a last line when they
+end; quick steps and bars (an instant load, a small scoring batch) leave no line. ``quiet=True`` (the ``--quiet`` option of every command) prints nothing.
+
+The ETA of a bar counts only from the moment the bar is created: open it after loading
+(the runner opens the games bar once every bot is loaded), so loading time never inflates
+the estimate. Bars and steps may be updated from several threads.
+
+The ``TQDM_DISABLE=1`` the CLI sets (to hide transformers' GGUF loading bars) does not
+touch these: they do not use tqdm.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from typing import Any, Iterable, Iterator, TextIO, TypeVar
+
+T = TypeVar("T")
+
+#: plain-line mode: at most one line per bar this often (seconds), besides start and end
+DEFAULT_INTERVAL_S = 10.0
+#: steps quicker than this leave no line (plain-line mode) and vanish (terminal mode)
+DEFAULT_MIN_STEP_S = 0.5
+
+
+def fmt_duration(seconds: float) -> str:
+    """``4.2s``, ``3m05s``, ``1h02m03s``."""
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    s = int(round(seconds))
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s"
+
+
+class Bar:
+    """One bar of a :class:`Reporter` (from :meth:`Reporter.bar`)."""
+
+    def __init__(self, rep: "Reporter", label: str, total: int | None, unit: str,
+                 done: int = 0) -> None:
+        self.rep, self.label, self.total, self.unit = rep, label, total, unit
+        self.done, self.detail = done, ""
+        self.t0 = time.monotonic()
+        self._start_done = done  # what was done before the bar opened (resume): not in the ETA
+        self._last_line = 0.0
+        self._lock = threading.Lock()
+        self._task: Any = None
+        self._closed = False
+        self._printed = False
+        self._timer: threading.Timer | None = None
+
+    # --- updates ---------------------------------------------------------------------------
+    def advance(self, n: int = 1, *, detail: str | None = None) -> None:
+        with self._lock:
+            self.done += n
+        self._changed(detail)
+
+    def update(self, done: int | None = None, *, detail: str | None = None) -> None:
+        """Set the count of finished units (and/or the detail text) directly."""
+        if done is not None:
+            with self._lock:
+                self.done = done
+        self._changed(detail)
+
+    def set_total(self, total: int) -> None:
+        self.total = total
+        self._changed(None)
+
+    # --- text --------------------------------------------------------------------------------
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.t0
+
+    def eta(self) -> float | None:
+        """Seconds left at the rate since the bar opened (None until something moved)."""
+        new = self.done - self._start_done
+        if self.total is None or new <= 0:
+            return None
+        return self.elapsed / new * max(0, self.total - self.done)
+
+    def line(self) -> str:
+        total = "" if self.total is None else f"/{self.total}"
+        eta = self.eta()
+        text = f"{self.label}: {self.done}{total} {self.unit}"
+        if self.detail:
+            text += f" ({self.detail})"
+        text += f", elapsed {fmt_duration(self.elapsed)}"
+        if self.total is not None and self.done < self.total:
+            text += f", ETA {fmt_duration(eta) if eta is not None else '--'}"
+        return text
+
+    def close(self) -> None:
+        """End the bar (its last line is printed); further calls do nothing."""
+        if not self._closed:
+            self._closed = True
+            self.rep._close_bar(self)
+
+    def _changed(self, detail: str | None) -> None:
+        if detail is not None:
+            self.detail = detail
+        self.rep._bar_changed(self)
+
+
+class Reporter:
+    """Shows steps and bars on ``stream`` (default: stderr); see the module docstring."""
+
+    def __init__(self, stream: TextIO | None = None, *, quiet: bool = False,
+                 interval_s: float = DEFAULT_INTERVAL_S, min_step_s: float = DEFAULT_MIN_STEP_S,
+                 terminal: bool | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.quiet = quiet
+        self.interval_s, self.min_step_s = interval_s, min_step_s
+        if terminal is None:
+            terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.terminal = terminal and not quiet
+        self._lock = threading.RLock()
+        self._live: Any = None  # rich.progress.Progress while something is shown
+        self._open = 0
+
+    @classmethod
+    def off(cls) -> "Reporter":
+        """A reporter that shows nothing."""
+        return cls(quiet=True)
+
+    # --- public API -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def step(self, label: str) -> Iterator[None]:
+        """A step of unknown length (loading a model): a spinner with the time it takes."""
+        if self.quiet:
+            yield
+            return
+        t0 = time.monotonic()
+        if self.terminal:
+            progress = self._enter()
+            task = progress.add_task(label, total=None, unit="", detail="")
+            try:
+                yield
+            finally:
+                took = time.monotonic() - t0
+                if took >= self.min_step_s:
+                    progress.update(task, description=f"{label}: {fmt_duration(took)}",
+                                    total=1, completed=1)
+                    progress.stop_task(task)
+                else:
+                    progress.remove_task(task)
+                self._exit()
+            return
+        timer = threading.Timer(self.min_step_s, self._write, (f"{label} ...",))
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+            took = time.monotonic() - t0
+            if took >= self.min_step_s:
+                self._write(f"{label}: {fmt_duration(took)}")
+
+    @contextlib.contextmanager
+    def bar(self, label: str, total: int | None, *, unit: str = "items",
+            done: int = 0) -> Iterator[Bar]:
+        """A bar of ``total`` units (``None``: unknown), ``done`` of them already finished."""
+        b = self.open_bar(label, total, unit=unit, done=done)
+        try:
+            yield b
+        finally:
+            b.close()
+
+    def open_bar(self, label: str, total: int | None, *, unit: str = "items",
+                 done: int = 0) -> Bar:
+        """Like :meth:`bar` for code that cannot use a ``with`` block: call ``close()``."""
+        b = Bar(self, label, total, unit, done)
+        if self.quiet:
+            return b
+        if self.terminal:
+            progress = self._enter()
+            b._task = progress.add_task(label, total=total, completed=done, unit=unit, detail="")
+        else:  # the first line once the bar has lasted min_step_s: quick bars leave none
+            b._timer = threading.Timer(self.min_step_s, self._plain_line, (b,))
+            b._timer.daemon = True
+            b._timer.start()
+        return b
+
+    def _close_bar(self, b: Bar) -> None:
+        if self.quiet:
+            return
+        if self.terminal:
+            self._draw(b)
+            self._exit()
+        else:
+            if b._timer is not None:
+                b._timer.cancel()
+            if b._printed or b.elapsed >= self.min_step_s:
+                end = "done" if b.total is None or b.done >= b.total else "stopped"
+                self._write(f"{b.line()} ({end})")
+
+    def track(self, items: Iterable[T], label: str, *, total: int | None = None,
+              unit: str = "items") -> Iterator[T]:
+        """``items`` one by one, advancing a bar after each."""
+        if total is None and hasattr(items, "__len__"):
+            total = len(items)  # type: ignore[arg-type]
+        with self.bar(label, total, unit=unit) as b:
+            for item in items:
+                yield item
+                b.advance()
+
+    def note(self, text: str) -> None:
+        """One line of text (above the bars on a terminal); not printed when quiet."""
+        if not self.quiet:
+            self._write(text)
+
+    # --- internals --------------------------------------------------------------------------
+    def _write(self, text: str) -> None:
+        with self._lock:
+            if self._live is not None:
+                self._live.console.print(text, markup=False, highlight=False)
+                return
+            self.stream.write(text + "\n")
+            self.stream.flush()
+
+    def _bar_changed(self, b: Bar) -> None:
+        if self.quiet or b._closed:
+            return
+        if self.terminal:
+            self._draw(b)
+            return
+        if b._printed and time.monotonic() - b._last_line >= self.interval_s:
+            self._plain_line(b)
+
+    def _plain_line(self, b: Bar) -> None:
+        with self._lock:
+            if b._closed:
+                return
+            b._printed, b._last_line = True, time.monotonic()
+            self._write(b.line())
+
+    def _draw(self, b: Bar) -> None:
+        with self._lock:
+            if self._live is not None and b._task is not None:
+                self._live.update(b._task, completed=b.done, total=b.total,
+                                  detail=f" ({b.detail})" if b.detail else "")
+
+    def _enter(self) -> Any:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
+                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+
+        with self._lock:
+            if self._live is None:
+                console = Console(file=self.stream, force_terminal=True, highlight=False)
+                self._live = Progress(
+                    SpinnerColumn(finished_text="[green]✓"), TextColumn("{task.description}"),
+                    BarColumn(), MofNCompleteColumn(),
+                    TextColumn("{task.fields[unit]}{task.fields[detail]}"),
+                    TextColumn("elapsed"), TimeElapsedColumn(),
+                    TextColumn("ETA"), TimeRemainingColumn(),
+                    console=console, transient=False, redirect_stdout=False,
+                    redirect_stderr=False)
+                self._live.start()
+            self._open += 1
+            return self._live
+
+    def _exit(self) -> None:
+        with self._lock:
+            self._open -= 1
+            if self._open == 0 and self._live is not None:
+                self._live.stop()
+                self._live = None
+
+
+def reporter(quiet: bool = False) -> Reporter:
+    """The reporter a CLI command uses: stderr, or nothing with ``--quiet``."""
+    return Reporter(quiet=quiet)
+
+
+__all__ = ["Bar", "Reporter", "fmt_duration", "reporter"]
