@@ -20,6 +20,8 @@ Capabilities are class attributes, not ``hasattr`` probes:
   this bot at once.
 - ``deterministic``: the same history (and ``History.random_seed``) always gives the same reply.
 - ``thread_safe``: :meth:`reply` may be called from several threads at once.
+- ``remote``: each reply is a call to a remote service (paid, slow, rate-limited); the
+  reply cache (:mod:`bots.reply_cache`) is on for such bots by default.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class Bot:
     supports_batch: ClassVar[bool] = False
     deterministic: ClassVar[bool] = True
     thread_safe: ClassVar[bool] = False
+    remote: ClassVar[bool] = False
 
     def __init__(self, name: str = "", **params: Any) -> None:
         if params:

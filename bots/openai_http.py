@@ -50,6 +50,7 @@ class OpenAIChatBot(Bot):
     description = "A model behind an OpenAI-compatible chat completions endpoint."
     thread_safe: ClassVar[bool] = True
     deterministic: ClassVar[bool] = False  # a remote model may sample even with a seed
+    remote: ClassVar[bool] = True  # replies are cached in the run directory by default
 
     def __init__(self, name: str = "", *, base_url: str, model: str,
                  api_key_env: str | None = None, persona: str | None = None,

@@ -127,11 +127,12 @@ class Reporter:
     """Shows steps and bars on ``stream`` (default: stderr); see the module docstring."""
 
     def __init__(self, stream: TextIO | None = None, *, quiet: bool = False,
-                 interval_s: float = DEFAULT_INTERVAL_S, min_step_s: float = DEFAULT_MIN_STEP_S,
+                 interval_s: float | None = None, min_step_s: float | None = None,
                  terminal: bool | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.quiet = quiet
-        self.interval_s, self.min_step_s = interval_s, min_step_s
+        self.interval_s = DEFAULT_INTERVAL_S if interval_s is None else interval_s
+        self.min_step_s = DEFAULT_MIN_STEP_S if min_step_s is None else min_step_s
         if terminal is None:
             terminal = bool(getattr(self.stream, "isatty", lambda: False)())
         self.terminal = terminal and not quiet
@@ -246,7 +247,8 @@ class Reporter:
         if self.terminal:
             self._draw(b)
             return
-        if b._printed and time.monotonic() - b._last_line >= self.interval_s:
+        finished = b.total is not None and b.done >= b.total  # its last line comes at close
+        if b._printed and not finished and time.monotonic() - b._last_line >= self.interval_s:
             self._plain_line(b)
 
     def _plain_line(self, b: Bar) -> None:

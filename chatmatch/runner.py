@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from bots.base import Bot
+from bots.reply_cache import cache_bots
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
@@ -170,6 +171,9 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
         manifest["bots_described"] = {**manifest.get("bots_described", {}), **described}
         store.write_manifest(manifest)
         buffer: list[Transcript] = []
+        specs = {b.name: (b.adapter, dict(b.params)) for b in cfg.bots}
+        executor.bots, reply_cache = cache_bots(executor.bots, specs, cfg.reply_cache,
+                                                store.path, store.warnings.append)
         bar = rep.open_bar("playing", None, unit="turns")  # opened after loading: a fair ETA
         tracker = PlayProgress(bar, todo, cfg.exchanges, done_count[0], total)
         executor.bots = tracker.wrap(executor.bots)
@@ -194,6 +198,10 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
         finally:
             bar.close()
             executor.close()
+            if reply_cache is not None:
+                rep.note(f"reply cache: {reply_cache.hits} of {reply_cache.hits + reply_cache.misses}"
+                         f" replies reused ({reply_cache.path})")
+                reply_cache.close()
             scorer.score(buffer)
             buffer.clear()
 

@@ -82,6 +82,7 @@ class RemoteBot(Bot):
         self.actor, self._ray = actor, ray
         self.supports_batch = template.supports_batch  # type: ignore[misc]
         self.deterministic = template.deterministic  # type: ignore[misc]
+        self.remote = template.remote  # type: ignore[misc]
         self.described: dict[str, Any] = {}
 
     def _get(self, ref: Any) -> Any:
