@@ -148,36 +148,39 @@ class Reporter:
     # --- public API -------------------------------------------------------------------------
     @contextlib.contextmanager
     def step(self, label: str) -> Iterator[None]:
-        """A step of unknown length (loading a model): a spinner with the time it takes."""
+        """A step of unknown length (loading a model): a spinner, then the time it took
+        (``failed after ...`` when the block raises)."""
         if self.quiet:
             yield
             return
         t0 = time.monotonic()
+        failed = False
         if self.terminal:
             progress = self._enter()
-            task = progress.add_task(label, total=None, unit="", detail="")
-            try:
-                yield
-            finally:
-                took = time.monotonic() - t0
-                if took >= self.min_step_s:
-                    progress.update(task, description=f"{label}: {fmt_duration(took)}",
-                                    total=1, completed=1)
+            task = progress.add_task(label, total=None, unit="", detail="", step=True)
+        else:
+            timer = threading.Timer(self.min_step_s, self._write, (f"{label} ...",))
+            timer.daemon = True
+            timer.start()
+        try:
+            yield
+        except BaseException:
+            failed = True
+            raise
+        finally:
+            took = time.monotonic() - t0
+            end = f"{label}: {'failed after ' if failed else ''}{fmt_duration(took)}"
+            if self.terminal:
+                if took >= self.min_step_s or failed:
+                    progress.update(task, description=end, total=1, completed=1, failed=failed)
                     progress.stop_task(task)
                 else:
                     progress.remove_task(task)
                 self._exit()
-            return
-        timer = threading.Timer(self.min_step_s, self._write, (f"{label} ...",))
-        timer.daemon = True
-        timer.start()
-        try:
-            yield
-        finally:
-            timer.cancel()
-            took = time.monotonic() - t0
-            if took >= self.min_step_s:
-                self._write(f"{label}: {fmt_duration(took)}")
+            else:
+                timer.cancel()
+                if took >= self.min_step_s or failed:
+                    self._write(end)
 
     @contextlib.contextmanager
     def bar(self, label: str, total: int | None, *, unit: str = "items",
@@ -197,7 +200,8 @@ class Reporter:
             return b
         if self.terminal:
             progress = self._enter()
-            b._task = progress.add_task(label, total=total, completed=done, unit=unit, detail="")
+            b._task = progress.add_task(label, total=total, completed=done, unit=unit, detail="",
+                                        step=False)
         else:  # the first line once the bar has lasted min_step_s: quick bars leave none
             b._timer = threading.Timer(self.min_step_s, self._plain_line, (b,))
             b._timer.daemon = True
@@ -261,25 +265,13 @@ class Reporter:
     def _draw(self, b: Bar) -> None:
         with self._lock:
             if self._live is not None and b._task is not None:
-                self._live.update(b._task, completed=b.done, total=b.total,
+                self._live.update(b._task, completed=b.done, total=b.total, eta=b.eta(),
                                   detail=f" ({b.detail})" if b.detail else "")
 
     def _enter(self) -> Any:
-        from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
-                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
-
         with self._lock:
             if self._live is None:
-                console = Console(file=self.stream, force_terminal=True, highlight=False)
-                self._live = Progress(
-                    SpinnerColumn(finished_text="[green]✓"), TextColumn("{task.description}"),
-                    BarColumn(), MofNCompleteColumn(),
-                    TextColumn("{task.fields[unit]}{task.fields[detail]}"),
-                    TextColumn("elapsed"), TimeElapsedColumn(),
-                    TextColumn("ETA"), TimeRemainingColumn(),
-                    console=console, transient=False, redirect_stdout=False,
-                    redirect_stderr=False)
+                self._live = _rich_progress(self.stream)
                 self._live.start()
             self._open += 1
             return self._live
@@ -290,6 +282,47 @@ class Reporter:
             if self._open == 0 and self._live is not None:
                 self._live.stop()
                 self._live = None
+
+
+def _rich_progress(stream: TextIO) -> Any:
+    """A rich ``Progress`` on ``stream``: steps show a spinner and their time, bars a bar,
+    ``done/total unit (detail)``, the elapsed time and the ETA of :meth:`Bar.eta`."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, ProgressColumn, SpinnerColumn, Task, TextColumn
+    from rich.text import Text
+
+    class Counts(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            if task.fields.get("step"):
+                return Text("")
+            total = "?" if task.total is None else f"{task.total:g}"
+            return Text(f"{task.completed:g}/{total} {task.fields['unit']}{task.fields['detail']}")
+
+    class Times(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            elapsed = task.finished_time if task.finished else task.elapsed
+            if task.fields.get("step"):
+                return Text("" if task.finished else fmt_duration(elapsed or 0.0), style="yellow")
+            text = f"elapsed {fmt_duration(elapsed or 0.0)}"
+            if not task.finished:
+                left = task.fields.get("eta")
+                text += f"  ETA {fmt_duration(left) if left is not None else '--'}"
+            return Text(text, style="cyan")
+
+    class Spinner(SpinnerColumn):
+        def render(self, task: Task) -> Any:
+            return Text("✗", style="red") if task.fields.get("failed") else super().render(task)
+
+    class StepBar(BarColumn):
+        def render(self, task: Task) -> Any:
+            return Text("") if task.fields.get("step") else super().render(task)
+
+    console = Console(file=stream, force_terminal=True, highlight=False)
+    # stderr writes (warnings, log lines) go above the bars; stdout is left alone, so that
+    # `chatmatch run x.yaml > table.txt` keeps its table clean
+    return Progress(Spinner(finished_text="[green]✓"), TextColumn("{task.description}", markup=False),
+                    StepBar(bar_width=30), Counts(), Times(), console=console,
+                    redirect_stdout=False, redirect_stderr=stream is sys.stderr)
 
 
 def reporter(quiet: bool = False) -> Reporter:

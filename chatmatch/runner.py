@@ -19,11 +19,12 @@ from bots.reply_cache import cache_bots
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
-from chatmatch.progress import Reporter
 from chatmatch.playprogress import PlayProgress
+from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking, rank
 from chatmatch.schedule import double_round_robin
 from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.engine import load_scorers
 from chatmatch.scoring.points import GameResult, forfeit_result, result_from_scores
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript
@@ -144,9 +145,8 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     results = store.results()
     rescore = manifest.get("scoring_fingerprint") != cfg.scoring_fingerprint()
     if todo or rescore or any(gid not in results for gid in have):
-        for s in scorer_objs:  # something to score: load models now, so that a missing
-            with rep.step(f"loading scorer {s.name}"):  # model fails before any bot plays
-                s.load()
+        # something to score: load models now, so that a missing model fails before any bot plays
+        load_scorers(scorer_objs, rep)
     if rescore:
         manifest = store.note_event(manifest, "rescored", old=manifest.get("scoring_fingerprint"),
                                     new=cfg.scoring_fingerprint())

@@ -90,7 +90,7 @@ def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
 
 def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
                out_dir: Path | None = None, reporter: Reporter | None = None) -> ScoredLogs:
-    from chatmatch.scoring.engine import score_games
+    from chatmatch.scoring.engine import load_scorers, score_games
 
     rep = reporter or Reporter.off()
     games, skipped = load_transcripts(list(paths), strict=strict)
@@ -105,9 +105,7 @@ def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
     speakers = sorted({p for g in games for p in g.players})
     scorers = cfg.scoring.build_scorers()
     weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
-    for s in scorers:
-        with rep.step(f"loading scorer {s.name}"):
-            s.load()
+    load_scorers(scorers, rep)
     per_game = score_games(games, scorers, reporter=rep)
     results = [result_from_scores(g.game_id, g.players, dims, weights)
                for g, dims in zip(games, per_game)]

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Sequence
 
+from chatmatch.progress import Reporter
 from chatmatch.scoring.analysis import prefetch
 from chatmatch.scoring.base import DimensionScore, Scorer
-from chatmatch.progress import Reporter
 from chatmatch.transcript import Transcript
 
 
@@ -30,6 +30,15 @@ def prefetch_for(games: Sequence[Transcript], scorers: Sequence[Scorer]) -> None
     for model, need in needs.items():
         n_process, batch_size = options[model]
         prefetch(texts, model, need, n_process=n_process, batch_size=batch_size)
+
+
+def load_scorers(scorers: Sequence[Scorer], reporter: Reporter | None = None) -> None:
+    """Load every scorer's models now (``loading scorer fluency (smollm2)`` on ``reporter``)."""
+    rep = reporter or Reporter.off()
+    for s in scorers:
+        model = getattr(s.params, "model", None) or getattr(s.params, "backend", None)
+        with rep.step(f"loading scorer {s.name}" + (f" ({model})" if model else "")):
+            s.load()
 
 
 def score_games(games: Sequence[Transcript], scorers: Sequence[Scorer], *,

@@ -95,3 +95,13 @@ def test_durations_read_well():
     assert fmt_duration(4.24) == "4.2s"
     assert fmt_duration(185) == "3m05s"
     assert fmt_duration(3723) == "1h02m03s"
+
+
+def test_a_failed_step_says_so():
+    stream, rep = plain()
+    try:
+        with rep.step("loading broken"):
+            raise ValueError("no model")
+    except ValueError:
+        pass
+    assert re.fullmatch(r"loading broken: failed after 0\.0s\n", stream.getvalue())
