@@ -77,9 +77,9 @@ def test_run_cli_prints_plain_lines_on_a_non_terminal_stderr_and_quiet_silences(
     assert quiet.stdout == res.stdout
 
 
-@pytest.mark.parametrize("command", ["run", "score", "robustness", "analyze"])
+@pytest.mark.parametrize("command", ["run", "score", "robustness", "analyze", "meta-eval fed"])
 def test_every_command_with_progress_takes_quiet(command):
-    res = CliRunner().invoke(cli, [command, "--help"])
+    res = CliRunner().invoke(cli, [*command.split(), "--help"])
     assert res.exit_code == 0 and "--quiet" in res.stdout
 
 
