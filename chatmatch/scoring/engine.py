@@ -36,7 +36,8 @@ def load_scorers(scorers: Sequence[Scorer], reporter: Reporter | None = None) ->
     """Load every scorer's models now (``loading scorer fluency (smollm2)`` on ``reporter``)."""
     rep = reporter or Reporter.off()
     for s in scorers:
-        model = getattr(s.params, "model", None) or getattr(s.params, "backend", None)
+        backend = getattr(s.params, "backend", None)  # fluency and the model judges
+        model = "ngram" if backend == "ngram" else getattr(s.params, "model", None)
         with rep.step(f"loading scorer {s.name}" + (f" ({model})" if model else "")):
             s.load()
 
@@ -55,13 +56,22 @@ def score_games(games: Sequence[Transcript], scorers: Sequence[Scorer], *,
         bar.advance()
         for scorer in scorers:
             bar.update(detail=scorer.name)
-            _score_one(scorer, games, out)
+            _score_one(scorer, games, out, rep)
             bar.advance()
     return out
 
 
-def _score_one(scorer: Scorer, games: list[Transcript], out: list[dict[str, DimensionScore]]) -> None:
-    results = scorer.score_games(games)
+def _score_one(scorer: Scorer, games: list[Transcript], out: list[dict[str, DimensionScore]],
+               rep: Reporter) -> None:
+    if scorer.progress_unit:  # a model: its own bar (e.g. texts through the LM)
+        with rep.bar(f"  {scorer.name}", None, unit=scorer.progress_unit) as sub:
+            def progress(done: int, total: int) -> None:
+                sub.total = total
+                sub.update(done)
+
+            results = scorer.score_games(games, progress=progress)  # type: ignore[call-arg]
+    else:
+        results = scorer.score_games(games)
     if len(results) != len(games):
         raise RuntimeError(f"scorer {scorer.name} returned {len(results)} results for {len(games)} games")
     for slot, result in zip(out, results):

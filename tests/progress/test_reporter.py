@@ -105,3 +105,31 @@ def test_a_failed_step_says_so():
     except ValueError:
         pass
     assert re.fullmatch(r"loading broken: failed after 0\.0s\n", stream.getvalue())
+
+
+def test_a_model_scorer_gets_its_own_bar_counting_what_it_scores():
+    from chatmatch.scoring.engine import load_scorers, score_games
+    from chatmatch.scoring.fluency import Fluency
+    from chatmatch.transcript import Transcript, Turn
+
+    class FakeLM:
+        name, vocab_size = "fake", 100
+
+        def perplexities(self, texts):
+            time.sleep(0.001 * len(texts))
+            return [float(len(t)) for t in texts]
+
+    turns = tuple(Turn(i, "ab"[i % 2], f"turn number {i}", 0.0, seed=i == 0) for i in range(600))
+    games = [Transcript("g1", ("a", "b"), turns, turns[0].text, {})]
+    stream = io.StringIO()
+    rep = Reporter(stream, interval_s=0.0, min_step_s=0.0)
+    fluency = Fluency(lm=FakeLM())
+    load_scorers([fluency], rep)
+    (scores,) = score_games(games, [fluency], reporter=rep)
+    lines = stream.getvalue().splitlines()
+    assert "loading scorer fluency (smollm2): 0.0s" in lines
+    sub = [line for line in lines if line.startswith("  fluency:")]
+    # 599 credited turns in chunks of 256: the bar moves before the pass ends
+    assert any(line.startswith("  fluency: 256/599 texts") for line in sub), lines
+    assert sub[-1].startswith("  fluency: 599/599 texts") and sub[-1].endswith("(done)")
+    assert scores["fluency"].raw["a"] > 0
