@@ -17,9 +17,10 @@ One small API for every command, so each shows its progress the same way::
 On a terminal the steps and bars are drawn by ``rich`` (a live spinner and bars with
 elapsed time and ETA, redrawn in place). When stderr is not a terminal (a log file, CI),
 plain lines are printed instead, sparsely: a step or a bar that lasts longer than
-``min_step_s`` seconds (default 0.5) prints a line then, a bar at most one more every
-``interval_s`` seconds (default 10) while it moves, and both print a last line when they
-end; quick steps and bars (an instant load, a small scoring batch) leave no line. ``quiet=True`` (the ``--quiet`` option of every command) prints nothing.
+``min_step_s`` seconds (default 0.5) prints a line then, a bar one more every
+``interval_s`` seconds (default 30) while it is open (moving or not: a stalled step
+still shows its elapsed time), and both print a last line when they end; quick steps and
+bars (an instant load, a small scoring batch) leave no line. ``quiet=True`` (the ``--quiet`` option of every command) prints nothing.
 
 The ETA of a bar counts only from the moment the bar is created: open it after loading
 (the runner opens the games bar once every bot is loaded), so loading time never inflates
@@ -39,8 +40,8 @@ from typing import Any, Iterable, Iterator, TextIO, TypeVar
 
 T = TypeVar("T")
 
-#: plain-line mode: at most one line per bar this often (seconds), besides start and end
-DEFAULT_INTERVAL_S = 10.0
+#: plain-line mode: one line per open bar this often (seconds), besides its first and last
+DEFAULT_INTERVAL_S = 30.0
 #: steps quicker than this leave no line (plain-line mode) and vanish (terminal mode)
 DEFAULT_MIN_STEP_S = 0.5
 
@@ -64,12 +65,11 @@ class Bar:
         self.done, self.detail = done, ""
         self.t0 = time.monotonic()
         self._start_done = done  # what was done before the bar opened (resume): not in the ETA
-        self._last_line = 0.0
         self._lock = threading.Lock()
         self._task: Any = None
         self._closed = False
         self._printed = False
-        self._timer: threading.Timer | None = None
+        self._stop = threading.Event()
 
     # --- updates ---------------------------------------------------------------------------
     def advance(self, n: int = 1, *, detail: str | None = None) -> None:
@@ -202,11 +202,20 @@ class Reporter:
             progress = self._enter()
             b._task = progress.add_task(label, total=total, completed=done, unit=unit, detail="",
                                         step=False)
-        else:  # the first line once the bar has lasted min_step_s: quick bars leave none
-            b._timer = threading.Timer(self.min_step_s, self._plain_line, (b,))
-            b._timer.daemon = True
-            b._timer.start()
+        else:
+            threading.Thread(target=self._watch, args=(b,), daemon=True,
+                             name=f"progress {label}").start()
         return b
+
+    def _watch(self, b: Bar) -> None:
+        """Plain-line mode: the first line once the bar has lasted min_step_s (quick bars
+        leave none), then one every interval_s until it closes, moving or not, so a log
+        shows that a stalled step is still alive."""
+        if b._stop.wait(self.min_step_s):
+            return
+        self._plain_line(b)
+        while not b._stop.wait(self.interval_s):
+            self._plain_line(b)
 
     def _close_bar(self, b: Bar) -> None:
         if self.quiet:
@@ -215,8 +224,7 @@ class Reporter:
             self._draw(b)
             self._exit()
         else:
-            if b._timer is not None:
-                b._timer.cancel()
+            b._stop.set()
             if b._printed or b.elapsed >= self.min_step_s:
                 end = "done" if b.total is None or b.done >= b.total else "stopped"
                 self._write(f"{b.line()} ({end})")
@@ -250,16 +258,12 @@ class Reporter:
             return
         if self.terminal:
             self._draw(b)
-            return
-        finished = b.total is not None and b.done >= b.total  # its last line comes at close
-        if b._printed and not finished and time.monotonic() - b._last_line >= self.interval_s:
-            self._plain_line(b)
 
     def _plain_line(self, b: Bar) -> None:
         with self._lock:
             if b._closed:
                 return
-            b._printed, b._last_line = True, time.monotonic()
+            b._printed = True
             self._write(b.line())
 
     def _draw(self, b: Bar) -> None:

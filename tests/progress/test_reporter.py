@@ -133,3 +133,12 @@ def test_a_model_scorer_gets_its_own_bar_counting_what_it_scores():
     assert any(line.startswith("  fluency: 256/599 texts") for line in sub), lines
     assert sub[-1].startswith("  fluency: 599/599 texts") and sub[-1].endswith("(done)")
     assert scores["fluency"].raw["a"] > 0
+
+
+def test_a_stalled_bar_still_prints_a_line_per_interval():
+    stream, rep = plain()
+    with rep.bar("playing", 10, unit="turns"):
+        time.sleep(0.4)  # nothing moves (a slow server)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) >= 3 and all(line.startswith("playing: 0/10 turns") for line in lines)
+    assert lines[-1].endswith("(stopped)")
