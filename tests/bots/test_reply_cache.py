@@ -1,8 +1,13 @@
 """The reply cache: a second run or a replayed game asks the bot nothing it already
 answered; a damaged cache file is set aside with a warning and rebuilt."""
 
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -178,3 +183,35 @@ def test_openai_chat_is_cached_by_default():
     bot = create_bot("gpt", "openai-chat", {"base_url": "http://127.0.0.1:9/v1", "model": "m"})
     assert wants_cache(bot, "auto") and not wants_cache(Counting("x"), "auto")
     assert wants_cache(Counting("x"), "on") and not wants_cache(bot, "off")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+def test_sigkill_mid_game_then_resume_pays_each_call_once(tmp_path):
+    """A real `chatmatch run` killed with SIGKILL while games are in flight: on resume the
+    remote bot is asked only what it had not answered (the cache is on by default)."""
+    from tests.reliability.helpers import REPO, chatmatch_cmd, cli_env
+
+    log = tmp_path / "calls.log"
+    cfg = tmp_path / "t.yaml"
+    bots = "".join(f"  - {{name: {n}, adapter: 'tests.progress.bots:LoggedBot', "
+                   f"params: {{log: '{log}', reply_s: 0.02}}}}\n" for n in "abc")
+    cfg.write_text(f"name: k\nexchanges: 6\nconcurrent_games: 2\noutput_dir: {tmp_path / 'run'}\n"
+                   f"scoring: {{dimensions: [proactivity]}}\nbots:\n{bots}")
+    proc = subprocess.Popen(chatmatch_cmd("run", str(cfg), "-q"), cwd=REPO, env=cli_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while (not log.exists() or len(log.read_text().splitlines()) < 30) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    os.kill(proc.pid, signal.SIGKILL)
+    assert proc.wait(timeout=30) == -signal.SIGKILL
+    before = log.read_text().splitlines()
+    assert len(RunDir(tmp_path / "run").transcripts()) < 6  # killed mid-run, games lost
+    done = subprocess.run(chatmatch_cmd("run", str(cfg), "-q"), cwd=REPO, env=cli_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text().splitlines()
+    assert len(RunDir(tmp_path / "run").transcripts()) == 6
+    # 6 games x 11 bot turns; a call cut by the kill (logged, never answered) may repeat
+    assert 66 <= len(calls) <= 66 + 2
+    assert len(set(calls)) == 66 and len(calls) - len(set(calls)) <= 2
+    assert len(before) >= 30  # 2 games done, 2 more well under way
