@@ -74,7 +74,6 @@ def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: i
     from chatmatch.analysis.human import load_human
     from chatmatch.analysis.methods import method_table
     from chatmatch.analysis.rundata import load_run_data
-
     from chatmatch.progress import Reporter
 
     rep = Reporter(quiet=quiet)
