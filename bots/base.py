@@ -23,6 +23,8 @@ Capabilities are class attributes, not ``hasattr`` probes:
 - ``retries_inside``: the bot retries its own transient failures (HTTP adapters: one
   retry layer, honouring ``Retry-After``); the engine then does not call it again after an
   exception or a timeout (``failures.retries`` still covers empty replies).
+- ``remote``: each reply is a call to a remote service (paid, slow, rate-limited); the
+  reply cache (:mod:`bots.reply_cache`) is on for such bots by default.
 """
 
 from __future__ import annotations
@@ -68,6 +70,20 @@ class History:
         return [m.text for m in self.messages]
 
 
+#: the capability attributes (class attributes of :class:`Bot`) that a wrapper around a bot
+#: (reply cache, progress counter, serialising or remote proxy, fault injector) takes over
+CAPABILITIES = ("supports_batch", "deterministic", "thread_safe", "retries_inside", "remote")
+
+
+def copy_capabilities(wrapper: "Bot", inner: "Bot", *, keep: tuple[str, ...] = ()) -> None:
+    """Give ``wrapper`` the capabilities of ``inner`` (as instance attributes), except the
+    ones named in ``keep``, which the wrapper decides itself (e.g. a serialising wrapper is
+    thread-safe whatever it wraps)."""
+    for name in CAPABILITIES:
+        if name not in keep:
+            setattr(wrapper, name, getattr(inner, name))
+
+
 class Bot:
     """Base class of every adapter. Subclasses override :meth:`reply` (and optionally more)."""
 
@@ -76,6 +92,7 @@ class Bot:
     deterministic: ClassVar[bool] = True
     thread_safe: ClassVar[bool] = False
     retries_inside: ClassVar[bool] = False
+    remote: ClassVar[bool] = False
 
     def __init__(self, name: str = "", **params: Any) -> None:
         if params:

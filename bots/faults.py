@@ -24,7 +24,7 @@ import re
 import threading
 from typing import Any, Sequence
 
-from bots.base import Bot, History
+from bots.base import Bot, History, copy_capabilities
 from bots.registry import ADAPTERS, create_bot
 from chatmatch.errors import ChatmatchError
 
@@ -128,10 +128,7 @@ class FaultyBot(Bot):
         self.base_spec = {"adapter": base["adapter"], "params": dict(base.get("params") or {})}
         self.rate, self.faults, self.generic_reply = float(rate), chosen, generic_reply
         # capabilities follow the wrapped bot (instance attributes shadow the class defaults)
-        self.supports_batch = self.base.supports_batch  # type: ignore[misc]
-        self.thread_safe = self.base.thread_safe  # type: ignore[misc]
-        self.deterministic = self.base.deterministic  # type: ignore[misc]
-        self.retries_inside = self.base.retries_inside  # type: ignore[misc]
+        copy_capabilities(self, self.base)
         self.injected = {f: 0 for f in chosen}
         self._lock = threading.Lock()
 

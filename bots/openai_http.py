@@ -60,6 +60,7 @@ class OpenAIChatBot(Bot):
     thread_safe: ClassVar[bool] = True
     deterministic: ClassVar[bool] = False  # a remote model may sample even with a seed
     retries_inside: ClassVar[bool] = True
+    remote: ClassVar[bool] = True  # replies are cached in the run directory by default
 
     def __init__(self, name: str = "", *, base_url: str, model: str,
                  api_key_env: str | None = None, api_key_header: str = "Authorization",

@@ -209,6 +209,14 @@ class TournamentConfig(_Strict):
     #: write each turn's wall time in the transcripts; false writes 0.0, so that two runs
     #: with the same seed and deterministic bots give byte-identical run directories
     record_timings: bool = True
+    #: keep each bot reply in RUN/reply_cache.sqlite so a killed or replayed game does not
+    #: ask again: auto = bots that call a remote service (openai-chat), on = every bot, off
+    reply_cache: Literal["auto", "on", "off"] = "auto"
+
+    @field_validator("reply_cache", mode="before")
+    @classmethod
+    def _yaml_bool(cls, v: Any) -> Any:
+        return {True: "on", False: "off"}.get(v, v) if isinstance(v, bool) else v
 
     @model_validator(mode="before")
     @classmethod

@@ -15,19 +15,24 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from bots.base import Bot
+from bots.reply_cache import cache_bots
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.forfeits import BotForfeits, over_limit, summarize
+from chatmatch.playprogress import PlayProgress
+from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking, rank
 from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
                               setup_from_config)
 from chatmatch.schedule import ScheduledGame, double_round_robin
 from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.engine import load_scorers
 from chatmatch.scoring.points import GameResult, forfeit_result, result_from_scores
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript
 
+#: called as ``progress(games_done, games_total)`` at the start and after each game
 Progress = Callable[[int, int], None]
 
 
@@ -147,7 +152,7 @@ def _change(key: str, old: Any, new: Any) -> str:
 
 
 def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
-                   config_file: str | None = None, progress: Progress | None = None,
+                   config_file: str | None = None, progress: Progress | Reporter | None = None,
                    bots: dict[str, Bot] | None = None,
                    scorers: Sequence[Scorer] | None = None,
                    allow_failures_change: bool = False,
@@ -165,9 +170,11 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
 
 
 def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: str | None,
-                progress: Progress | None, bots: dict[str, Bot] | None,
+                progress: Progress | Reporter | None, bots: dict[str, Bot] | None,
                 scorers: Sequence[Scorer] | None, allow_failures_change: bool,
                 replay_forfeits: bool) -> RunSummary:
+    rep = progress if isinstance(progress, Reporter) else Reporter.off()
+    progress = None if isinstance(progress, Reporter) else progress
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
     have, results = store.transcripts(), store.results()
     manifest = _prepare(cfg, store, config_file, schedule, have, results, allow_failures_change)
@@ -192,8 +199,8 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
         s.bind_run_dir(store.path)
     rescore = manifest.get("scoring_fingerprint") != cfg.scoring_fingerprint()
     if todo or rescore or any(gid not in results for gid in have):
-        for s in scorer_objs:  # something to score: load models now, so that a missing
-            s.load()           # model fails before any bot plays
+        # something to score: load models now, so that a missing model fails before any bot plays
+        load_scorers(scorer_objs, rep)
     if rescore:
         manifest = store.note_event(manifest, "rescored", old=manifest.get("scoring_fingerprint"),
                                     new=cfg.scoring_fingerprint())
@@ -204,12 +211,12 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     manifest["scorers"] = {s.name: s.describe() for s in scorer_objs}
     store.write_manifest(manifest)
 
-    scorer = _GameScorer(cfg, store, scorer_objs, results)
+    scorer = _GameScorer(cfg, store, scorer_objs, results, rep)
     scorer.score([have[g.game_id] for g in schedule if g.game_id in have and g.game_id not in results])
 
     played = 0
     if todo:
-        executor = make_executor(cfg, bots)  # local or ray: loads the bots, plays the games
+        executor = make_executor(cfg, bots, reporter=rep)  # local or ray: loads the bots
         try:
             described = executor.start({p for g in todo for p in g.players})
         except BaseException:
@@ -218,6 +225,12 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
         manifest["bots_described"] = {**manifest.get("bots_described", {}), **described}
         store.write_manifest(manifest)
         buffer: list[Transcript] = []
+        specs = {b.name: (b.adapter, dict(b.params)) for b in cfg.bots}
+        executor.bots, reply_cache = cache_bots(executor.bots, specs, cfg.reply_cache,
+                                                store.path, store.warnings.append)
+        bar = rep.open_bar("playing", None, unit="turns")  # opened after loading: a fair ETA
+        tracker = PlayProgress(bar, todo, cfg.exchanges, done_count[0], total)
+        executor.bots = tracker.wrap(executor.bots)
 
         def finished(tr: Transcript) -> None:
             nonlocal played
@@ -230,13 +243,19 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
                 scorer.score(buffer)
                 buffer.clear()
             done_count[0] += 1
+            tracker.finished(tr)
             if progress:
                 progress(done_count[0], total)
 
         try:
             executor.play(todo, finished)  # calls finished() one game at a time
         finally:
+            bar.close()
             executor.close()
+            if reply_cache is not None:
+                rep.note(f"reply cache: {reply_cache.hits} of {reply_cache.hits + reply_cache.misses}"
+                         f" replies reused ({reply_cache.path})")
+                reply_cache.close()
             scorer.score(buffer)
             buffer.clear()
 
@@ -258,8 +277,9 @@ class _GameScorer:
     """Scores finished transcripts in batches and durably records each result."""
 
     def __init__(self, cfg: TournamentConfig, store: RunDir, scorers: Sequence[Scorer],
-                 results: dict[str, GameResult]) -> None:
+                 results: dict[str, GameResult], reporter: Reporter | None = None) -> None:
         self.cfg, self.store, self.scorers = cfg, store, list(scorers)
+        self.reporter = reporter or Reporter.off()
         self.results = dict(results)
         self.count = 0
 
@@ -271,7 +291,8 @@ class _GameScorer:
         weights = {s.name: float(self.cfg.scoring.weights.get(s.name, 1.0)) for s in self.scorers}
         hib = {s.name: s.higher_is_better for s in self.scorers}
         playable = [t for t in transcripts if not t.meta.get("forfeit")]
-        per_game = iter(score_games(playable, self.scorers)) if playable else iter(())
+        per_game = iter(score_games(playable, self.scorers, reporter=self.reporter)
+                        if playable else ())
         for tr in transcripts:
             forfeit = tr.meta.get("forfeit")
             if forfeit:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from chatmatch.config import PresetName, RankingConfig, TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, RunDirError, TranscriptError
 from chatmatch.importers import load_transcripts
+from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking, rank
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.points import GameResult, result_from_scores
@@ -106,12 +107,12 @@ def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
 
 
 def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
-               out_dir: Path | None = None,
-               progress: Callable[[str], None] | None = None) -> ScoredLogs:
-    """Score and rank the games in ``paths``; ``progress`` is told (one line) what is
-    about to be scored, before the long part starts."""
-    from chatmatch.scoring.engine import score_games
+               out_dir: Path | None = None, reporter: Reporter | None = None) -> ScoredLogs:
+    """Score and rank the games in ``paths``; ``reporter`` shows what is about to be scored
+    (one line, before the long part starts) and the scoring progress."""
+    from chatmatch.scoring.engine import load_scorers, score_games
 
+    rep = reporter or Reporter.off()
     if out_dir is not None:  # refuse before the long part, not after it
         _check_out_dir(Path(out_dir))
     games, skipped = load_transcripts(list(paths), strict=strict)
@@ -124,14 +125,14 @@ def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
                              "Lines) or folders of them" + (f". Could not read:{detail}" if detail else ""))
     games = _renumber(games)
     speakers = sorted({p for g in games for p in g.players})
-    if progress is not None:
-        turns = sum(len(g.turns) for g in games)
-        progress(f"scoring {len(games):,} game(s), {turns:,} turns, between {len(speakers)} "
-                 f"speaker(s) on {len(cfg.scoring.dimensions)} dimension(s)"
-                 + (f" ({len(skipped)} file(s) skipped)" if skipped else ""))
+    turns = sum(len(g.turns) for g in games)
+    rep.note(f"scoring {len(games):,} game(s), {turns:,} turns, between {len(speakers)} "
+             f"speaker(s) on {len(cfg.scoring.dimensions)} dimension(s)"
+             + (f" ({len(skipped)} file(s) skipped)" if skipped else ""))
     scorers = cfg.scoring.build_scorers()
     weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
-    per_game = score_games(games, scorers)
+    load_scorers(scorers, rep)
+    per_game = score_games(games, scorers, reporter=rep)
     results = [result_from_scores(g.game_id, g.players, dims, weights)
                for g, dims in zip(games, per_game)]
     ranking = rank(results, speakers, cfg.ranking, cfg.seed)

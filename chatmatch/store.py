@@ -66,7 +66,10 @@ def dumps(obj: Any) -> str:
 #: files and folders a run directory may hold; a folder holding anything else (and no
 #: manifest) is not a run directory, and chatmatch refuses to write into it
 RUN_ENTRIES = frozenset({"manifest.json", "config.yaml", "transcripts", "scores", "rankings",
-                         "results.jsonl", ".lock", "judges", "plots", "report.html"})
+                         "results.jsonl", ".lock", "judges", "plots", "report.html",
+                         # the reply cache (bots/reply_cache.py) and SQLite's journal files
+                         "reply_cache.sqlite", "reply_cache.sqlite-wal", "reply_cache.sqlite-shm",
+                         "reply_cache.sqlite.corrupt"})
 #: what each entry must be (a folder or a file)
 _FOLDERS = ("transcripts", "scores", "rankings")
 _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")

@@ -17,6 +17,7 @@ from chatmatch.analysis.agreement import compare
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.rundata import RunData
 from chatmatch.errors import ChatmatchError
+from chatmatch.progress import Reporter
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class Bootstrap:
 
 
 def bootstrap(data: RunData, samples: int = 1000, seed: int = 0, method: str | None = None,
-              human: HumanRanking | None = None) -> Bootstrap:
+              human: HumanRanking | None = None, reporter: Reporter | None = None) -> Bootstrap:
     if samples < 1:
         raise ChatmatchError(f"--bootstrap {samples}: give a number of resamples >= 1")
     rng = np.random.default_rng(seed)
@@ -48,12 +49,14 @@ def bootstrap(data: RunData, samples: int = 1000, seed: int = 0, method: str | N
     n = len(data.results)
     ranks = np.zeros((samples, len(bots)), dtype=int)
     taus: list[float] = []
-    for s in range(samples):
+    rep = reporter or Reporter.off()
+    for s in rep.track(range(samples), "bootstrap", unit="resamples"):
         idx = rng.integers(0, n, size=n)
         r = data.rank([data.results[i] for i in idx], method=method).rank_of()
         ranks[s] = [r[b] for b in bots]
         if human is not None:
-            taus.append(compare({b: float(v) for b, v in r.items()}, human.ranks).tau.value)
+            taus.append(compare({b: float(v) for b, v in r.items()}, human.ranks,
+                                p_values=False).tau.value)
     rows = []
     for j, b in enumerate(bots):
         col = ranks[:, j]

@@ -15,7 +15,8 @@ import math
 from typing import Any, Iterable, Mapping, Sequence
 
 from chatmatch import __version__
-from chatmatch.analysis.agreement import compare_run, dimension_wins
+from chatmatch.analysis.agreement import (compare_run, dimension_wins, few_bots_note,
+                                          order_text, ranks_text)
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.methods import method_table
 from chatmatch.analysis.plots import head_to_head_matrix, run_figures, to_bytes
@@ -128,14 +129,24 @@ def _figures(data: RunData, human: HumanRanking | None) -> str:
 
 
 def _agreement(data: RunData, human: HumanRanking, ranking: Ranking) -> str:
+    agreements = compare_run(ranking, list(data.results), human)
     rows = [[a.label, len(a.bots), a.tau.value, a.tau.p_value, a.rho.value, a.rho.p_value]
-            for a in compare_run(ranking, list(data.results), human)]
+            for a in agreements]
     t1 = _table(["ranking", "bots", "Kendall tau-b", "p", "Spearman rho", "p"], rows)
-    meth = [[v.label, " > ".join(v.order()), v.tau] for v in method_table(data, human)]
+    methods = sorted({c.p_method for a in agreements for c in (a.tau, a.rho) if c.p_method})
+    how = f"<p class='meta'>p: two-sided, {_e(', '.join(methods))}.</p>" if methods else ""
+    few = few_bots_note(len(agreements[0].bots))
+    warn = f"<p class='note'>Warning: {_e(few)}.</p>" if few else ""
+    ours = ranks_text({b: float(r) for b, r in ranking.rank_of().items()})
+    theirs = ranks_text(human.ranks)
+    side = _table(["bot", ranking.method, "humans"],
+                  [[b, ours[b], theirs.get(b, "-")] for b in ranking.order()])
+    meth = [[v.label, v.order_text(), v.tau] for v in method_table(data, human)]
     t2 = _table(["method", "order", "tau vs humans"], meth, name_cols=2)
-    hr = " > ".join(f"{b} ({human.ranks[b]:g})" for b in human.bots)
-    return (f"<p>Human ranking ({human.judges} judge(s), from {_e(human.source)}): {_e(hr)}</p>"
-            f"{t1}<h3>Ranking methods</h3>{t2}")
+    hr = order_text(human.ranks, show_ranks=True)
+    return (f"<p>Human ranking ({human.judges} judge(s), from {_e(human.source)}; tied bots "
+            f"joined by =, tied ranks shown as =N): {_e(hr)}</p>{warn}{side}{t1}{how}"
+            f"<h3>Ranking methods</h3>{t2}")
 
 
 # --- transcripts -------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from pydantic import ValidationError
 
 from chatmatch.analysis.fed import ScoreFn
 from chatmatch.errors import ChatmatchError
+from chatmatch.progress import Reporter
 from chatmatch.scoring.base import DimensionScore
 from chatmatch.transcript import Transcript
 
@@ -20,10 +21,11 @@ def parse_dimensions(text: str) -> list[str]:
     return list(DIMENSIONS) if names == ["all"] else names
 
 
-def scorer_function(dimensions: str | Sequence[str]) -> ScoreFn:
-    """A function scoring transcripts with the default scorers of ``dimensions``."""
+def scorer_function(dimensions: str | Sequence[str], reporter: Reporter | None = None) -> ScoreFn:
+    """A function scoring transcripts with the default scorers of ``dimensions`` (its
+    loading and scoring shown on ``reporter``)."""
     from chatmatch.scoring.config import ScoringConfig
-    from chatmatch.scoring.engine import score_games
+    from chatmatch.scoring.engine import load_scorers, score_games
 
     names = parse_dimensions(dimensions) if isinstance(dimensions, str) else list(dimensions)
     try:
@@ -33,6 +35,7 @@ def scorer_function(dimensions: str | Sequence[str]) -> ScoreFn:
         raise ChatmatchError(f"--dimensions: {msg}") from None
 
     def score(games: Sequence[Transcript]) -> list[dict[str, DimensionScore]]:
-        return score_games(games, scorers)
+        load_scorers(scorers, reporter)
+        return score_games(games, scorers, reporter=reporter)
 
     return score

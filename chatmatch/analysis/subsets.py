@@ -16,6 +16,7 @@ from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.rundata import RunData
 from chatmatch.errors import ChatmatchError
+from chatmatch.progress import Reporter
 
 #: the paper counts subsets whose tau is above this
 TAU_THRESHOLD = 0.6
@@ -42,13 +43,15 @@ class SubsetTable:
 
 
 def subset_table(data: RunData, human: HumanRanking, k: int = 4, method: str | None = None,
-                 threshold: float = TAU_THRESHOLD) -> SubsetTable:
+                 threshold: float = TAU_THRESHOLD, reporter: Reporter | None = None) -> SubsetTable:
     bots = [b for b in data.bots if b in human.ranks]
     if not 2 <= k <= len(bots):
         raise ChatmatchError(f"--subset-size {k}: need 2 <= k <= {len(bots)} (the bots that both "
                              "the run and the human file rank)")
     rows = []
-    for subset in combinations(sorted(bots), k):
+    rep = reporter or Reporter.off()
+    subsets = list(combinations(sorted(bots), k))
+    for subset in rep.track(subsets, f"ranking subsets of {k} bots", unit="subsets"):
         keep = set(subset)
         games = [r for r in data.results if set(r.players) <= keep]
         ranking = data.rank(games, list(subset), method=method)

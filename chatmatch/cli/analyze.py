@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from chatmatch.analysis.agreement import Variant
     from chatmatch.analysis.human import HumanRanking
     from chatmatch.analysis.rundata import RunData
+    from chatmatch.progress import Reporter
 
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
 
@@ -34,7 +35,7 @@ def _tau(v: float) -> str:
 
 def _variants(title: str, rows: Sequence["Variant"], with_tau: bool) -> str:
     heads = ["setting", "order (best first)", *(["tau"] if with_tau else [])]
-    body = [[v.label, " > ".join(v.order()), *([_tau(v.tau)] if with_tau else [])] for v in rows]
+    body = [[v.label, v.order_text(), *([_tau(v.tau)] if with_tau else [])] for v in rows]
     return f"{title}\n{table(heads, body, 2)}\n"
 
 
@@ -50,8 +51,9 @@ def _variants(title: str, rows: Sequence["Variant"], with_tau: bool) -> str:
 @click.option("--method", "-m", help="Ranking method (default: the run's).")
 @click.option("--only", type=click.Choice(SECTIONS), multiple=True,
               help="Print only these analyses (repeatable).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (subsets, bootstrap).")
 def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: int, seed: int,
-            method: str | None, only: tuple[str, ...]) -> None:
+            method: str | None, only: tuple[str, ...], quiet: bool) -> None:
     """The paper's analyses of RUN_DIR from its stored results (no game is replayed):
 
     \b
@@ -72,38 +74,56 @@ def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: i
     from chatmatch.analysis.human import load_human
     from chatmatch.analysis.methods import method_table
     from chatmatch.analysis.rundata import load_run_data
+    from chatmatch.progress import Reporter
 
+    rep = Reporter(quiet=quiet)
     data = load_run_data(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
+    _warn_few_bots(data, human, subset_size, only)
     todo = set(only or SECTIONS)
     if "subsets" in todo:
-        click.echo(_subsets(data, human, subset_size, method))
+        click.echo(_subsets(data, human, subset_size, method, rep))
     if "ablation" in todo:
         click.echo(_variants('"Minus x" ablation (one dimension weight set to 0)',
                              ablation_table(data, human, method), human is not None))
     if "methods" in todo:
         click.echo(_variants("Ranking methods", method_table(data, human), human is not None))
     if "bootstrap" in todo and samples:
-        click.echo(_bootstrap(data, human, samples, seed, method))
+        click.echo(_bootstrap(data, human, samples, seed, method, rep))
 
 
-def _subsets(data: "RunData", human: "HumanRanking | None", k: int, method: str | None) -> str:
+def _warn_few_bots(data: "RunData", human: "HumanRanking | None", k: int,
+                   only: tuple[str, ...]) -> None:
+    from chatmatch.analysis.agreement import MIN_BOTS, few_bots_note, order_text
+
+    if human is None:
+        return
+    note = few_bots_note(len([b for b in data.bots if b in human.ranks]))
+    if note:
+        click.echo(f"warning: {note}", err=True)
+    elif k < MIN_BOTS and (not only or "subsets" in only):
+        click.echo(f"warning: subsets of {k} bots: {few_bots_note(k)}", err=True)
+    click.echo(f"Human ranking: {order_text(human.ranks, show_ranks=True)}\n")
+
+
+def _subsets(data: "RunData", human: "HumanRanking | None", k: int, method: str | None,
+             rep: "Reporter") -> str:
     from chatmatch.analysis.subsets import subset_table
 
     if human is None:
         return "Subsets: skipped (give --human FILE to measure each subset against humans)\n"
-    t = subset_table(data, human, k, method)
-    body = [[v.label, " > ".join(v.order()), _tau(v.tau)] for v in t.rows]
+    t = subset_table(data, human, k, method, reporter=rep)
+    body = [[v.label, v.order_text(), _tau(v.tau)] for v in t.rows]
     return (f"All {len(t.rows)} subsets of {k} bots (tau vs humans)\n"
             f"{table(['bots', 'order (best first)', 'tau'], body, 2)}\n"
             f"mean tau {_tau(t.mean_tau)}; {t.above} of {len(t.rows)} above {t.threshold:g}\n")
 
 
 def _bootstrap(data: "RunData", human: "HumanRanking | None", samples: int,
-               seed: int, method: str | None) -> str:
+               seed: int, method: str | None, rep: "Reporter") -> str:
     from chatmatch.analysis.bootstrap import bootstrap
 
-    b = bootstrap(data, samples, seed, method, human)
+    b = bootstrap(data, samples, seed, method, human, reporter=rep)
     body = [[r.rank, r.bot, f"{100 * r.keep_share:.0f}%", f"[{r.low}, {r.high}]",
              f"{r.mean_rank:.2f}"] for r in b.rows]
     out = (f"Bootstrap over games ({b.samples} resamples, seed {b.seed}, {b.method})\n"

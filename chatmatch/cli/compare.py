@@ -10,10 +10,6 @@ import click
 from chatmatch.cli.analyze import table
 
 
-def _fmt_rank(v: float) -> str:
-    return f"{v:g}" if v == int(v) else f"{v:.2f}"
-
-
 @click.command("compare")
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--human", "human_file", required=True, type=click.Path(path_type=Path),
@@ -24,14 +20,17 @@ def command(run_dir: Path, human_file: Path, method: str | None, as_json: bool) 
     """Kendall tau-b and Spearman rho (with p-values) between the ranking of RUN_DIR and
     the human ranking in --human, overall and for every dimension the human file scores.
 
-    +1 means the same order, -1 the reverse; tau-b and rho both handle ties.
+    +1 means the same order, -1 the reverse; tau-b and rho both handle ties. Tied ranks
+    are shown as =2. p-values are exact for few bots (exact Kendall distribution without
+    ties; an exact permutation test with ties, and for rho, up to 8 bots); fewer than 4
+    bots give a warning: no p-value can be small then.
 
     \b
     Examples:
       chatmatch compare runs/demo --human humans.yaml
       chatmatch compare runs/demo --human humans.csv --method points --json
     """
-    from chatmatch.analysis.agreement import compare_run
+    from chatmatch.analysis.agreement import compare_run, few_bots_note, ranks_text
     from chatmatch.analysis.human import load_human
     from chatmatch.analysis.rundata import load_run_data
 
@@ -39,18 +38,26 @@ def command(run_dir: Path, human_file: Path, method: str | None, as_json: bool) 
     human = load_human(human_file, data.bots)
     ranking = data.rank(method=method)
     rows = compare_run(ranking, list(data.results), human)
+    note = few_bots_note(len(rows[0].bots))
+    if note:
+        click.echo(f"warning: {note}", err=True)
     if as_json:
         click.echo(json.dumps({"method": ranking.method, "human": str(human_file),
                                "agreement": [a.to_json() for a in rows]}, indent=2))
         return
-    ranks = ranking.rank_of()
-    side = [[b, ranks[b], _fmt_rank(human.ranks[b]) if b in human.ranks else "-"]
-            for b in ranking.order()]
+    ranks = ranks_text({b: float(r) for b, r in ranking.rank_of().items()})
+    humans = ranks_text(human.ranks)
+    side = [[b, ranks[b], humans.get(b, "-")] for b in ranking.order()]
     click.echo(f"Ranks: {ranking.method} vs humans ({human.judges} judge(s), {human_file})")
     click.echo(table(["bot", ranking.method, "humans"], side) + "\n")
     click.echo(table(["ranking", "bots", "Kendall tau-b", "p", "Spearman rho", "p"],
                             [[a.label, len(a.bots), a.tau.fmt(), a.tau.fmt_p(), a.rho.fmt(),
                               a.rho.fmt_p()] for a in rows]))
+    methods = sorted({c.p_method for a in rows for c in (a.tau, a.rho) if c.p_method})
+    if methods:
+        click.echo(f"p: two-sided, {', '.join(methods)}" + (
+            "; =N marks a tied rank" if any(v.startswith("=") for v in [*ranks.values(),
+                                                                       *humans.values()]) else ""))
     if any(b not in human.ranks for b in data.bots):
         missing = [b for b in data.bots if b not in human.ranks]
         click.echo(f"note: the human file does not rank {', '.join(missing)}; "

@@ -42,7 +42,8 @@ def _r(c: "Correlation") -> str:
                    "a language model and is slow).")
 @click.option("--limit", type=click.IntRange(1, None), help="Only the first N dialogues.")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-def fed(path: Path, dimensions: str, limit: int | None, as_json: bool) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress (loading, scoring).")
+def fed(path: Path, dimensions: str, limit: int | None, as_json: bool, quiet: bool) -> None:
     """Correlate every scorer with the FED dialogue-level human ratings (Mehri & Eskenazi
     2020) at PATH, a copy of fed_data.json. Only the system's turns are scored; each
     dimension is compared with its FED quality (consistency: Consistent, diversity:
@@ -56,9 +57,10 @@ def fed(path: Path, dimensions: str, limit: int | None, as_json: bool) -> None:
     """
     from chatmatch.analysis.fed import load_fed, meta_evaluate, rows_to_json
     from chatmatch.analysis.scorers import scorer_function
+    from chatmatch.progress import Reporter
 
     dialogues = load_fed(path, limit)
-    rows = meta_evaluate(dialogues, scorer_function(dimensions))
+    rows = meta_evaluate(dialogues, scorer_function(dimensions, Reporter(quiet=quiet)))
     if as_json:
         click.echo(json.dumps(rows_to_json(rows), indent=2))
         return

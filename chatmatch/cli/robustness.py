@@ -63,9 +63,10 @@ def _judge_evaluators(names: list[str]) -> list[Any]:
 @click.option("--fluency-backend", type=click.Choice(["transformers", "ngram"]),
               help="Language model of the fluency scorer (default: the scorer's, transformers).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (loading, evaluating).")
 def command(scorers: tuple[str, ...], judges: tuple[str, ...], n: int, seed: int,
             families: tuple[str, ...], sources: tuple[Path, ...], window: int, tolerance: float,
-            fluency_backend: str | None, as_json: bool) -> None:
+            fluency_backend: str | None, as_json: bool, quiet: bool) -> None:
     """Build (history, good reply, broken reply) triples from real conversations and check
     that every scorer and judge prefers the good reply: repetition, speaker mix-ups,
     contradiction, negation, changed numbers and entities, off-topic, dull, echo, shuffled
@@ -80,16 +81,19 @@ def command(scorers: tuple[str, ...], judges: tuple[str, ...], n: int, seed: int
       chatmatch robustness -s diversity -j paireval --n 50
       chatmatch robustness -s mypkg.metric:MyScorer -j mypkg.judge:MyJudge --json
     """
+    from chatmatch.progress import Reporter
     from chatmatch.robustness.suite import all_families, render, run_suite
     from chatmatch.robustness.triples import chitchat_conversations, transcript_conversations
     from chatmatch.scoring.builtin import DIMENSIONS
 
     names = _split(scorers) or ([] if judges else list(DIMENSIONS))
     evaluators = _scorer_evaluators(names, fluency_backend) + _judge_evaluators(_split(judges))
-    convs = transcript_conversations(list(sources)) if sources else chitchat_conversations()
+    rep = Reporter(quiet=quiet)
+    with rep.step("reading conversations"):
+        convs = transcript_conversations(list(sources)) if sources else chitchat_conversations()
     source = ", ".join(map(str, sources)) if sources else "chitchat-dataset"
     report = run_suite(evaluators, convs, families=_split(families) or all_families(), n=n,
-                       seed=seed, window=window, tolerance=tolerance, source=source)
+                       seed=seed, window=window, tolerance=tolerance, source=source, reporter=rep)
     if as_json:
         click.echo(json.dumps(_clean(report.to_json()), indent=2))
     else:

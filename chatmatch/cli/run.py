@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 
-from chatmatch.cli.progress import ProgressLine
 from chatmatch.cli.table import ranking_table
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
@@ -74,7 +73,7 @@ def estimate_line(todo: int, exchanges: int, run_dir: Path) -> str:
 @click.argument("config_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Run directory (default: output_dir from the YAML, else runs/NAME).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (loading, playing, scoring).")
 @click.option("--yes", "-y", "yes", is_flag=True,
               help=f"Start without asking, even above {CONFIRM_ABOVE_GAMES} games to play.")
 @click.option("--allow-failures-change", is_flag=True,
@@ -106,6 +105,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
     from chatmatch import forfeits
     from chatmatch.config import load_config
     from chatmatch.resume import check_target
+    from chatmatch.progress import Reporter
     from chatmatch.runner import run_tournament
     from chatmatch.schedule import double_round_robin
 
@@ -124,7 +124,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
                              err=True):
             raise click.exceptions.Exit(1)
     summary = run_tournament(cfg, target, config_file=str(config_file),
-                             progress=None if quiet else ProgressLine(),
+                             progress=Reporter(quiet=quiet),
                              allow_failures_change=allow_failures_change,
                              replay_forfeits=replay_forfeits)
     for w in summary.warnings:

@@ -19,10 +19,11 @@ from chatmatch.cli.table import ranking_table
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write a run directory (for chatmatch rank/show/report/analyze).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (loading, scoring).")
 @click.option("--strict", is_flag=True, help="Refuse (exit 2) at the first malformed file "
               "instead of skipping it with a warning.")
 def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | None,
-            out_dir: Path | None, as_json: bool, strict: bool) -> None:
+            out_dir: Path | None, as_json: bool, quiet: bool, strict: bool) -> None:
     """Score existing transcripts (PATH: files or folders) on the ChatMatch dimensions and
     rank every speaker found. No bot is run.
 
@@ -43,11 +44,12 @@ def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | Non
       chatmatch score a.txt b.txt --config tournaments/demo.yaml --out runs/logs
       chatmatch score logs/ --preset paper
     """
+    from chatmatch.progress import Reporter
     from chatmatch.scorelogs import load_score_config, score_logs
 
     cfg = load_score_config(config_file, preset)
     scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir,
-                        progress=lambda line: click.echo(line, err=True))
+                        reporter=Reporter(quiet=quiet))
     for err in scored.skipped:
         click.echo(f"warning: skipped {err}", err=True)
     if as_json:

@@ -17,13 +17,16 @@ deterministic bots give the same transcripts whatever the executor, ``workers`` 
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Sequence
 
 from bots.base import Bot
 from chatmatch.config import TournamentConfig
 from chatmatch.errors import ChatmatchError
 from chatmatch.schedule import ScheduledGame
 from chatmatch.transcript import Transcript
+
+if TYPE_CHECKING:
+    from chatmatch.progress import Reporter
 
 OnFinished = Callable[[Transcript], None]
 
@@ -33,6 +36,10 @@ class ExecutorError(ChatmatchError):
 
 
 class Executor(Protocol):
+    #: the bots games are played with, set by :meth:`start`; the runner may replace them
+    #: by wrappers (the reply cache, turn counting) before :meth:`play`
+    bots: dict[str, Bot]
+
     def start(self, needed: set[str]) -> dict[str, dict[str, object]]:
         """Load the bots named in ``needed``; return each one's ``describe()``."""
 
@@ -43,16 +50,18 @@ class Executor(Protocol):
         """Release the bots this executor loaded (and the Ray instance it started)."""
 
 
-def make_executor(cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None) -> Executor:
+def make_executor(cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
+                  reporter: "Reporter | None" = None) -> Executor:
     """The executor ``cfg.executor`` names; ``bots``: ready bot objects to use instead of
-    building them from ``cfg.bots`` (the caller keeps ownership: they are not closed)."""
+    building them from ``cfg.bots`` (the caller keeps ownership: they are not closed);
+    ``reporter`` shows the loading of each bot."""
     if cfg.executor == "ray":
         from chatmatch.executors.ray_executor import RayExecutor
 
-        return RayExecutor(cfg, bots)
+        return RayExecutor(cfg, bots, reporter=reporter)
     from chatmatch.executors.local import LocalExecutor
 
-    return LocalExecutor(cfg, bots)
+    return LocalExecutor(cfg, bots, reporter=reporter)
 
 
 __all__ = ["Executor", "ExecutorError", "OnFinished", "make_executor"]

@@ -19,10 +19,11 @@ import threading
 from collections import deque
 from typing import Any, Mapping, Sequence
 
-from bots.base import Bot, History
+from bots.base import Bot, History, copy_capabilities
 from chatmatch.config import FailurePolicy, TournamentConfig
 from chatmatch.executors import OnFinished
 from chatmatch.game import play_games
+from chatmatch.progress import Reporter
 from chatmatch.schedule import ScheduledGame
 
 
@@ -34,9 +35,7 @@ class SerialBot(Bot):
     def __init__(self, inner: Bot) -> None:
         super().__init__(inner.name)
         self.inner = inner
-        self.supports_batch = inner.supports_batch  # type: ignore[misc]
-        self.deterministic = inner.deterministic  # type: ignore[misc]
-        self.retries_inside = inner.retries_inside  # type: ignore[misc]
+        copy_capabilities(self, inner, keep=("thread_safe",))
         self._lock = threading.Lock()
 
     def reply(self, history: History) -> str:
@@ -115,16 +114,19 @@ def play_parallel(games: Sequence[ScheduledGame], bots: Mapping[str, Bot], excha
         raise errors[0]
 
 
-def load_bots(cfg: TournamentConfig, needed: set[str]) -> dict[str, Bot]:
+def load_bots(cfg: TournamentConfig, needed: set[str],
+              reporter: Reporter | None = None) -> dict[str, Bot]:
     """Build and load the bots of ``cfg`` named in ``needed`` (all closed again on error)."""
     from bots.registry import create_bot
 
+    rep = reporter or Reporter.off()
     out: dict[str, Bot] = {}
     try:
         for spec in cfg.bots:
             if spec.name in needed:
                 bot = create_bot(spec.name, spec.adapter, dict(spec.params))
-                bot.load()
+                with rep.step(f"loading bot {spec.name}"):
+                    bot.load()
                 out[spec.name] = bot
     except BaseException:
         for b in out.values():
@@ -136,14 +138,17 @@ def load_bots(cfg: TournamentConfig, needed: set[str]) -> dict[str, Bot]:
 class LocalExecutor:
     """Games stepped in this process (see the module docstring)."""
 
-    def __init__(self, cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None) -> None:
+    def __init__(self, cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
+                 reporter: Reporter | None = None) -> None:
         self.cfg = cfg
         self.given = dict(bots) if bots is not None else None
         self.bots: dict[str, Bot] = {}
         self.workers = cfg.workers or 1
+        self.reporter = reporter
 
     def start(self, needed: set[str]) -> dict[str, dict[str, object]]:
-        self.bots = dict(self.given) if self.given is not None else load_bots(self.cfg, needed)
+        self.bots = (dict(self.given) if self.given is not None
+                     else load_bots(self.cfg, needed, self.reporter))
         return {n: b.describe() for n, b in self.bots.items()}
 
     def play(self, games: Sequence[ScheduledGame], on_finished: OnFinished) -> None:

@@ -22,11 +22,12 @@ import pickle
 import sys
 from typing import Any, Mapping, Sequence
 
-from bots.base import Bot, History
+from bots.base import Bot, History, copy_capabilities
 from chatmatch.config import TournamentConfig
 from chatmatch.errors import BotError
 from chatmatch.executors import ExecutorError, OnFinished
 from chatmatch.executors.local import play_parallel
+from chatmatch.progress import Reporter
 from chatmatch.schedule import ScheduledGame
 
 INSTALL_HINT = ("executor 'ray' needs Ray: install it with `pip install 'chatmatch[ray]'` "
@@ -79,9 +80,7 @@ class RemoteBot(Bot):
     def __init__(self, name: str, actor: Any, ray: Any, template: Bot) -> None:
         super().__init__(name)
         self.actor, self._ray = actor, ray
-        self.supports_batch = template.supports_batch  # type: ignore[misc]
-        self.deterministic = template.deterministic  # type: ignore[misc]
-        self.retries_inside = template.retries_inside  # type: ignore[misc]
+        copy_capabilities(self, template, keep=("thread_safe",))
         self.described: dict[str, Any] = {}
 
     def _get(self, ref: Any) -> Any:
@@ -104,8 +103,10 @@ class RemoteBot(Bot):
 class RayExecutor:
     """Bots as Ray actors, game loops in the driver (see the module docstring)."""
 
-    def __init__(self, cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None) -> None:
+    def __init__(self, cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
+                 reporter: Reporter | None = None) -> None:
         self.ray = import_ray()
+        self.reporter = reporter or Reporter.off()
         self.cfg = cfg
         self.given = dict(bots) if bots is not None else None
         self.bots: dict[str, Bot] = {}
@@ -154,7 +155,8 @@ class RayExecutor:
         for name, (bot, payload) in self._templates(needed).items():
             if not self._wants_actor(bot):
                 if self.given is None:
-                    bot.load()
+                    with self.reporter.step(f"loading bot {name}"):
+                        bot.load()
                 self.bots[name] = bot
                 continue
             opts: dict[str, Any] = {"num_cpus": self.cfg.ray.cpus_per_bot}
@@ -166,7 +168,8 @@ class RayExecutor:
             pending[name] = actor.describe.remote()
         for name, ref in pending.items():
             try:
-                desc = dict(self.ray.get(ref))
+                with self.reporter.step(f"loading bot {name} in its Ray actor"):
+                    desc = dict(self.ray.get(ref))
             except self.ray.exceptions.RayError as exc:
                 raise BotError(f"bot '{name}' could not be loaded in its Ray actor: "
                                f"{_first_line(exc)}") from None

@@ -17,7 +17,7 @@ from pydantic import Field
 
 from chatmatch.judges.backends import Backend, BackendParams, make_backend
 from chatmatch.judges.prompts import PromptTemplate
-from chatmatch.scoring.base import DimensionScore, Scorer
+from chatmatch.scoring.base import DimensionScore, Progress, Scorer
 from chatmatch.store import atomic_write, dumps
 from chatmatch.transcript import Transcript, Turn
 
@@ -94,8 +94,16 @@ class JudgeScorer(Scorer):
                 "prompts": [t.record() for t in self.templates]}
 
     # --- scoring -------------------------------------------------------------------------
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
-        return [self._score(g) for g in games]
+    progress_unit = "games"  # model calls per reply: a bar counts the games scored
+
+    def score_games(self, games: Sequence[Transcript],
+                    progress: Progress | None = None) -> list[DimensionScore]:
+        out = []
+        for g in games:
+            out.append(self._score(g))
+            if progress is not None:
+                progress(len(out), len(games))
+        return out
 
     def _score(self, game: Transcript) -> DimensionScore:
         raise NotImplementedError

@@ -32,7 +32,7 @@ from chatmatch.judges.backends import renormalise
 from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
 from chatmatch.judges.corpus import Example, comparison_examples
 from chatmatch.judges.prompts import PAIREVAL_GAME, PAIREVAL_TURN
-from chatmatch.scoring.base import SCORERS, DimensionScore
+from chatmatch.scoring.base import SCORERS, DimensionScore, Progress
 from chatmatch.transcript import Transcript, Turn
 
 LABELS = ("A", "B")
@@ -103,8 +103,9 @@ class PairEval(JudgeScorer):
             self._examples = comparison_examples(p.comparisons, p.comparison_seed, p.context_turns)
         return self._examples
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
-        out = [self._score(g) for g in games]
+    def score_games(self, games: Sequence[Transcript],
+                    progress: Progress | None = None) -> list[DimensionScore]:
+        out = super().score_games(games, progress)
         self.write_record()
         return out
 

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
+from chatmatch.progress import Reporter
 from chatmatch.robustness import edits
 from chatmatch.robustness.runner import Tally, tally
 from chatmatch.robustness.triples import Conversation
@@ -135,15 +136,15 @@ class DialogueCell:
         return {**self.tally.to_json(), "lost_point": self.lost_point}
 
 
-def evaluate_games(scorers: Sequence[Scorer], pairs: Sequence[GamePair]
-                   ) -> dict[tuple[str, str], DialogueCell]:
+def evaluate_games(scorers: Sequence[Scorer], pairs: Sequence[GamePair], *,
+                   reporter: Reporter | None = None) -> dict[tuple[str, str], DialogueCell]:
     """Every scorer on every pair: (family, dimension) -> cell."""
     from chatmatch.scoring.engine import score_games
 
     if not pairs or not scorers:
         return {}
     games = [g for p in pairs for g in (p.clean, p.broken)]
-    results = score_games(games, scorers)
+    results = score_games(games, scorers, reporter=reporter)
     cells: dict[tuple[str, str], DialogueCell] = {}
     for s in scorers:
         for fam in dict.fromkeys(p.family for p in pairs):

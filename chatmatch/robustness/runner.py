@@ -16,6 +16,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Sequence
 
+from chatmatch.progress import Reporter
 from chatmatch.robustness.evaluators import Evaluator
 from chatmatch.robustness.perturb import FAMILIES, Context
 from chatmatch.robustness.triples import Triple
@@ -179,15 +180,20 @@ class TurnResults:
 
 
 def evaluate(evaluators: Sequence[Evaluator], triples: Sequence[Triple], *, seed: int,
-             tolerance: float = DEFAULT_TOLERANCE) -> TurnResults:
+             tolerance: float = DEFAULT_TOLERANCE, reporter: Reporter | None = None) -> TurnResults:
     cells: dict[tuple[str, str], Tally | Stability] = {}
     spreads: dict[str, Spread] = {}
     if not triples:
         return TurnResults(cells, spreads)
-    for ev in evaluators:
-        if ev.kind == "compare":
-            per_family = evaluate_judge(ev, triples, tolerance, seed)
-        else:
-            per_family, spreads[ev.name] = evaluate_scorer(ev, triples, tolerance)
-        cells.update({(fam, ev.name): cell for fam, cell in per_family.items()})
+    rep = reporter or Reporter.off()
+    label = f"evaluating {len(triples)} triples"
+    with rep.bar(label, len(evaluators), unit="evaluators") as bar:
+        for ev in evaluators:
+            bar.update(detail=ev.name)
+            if ev.kind == "compare":
+                per_family = evaluate_judge(ev, triples, tolerance, seed)
+            else:
+                per_family, spreads[ev.name] = evaluate_scorer(ev, triples, tolerance)
+            cells.update({(fam, ev.name): cell for fam, cell in per_family.items()})
+            bar.advance()
     return TurnResults(cells, spreads)

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from chatmatch.progress import Reporter
 from chatmatch.robustness.dialogue import DIALOGUE_FAMILIES, DialogueCell, build_game_pairs, evaluate_games
 from chatmatch.robustness.evaluators import DimensionEvaluator, Evaluator
 from chatmatch.robustness.perturb import FAMILIES, FAMILY_ORDER
@@ -69,7 +70,8 @@ class SuiteReport:
 
 def run_suite(evaluators: Sequence[Evaluator], convs: Sequence[Conversation], *, families: Sequence[str],
               n: int, seed: int, window: int = DEFAULT_WINDOW,
-              tolerance: float = DEFAULT_TOLERANCE, source: str = "chitchat-dataset") -> SuiteReport:
+              tolerance: float = DEFAULT_TOLERANCE, source: str = "chitchat-dataset",
+              reporter: Reporter | None = None) -> SuiteReport:
     if n < 1:
         raise RobustnessError(f"--n must be at least 1, got {n}")
     families = check_families(families)
@@ -78,14 +80,14 @@ def run_suite(evaluators: Sequence[Evaluator], convs: Sequence[Conversation], *,
     triples = build_triples(convs, turn_fams, n=n, seed=seed, window=window)
     fixed = closed_triples(closed) if closed else []
     triples += [t for f in closed for t in [t for t in fixed if t.family == f][:n]]
-    results = evaluate(evaluators, triples, seed=seed, tolerance=tolerance)
+    results = evaluate(evaluators, triples, seed=seed, tolerance=tolerance, reporter=reporter)
     game_fams = [f for f in families if f in DIALOGUE_FAMILIES]
     scorers = [e.scorer for e in evaluators if isinstance(e, DimensionEvaluator)]
     pairs = build_game_pairs(convs, game_fams, n=n, seed=seed) if game_fams and scorers else []
     meta = {"seed": seed, "n": n, "window": window, "tolerance": tolerance, "source": source,
             "families": families, "triples": len(triples), "game_pairs": len(pairs)}
     return SuiteReport(meta, [e.name for e in evaluators], triples, results.cells,
-                       results.spreads, evaluate_games(scorers, pairs))
+                       results.spreads, evaluate_games(scorers, pairs, reporter=reporter))
 
 
 # --- rendering --------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ Register a scorer with::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
@@ -60,13 +60,20 @@ class DimensionScore:
                 "not_applicable": list(self.not_applicable)}
 
 
+#: ``progress(done, total)``: how much of a long scoring pass is done (e.g. texts)
+Progress = Callable[[int, int], None]
+
+
 class Scorer:
     """Base class of scorers. Subclasses set ``name``/``higher_is_better`` and override
-    :meth:`score_games`."""
+    :meth:`score_games`. A slow scorer (a model) names what it counts in ``progress_unit``
+    (e.g. ``"texts"``) and accepts ``score_games(games, progress=fn)``, calling
+    ``fn(done, total)`` as it goes; the engine shows it as a bar."""
 
     name: ClassVar[str] = ""
     higher_is_better: ClassVar[bool] = True
     description: ClassVar[str] = ""
+    progress_unit: ClassVar[str] = ""  # "": score_games takes no progress callback
 
     class Params(ScorerParams):
         pass

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Sequence
 
+from chatmatch.progress import Reporter
 from chatmatch.scoring.analysis import prefetch
 from chatmatch.scoring.base import DimensionScore, Scorer
 from chatmatch.transcript import Transcript
@@ -31,15 +32,47 @@ def prefetch_for(games: Sequence[Transcript], scorers: Sequence[Scorer]) -> None
         prefetch(texts, model, need, n_process=n_process, batch_size=batch_size)
 
 
-def score_games(games: Sequence[Transcript], scorers: Sequence[Scorer]) -> list[dict[str, DimensionScore]]:
-    """Every scorer's verdict on every game, keyed by dimension name."""
+def load_scorers(scorers: Sequence[Scorer], reporter: Reporter | None = None) -> None:
+    """Load every scorer's models now (``loading scorer fluency (smollm2)`` on ``reporter``)."""
+    rep = reporter or Reporter.off()
+    for s in scorers:
+        backend = getattr(s.params, "backend", None)  # fluency and the model judges
+        model = "ngram" if backend == "ngram" else getattr(s.params, "model", None)
+        with rep.step(f"loading scorer {s.name}" + (f" ({model})" if model else "")):
+            s.load()
+
+
+def score_games(games: Sequence[Transcript], scorers: Sequence[Scorer], *,
+                reporter: Reporter | None = None) -> list[dict[str, DimensionScore]]:
+    """Every scorer's verdict on every game, keyed by dimension name; ``reporter`` shows a
+    bar over the dimensions (the spaCy pass first) with the one being scored."""
     games = list(games)
-    prefetch_for(games, scorers)
+    rep = reporter or Reporter.off()
     out: list[dict[str, DimensionScore]] = [{} for _ in games]
-    for scorer in scorers:
-        results = scorer.score_games(games)
-        if len(results) != len(games):
-            raise RuntimeError(f"scorer {scorer.name} returned {len(results)} results for {len(games)} games")
-        for slot, result in zip(out, results):
-            slot[scorer.name] = result
+    label = f"scoring {len(games)} game{'s' if len(games) != 1 else ''}"
+    with rep.bar(label, len(scorers) + 1, unit="steps") as bar:
+        bar.update(detail="spaCy")
+        prefetch_for(games, scorers)
+        bar.advance()
+        for scorer in scorers:
+            bar.update(detail=scorer.name)
+            _score_one(scorer, games, out, rep)
+            bar.advance()
     return out
+
+
+def _score_one(scorer: Scorer, games: list[Transcript], out: list[dict[str, DimensionScore]],
+               rep: Reporter) -> None:
+    if scorer.progress_unit:  # a model: its own bar (e.g. texts through the LM)
+        with rep.bar(f"  {scorer.name}", None, unit=scorer.progress_unit) as sub:
+            def progress(done: int, total: int) -> None:
+                sub.total = total
+                sub.update(done)
+
+            results = scorer.score_games(games, progress=progress)  # type: ignore[call-arg]
+    else:
+        results = scorer.score_games(games)
+    if len(results) != len(games):
+        raise RuntimeError(f"scorer {scorer.name} returned {len(results)} results for {len(games)} games")
+    for slot, result in zip(out, results):
+        slot[scorer.name] = result

@@ -41,12 +41,16 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
-from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.base import SCORERS, DimensionScore, Progress, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import penalised_turns
 from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
 from chatmatch.scoring.text import normalise
 from chatmatch.transcript import Transcript
+
+
+#: texts per perplexities() call when progress is shown (batching works within a chunk)
+PROGRESS_CHUNK = 256
 
 
 @SCORERS.register("fluency", higher_is_better=False)
@@ -90,9 +94,19 @@ class Fluency(Scorer):
     def load(self) -> None:
         self.lm  # noqa: B018 - loads the model
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+    progress_unit = "texts"  # texts through the language model
+
+    def score_games(self, games: Sequence[Transcript],
+                    progress: Progress | None = None) -> list[DimensionScore]:
         texts = [normalise(t.text) for g in games for t in credited_turns(g)]
-        ppl = iter(self.lm.perplexities(texts))
+        if progress is None:
+            ppl = iter(self.lm.perplexities(texts))
+        else:  # in chunks, so that a long scoring pass shows how far it is
+            values: list[float | None] = []
+            for i in range(0, len(texts), PROGRESS_CHUNK):
+                values += self.lm.perplexities(texts[i:i + PROGRESS_CHUNK])
+                progress(len(values), len(texts))
+            ppl = iter(values)
         return [self._score(g, [next(ppl) for _ in credited_turns(g)]) for g in games]
 
     def aggregate(self, values: Sequence[float]) -> float:

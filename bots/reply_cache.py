@@ -1,0 +1,222 @@
+"""A reply cache for model bots: a run killed mid-game, or a game played again, does not
+pay twice for the same remote call.
+
+:class:`CachedBot` wraps any :class:`~bots.base.Bot`. Before calling it, it looks the turn
+up in a :class:`ReplyCache`, keyed by a SHA-256 of
+
+- the bot's identity: its adapter and parameters as the tournament YAML gives them (model
+  name, endpoint, decoding settings...); API keys are never part of it (the YAML cannot
+  hold them). The bot's name is not: renaming a bot keeps its cached replies;
+- the turn: the whole history the bot sees (every message and its role), the seed
+  utterance and ``random_seed`` (fixed per game and turn by the tournament seed), so a
+  cached reply is exactly the one a deterministic replay would get.
+
+Only non-empty text replies are stored: a failure or an empty reply is asked again.
+
+The cache is one SQLite file, ``RUN/reply_cache.sqlite`` (WAL journal, one committed
+transaction per reply): a process killed with SIGKILL loses at most the call in flight.
+A file that cannot be read as a cache (damaged, not SQLite) is moved aside to
+``reply_cache.sqlite.corrupt`` with a warning and a new one is started; an error while
+running turns the cache off for the rest of the run, with a warning, never a traceback.
+
+Which bots are cached is the tournament key ``reply_cache``: ``auto`` (default: the bots
+whose class sets ``remote = True``, i.e. ``openai-chat``), ``on`` (every bot) or ``off``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Callable, Literal, Mapping, Sequence
+
+from bots.base import Bot, History, copy_capabilities
+
+CACHE_FILE = "reply_cache.sqlite"
+Mode = Literal["auto", "on", "off"]
+Warn = Callable[[str], None]
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, bot TEXT NOT NULL, reply TEXT NOT NULL)"
+
+
+class ReplyCache:
+    """Replies by key in one SQLite file; safe to share between threads."""
+
+    def __init__(self, path: str | Path, warn: Warn | None = None) -> None:
+        self.path = Path(path)
+        self.warn: Warn = warn or (lambda message: None)
+        self.hits = self.misses = 0
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = self._open()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(_SCHEMA)
+            db.execute("SELECT key, bot, reply FROM replies LIMIT 1").fetchall()
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("quick_check failed")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _open(self) -> sqlite3.Connection | None:
+        try:
+            return self._connect()
+        except sqlite3.Error as exc:
+            aside = self.path.with_name(self.path.name + ".corrupt")
+            try:
+                for suffix in ("-wal", "-shm"):
+                    Path(str(self.path) + suffix).unlink(missing_ok=True)
+                self.path.replace(aside)
+                db = self._connect()
+            except (OSError, sqlite3.Error) as again:
+                self.warn(f"reply cache {self.path} cannot be used ({exc}; {again}); "
+                          "playing without it")
+                return None
+            self.warn(f"reply cache {self.path} was unreadable ({exc}); moved it to {aside} "
+                      "and started a new one")
+            return db
+
+    @property
+    def enabled(self) -> bool:
+        return self._db is not None
+
+    def _failed(self, exc: sqlite3.Error) -> None:
+        self.warn(f"reply cache {self.path} failed ({exc}); playing without it from now on")
+        db, self._db = self._db, None
+        if db is not None:
+            try:
+                db.close()
+            except sqlite3.Error:
+                pass
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, str]:
+        with self._lock:
+            if self._db is None or not keys:
+                return {}
+            try:
+                found: dict[str, str] = {}
+                for i in range(0, len(keys), 500):
+                    chunk = list(keys[i:i + 500])
+                    marks = ",".join("?" * len(chunk))
+                    found.update(self._db.execute(
+                        f"SELECT key, reply FROM replies WHERE key IN ({marks})", chunk).fetchall())
+                return found
+            except sqlite3.Error as exc:
+                self._failed(exc)
+                return {}
+
+    def put_many(self, rows: Sequence[tuple[str, str, str]]) -> None:
+        """Store ``(key, bot, reply)`` rows in one committed transaction."""
+        with self._lock:
+            if self._db is None or not rows:
+                return
+            try:
+                with self._db:  # BEGIN ... COMMIT
+                    self._db.execute("BEGIN")
+                    self._db.executemany("INSERT OR REPLACE INTO replies VALUES (?, ?, ?)", rows)
+            except sqlite3.Error as exc:
+                self._failed(exc)
+
+    def __len__(self) -> int:
+        with self._lock:
+            if self._db is None:
+                return 0
+            return int(self._db.execute("SELECT count(*) FROM replies").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+
+def bot_identity(bot: Bot, adapter: str | None = None,
+                 params: Mapping[str, Any] | None = None) -> str:
+    """A stable text naming what answers: the adapter and its parameters from the YAML
+    (the same whichever executor runs the bot), else the bot's class."""
+    if adapter is not None:
+        return json.dumps({"adapter": adapter, "params": dict(params or {})}, sort_keys=True,
+                          default=str)
+    cls = type(bot)
+    return json.dumps({"class": f"{cls.__module__}:{cls.__qualname__}"}, sort_keys=True)
+
+
+def turn_key(identity: str, history: History) -> str:
+    blob = json.dumps({"bot": identity, "seed_utterance": history.seed_utterance,
+                       "random_seed": history.random_seed,
+                       "messages": [[m.role, m.text] for m in history.messages]},
+                      ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class CachedBot(Bot):
+    """``inner`` with its replies looked up in (and written to) ``cache`` first."""
+
+    def __init__(self, inner: Bot, cache: ReplyCache, identity: str) -> None:
+        super().__init__(inner.name)
+        self.inner, self.cache, self.identity = inner, cache, identity
+        copy_capabilities(self, inner)
+
+    def reply(self, history: History) -> str:
+        return self._answer([history], lambda hs: [self.inner.reply(hs[0])])[0]
+
+    def reply_batch(self, histories: Sequence[History]) -> list[str]:
+        return self._answer(histories, lambda hs: list(self.inner.reply_batch(hs)))
+
+    def _answer(self, histories: Sequence[History],
+                call: Callable[[list[History]], list[str]]) -> list[str]:
+        keys = [turn_key(self.identity, h) for h in histories]
+        found = self.cache.get_many(keys)
+        todo = [i for i, k in enumerate(keys) if k not in found]
+        with self.cache._lock:
+            self.cache.hits += len(histories) - len(todo)
+            self.cache.misses += len(todo)
+        if todo:
+            texts = call([histories[i] for i in todo])
+            fresh = []
+            for i, text in zip(todo, texts):
+                found[keys[i]] = text
+                if isinstance(text, str) and text.strip():
+                    fresh.append((keys[i], self.name, text))
+            self.cache.put_many(fresh)
+        return [found[k] for k in keys]
+
+    def load(self) -> None:
+        self.inner.load()
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()
+
+
+def wants_cache(bot: Bot, mode: Mode) -> bool:
+    return mode == "on" or (mode == "auto" and bool(getattr(bot, "remote", False)))
+
+
+def cache_bots(bots: Mapping[str, Bot], specs: Mapping[str, tuple[str, Mapping[str, Any]]],
+               mode: Mode, run_dir: str | Path,
+               warn: Warn | None = None) -> tuple[dict[str, Bot], ReplyCache | None]:
+    """``bots`` with those that ``mode`` selects wrapped in :class:`CachedBot` (identity
+    from ``specs``: name -> (adapter, params)), and the cache (None when none is cached)."""
+    chosen = [n for n, b in bots.items() if wants_cache(b, mode)]
+    if not chosen:
+        return dict(bots), None
+    cache = ReplyCache(Path(run_dir) / CACHE_FILE, warn)
+    out = dict(bots)
+    for name in chosen:
+        adapter, params = specs.get(name, (None, {}))
+        out[name] = CachedBot(bots[name], cache, bot_identity(bots[name], adapter, params))
+    return out, cache
+
+
+__all__ = ["CACHE_FILE", "CachedBot", "ReplyCache", "bot_identity", "cache_bots", "turn_key",
+           "wants_cache"]
