@@ -6,8 +6,9 @@ Times ``nlp.pipe`` over distinct chitchat-dataset turns: the full pipeline (pars
 included), the pipes chatmatch runs for knowledge + relevance (``tok2vec``, ``tagger``,
 ``attribute_ruler``, ``lemmatizer``, ``ner``: see chatmatch.scoring.analysis), for
 knowledge alone (``ner``), and the chatmatch pipes with 2 worker processes and other
-batch sizes. Also checks that the chatmatch selection gives the same entities and lemmas
-as the full pipeline.
+batch sizes. The last column counts turns whose entities or content lemmas differ from
+the full pipeline's (the parser's dependency labels feed the attribute ruler's POS rules
+and keep entities inside sentences, so switching it off is not free).
 """
 
 from __future__ import annotations
@@ -68,17 +69,19 @@ def main(argv: Sequence[str] | None = None) -> int:
              ("knowledge + relevance, batch 64", ours, 64, 1),
              ("knowledge + relevance, batch 1024", ours, 1024, 1),
              ("knowledge + relevance, 2 processes", ours, 256, 2)]
-    print("| pipes | batch | processes | wall s | turns/s | vs full |\n|---|---:|---:|---:|---:|---:|")
+    print("| pipes | batch | processes | wall s | turns/s | vs full | turns with other entities / "
+          "lemmas |\n|---|---:|---:|---:|---:|---:|---:|")
     base, ref = None, None
     for label, disable, batch, procs in cases:
         wall, docs = run(full, data, disable, batch, procs)
+        got = [features(d) for d in docs]
         if base is None:
-            base, ref = wall, [features(d) for d in docs]
-        elif "knowledge only" not in label:
-            assert [features(d) for d in docs] == ref, f"{label}: features differ from the full pipeline"
+            base, ref = wall, got
+        ents = sum(a[0] != b[0] for a, b in zip(ref, got))
+        lemmas = sum(a[1] != b[1] for a, b in zip(ref, got))
+        diff = f"{ents} / " + ("-" if "knowledge only" in label else str(lemmas))
         print(f"| {label} | {batch} | {procs} | {wall:.2f} | {len(data) / wall:,.0f} | "
-              f"x{base / wall:.2f} |", flush=True)
-    print("entities and lemmas of the chatmatch selection equal the full pipeline's: yes")
+              f"x{base / wall:.2f} | {diff} |", flush=True)
     return 0
 
 
