@@ -1,6 +1,7 @@
 """Fluency LM precision and process layout: speed, and what it does to the fluency points.
 
-    .venv/bin/python benchmarks/bench_precision.py                  # 42 chitchat games x 200 turns
+    .venv/bin/python benchmarks/bench_precision.py                  # 42 chitchat games x 20 turns
+    .venv/bin/python benchmarks/bench_precision.py --turns 200      # the 200-turn games (slow)
     .venv/bin/python benchmarks/bench_precision.py --run runs/demo  # a real bot-bot run instead
 
 For each ``precision`` (fp32, bf16, int8) SmolLM2 scores every distinct credited turn of
@@ -97,11 +98,12 @@ def layout_time(lm: TransformersLM, texts: list[str], threads: int, procs: int) 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bots", type=int, default=7)
-    ap.add_argument("--turns", type=int, default=200)
+    ap.add_argument("--turns", type=int, default=20,
+                    help="turns per game (20 keeps `make bench` within minutes on 2 cores)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--run", type=Path, default=None, help="score the games of this run directory")
     ap.add_argument("--precisions", nargs="*", default=list(PRECISIONS))
-    ap.add_argument("--layout-sample", type=int, default=600,
+    ap.add_argument("--layout-sample", type=int, default=200,
                     help="texts for the threads x processes table (0: skip it)")
     ap.add_argument("--save", type=Path, default=None, help="write per-text perplexities (JSON)")
     args = ap.parse_args(argv)
