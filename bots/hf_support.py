@@ -131,8 +131,15 @@ def resolve_device(device: str) -> str:
 
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
-    if device == "cuda" and not torch.cuda.is_available():
-        raise BotError("params.device is 'cuda' but torch sees no CUDA device; use 'cpu' or 'auto'")
+    if device.startswith("cuda"):
+        have = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        index = int(device.partition(":")[2] or 0)
+        if index >= have:
+            seen = f"{have} CUDA device(s)" if have else "no CUDA device"
+            raise BotError(f"params.device is {device!r} but torch sees {seen}; use 'cpu' or "
+                           "'auto' (a GPU when there is one, else the CPU)")
+    if device == "mps" and not torch.backends.mps.is_available():
+        raise BotError("params.device is 'mps' but torch sees no Apple GPU; use 'cpu' or 'auto'")
     return device
 
 

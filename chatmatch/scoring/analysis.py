@@ -32,6 +32,9 @@ ENTITIES, LEMMAS = "entities", "lemmas"
 _NEEDS_PIPES = {ENTITIES: {"ner", "entity_ruler"},
                 LEMMAS: {"tagger", "morphologizer", "attribute_ruler", "lemmatizer"}}
 _MAX_CACHED = 500_000
+#: ``n_process: 0`` starts 2 worker processes from this many new texts on: at 800 chitchat
+#: turns 2 workers were already 1.3x faster than one process (benchmarks/bench_spacy.py).
+WORKERS_FROM = 500
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ def prefetch(texts: Iterable[str], model: str, need: Iterable[str], *, n_process
             return
         nlp = load_spacy(model)
         disable = _unneeded_pipes(nlp, set().union(*(_NEEDS_PIPES[n] for n in need)))
-        procs = n_process or (min(2, os.cpu_count() or 1) if len(todo) >= 2000 else 1)
+        procs = n_process or (min(2, os.cpu_count() or 1) if len(todo) >= WORKERS_FROM else 1)
         with nlp.select_pipes(disable=disable):
             docs = nlp.pipe(todo, batch_size=batch_size, n_process=procs)
             for text, doc in zip(todo, docs):

@@ -72,7 +72,12 @@ class Fluency(Scorer):
         #: Algorithm 1's threshold for ``skip_repetitions`` (None: diversity's)
         sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
         batch_size: int = Field(default=16, ge=1, le=4096)
+        #: texts longer than this are scored in sliding windows (chatmatch.scoring.lm)
         max_tokens: int = Field(default=512, ge=2)
+        #: a batch holds at most this many padded tokens (and at most batch_size texts)
+        max_batch_tokens: int = Field(default=2048, ge=2)
+        #: fp32 (exact), bf16, or int8 (dynamic quantisation, CPU only): see docs/scoring.md
+        precision: Literal["fp32", "bf16", "int8"] = "fp32"
         #: cpu, cuda, cuda:N, or auto (a GPU when torch sees one)
         device: str = Field(default="auto", pattern=r"^(auto|cpu|cuda(:\d+)?|mps)$")
 
@@ -88,7 +93,8 @@ class Fluency(Scorer):
         if self._lm is None:
             p = self.params
             self._lm = get_lm(p.backend, p.model, batch_size=p.batch_size, max_tokens=p.max_tokens,
-                              device=p.device)
+                              max_batch_tokens=p.max_batch_tokens, device=p.device,
+                              precision=p.precision)
         return self._lm
 
     def load(self) -> None:

@@ -52,7 +52,7 @@ class SpacyParams(ScorerParams):
     """Options shared by the scorers that run spaCy."""
 
     spacy_model: str = Field(default=DEFAULT_SPACY_MODEL, min_length=1)
-    #: worker processes for nlp.pipe; 0 = automatic (2 when there are 2,000+ new turns)
+    #: worker processes for nlp.pipe; 0 = automatic (2 when there are 500+ new turns)
     n_process: int = Field(default=0, ge=0, le=64)
     batch_size: int = Field(default=256, ge=1)
 

