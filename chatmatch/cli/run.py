@@ -118,7 +118,9 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
                f"run directory: {target}", err=True)
     check_target(target)  # refuse a folder that is not a run before asking anything
     todo = games - stored_games(target)
-    click.echo(estimate_line(todo, cfg.exchanges, target), err=True)
+    click.echo(estimate_line(todo, cfg.exchanges, target)
+               + ("; forfeited games are played again on top" if replay_forfeits else ""),
+               err=True)
     if todo > CONFIRM_ABOVE_GAMES and not yes and stdin_is_terminal():
         if not click.confirm(f"Start {todo:,} games? (--yes skips this question)", default=False,
                              err=True):
@@ -147,4 +149,5 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
     click.echo(f"\n{summary.games_played} game(s) played and {summary.games_scored} scored now, "
                f"in {summary.seconds:.1f} s. Results: {summary.run_dir}", err=True)
     if flagged and not allow_forfeits:
-        raise forfeits.error(flagged, limit, str(config_file))
+        again = str(config_file) + (f" --out {out_dir}" if out_dir is not None else "")
+        raise forfeits.error(flagged, limit, again)
