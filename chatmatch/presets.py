@@ -12,7 +12,8 @@ scorer where chatmatch's defaults differ from them:
 * fluency ``aggregation: authors`` -- each turn's perplexity capped at 50, each bot's worst
   turn dropped (default: the median);
 * fluency ``skip_repetitions: true`` -- the authors' scorer leaves diversity's penalised
-  repetitions out of fluency (default: kept);
+  repetitions out of fluency (the default too since docs/validity.md measured it; kept
+  here so the preset does not depend on the default);
 * knowledge ``truecase: off`` -- NER on the text as it is (default: ``auto``);
 * consistency ``score: count, compare: original`` -- minus the number of inconsistent
   answers, each compared with the answer to the original question only (default: the rate
