@@ -21,8 +21,9 @@ default, the paper) gives spaCy the text as it is. Measured on a hand-built set 
 ParlAI-style turns (benchmarks/knowledge_truecase.py), ``auto`` raises recall from 0.51
 to 0.78 at precision 0.86; cased text is left untouched by ``auto``. Against people
 (docs/validity.md) ``auto`` made knowledge decide more Spot The Bot games (convai2 46 ->
-71 %) but did not rank better: knowledge alone was the same, the full ranking one pair
-worse on convai2 and empathetic; so ``off``, simpler and the paper's, is the default. The decision is per bot and game, since a
+71 %) but did not rank better: knowledge alone was the same on convai2, dailydialog, FED
+and the ladder and one pair worse on empathetic, the full ranking one pair worse on
+empathetic; so ``off``, simpler and the paper's, is the default. The decision is per bot and game, since a
 ParlAI bot can play a bot that writes with capitals. Details mark the turns whose case
 was restored (``"truecased": true``).
 """
