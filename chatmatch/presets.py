@@ -12,16 +12,19 @@ scorer where chatmatch's defaults differ from them:
 * fluency ``aggregation: authors`` -- each turn's perplexity capped at 50, each bot's worst
   turn dropped (default: the median);
 * fluency ``skip_repetitions: true`` -- the authors' scorer leaves diversity's penalised
-  repetitions out of fluency (default: kept);
-* knowledge ``truecase: off`` -- NER on the text as it is (default: ``auto``);
+  repetitions out of fluency (the default too since docs/validity.md measured it; kept
+  here so the preset does not depend on the default);
+* knowledge ``truecase: off`` -- NER on the text as it is (the default too since
+  docs/validity.md measured it);
 * consistency ``score: count, compare: original`` -- minus the number of inconsistent
   answers, each compared with the answer to the original question only (default: the rate
   over the repeated questions the bot was asked, each answer compared with every earlier
   answer; a bot never asked again gets no point either way);
 * proactivity ``skip_repetitions: false, excuse_answers: false`` and relevance
   ``skip_repetitions: false, own_concepts: true`` -- repeated questions count as questions
-  and a bot earns memory bonuses for its own earlier words (default: a penalised
-  repetition earns nothing outside diversity);
+  and repetitions earn memory bonuses (default: a penalised repetition earns nothing
+  outside diversity; a bot's own earlier words earn bonuses in both, ``own_concepts: true``
+  being the default too since docs/validity.md measured it);
 * specificity ``leave_out: none`` -- Distinct-n over every turn (default: answers repeated
   only because the partner repeated its question are left out).
 

@@ -44,8 +44,9 @@ def test_no_preset_is_the_measured_default(tmp_path):
     cfg = load_config(write(tmp_path, BOTS))
     assert cfg.preset is None and cfg.ranking.shuffles == DEFAULT_SHUFFLES != 3
     fluency = cfg.scoring.scorer_params("fluency")
-    assert fluency.aggregation == "median" and not fluency.skip_repetitions
-    assert cfg.scoring.scorer_params("knowledge").truecase == "auto"
+    assert fluency.aggregation == "median" and fluency.skip_repetitions
+    assert cfg.scoring.scorer_params("knowledge").truecase == "off"
+    assert cfg.scoring.scorer_params("relevance").own_concepts
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

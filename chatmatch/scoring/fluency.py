@@ -21,9 +21,10 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
   (50), the bot's single worst turn (highest capped perplexity) dropped, the rest
   averaged. A bot with one scoreable turn keeps it.
 
-``skip_repetitions: true`` leaves out of the aggregate every turn that diversity
-penalises as a repetition (Algorithm 1 at ``sigma_r``, which follows diversity's unless
-set), as the authors' scorer does: a repetition is penalised once, in diversity, and
+``skip_repetitions: true`` (the default since the validity lab measured it: the ladder's
+fluency-alone tau -1.00 -> 0.00, nothing else moved; docs/validity.md) leaves out of the
+aggregate every turn that diversity penalises as a repetition (Algorithm 1 at
+``sigma_r``, which follows diversity's unless set), as the authors' scorer does: a repetition is penalised once, in diversity, and
 should not also win fluency by being easy text. Excluded turns are still listed in the
 details, marked ``"excluded": "repetition"``.
 
@@ -68,7 +69,7 @@ class Fluency(Scorer):
         #: share of a bot's turns dropped from each end by ``trimmed_mean``
         trim: float = Field(default=0.1, ge=0.0, lt=0.5)
         #: leave diversity's penalised repetitions out of the aggregate (the authors' scorer)
-        skip_repetitions: bool = False
+        skip_repetitions: bool = True
         #: Algorithm 1's threshold for ``skip_repetitions`` (None: diversity's)
         sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
         batch_size: int = Field(default=16, ge=1, le=4096)

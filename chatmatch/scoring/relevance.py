@@ -12,12 +12,14 @@ tied in IDF with the last of them.
 
 Turn ``t`` earns one bonus (at most one per turn) when it uses an important concept whose
 previous mention is more than ``d`` turns back (default ``d = 1``: echoing the turn just
-before is not memory) and, with ``own_concepts: false`` (the default), was not the bot's
-own: the bot remembers what its *partner* (or the seed utterance) brought up, and bringing
-back its own topic is not memory of the conversation. Precisely: the latest earlier
-mention of the concept, by anyone, must be by the partner or the seed (so after the bot
-has used a concept itself, it earns nothing for it again until the partner uses it
-again). ``own_concepts: true`` is the paper's rule (a previous mention by either speaker).
+before is not memory). With ``own_concepts: true`` (the default, the paper's rule) a
+previous mention by either speaker counts. With ``own_concepts: false`` the concept must
+not be the bot's own: the latest earlier mention of the concept, by anyone, must be by the
+partner or the seed (so after the bot has used a concept itself, it earns nothing for it
+again until the partner uses it again). The validity lab measured both
+(docs/validity.md): ``false`` made relevance alone rank Spot The Bot's convai2 systems
+about at random (tau -0.07, ``true`` +0.60) and lose the ladder's known order (0.00,
+``true`` +1.00), so the paper's rule is the default.
 
 A first mention earns nothing. Seed turns earn nothing but count as mentions. Turns that
 diversity penalises as repetitions earn nothing either (``skip_repetitions``, default true;
@@ -64,7 +66,7 @@ class Relevance(Scorer):
         d: int = Field(default=1, ge=0)
         min_df: int = Field(default=2, ge=1)
         #: a concept last mentioned by the bot itself earns a bonus too (the paper: true)
-        own_concepts: bool = False
+        own_concepts: bool = True
 
     params: Params
 

@@ -30,6 +30,9 @@ class ScriptedLM:
 
 
 def fluency(**params: object) -> tuple[Fluency, ScriptedLM]:
+    # the hand-computed cases repeat texts on purpose: every turn counts unless a test asks
+    # for the default (skip_repetitions true, tested on its own below)
+    params.setdefault("skip_repetitions", False)
     lm = ScriptedLM()
     return Fluency(Fluency.Params(**params), lm=lm), lm
 
@@ -75,8 +78,9 @@ def test_skip_repetitions_leaves_penalised_turns_out() -> None:
     # A repeats its turn 1 word for word at turn 3 (a penalised repetition, Algorithm 1)
     texts = ["seed words here", "a b c d e f", "x y", "a b c d e f", "x y z w"]
     g = game(texts, seed_first=True)
-    kept, _ = fluency()
+    kept, _ = fluency(skip_repetitions=False)
     assert kept.score_games([g])[0].raw["B"] == 60.0  # median of 60, 60
+    assert Fluency.Params().skip_repetitions  # the default
     f, _ = fluency(skip_repetitions=True)
     s = f.score_games([g])[0]
     # B (turns 1, 3): the repetition at turn 3 is left out -> 60 from turn 1 alone;
@@ -202,6 +206,8 @@ def test_smollm2_batched_equals_plain_and_ranks_fluency(smollm2: TransformersLM)
 def test_smollm2_scorer_end_to_end(smollm2: TransformersLM) -> None:
     g = game(["What did you do last week?", "I went hiking with my friends in the mountains.",
               "Sounds fun!", "mountains the my hiking friends went with in I."], seed_first=True)
-    s = Fluency().score_games([g])[0]
+    # B's scrambled turn has the words of its turn 1: a penalised repetition (TF-IDF
+    # cosine 1), which the default leaves out; here every turn counts
+    s = Fluency(Fluency.Params(skip_repetitions=False)).score_games([g])[0]
     assert s.raw["B"] > s.raw["A"]  # A's single turn is fluent; B's median turn is not
     assert get_lm("transformers", "smollm2") is smollm2  # loaded once per process

@@ -25,12 +25,16 @@ def test_figure2(figure2: Transcript) -> None:
         {"turn": 3, "speaker": "B", "concepts": [{"lemma": "student", "previous_turn": 1}]},
         {"turn": 8, "speaker": "A", "concepts": [{"lemma": "student", "previous_turn": 3}]},
     ]
-    # default: turn 2 is a penalised repeated question and "living" was A's own (turn 0);
-    # turn 3's "student" was B's own (turn 1). Only turn 8 remembers the partner's concept,
-    # as in the paper's own account of Figure 2 ("with this turn, A will win a bonus").
+    # default (skip_repetitions): turn 2 is a penalised repeated question and earns nothing
     new = Relevance().score_games([figure2])[0]
-    assert new.raw == {"A": 1, "B": 0}
-    assert [d["turn"] for d in new.details] == [8]
+    assert new.raw == {"A": 1, "B": 1}
+    assert [d["turn"] for d in new.details] == [3, 8]
+    # own_concepts false: "living" was A's own (turn 0), turn 3's "student" B's own (turn
+    # 1). Only turn 8 remembers the partner's concept, as in the paper's own account of
+    # Figure 2 ("with this turn, A will win a bonus").
+    partner = Relevance(Relevance.Params(own_concepts=False)).score_games([figure2])[0]
+    assert partner.raw == {"A": 1, "B": 0}
+    assert [d["turn"] for d in partner.details] == [8]
 
 
 def test_distance_d() -> None:
@@ -40,9 +44,12 @@ def test_distance_d() -> None:
     # d = 0: "live" at 5 (4 back by 1) and 6 (5 back by 1) now count too
     s0 = Relevance(Relevance.Params(d=0, **PAPER)).score_games([game(FIGURE2)])[0]
     assert s0.raw == {"A": 3, "B": 2}
-    # by default 6 is a penalised repeated question: only 5 ("live", A's at 4) and 8 earn
-    s1 = Relevance(Relevance.Params(d=0)).score_games([game(FIGURE2)])[0]
+    # with repetitions skipped 6 is a penalised repeated question; with own_concepts false
+    # only 5 ("live", A's at 4) and 8 earn
+    s1 = Relevance(Relevance.Params(d=0, own_concepts=False)).score_games([game(FIGURE2)])[0]
     assert s1.raw == {"A": 1, "B": 1}
+    # by default B's turn 3 ("student", its own at 1) earns too
+    assert Relevance(Relevance.Params(d=0)).score_games([game(FIGURE2)])[0].raw == {"A": 1, "B": 2}
 
 
 def test_min_df_one_is_the_literal_reading_and_starves_the_bonus() -> None:
@@ -66,15 +73,17 @@ def test_seed_mention_counts_as_history_but_earns_nothing() -> None:
               "I love my garden."], seed_first=True)
     # garden: turns 0 (seed), 1, 3 -> df 3, the only concept used twice (love 1, small 1,
     # tell 1, lovely 1). Turn 1: 1 back (not > 1); turn 3: 2 back -> bonus for B under the
-    # paper's rule; by default none: the previous mention (turn 1) was B's own.
+    # paper's rule and by default; none with own_concepts false: the previous mention
+    # (turn 1) was B's own.
     s = Relevance(Relevance.Params(**PAPER)).score_games([g])[0]
     assert s.raw == {"A": 0, "B": 1}
-    assert Relevance().score_games([g])[0].raw == {"A": 0, "B": 0}
+    assert Relevance().score_games([g])[0].raw == {"A": 0, "B": 1}
+    assert Relevance(Relevance.Params(own_concepts=False)).score_games([g])[0].raw == {"A": 0, "B": 0}
     # the seed is nobody's own turn: bringing back its concept is memory, even for the
     # starter whose mouth it was put in
     g2 = game(["Tell me about your garden.", "Lovely day.", "Hm, my garden is green.", "Ok."],
               seed_first=True)
-    assert Relevance().score_games([g2])[0].raw == {"A": 1, "B": 0}
+    assert Relevance(Relevance.Params(own_concepts=False)).score_games([g2])[0].raw == {"A": 1, "B": 0}
 
 
 def test_empty_emoji_one_word_non_english_and_ties() -> None:
@@ -84,9 +93,10 @@ def test_empty_emoji_one_word_non_english_and_ties() -> None:
     # from 2 -> bonus A; turn 7 is 3 back from 4 -> bonus B. A tie 1-1.
     assert s.raw == {"A": 1, "B": 1}
     assert [d["turn"] for d in s.details] == [4, 7]
-    # by default turn 4 earns nothing: it repeats A's turn 2 (a penalised repetition), and
-    # "football" was A's own; B's turn 7 remembers A's word
+    # by default turn 4 earns nothing: it repeats A's turn 2 (a penalised repetition)
+    # (and with own_concepts false "football" was A's own); B's turn 7 remembers A's word
     assert Relevance().score_games([g])[0].raw == {"A": 0, "B": 1}
+    assert Relevance(Relevance.Params(own_concepts=False)).score_games([g])[0].raw == {"A": 0, "B": 1}
 
 
 @pytest.mark.parametrize("p", [0.0, 1.5])
@@ -101,13 +111,14 @@ def test_each_option_alone() -> None:
     # "garden" last said by B at 1, 3 back), B: "garden" (5, 1 back: no)
     g = game(["I love my garden.", "A garden?", "Sure thing.", "Nice weather.",
               "I love my garden.", "Tell me about the garden.", "Okay."])
-    both = Relevance(Relevance.Params(p=1.0)).score_games([g])[0]
-    keep_reps = Relevance(Relevance.Params(p=1.0, skip_repetitions=False)).score_games([g])[0]
+    both = Relevance(Relevance.Params(p=1.0, own_concepts=False)).score_games([g])[0]
+    keep_reps = Relevance(Relevance.Params(p=1.0, skip_repetitions=False,
+                                           own_concepts=False)).score_games([g])[0]
     # turn 4 is a penalised repetition: nothing by default, a bonus when repetitions count
     assert both.details == []
     assert keep_reps.details == [{"turn": 4, "speaker": "A", "concepts": [
         {"lemma": "garden", "previous_turn": 1}]}]
     # own concepts: "my garden" (0), filler, "garden" again by A (2, its own word 2 back)
     g2 = game(["I love my garden.", "Nice.", "My garden is green.", "Good."])
-    assert Relevance().score_games([g2])[0].raw == {"A": 0, "B": 0}
-    assert Relevance(Relevance.Params(own_concepts=True)).score_games([g2])[0].raw == {"A": 1, "B": 0}
+    assert Relevance(Relevance.Params(own_concepts=False)).score_games([g2])[0].raw == {"A": 0, "B": 0}
+    assert Relevance().score_games([g2])[0].raw == {"A": 1, "B": 0}  # default: own_concepts true
