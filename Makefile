@@ -32,8 +32,8 @@ browser:
 	  (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
 	  || echo "note: could not install chromium; the browser test will be skipped"; }
 
-# the whole suite, slow tests (real SmolLM2, the ladder through the CLI) included: about
-# 4 minutes on 2 idle cores
+# the whole suite, slow tests (real SmolLM2, the ladder through the CLI, a real
+# transformers-serve server) included: about 8 minutes on 2 cores
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q tests
 
