@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import yaml
 
@@ -81,6 +81,7 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
     if not r.complete:
         warnings.append(f"ranking rests on {r.games} of {r.expected_games} scheduled games "
                         "(the run is unfinished)")
+    warnings += forfeit_warnings(results)
     if save:
         store.save_ranking(rcfg.method if not points else f"{rcfg.method}-{points.replace('/', '-')}",
                            r.to_json(), r.to_csv())
@@ -98,3 +99,14 @@ def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None
     if shuffles:
         rcfg = rcfg.model_copy(update={"shuffles": shuffles})
     return seed_spread(results, bots, rcfg, list(range(seeds)))
+
+
+def forfeit_warnings(results: Sequence[GameResult]) -> list[str]:
+    """One line per bot that forfeited games: a forfeit is a loss on every dimension, so its
+    rank reflects failures (``chatmatch run`` shows the same in its forfeit summary)."""
+    from chatmatch.forfeits import summarize
+
+    return [f"{f.bot} forfeited {len(f.games)} of its {f.of} games ({f.share:.0%}: "
+            f"{', '.join(f.games[:6])}{', ...' if len(f.games) > 6 else ''}); its rank reflects "
+            "failures: fix the cause, then `chatmatch run CONFIG --out RUN --replay-forfeits`"
+            for f in summarize(results)]

@@ -151,6 +151,11 @@ failures: {{retries: 1}}
     assert s.ranking.order() == ["ok", "bad"]
     for res in RunDir(tmp_path / "run").results().values():
         assert res.forfeit["bot"] == "bad" and res.winner == "ok"
+    # re-ranking the stored run says so too, once per forfeiting bot
+    _, warnings = rerank(tmp_path / "run")
+    assert len(warnings) == 1
+    assert warnings[0].startswith("bad forfeited 2 of its 2 games (100%: g001, g002)")
+    assert "--replay-forfeits" in warnings[0]
 
 
 def test_missing_scoring_model_fails_before_any_game_is_played(tmp_path):
