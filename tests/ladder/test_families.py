@@ -22,18 +22,27 @@ import pytest
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.diversity import penalised_turns
 from chatmatch.scoring.engine import score_games
+from chatmatch.presets import PRESETS
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
 from tests.ladder.family_bots import PersonaBot, games
 
 DIMS = ["proactivity", "specificity", "diversity", "consistency", "relevance"]
+
+
+def _paper_params() -> dict[str, dict[str, Any]]:
+    """The scorer parameters that ``preset: paper`` sets for these dimensions, taken from
+    the preset itself, so that the families test exactly what the preset does."""
+    out: dict[str, dict[str, Any]] = {}
+    for dotted, value in PRESETS["paper"].items():
+        parts = dotted.split(".")
+        if parts[:2] == ["scoring", "params"] and parts[2] in DIMS:
+            out.setdefault(parts[2], {})[parts[3]] = value
+    return out
+
+
 #: the paper's rule for every option this family tests (docs/scoring.md lists them)
-PAPER: dict[str, dict[str, Any]] = {
-    "proactivity": {"skip_repetitions": False, "excuse_answers": False},
-    "specificity": {"leave_out": "none"},
-    "relevance": {"skip_repetitions": False, "own_concepts": True},
-    "consistency": {"score": "count", "compare": "original"},
-}
+PAPER: dict[str, dict[str, Any]] = _paper_params()
 SEEDS = range(6)
 EXCHANGES = 30
 
