@@ -92,7 +92,7 @@ def dependency_graph(texts: Sequence[str]) -> Any:
                 me = f"s{n}t{tok.i}"
                 if me not in g:
                     continue
-                if tok.head is tok:
+                if tok.head.i == tok.i:  # spaCy makes a new Token object on each access
                     g.add_edge("top", me, role=f"snt{n}")
                 elif f"s{n}t{tok.head.i}" in g:
                     g.add_edge(f"s{n}t{tok.head.i}", me, role=re.sub(r"\W", "-", tok.dep_) or "dep")
