@@ -1,8 +1,8 @@
-"""Shared fixtures for adapter tests: a private cache folder and History builders."""
+"""Shared fixtures for adapter tests: History builders and a trained ChatterBot (the
+private cache folder is the root conftest's ``cache_dir``)."""
 
 from __future__ import annotations
 
-import os
 import socket
 import time
 from typing import Any, Iterator, Sequence
@@ -10,21 +10,7 @@ from typing import Any, Iterator, Sequence
 import pytest
 
 from bots.base import History, Message
-from bots.cache import CACHE_ENV
 from bots.chatterbot_bot import DEFAULT_CORPUS, ChatterBotBot, database_path
-
-
-@pytest.fixture(scope="session", autouse=True)
-def bot_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Every adapter test builds its indexes and databases in a fresh cache folder."""
-    path = str(tmp_path_factory.mktemp("chatmatch-cache"))
-    old = os.environ.get(CACHE_ENV)
-    os.environ[CACHE_ENV] = path
-    yield path
-    if old is None:
-        os.environ.pop(CACHE_ENV, None)
-    else:
-        os.environ[CACHE_ENV] = old
 
 
 def history(partner_turns: Sequence[str], own_turns: Sequence[str] = (), *,
@@ -48,7 +34,7 @@ def _no_network(*args: Any, **kwargs: Any) -> None:
 
 
 @pytest.fixture(scope="session")
-def trained(bot_cache_dir: str) -> Iterator[tuple[ChatterBotBot, float]]:
+def trained(cache_dir: str) -> Iterator[tuple[ChatterBotBot, float]]:
     """A bot trained from scratch in the test cache folder with sockets disabled."""
     assert not database_path(DEFAULT_CORPUS).exists()
     with pytest.MonkeyPatch.context() as mp:

@@ -73,11 +73,11 @@ def test_second_load_reuses_the_trained_database(trained: tuple[ChatterBotBot, f
         again.close()
 
 
-def test_bad_corpus_is_a_clear_error_and_leaves_no_files(bot_cache_dir: str) -> None:
+def test_bad_corpus_is_a_clear_error_and_leaves_no_files(cache_dir: str) -> None:
     bot = ChatterBotBot("bad", corpus=["chatterbot.corpus.klingon"])
     with pytest.raises(BotError, match="training on chatterbot.corpus.klingon failed"):
         bot.load()
-    assert not list(Path(bot_cache_dir, "chatterbot").glob("*.tmp*"))
+    assert not list(Path(cache_dir, "chatterbot").glob("*.tmp*"))
 
 
 def test_bad_params() -> None:

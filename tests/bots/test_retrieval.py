@@ -73,8 +73,8 @@ def test_out_of_vocabulary_turn_gets_a_seeded_corpus_reply(bot: RetrievalBot) ->
 
 
 def test_index_is_shared_in_process_and_reloaded_from_disk(bot: RetrievalBot,
-                                                           bot_cache_dir: str) -> None:
-    folder = Path(bot_cache_dir) / "retrieval" / bot.key.slug()
+                                                           cache_dir: str) -> None:
+    folder = Path(cache_dir) / "retrieval" / bot.key.slug()
     assert (folder / "meta.json").exists() and (folder / "contexts.npz").exists()
     built = get_index(bot.key)
     assert get_index(IndexKey(None, 1, 0)) is built

@@ -1,29 +1,15 @@
-"""Shared fixtures: a private cache folder (the AMR judge's small model is trained there)
-and fake OpenAI-compatible judge servers on 127.0.0.1."""
+"""Shared fixtures: fake OpenAI-compatible judge servers on 127.0.0.1 (the AMR judge's
+small model is trained in the root conftest's private ``cache_dir``)."""
 
 from __future__ import annotations
 
 import math
-import os
 import re
 from typing import Any, Iterator
 
 import pytest
 
-from bots.cache import CACHE_ENV
 from tests.fake_openai import FakeOpenAI
-
-
-@pytest.fixture(scope="session", autouse=True)
-def judge_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    path = str(tmp_path_factory.mktemp("judge-cache"))
-    old = os.environ.get(CACHE_ENV)
-    os.environ[CACHE_ENV] = path
-    yield path
-    if old is None:
-        os.environ.pop(CACHE_ENV, None)
-    else:
-        os.environ[CACHE_ENV] = old
 
 
 def _words(s: str) -> int:
