@@ -65,14 +65,8 @@ def cli() -> None:
 def _register() -> None:
     import importlib
 
-    for name in SUBCOMMANDS:
-        try:
-            mod = importlib.import_module(f"chatmatch.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"chatmatch.cli.{name}":
-                continue
-            raise
-        cli.add_command(mod.command)
+    for name in SUBCOMMANDS:  # every one must import: a missing module is a bug, not a skip
+        cli.add_command(importlib.import_module(f"chatmatch.cli.{name}").command)
 
 
 _register()

@@ -20,6 +20,16 @@ def ranks_file(tmp_path, ranks, name="h.yaml"):
     return p
 
 
+def test_every_subcommand_module_is_registered():
+    import importlib
+
+    from chatmatch.cli import SUBCOMMANDS
+
+    for name in SUBCOMMANDS:
+        command = importlib.import_module(f"chatmatch.cli.{name}").command
+        assert cli.commands[command.name] is command
+
+
 @pytest.mark.parametrize("cmd", [["compare"], ["plot"], ["report"], ["analyze"],
                                  ["meta-eval"], ["meta-eval", "fed"]])
 def test_every_command_has_help_with_examples(cmd):
