@@ -4,7 +4,6 @@ private cache folder is the root conftest's ``cache_dir``)."""
 from __future__ import annotations
 
 import socket
-import time
 from typing import Any, Iterator, Sequence
 
 import pytest
@@ -34,15 +33,13 @@ def _no_network(*args: Any, **kwargs: Any) -> None:
 
 
 @pytest.fixture(scope="session")
-def trained(cache_dir: str) -> Iterator[tuple[ChatterBotBot, float]]:
+def trained(cache_dir: str) -> Iterator[ChatterBotBot]:
     """A bot trained from scratch in the test cache folder with sockets disabled."""
     assert not database_path(DEFAULT_CORPUS).exists()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(socket.socket, "connect", _no_network)
         mp.setattr(socket, "create_connection", _no_network)
-        start = time.perf_counter()
         bot = ChatterBotBot("cb")
         bot.load()
-        seconds = time.perf_counter() - start
-    yield bot, seconds
+    yield bot
     bot.close()

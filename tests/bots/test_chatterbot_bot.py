@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bots import chatterbot_bot
 from bots.chatterbot_bot import (DEFAULT_CORPUS, DEFAULT_FALLBACK, SPACY_MODEL, ChatterBotBot,
                                  database_path)
 from bots.registry import create_bot, resolve_adapter
@@ -25,32 +26,32 @@ def test_registered_as_chatterbot() -> None:
     assert resolve_adapter("chatterbot") is ChatterBotBot
 
 
-def test_trained_offline_on_the_english_corpus(trained: tuple[ChatterBotBot, float]) -> None:
-    bot, _ = trained
+def test_trained_offline_on_the_english_corpus(trained: ChatterBotBot) -> None:
+    bot = trained
     statements = {s for conv in _corpus() for s in conv}
     assert database_path(DEFAULT_CORPUS).exists()
     assert bot._bot.storage.count() >= len(statements) // 2
     assert bot._bot.tagger.nlp.meta["name"] == SPACY_MODEL.removeprefix("en_")
 
 
-def test_known_input_gets_a_corpus_answer(trained: tuple[ChatterBotBot, float]) -> None:
-    bot, _ = trained
+def test_known_input_gets_a_corpus_answer(trained: ChatterBotBot) -> None:
+    bot = trained
     for said in ("Hello", "Tell me a joke", "What is AI?"):
         answers = {conv[i + 1] for conv in _corpus() for i in range(len(conv) - 1)
                    if conv[i] == said}
         assert answers and bot.reply(history([said])) in answers
 
 
-def test_no_answer_gives_a_seeded_fallback(trained: tuple[ChatterBotBot, float]) -> None:
-    bot, _ = trained
+def test_no_answer_gives_a_seeded_fallback(trained: ChatterBotBot) -> None:
+    bot = trained
     got = [bot.reply(history(["qqq zzzz xxxx"], seed=s)) for s in range(20)]
     assert set(got) <= set(DEFAULT_FALLBACK) and len(set(got)) > 1
     assert got == [bot.reply(history(["qqq zzzz xxxx"], seed=s)) for s in range(20)]
     assert bot.reply(history([], ["seed"], starter=True)) in DEFAULT_FALLBACK
 
 
-def test_read_only_no_per_game_learning(trained: tuple[ChatterBotBot, float]) -> None:
-    bot, _ = trained
+def test_read_only_no_per_game_learning(trained: ChatterBotBot) -> None:
+    bot = trained
     before = bot._bot.storage.count()
     first = bot.reply(history(["Do you like movies?"]))
     bot.reply(history(["Do you like movies?", "I love pizza with pineapple"], [first]))
@@ -58,17 +59,20 @@ def test_read_only_no_per_game_learning(trained: tuple[ChatterBotBot, float]) ->
     assert bot.reply(history(["Do you like movies?"])) == first
 
 
-def test_second_load_reuses_the_trained_database(trained: tuple[ChatterBotBot, float]) -> None:
+def test_second_load_reuses_the_trained_database(trained: ChatterBotBot,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     db = database_path(DEFAULT_CORPUS)
     mtime = db.stat().st_mtime_ns
-    start = time.perf_counter()
+
+    def no_training(*args: Any) -> None:
+        raise AssertionError("trained again although the database is cached")
+
+    monkeypatch.setattr(chatterbot_bot, "train_database", no_training)
     again = create_bot("cb2", "chatterbot", {})
     again.load()
-    seconds = time.perf_counter() - start
     try:
         assert db.stat().st_mtime_ns == mtime
-        assert seconds < trained[1]
-        assert again.reply(history(["Hello"])) == trained[0].reply(history(["Hello"]))
+        assert again.reply(history(["Hello"])) == trained.reply(history(["Hello"]))
     finally:
         again.close()
 
