@@ -15,13 +15,13 @@ SEED_UTTERANCE = "What did you do last week?"
 
 
 @pytest.fixture(scope="module")
-def loaded(trained: tuple[ChatterBotBot, float]) -> Iterator[dict[str, Bot]]:
+def loaded(trained: ChatterBotBot) -> Iterator[dict[str, Bot]]:
     bots = {}
     for name in ADAPTERS:
         bots[name] = create_bot(f"{name}-1", name, {})
         if name != "chatterbot":
             bots[name].load()
-    bots["chatterbot"] = trained[0]
+    bots["chatterbot"] = trained
     yield bots
     for name, bot in bots.items():
         if name != "chatterbot":
