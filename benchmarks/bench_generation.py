@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bots.base import History, Message  # noqa: E402
-from bots.transformers_bot import SmolLM2Bot  # noqa: E402
+from chatmatch_bots.base import History, Message  # noqa: E402
+from chatmatch_bots.transformers_bot import SmolLM2Bot  # noqa: E402
 
 OPENERS = [
     "What did you do last week?", "Do you like music?", "Where did you grow up?",

@@ -365,7 +365,7 @@ def _check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> Non
 
 
 def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
-    from bots.registry import create_bot
+    from chatmatch_bots.registry import create_bot
     from chatmatch.errors import ChatmatchError
 
     for i, spec in enumerate(cfg.bots):

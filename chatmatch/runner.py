@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from bots.base import Bot
-from bots.reply_cache import cache_bots
+from chatmatch_bots.base import Bot
+from chatmatch_bots.reply_cache import cache_bots
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor

@@ -8,7 +8,7 @@ from typing import Iterator
 
 import pytest
 
-from bots.cache import CACHE_ENV
+from chatmatch_bots.cache import CACHE_ENV
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import ClassVar, Sequence
 
-from bots.base import Bot, History
+from chatmatch_bots.base import Bot, History
 
 
 class CountingBot(Bot):

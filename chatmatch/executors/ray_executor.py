@@ -22,7 +22,7 @@ import pickle
 import sys
 from typing import Any, Mapping, Sequence
 
-from bots.base import Bot, History, copy_capabilities
+from chatmatch_bots.base import Bot, History, copy_capabilities
 from chatmatch.config import TournamentConfig
 from chatmatch.errors import BotError
 from chatmatch.executors import ExecutorError, OnFinished
@@ -54,7 +54,7 @@ class _BotHost:
         if isinstance(spec, Bot):
             self.bot = spec
         else:
-            from bots.registry import create_bot
+            from chatmatch_bots.registry import create_bot
 
             self.bot = create_bot(*spec)
         self.bot.load()
@@ -130,7 +130,7 @@ class RayExecutor:
 
     def _templates(self, needed: set[str]) -> dict[str, tuple[Bot, bytes]]:
         """Each needed bot built cheaply in the driver (no model loaded) and its payload."""
-        from bots.registry import create_bot
+        from chatmatch_bots.registry import create_bot
 
         out: dict[str, tuple[Bot, bytes]] = {}
         for spec in self.cfg.bots:

@@ -179,7 +179,7 @@ def train(recipe: SLMRecipe) -> SmallModel:
 
 
 def default_path(recipe: SLMRecipe) -> Path:
-    from bots.cache import cache_dir
+    from chatmatch_bots.cache import cache_dir
 
     return cache_dir("judges") / f"slm-{recipe.key()}.joblib"
 

@@ -253,7 +253,7 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
 
 def _device(device: str) -> str:
     """The torch device for a ``device`` setting; a clear error when it is not there."""
-    from bots.hf_support import resolve_device
+    from chatmatch_bots.hf_support import resolve_device
     from chatmatch.errors import BotError
 
     try:
@@ -309,12 +309,12 @@ def load_weights(spec: str, *, device: str = "cpu", dtype: str = "float32") -> t
     """``(model, tokenizer)`` for a model spec (see :func:`resolve_model`), on ``device``,
     weights in ``dtype`` (``float32`` or ``bfloat16``).
 
-    Weights come from the process-wide model cache of :mod:`bots.hf_support`, so a
+    Weights come from the process-wide model cache of :mod:`chatmatch_bots.hf_support`, so a
     tournament whose bot and fluency scorer use the same model (e.g. SmolLM2) holds one copy.
     """
     from transformers.utils import logging as hf_logging
 
-    from bots.hf_support import ModelSpec, load_model
+    from chatmatch_bots.hf_support import ModelSpec, load_model
     from chatmatch.errors import ChatmatchError
 
     where, gguf = resolve_model(spec)

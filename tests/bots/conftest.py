@@ -8,8 +8,8 @@ from typing import Any, Iterator, Sequence
 
 import pytest
 
-from bots.base import History, Message
-from bots.chatterbot_bot import DEFAULT_CORPUS, ChatterBotBot, database_path
+from chatmatch_bots.base import History, Message
+from chatmatch_bots.chatterbot_bot import DEFAULT_CORPUS, ChatterBotBot, database_path
 
 
 def history(partner_turns: Sequence[str], own_turns: Sequence[str] = (), *,

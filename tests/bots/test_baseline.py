@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from bots.baseline import DEFAULT_LINES, CannedBot, EchoBot, RandomLineBot
-from bots.registry import create_bot, resolve_adapter
+from chatmatch_bots.baseline import DEFAULT_LINES, CannedBot, EchoBot, RandomLineBot
+from chatmatch_bots.registry import create_bot, resolve_adapter
 from chatmatch.errors import BotError
 from tests.bots.conftest import history
 

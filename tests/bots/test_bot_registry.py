@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from bots import registry
-from bots.base import Bot, History
-from bots.registry import (ADAPTERS, ENTRY_POINT_GROUP, create_bot, list_adapters,
+from chatmatch_bots import registry
+from chatmatch_bots.base import Bot, History
+from chatmatch_bots.registry import (ADAPTERS, ENTRY_POINT_GROUP, create_bot, list_adapters,
                            resolve_adapter)
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.registry import Registry, UnknownNameError
 
-MINE = {"eliza": "bots.eliza", "canned": "bots.baseline", "echo": "bots.baseline",
-        "random-line": "bots.baseline", "retrieval": "bots.retrieval",
-        "chatterbot": "bots.chatterbot_bot"}
+MINE = {"eliza": "chatmatch_bots.eliza", "canned": "chatmatch_bots.baseline", "echo": "chatmatch_bots.baseline",
+        "random-line": "chatmatch_bots.baseline", "retrieval": "chatmatch_bots.retrieval",
+        "chatterbot": "chatmatch_bots.chatterbot_bot"}
 
 
 class ParrotBot(Bot):
@@ -77,8 +77,8 @@ def test_unknown_name_suggests_the_closest() -> None:
 
 
 def test_dotted_name_hints_at_the_colon_form() -> None:
-    with pytest.raises(UnknownNameError, match="'bots.eliza:ElizaBot'"):
-        resolve_adapter("bots.eliza.ElizaBot")
+    with pytest.raises(UnknownNameError, match="'chatmatch_bots.eliza:ElizaBot'"):
+        resolve_adapter("chatmatch_bots.eliza.ElizaBot")
 
 
 def test_import_path_resolves_a_test_class() -> None:
@@ -89,12 +89,14 @@ def test_import_path_resolves_a_test_class() -> None:
 
 @pytest.mark.parametrize("spec, expected", [
     ("no_such_package_xyz.mod:Bot", "there is no module named 'no_such_package_xyz.mod'"),
-    ("bots.no_such_module:Bot", "there is no module named 'bots.no_such_module'"),
-    ("bots.eliza:Nope", "has no attribute 'Nope'. Bot classes it defines: ElizaBot"),
-    ("bots.eliza:eliza_reply", "it is a function that does not subclass bots.base.Bot"),
-    ("bots.base:History", "it is a class that does not subclass"),
+    ("chatmatch_bots.no_such_module:Bot", "there is no module named 'chatmatch_bots.no_such_module'"),
+    ("bots.eliza:ElizaBot", "the package 'bots' was renamed 'chatmatch_bots'; write "
+                            "'chatmatch_bots.eliza:ElizaBot'"),
+    ("chatmatch_bots.eliza:Nope", "has no attribute 'Nope'. Bot classes it defines: ElizaBot"),
+    ("chatmatch_bots.eliza:eliza_reply", "it is a function that does not subclass chatmatch_bots.base.Bot"),
+    ("chatmatch_bots.base:History", "it is a class that does not subclass"),
     (":ElizaBot", "not a valid import path"),
-    ("bots.eliza:", "not a valid import path"),
+    ("chatmatch_bots.eliza:", "not a valid import path"),
 ])
 def test_bad_import_paths(spec: str, expected: str) -> None:
     with pytest.raises(BotError) as err:
@@ -131,7 +133,7 @@ def test_entry_points_register_classes_lazily(fresh: Registry[type[Bot]],
     def fake_entry_points(*, group: str) -> list[importlib.metadata.EntryPoint]:
         asked.append(group)
         return [_ep("parrot", f"{__name__}:ParrotBot"), _ep("broken", "no_such_plugin_xyz:Bot"),
-                _ep("not-a-bot", "bots.base:History")]
+                _ep("not-a-bot", "chatmatch_bots.base:History")]
 
     monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
     fresh.add_loader(registry._load_entry_points)
@@ -142,13 +144,13 @@ def test_entry_points_register_classes_lazily(fresh: Registry[type[Bot]],
     with pytest.raises(UnknownNameError) as err:
         resolve_adapter("broken")
     assert "entry point 'broken = no_such_plugin_xyz:Bot'" in str(err.value)
-    assert "not a subclass of bots.base.Bot" in str(err.value)
+    assert "not a subclass of chatmatch_bots.base.Bot" in str(err.value)
 
 
 def test_entry_point_may_name_a_self_registering_module(
         fresh: Registry[type[Bot]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "cm_plugin_selfreg.py").write_text(
-        "from bots.base import Bot\nfrom bots.registry import ADAPTERS\n\n"
+        "from chatmatch_bots.base import Bot\nfrom chatmatch_bots.registry import ADAPTERS\n\n"
         "@ADAPTERS.register('selfreg')\nclass SelfRegBot(Bot):\n"
         "    description = 'registers itself'\n")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -162,7 +164,7 @@ def test_entry_point_may_name_a_self_registering_module(
 
 def test_entry_point_name_clash_is_reported_not_raised(fresh: Registry[type[Bot]]) -> None:
     fresh.add("parrot", ParrotBot)
-    registry._load_entry_points([_ep("parrot", "bots.eliza:ElizaBot"),
+    registry._load_entry_points([_ep("parrot", "chatmatch_bots.eliza:ElizaBot"),
                                  _ep("parrot2", f"{__name__}:ParrotBot")])
     assert fresh.get("parrot") is ParrotBot and fresh.get("parrot2") is ParrotBot
     assert "registered twice" in registry.LOAD_ERRORS[0]

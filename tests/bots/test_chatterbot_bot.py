@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from bots import chatterbot_bot
-from bots.chatterbot_bot import (DEFAULT_CORPUS, DEFAULT_FALLBACK, SPACY_MODEL, ChatterBotBot,
+from chatmatch_bots import chatterbot_bot
+from chatmatch_bots.chatterbot_bot import (DEFAULT_CORPUS, DEFAULT_FALLBACK, SPACY_MODEL, ChatterBotBot,
                                  database_path)
-from bots.registry import create_bot, resolve_adapter
+from chatmatch_bots.registry import create_bot, resolve_adapter
 from chatmatch.errors import BotError
 from tests.bots.conftest import history
 

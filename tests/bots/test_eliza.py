@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from bots import eliza_script as script
-from bots.eliza import ElizaBot, match, reflect, words_of
-from bots.registry import resolve_adapter
+from chatmatch_bots import eliza_script as script
+from chatmatch_bots.eliza import ElizaBot, match, reflect, words_of
+from chatmatch_bots.registry import resolve_adapter
 from tests.bots.conftest import history
 
 SEEDS = range(40)

@@ -11,9 +11,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from bots.base import History, Message
-from bots.openai_http import OpenAIChatBot
-from bots.registry import create_bot
+from chatmatch_bots.base import History, Message
+from chatmatch_bots.openai_http import OpenAIChatBot
+from chatmatch_bots.registry import create_bot
 from chatmatch.errors import BotError
 from tests.fake_openai import FakeOpenAI
 
@@ -226,7 +226,7 @@ def test_retry_after_is_honoured_and_logged(server: tuple[str, FakeOpenAI],
                                             caplog: pytest.LogCaptureFixture) -> None:
     url, fake = server
     fake.fail_from, fake.fail_count, fake.status, fake.retry_after = 1, 1, 429, "0.6"
-    caplog.set_level(logging.WARNING, "bots.openai_http")
+    caplog.set_level(logging.WARNING, "chatmatch_bots.openai_http")
     start = time.perf_counter()
     assert bot(url, backoff_s=0.01).reply(HIST).startswith("[m1]")
     assert time.perf_counter() - start >= 0.6  # not the 0.01 s backoff
@@ -254,7 +254,7 @@ def test_deadline_is_per_request_not_per_read(server: tuple[str, FakeOpenAI]) ->
 
 
 def test_cut_reply_is_trimmed_like_the_local_adapters(server: tuple[str, FakeOpenAI]) -> None:
-    from bots.hf_support import clean_reply
+    from chatmatch_bots.hf_support import clean_reply
 
     url, fake = server
     cut = "I went to the lake. Then we took the boat and the wea"

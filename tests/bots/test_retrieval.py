@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bots import retrieval
-from bots.registry import create_bot, resolve_adapter
-from bots.retrieval import IndexKey, RetrievalBot, corpus_pairs, get_index
+from chatmatch_bots import retrieval
+from chatmatch_bots.registry import create_bot, resolve_adapter
+from chatmatch_bots.retrieval import IndexKey, RetrievalBot, corpus_pairs, get_index
 from chatmatch.errors import BotError
 from tests.bots.conftest import history
 

@@ -11,10 +11,10 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from bots.base import History, Message  # noqa: E402
-from bots.hf_support import clean_reply, resolve_source  # noqa: E402
-from bots.registry import create_bot  # noqa: E402
-from bots.transformers_bot import CausalLMBot, Seq2SeqBot, SmolLM2Bot  # noqa: E402
+from chatmatch_bots.base import History, Message  # noqa: E402
+from chatmatch_bots.hf_support import clean_reply, resolve_source  # noqa: E402
+from chatmatch_bots.registry import create_bot  # noqa: E402
+from chatmatch_bots.transformers_bot import CausalLMBot, Seq2SeqBot, SmolLM2Bot  # noqa: E402
 from chatmatch.errors import BotError  # noqa: E402
 
 CORPUS = ["what did you do last week ?", "i went hiking with my friends .", "do you like music ?",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from bots.base import Bot, History
+from chatmatch_bots.base import Bot, History
 
 
 class SlowBot(Bot):

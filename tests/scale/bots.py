@@ -6,7 +6,7 @@ import threading
 import time
 from typing import ClassVar
 
-from bots.base import Bot, History
+from chatmatch_bots.base import Bot, History
 
 
 class OverlapBot(Bot):

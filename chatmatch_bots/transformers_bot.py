@@ -19,7 +19,7 @@ generated text. An empty reply is generated again with seeded sampling, then rep
 Batching: :meth:`reply_batch` renders every history, pads them into one tensor (left
 padding for causal models) and calls ``generate`` once. Greedy decoding (the default) gives
 the same replies batched or one at a time; sampled decoding seeds every row with its own
-history's ``random_seed`` (see :mod:`bots.hf_support`), so a history's reply does not depend
+history's ``random_seed`` (see :mod:`chatmatch_bots.hf_support`), so a history's reply does not depend
 on which other histories share its batch.
 """
 
@@ -30,11 +30,11 @@ import threading
 from dataclasses import asdict
 from typing import Any, ClassVar, Sequence
 
-from bots.base import Bot, History
-from bots.hf_support import (SMOLLM2_GGUF, Decoding, ModelSpec, check_device, check_dtype,
+from chatmatch_bots.base import Bot, History
+from chatmatch_bots.hf_support import (SMOLLM2_GGUF, Decoding, ModelSpec, check_device, check_dtype,
                              clean_reply, load_model, make_sampler, resolve_device,
                              resolve_source, set_threads, smollm2_folder)
-from bots.registry import ADAPTERS
+from chatmatch_bots.registry import ADAPTERS
 from chatmatch.errors import BotError
 
 log = logging.getLogger(__name__)

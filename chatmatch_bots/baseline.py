@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Sequence
 
-from bots.base import Bot, History
-from bots.registry import ADAPTERS
+from chatmatch_bots.base import Bot, History
+from chatmatch_bots.registry import ADAPTERS
 
 DEFAULT_LINES: tuple[str, ...] = (
     "That is interesting.",

@@ -1,6 +1,6 @@
-"""The DOCTOR script for :mod:`bots.eliza`, after Weizenbaum (1966), *CACM* 9(1), appendix.
+"""The DOCTOR script for :mod:`chatmatch_bots.eliza`, after Weizenbaum (1966), *CACM* 9(1), appendix.
 
-Format (read by :func:`bots.eliza.compile_script`):
+Format (read by :func:`chatmatch_bots.eliza.compile_script`):
 
 - ``PRE``: word substitutions applied to the input before matching (spelling variants);
 - ``POST``: pronoun reflections applied to a captured fragment before reassembly;

