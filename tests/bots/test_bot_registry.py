@@ -13,37 +13,11 @@ from chatmatch_bots.registry import (ADAPTERS, ENTRY_POINT_GROUP, create_bot, li
                            resolve_adapter)
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.registry import Registry, UnknownNameError
+from tests.scripted import ParrotBot
 
 MINE = {"eliza": "chatmatch_bots.eliza", "canned": "chatmatch_bots.baseline", "echo": "chatmatch_bots.baseline",
         "random-line": "chatmatch_bots.baseline", "retrieval": "chatmatch_bots.retrieval",
         "chatterbot": "chatmatch_bots.chatterbot_bot"}
-
-
-class ParrotBot(Bot):
-    description = "test bot: repeats its partner"
-
-    def __init__(self, name: str = "", *, prefix: str = "") -> None:
-        super().__init__(name)
-        self.prefix = prefix
-
-    def reply(self, history: History) -> str:
-        return self.prefix + history.last_partner_text
-
-
-class NeedsModelBot(Bot):
-    description = "test bot with a required parameter"
-
-    def __init__(self, name: str = "", *, model: str, temperature: float = 0.7) -> None:
-        super().__init__(name)
-        self.model = model
-
-
-class PickyBot(Bot):
-    description = "test bot whose constructor raises TypeError itself"
-
-    def __init__(self, name: str = "", *, size: int = 1) -> None:
-        super().__init__(name)
-        self.size = size + 1  # TypeError for a string
 
 
 def test_builtins_are_registered_by_name_without_load_errors() -> None:
@@ -82,8 +56,8 @@ def test_dotted_name_hints_at_the_colon_form() -> None:
 
 
 def test_import_path_resolves_a_test_class() -> None:
-    assert resolve_adapter(f"{__name__}:ParrotBot") is ParrotBot
-    bot = create_bot("p", f"{__name__}:ParrotBot", {"prefix": "> "})
+    assert resolve_adapter("tests.scripted:ParrotBot") is ParrotBot
+    bot = create_bot("p", "tests.scripted:ParrotBot", {"prefix": "> "})
     assert bot.reply(History((), "")) == "> "
 
 
@@ -132,7 +106,7 @@ def test_entry_points_register_classes_lazily(fresh: Registry[type[Bot]],
 
     def fake_entry_points(*, group: str) -> list[importlib.metadata.EntryPoint]:
         asked.append(group)
-        return [_ep("parrot", f"{__name__}:ParrotBot"), _ep("broken", "no_such_plugin_xyz:Bot"),
+        return [_ep("parrot", "tests.scripted:ParrotBot"), _ep("broken", "no_such_plugin_xyz:Bot"),
                 _ep("not-a-bot", "chatmatch_bots.base:History")]
 
     monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
@@ -165,7 +139,7 @@ def test_entry_point_may_name_a_self_registering_module(
 def test_entry_point_name_clash_is_reported_not_raised(fresh: Registry[type[Bot]]) -> None:
     fresh.add("parrot", ParrotBot)
     registry._load_entry_points([_ep("parrot", "chatmatch_bots.eliza:ElizaBot"),
-                                 _ep("parrot2", f"{__name__}:ParrotBot")])
+                                 _ep("parrot2", "tests.scripted:ParrotBot")])
     assert fresh.get("parrot") is ParrotBot and fresh.get("parrot2") is ParrotBot
     assert "registered twice" in registry.LOAD_ERRORS[0]
 
@@ -194,16 +168,16 @@ def test_create_bot_unknown_parameter_names_bot_adapter_and_accepted() -> None:
 
 def test_create_bot_missing_required_parameter() -> None:
     with pytest.raises(BotError) as err:
-        create_bot("m", f"{__name__}:NeedsModelBot", {})
+        create_bot("m", "tests.scripted:NeedsModelBot", {})
     msg = str(err.value)
     assert "missing required parameter(s) 'model'" in msg
     assert "model: str (required), temperature: float = 0.7" in msg
-    assert create_bot("m", f"{__name__}:NeedsModelBot", {"model": "x"}).model == "x"
+    assert create_bot("m", "tests.scripted:NeedsModelBot", {"model": "x"}).model == "x"
 
 
 def test_create_bot_wraps_type_and_value_errors_from_the_constructor() -> None:
     with pytest.raises(BotError, match=r"Bot 'p' .*bad parameters: .*str.*size: int = 1"):
-        create_bot("p", f"{__name__}:PickyBot", {"size": "big"})
+        create_bot("p", "tests.scripted:PickyBot", {"size": "big"})
     with pytest.raises(BotError, match="'context_turns' must be a positive integer"):
         create_bot("r", "retrieval", {"context_turns": 0})
 

@@ -21,10 +21,10 @@ output_dir: {out}
 scoring: {{dimensions: [proactivity, diversity]}}
 bots:
   - name: slowload
-    adapter: tests.progress.bots:SlowBot
+    adapter: tests.scripted:SlowBot
     params: {{load_s: {load_s}, reply_s: {reply_s}}}
   - name: quick
-    adapter: tests.progress.bots:SlowBot
+    adapter: tests.scripted:SlowBot
     params: {{reply_s: {reply_s}}}
 """
 
