@@ -79,7 +79,7 @@ def dependency_graph(texts: Sequence[str]) -> Any:
     ``multi-sentence`` top node by ``snt1``, ``snt2``, ... (as in AMR)."""
     import networkx as nx
 
-    g = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     g.add_node("top", lemma="multi-sentence")
     n = 0
     for doc in _nlp().pipe(texts):
@@ -148,7 +148,9 @@ class AMRJudge(JudgeScorer):
                 raise ValueError(f"file {v!r} does not exist")
             return v
 
-    def __init__(self, params: Any = None) -> None:
+    params: Params
+
+    def __init__(self, params: Params | None = None) -> None:
         super().__init__(params)
         self._amr: dict[str, str] | None = None
 
