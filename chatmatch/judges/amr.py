@@ -111,7 +111,8 @@ def to_penman(g: Any, max_triples: int = 60) -> str:
     nodes = ["top"] + [b for _, b in kept]
     triples = [(names[n], ":instance", _concept(g.nodes[n]["lemma"])) for n in nodes]
     triples += [(names[a], f":{g.edges[a, b]['role']}", names[b]) for a, b in kept]
-    return penman.encode(penman.Graph(triples, top=names["top"]), indent=None)
+    text: str = penman.encode(penman.Graph(triples, top=names["top"]), indent=None)
+    return text
 
 
 def _concept(lemma: str) -> str:
