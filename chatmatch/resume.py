@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.schedule import ScheduledGame
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult
 from chatmatch.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.transcript import Transcript
 

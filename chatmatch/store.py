@@ -10,6 +10,10 @@ Layout::
       results.jsonl          one line per scored game: {"record": GameResult, "sha256": ...}
       rankings/METHOD.json   rankings (also .csv)
 
+The records are the typed stage data of :mod:`chatmatch.stages` (:class:`Manifest`,
+:class:`ScoreRecord`, :class:`GameResult`); :meth:`RunDir.load` reads a run once into a
+:class:`Run` for every reader (rank, show, report, plot, analyze, compare).
+
 Durability: a transcript or score file is written to a temporary file, fsynced and renamed
 into place; a results line is appended and fsynced with a checksum of its record. A run
 killed at any moment loses at most the games in flight: on the next start, transcripts
@@ -27,13 +31,17 @@ import os
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
+
+import yaml
 
 from chatmatch import __version__
+from chatmatch.config import PointsRule, RankingConfig
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
-from chatmatch.scoring.points import GameResult
+from chatmatch.forfeits import BotForfeits, summarize
+from chatmatch.ranking import Ranking, rank
+from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
 MANIFEST = "manifest.json"
@@ -43,24 +51,19 @@ LOCK = ".lock"
 TMP_SUFFIX = ".tmp"
 
 
-def _nan_to_none(obj: Any) -> Any:
+def nan_to_none(obj: Any) -> Any:
     if isinstance(obj, float) and math.isnan(obj):
         return None
     if isinstance(obj, dict):
-        return {k: _nan_to_none(v) for k, v in obj.items()}
+        return {k: nan_to_none(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_nan_to_none(v) for v in obj]
+        return [nan_to_none(v) for v in obj]
     return obj
-
-
-def _none_to_nan(raw: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
-    return {p: {d: (math.nan if v is None else float(v)) for d, v in dims.items()}
-            for p, dims in raw.items()}
 
 
 def dumps(obj: Any) -> str:
     """Strict JSON (NaN written as null), stable key order."""
-    return json.dumps(_nan_to_none(obj), ensure_ascii=False, sort_keys=True, allow_nan=False)
+    return json.dumps(nan_to_none(obj), ensure_ascii=False, sort_keys=True, allow_nan=False)
 
 
 #: files and folders a run directory may hold; a folder holding anything else (and no
@@ -131,6 +134,9 @@ _MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("play_fingerprint", (str,), "a string"),
     ("scoring_fingerprint", (str,), "a string"),
     ("config_sha256", (str,), "a string"),
+    ("config_file", (str,), "a string"),
+    ("source", (str,), "a string"),
+    ("files", (list,), "a list of file names"),
 )
 
 
@@ -154,7 +160,7 @@ class RunDir:
     def exists(self) -> bool:
         return self.manifest_path.exists()
 
-    def read_manifest(self) -> dict[str, Any]:
+    def read_manifest(self) -> Manifest:
         if not self.exists():
             raise RunDirError(f"{self.path}: not a chatmatch run directory (no {MANIFEST}); "
                               "give the folder that `chatmatch run` or `chatmatch score --out` wrote")
@@ -178,11 +184,11 @@ class RunDir:
         bots = data.get("bots")
         if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
             raise RunDirError(f"{self.manifest_path}: 'bots' must be a list of names{fix}")
-        return data
+        return Manifest.from_json(data)
 
-    def write_manifest(self, data: dict[str, Any]) -> None:
-        data = {**data, "chatmatch_version": __version__}
-        atomic_write(self.manifest_path, json.dumps(_nan_to_none(data), indent=2, sort_keys=True) + "\n")
+    def write_manifest(self, manifest: Manifest) -> None:
+        data = {**manifest.to_json(), "chatmatch_version": __version__}
+        atomic_write(self.manifest_path, json.dumps(nan_to_none(data), indent=2, sort_keys=True) + "\n")
 
     def write_config(self, yaml_text: str) -> None:
         atomic_write(self.path / "config.yaml", yaml_text)
@@ -255,22 +261,24 @@ class RunDir:
         return out
 
     # --- scores and results --------------------------------------------------------------
-    def save_scores(self, game_id: str, scores: dict[str, Any]) -> None:
-        atomic_write(self.scores_path(game_id), dumps(scores) + "\n")
+    def save_scores(self, record: ScoreRecord) -> None:
+        atomic_write(self.scores_path(record.game_id), dumps(record.to_json()) + "\n")
 
-    def load_scores(self, game_id: str) -> dict[str, Any] | None:
+    def load_scores(self, game_id: str) -> ScoreRecord | None:
+        """The game's score record; None when it is missing or unreadable (a reader then
+        shows the game without per-turn details)."""
         p = self.scores_path(game_id)
         if not p.exists():
             return None
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
-            return data if isinstance(data, dict) else None
-        except (OSError, ValueError):
+            return ScoreRecord.from_json(data) if isinstance(data, dict) else None
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
             return None
 
     def append_result(self, result: GameResult) -> None:
         record = result.to_json()
-        line = json.dumps({"record": _nan_to_none(record), "sha256": _checksum(record)},
+        line = json.dumps({"record": nan_to_none(record), "sha256": _checksum(record)},
                           ensure_ascii=False, sort_keys=True)
         path = self.path / RESULTS
         # a run killed mid-append may leave a torn last line: end it, or the new record
@@ -285,7 +293,7 @@ class RunDir:
             raise StorageError.from_os_error(exc, path) from None
 
     def rewrite_results(self, results: list[GameResult]) -> None:
-        lines = [json.dumps({"record": _nan_to_none(r.to_json()), "sha256": _checksum(r.to_json())},
+        lines = [json.dumps({"record": nan_to_none(r.to_json()), "sha256": _checksum(r.to_json())},
                             ensure_ascii=False, sort_keys=True) for r in results]
         atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
 
@@ -314,7 +322,6 @@ class RunDir:
                 try:
                     entry = json.loads(raw)
                     rec = entry["record"]
-                    rec["raw"] = _none_to_nan(rec["raw"])
                     if entry["sha256"] != _checksum(rec):
                         raise ValueError("checksum mismatch")
                     yield GameResult.from_json(rec)
@@ -329,11 +336,91 @@ class RunDir:
     # --- rankings ------------------------------------------------------------------------
     def save_ranking(self, name: str, json_doc: dict[str, Any], csv_text: str) -> None:
         atomic_write(self.path / "rankings" / f"{name}.json",
-                     json.dumps(_nan_to_none(json_doc), indent=2, sort_keys=False) + "\n")
+                     json.dumps(nan_to_none(json_doc), indent=2, sort_keys=False) + "\n")
         atomic_write(self.path / "rankings" / f"{name}.csv", csv_text)
 
-    def note_event(self, manifest: dict[str, Any], kind: str, **info: Any) -> dict[str, Any]:
-        events = list(manifest.get("history", []))
-        events.append({"event": kind, "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                       **info})
-        return {**manifest, "history": events}
+    # --- reading a run once ---------------------------------------------------------------
+    def load(self, *, need_results: bool = True) -> "Run":
+        """The run as every reader needs it: manifest, settings from ``config.yaml`` and the
+        game results in game-id order. ``need_results``: refuse a run with no scored game."""
+        manifest = self.read_manifest()
+        cfg_path = self.path / "config.yaml"
+        try:
+            raw = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError, RecursionError) as exc:
+            raise RunDirError(f"{cfg_path}: cannot read the run's config ({exc})") from None
+        if not isinstance(raw, dict):
+            raise RunDirError(f"{cfg_path}: the run's config must be a mapping; restore it from the "
+                              "tournament YAML (chatmatch run rewrites it)")
+        try:
+            bots = list(manifest.bots or [b["name"] for b in raw.get("bots", [])])
+            seed = int(raw.get("seed", 0) or 0)
+        except (TypeError, KeyError, ValueError) as exc:
+            raise RunDirError(f"{cfg_path}: bad 'bots' or 'seed' in the run's config ({exc})") from None
+        try:
+            ranking = RankingConfig.model_validate(raw.get("ranking", {}))
+        except Exception as exc:  # noqa: BLE001 - pydantic error text is what the user needs
+            raise RunDirError(f"{cfg_path}: bad 'ranking' section: {exc}") from None
+        results = tuple(sorted(self.results().values(), key=lambda r: r.game_id))
+        unknown = {p for r in results for p in r.players} - set(bots)
+        if unknown:
+            raise RunDirError(f"{self.path}: results mention bots not in the manifest: {sorted(unknown)}")
+        if need_results and not results:
+            raise RunDirError(f"{self.path}: no scored games yet; run `chatmatch run` to play them")
+        scoring = raw.get("scoring")
+        weights_raw = scoring.get("weights") if isinstance(scoring, dict) else None
+        weights_raw = weights_raw if isinstance(weights_raw, dict) else {}
+        dims = {d for r in results for d in r.higher_is_better}
+        try:
+            weights = {d: float(weights_raw.get(d, 1.0)) for d in sorted(dims)}
+        except (TypeError, ValueError) as exc:
+            raise RunDirError(f"{cfg_path}: bad scoring.weights ({exc})") from None
+        return Run(self, manifest, tuple(bots), ranking, seed, results, weights)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A stored run, read once (:meth:`RunDir.load`): its manifest, the ranking setup, seed
+    and dimension weights of its ``config.yaml``, and its game results in game-id order."""
+
+    store: RunDir
+    manifest: Manifest
+    bots: tuple[str, ...]
+    ranking: RankingConfig
+    seed: int
+    results: tuple[GameResult, ...]
+    weights: dict[str, float]
+
+    @property
+    def name(self) -> str:
+        return str(self.manifest.name or self.store.path.name)
+
+    @property
+    def dimensions(self) -> list[str]:
+        dims: dict[str, None] = {}
+        for r in self.results:
+            dims.update(dict.fromkeys(r.higher_is_better))
+        return list(dims)
+
+    @property
+    def forfeits(self) -> list[BotForfeits]:
+        return summarize(self.results)
+
+    def transcripts(self) -> dict[str, Transcript]:
+        """The stored transcripts by game id (unreadable ones skipped, with a warning)."""
+        return self.store.transcripts()
+
+    def scores(self, game_id: str) -> ScoreRecord | None:
+        return self.store.load_scores(game_id)
+
+    def rank(self, results: Sequence[GameResult] | None = None, bots: Sequence[str] | None = None,
+             method: str | None = None, points: PointsRule | None = None,
+             config: RankingConfig | None = None, seed: int | None = None,
+             expected_games: int | None = None) -> Ranking:
+        """Rank with the run's setup (or other results, bots, method, points rule, seed)."""
+        cfg = config or self.ranking
+        cfg = cfg if points is None else cfg.model_copy(update={"points": points})
+        return rank(list(self.results if results is None else results),
+                    list(self.bots if bots is None else bots), cfg,
+                    self.seed if seed is None else seed, method=method,
+                    expected_games=expected_games)
