@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import yaml
+
 from chatmatch_bots.base import Bot
 from chatmatch_bots.reply_cache import cache_bots
 from chatmatch.config import TournamentConfig, dump_config
@@ -110,8 +112,6 @@ def _another_setup(store: RunDir, cfg: TournamentConfig) -> str:
 
 
 def _old_config(store: RunDir) -> dict[str, Any] | None:
-    import yaml
-
     try:
         old = yaml.safe_load((store.path / "config.yaml").read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError):

@@ -20,10 +20,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from chatmatch.config import PresetName, RankingConfig, TournamentConfig, error_from_validation
-from chatmatch.errors import ChatmatchError, RunDirError, StorageError, TranscriptError
+from chatmatch.errors import ChatmatchError, ConfigError, RunDirError, StorageError, TranscriptError
 from chatmatch.importers import load_transcripts
 from chatmatch.pipeline import (ScoredGame, bind_scorers, rank_all, save_game, save_rankings,
                                 score_transcripts)
+from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking
 from chatmatch.scoring.base import Scorer
@@ -48,8 +49,6 @@ class ScoreConfig(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _apply_preset(cls, data: Any) -> Any:
-        from chatmatch.presets import apply_preset
-
         return apply_preset(data)
 
 
@@ -61,8 +60,6 @@ def load_score_config(path: str | Path | None, preset: str | None = None) -> Sco
     """The config file's scoring/ranking/seed sections; ``preset`` (``--preset``) replaces
     the file's ``preset`` key, and the file's explicit keys still win over it."""
     if preset is not None:
-        from chatmatch.presets import PRESETS, unknown_preset_message
-
         if preset not in PRESETS:
             raise ChatmatchError(f"--preset: {unknown_preset_message(preset)}")
     if path is None:
@@ -70,8 +67,6 @@ def load_score_config(path: str | Path | None, preset: str | None = None) -> Sco
     located = load_located_yaml(path)
     data = located.data
     if not isinstance(data, dict):
-        from chatmatch.errors import ConfigError
-
         raise ConfigError("expected a mapping with 'scoring', 'ranking' or 'seed' sections",
                           file=located.file, line=1)
     data = {k: v for k, v in data.items() if k not in _IGNORED}
