@@ -7,10 +7,9 @@ from typing import Any, Sequence
 
 from chatmatch.config import PointsRule
 from chatmatch.errors import ChatmatchError
-from chatmatch.forfeits import summarize
+from chatmatch.forfeits import BotForfeits
 from chatmatch.ranking import RANKERS, Ranking
 from chatmatch.ranking.trueskill_rank import SeedSpread, seed_spread
-from chatmatch.stages import GameResult
 from chatmatch.store import RunDir
 
 
@@ -43,7 +42,7 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
     if not r.complete:
         warnings.append(f"ranking rests on {r.games} of {r.expected_games} scheduled games "
                         "(the run is unfinished)")
-    warnings += forfeit_warnings(run.results)
+    warnings += forfeit_warnings(run.forfeits)
     if save:
         name = rcfg.method if not points else f"{rcfg.method}-{points.replace('/', '-')}"
         run.store.save_ranking(name, r.to_json(), r.to_csv())
@@ -58,10 +57,10 @@ def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None
     return seed_spread(run.results, run.bots, rcfg, list(range(seeds)))
 
 
-def forfeit_warnings(results: Sequence[GameResult]) -> list[str]:
+def forfeit_warnings(forfeits: Sequence[BotForfeits]) -> list[str]:
     """One line per bot that forfeited games: a forfeit is a loss on every dimension, so its
     rank reflects failures (``chatmatch run`` shows the same in its forfeit summary)."""
     return [f"{f.bot} forfeited {len(f.games)} of its {f.of} games ({f.share:.0%}: "
             f"{', '.join(f.games[:6])}{', ...' if len(f.games) > 6 else ''}); its rank reflects "
             "failures: fix the cause, then `chatmatch run CONFIG --out RUN --replay-forfeits`"
-            for f in summarize(results)]
+            for f in forfeits]
