@@ -28,13 +28,12 @@ import random
 import statistics
 import time
 from itertools import permutations
-from pathlib import Path
 from typing import Sequence
 
 from chatmatch.config import RankingConfig
 from chatmatch.ranking.trueskill_rank import seed_spread
 from chatmatch.stages import GameResult
-from chatmatch.store import RunDir
+from chatmatch.storedrun import Run
 
 STRENGTHS = (0.0, 0.4, 0.8, 0.9, 1.4, 1.8, 2.2)
 DIMENSIONS = ("fluency", "knowledge", "proactivity", "specificity", "diversity", "consistency",
@@ -101,7 +100,7 @@ def main() -> None:
     args = ap.parse_args()
     shuffles = [int(x) for x in args.shuffles.split(",")]
     for run in args.runs:
-        stored = RunDir(Path(run)).load()
+        stored = Run.load(run)
         report(f"run {run}", [(list(stored.results), list(stored.bots))], shuffles, args.seeds)
     if args.synthetic:
         sets = [synthetic_results(random.Random(1000 + i)) for i in range(args.synthetic)]

@@ -10,7 +10,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.forfeits import BotForfeits
 from chatmatch.ranking import RANKERS, Ranking
 from chatmatch.ranking.trueskill_rank import SeedSpread, seed_spread
-from chatmatch.store import RunDir
+from chatmatch.storedrun import Run
 
 
 def parse_points(text: str) -> PointsRule:
@@ -26,7 +26,7 @@ def parse_points(text: str) -> PointsRule:
 def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | None = None,
            seed: int | None = None, points: str | None = None,
            save: bool = False) -> tuple[Ranking, list[str]]:
-    run = RunDir(Path(run_dir)).load()
+    run = Run.load(run_dir)
     update: dict[str, Any] = {}
     if method:
         if method not in RANKERS:
@@ -52,7 +52,7 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
 def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None) -> SeedSpread:
     """The run's TrueSkill ranking under seeds 0..seeds-1 (:func:`seed_spread`), with the
     run's ranking settings and ``shuffles`` when given."""
-    run = RunDir(Path(run_dir)).load()
+    run = Run.load(run_dir)
     rcfg = run.ranking if not shuffles else run.ranking.model_copy(update={"shuffles": shuffles})
     return seed_spread(run.results, run.bots, rcfg, list(range(seeds)))
 

@@ -13,6 +13,7 @@ from chatmatch.cli import cli
 from chatmatch.stages import (Forfeit, GameTally, IntervalStats, Manifest, PointsStats,
                               ScoreRecord, TrueSkillStats)
 from chatmatch.store import RunDir, dumps, nan_to_none
+from chatmatch.storedrun import Run
 from tests.data.make_old_run import make
 
 OLD = Path(__file__).parent / "data" / "old_run"
@@ -25,7 +26,7 @@ def old(tmp_path):
 
 
 def test_old_run_loads_typed(old):
-    run = RunDir(old).load()
+    run = Run.load(old)
     assert run.bots == ("ok", "plain", "bad") and run.seed == 3 and len(run.results) == 6
     assert run.manifest.expected_games == 6 and run.manifest.is_tournament
     assert [f.bot for f in run.forfeits] == ["bad"] and run.forfeits[0].games == ("g004", "g005", "g006")
@@ -54,7 +55,7 @@ def test_old_records_are_written_back_byte_for_byte(old):
 
 @pytest.mark.parametrize("method", ["trueskill", "points", "bt", "elo"])
 def test_old_rankings_are_reproduced_with_typed_stats(old, method):
-    run = RunDir(old).load()
+    run = Run.load(old)
     r = run.rank(method=method, expected_games=run.manifest.expected_games)
     stored = (old / "rankings" / f"{method}.json").read_text()
     assert json.dumps(nan_to_none(r.to_json()), indent=2) + "\n" == stored

@@ -12,7 +12,7 @@ from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.scoring.points import reweight
 from chatmatch.stages import GameResult
-from chatmatch.store import Run
+from chatmatch.storedrun import Run
 
 
 def ablation_table(data: Run, human: HumanRanking | None = None,

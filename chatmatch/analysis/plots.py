@@ -26,7 +26,7 @@ from chatmatch.stages import GameResult, TrueSkillStats  # noqa: E402
 
 if TYPE_CHECKING:
     from chatmatch.analysis.human import HumanRanking
-    from chatmatch.store import Run
+    from chatmatch.storedrun import Run
 
 #: fixed salt and no date: the same run gives byte-identical SVG files
 _RC = {"svg.hashsalt": "chatmatch", "figure.dpi": 100, "font.size": 9}

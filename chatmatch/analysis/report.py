@@ -23,7 +23,7 @@ from chatmatch.analysis.plots import head_to_head_matrix, run_figures, to_bytes
 from chatmatch.details import turn_notes
 from chatmatch.ranking import Ranking
 from chatmatch.stages import ScoreRecord
-from chatmatch.store import Run
+from chatmatch.storedrun import Run
 from chatmatch.transcript import Transcript
 
 _COLOURS = {"fluency": "#e3f2fd", "knowledge": "#e8f5e9", "proactivity": "#fff8e1",

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from chatmatch.analysis.agreement import Variant
     from chatmatch.analysis.human import HumanRanking
     from chatmatch.progress import Reporter
-    from chatmatch.store import Run
+    from chatmatch.storedrun import Run
 
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
 
@@ -74,10 +74,10 @@ def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: i
     from chatmatch.analysis.human import load_human
     from chatmatch.analysis.methods import method_table
     from chatmatch.progress import Reporter
-    from chatmatch.store import RunDir
+    from chatmatch.storedrun import Run
 
     rep = Reporter(quiet=quiet)
-    data = RunDir(run_dir).load()
+    data = Run.load(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     _warn_few_bots(data, human, subset_size, only)
     todo = set(only or SECTIONS)

@@ -32,9 +32,9 @@ def command(run_dir: Path, human_file: Path, method: str | None, as_json: bool) 
     """
     from chatmatch.analysis.agreement import compare_run, few_bots_note, ranks_text
     from chatmatch.analysis.human import load_human
-    from chatmatch.store import RunDir
+    from chatmatch.storedrun import Run
 
-    data = RunDir(run_dir).load()
+    data = Run.load(run_dir)
     human = load_human(human_file, data.bots)
     ranking = data.rank(method=method)
     rows = compare_run(ranking, list(data.results), human)

@@ -11,7 +11,7 @@ import click
 from chatmatch.cli.table import render_table
 from chatmatch.details import turn_notes
 from chatmatch.errors import RunDirError
-from chatmatch.store import RunDir
+from chatmatch.storedrun import Run
 
 
 @click.command("show")
@@ -21,17 +21,17 @@ from chatmatch.store import RunDir
 def command(run_dir: Path, game: str | None, width: int) -> None:
     """List the games of RUN_DIR, or print GAME (an id such as g001) readably, with the
     turns that scored tagged (questions, repetitions, entities, perplexity, ...)."""
-    run = RunDir(run_dir).load(need_results=False)
+    run = Run.load(run_dir, need_results=False)
     transcripts = run.transcripts()
     results = {r.game_id: r for r in run.results}
     if game is None:
         rows = []
-        for gid, tr in transcripts.items():
+        for gid, listed in transcripts.items():
             r = results.get(gid)
-            a, b = tr.players
+            a, b = listed.players
             score = f"{r.total[a]:g}-{r.total[b]:g}" if r else "not scored"
-            rows.append([gid, f"{a} vs {b}", len(tr.turns), score,
-                         (r.winner or "tie") if r else "", "forfeit" if tr.forfeit else ""])
+            rows.append([gid, f"{a} vs {b}", len(listed.turns), score,
+                         (r.winner or "tie") if r else "", "forfeit" if listed.forfeit else ""])
         click.echo(render_table(["game", "players (starter first)", "turns", "points", "winner", ""], rows))
         return
     tr = transcripts.get(game)

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from chatmatch.cli import cli
-from chatmatch.store import RunDir
+from chatmatch.storedrun import Run
 from tests.analysis.test_fed import dialogue
 
 
@@ -38,7 +38,7 @@ def test_every_command_has_help_with_examples(cmd):
 
 
 def test_compare_identical_and_reversed_rankings(scripted_run, tmp_path):
-    order = RunDir(scripted_run).load().rank().order()
+    order = Run.load(scripted_run).rank().order()
     same = ranks_file(tmp_path, {b: i + 1 for i, b in enumerate(order)}, "same.yaml")
     rev = ranks_file(tmp_path, {b: len(order) - i for i, b in enumerate(order)}, "rev.yaml")
     res = invoke("compare", scripted_run, "--human", same)

@@ -9,7 +9,7 @@ from chatmatch.analysis.plots import head_to_head_matrix, plot_run
 from chatmatch.analysis.report import _num, build_report
 from chatmatch.details import TurnNote, turn_notes
 from chatmatch.stages import ScoreRecord
-from chatmatch.store import RunDir
+from chatmatch.storedrun import Run
 from chatmatch.transcript import make_transcript
 from tests.analysis.helpers import won, write_run
 
@@ -47,7 +47,7 @@ def run3(tmp_path_factory):
             scores[gid] = scores_doc(gid, (first, second))
     path = write_run(tmp_path_factory.mktemp("rep") / "run", bots, games, method="trueskill",
                      transcripts=trs, scores=scores)
-    return RunDir(path).load()
+    return Run.load(path)
 
 
 def test_head_to_head_matrix_sums_game_points(run3):
@@ -125,7 +125,7 @@ def test_report_leaderboard_has_the_terminal_tables_columns_and_values(tmp_path,
     bots = ["alpha", "beta", "gamma"]
     games = [won("g001", "alpha", "beta", 4, 1), won("g002", "beta", "gamma", 5, 0),
              won("g003", "alpha", "gamma", 3, 2), won("g004", "gamma", "alpha", 1, 4)]
-    run = RunDir(write_run(tmp_path / "run", bots, games, method=method)).load()
+    run = Run.load(write_run(tmp_path / "run", bots, games, method=method))
     ranking = run.rank()
     headers, rows = ranking.leaderboard()
     page = build_report(run)
