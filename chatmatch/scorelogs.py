@@ -91,9 +91,10 @@ class ScoredLogs:
                   "players": list(g.players), "raw": r.raw, "points": r.points,
                   "total": r.total, "winner": r.winner, "not_applicable": r.not_applicable}
                  for g, r in zip(self.games, self.results)]
-        return nan_to_none({"games": games, "ranking": [row.to_json() for row in self.ranking.rows],
-                             "method": self.ranking.method,
-                             "skipped": [str(e) for e in self.skipped]})
+        doc: dict[str, Any] = nan_to_none({
+            "games": games, "ranking": [row.to_json() for row in self.ranking.rows],
+            "method": self.ranking.method, "skipped": [str(e) for e in self.skipped]})
+        return doc
 
 
 def _renumber(games: Sequence[Transcript]) -> list[Transcript]:

@@ -90,7 +90,7 @@ def _same(a: Any, b: Any, tol: float) -> bool:
     if isinstance(a, tuple):
         return all(_same(x, y, tol) for x, y in zip(a, b))
     if isinstance(a, (int, float)):
-        return abs(a - b) <= tol
+        return bool(abs(a - b) <= tol)
     return bool(a == b)
 
 
