@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from chatmatch.ranking.base import RANKERS, Ranking
 from chatmatch.ranking.bradley_terry import bootstrap, outcomes, ranking_with_ci
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult
 
 if TYPE_CHECKING:
     from chatmatch.config import RankingConfig

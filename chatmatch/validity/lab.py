@@ -22,8 +22,9 @@ from typing import Any, Sequence
 
 from chatmatch.config import RankingConfig, config_from_data
 from chatmatch.errors import ChatmatchError
-from chatmatch.scoring.base import DimensionScore, Scorer
+from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 DATASETS = ("stb", "fed", "ladder")
