@@ -12,6 +12,7 @@ from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.ranking import Ranking, rank
 from chatmatch.scoring.points import GameResult
 from chatmatch.store import RunDir
+from chatmatch.validation import validation_message
 
 if TYPE_CHECKING:
     from chatmatch.ranking.trueskill_rank import SeedSpread
@@ -47,8 +48,8 @@ def load_run(run_dir: str | Path) -> tuple[RunDir, dict[str, Any], list[str], Ra
         raise RunDirError(f"{cfg_path}: bad 'bots' or 'seed' in the run's config ({exc})") from None
     try:
         rcfg = RankingConfig.model_validate(raw.get("ranking", {}))
-    except Exception as exc:  # noqa: BLE001 - pydantic error text is what the user needs
-        raise RunDirError(f"{cfg_path}: bad 'ranking' section: {exc}") from None
+    except (ValueError, TypeError) as exc:  # ValueError: pydantic's ValidationError
+        raise RunDirError(f"{cfg_path}: {validation_message(exc, 'ranking')}") from None
     results = sorted(store.results().values(), key=lambda r: r.game_id)
     unknown = {p for r in results for p in r.players} - set(bots)
     if unknown:

@@ -11,6 +11,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
 from chatmatch.scoring.base import DimensionScore
 from chatmatch.transcript import Transcript
+from chatmatch.validation import validation_message
 
 
 def parse_dimensions(text: str) -> list[str]:
@@ -31,8 +32,7 @@ def scorer_function(dimensions: str | Sequence[str], reporter: Reporter | None =
     try:
         scorers = ScoringConfig(dimensions=names).build_scorers()
     except ValidationError as exc:
-        msg = exc.errors()[0]["msg"].removeprefix("Value error, ")
-        raise ChatmatchError(f"--dimensions: {msg}") from None
+        raise ChatmatchError(f"--dimensions: {validation_message(exc, path=False)}") from None
 
     def score(games: Sequence[Transcript]) -> list[dict[str, DimensionScore]]:
         load_scorers(scorers, reporter)

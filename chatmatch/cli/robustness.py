@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from chatmatch.validation import validation_message
+
 
 def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for item in values for v in item.split(",") if v.strip()]
@@ -25,16 +27,9 @@ def _scorer_evaluators(names: list[str], fluency_backend: str | None) -> list[An
     except ValueError as exc:  # pydantic ValidationError: an unknown dimension
         from chatmatch.robustness.triples import RobustnessError
 
-        raise RobustnessError(f"--scorers: {_first_message(exc)}") from None
+        raise RobustnessError(f"--scorers: {validation_message(exc, path=False)}") from None
     return [as_evaluator(load_object(n), n) if ":" in n else DimensionEvaluator(next(scorers))
             for n in names]
-
-
-def _first_message(exc: ValueError) -> str:
-    errors = getattr(exc, "errors", None)
-    if callable(errors):
-        return str(errors()[0]["msg"]).removeprefix("Value error, ")
-    return str(exc)
 
 
 def _judge_evaluators(names: list[str]) -> list[Any]:
