@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import click
 
-from chatmatch.cli.table import render_table
+from chatmatch.tables import render_table
 
 if TYPE_CHECKING:
     from chatmatch.analysis.agreement import Variant

@@ -13,6 +13,7 @@ from chatmatch.robustness.perturb import FAMILIES, FAMILY_ORDER
 from chatmatch.robustness.runner import DEFAULT_TOLERANCE, Spread, Stability, Tally, evaluate
 from chatmatch.robustness.triples import (DEFAULT_WINDOW, Conversation, RobustnessError, Triple,
                                           build_triples, closed_triples)
+from chatmatch.tables import render_table
 
 
 def all_families() -> list[str]:
@@ -104,8 +105,6 @@ def _cell(c: Tally | Stability | DialogueCell | None, target: bool) -> str:
 
 
 def render(report: SuiteReport) -> str:
-    from chatmatch.cli.table import render_table
-
     evs, m = report.evaluators, report.meta
     cells = {**report.turn_cells, **report.game_cells}
     rows, ties = [], []
