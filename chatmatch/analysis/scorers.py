@@ -10,14 +10,15 @@ from chatmatch.analysis.fed import ScoreFn
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
 from chatmatch.scoring.base import DimensionScore
+from chatmatch.scoring.builtin import DIMENSIONS
+from chatmatch.scoring.config import ScoringConfig
+from chatmatch.scoring.engine import load_scorers, score_games
 from chatmatch.transcript import Transcript
 from chatmatch.validation import validation_message
 
 
 def parse_dimensions(text: str) -> list[str]:
     """``"a,b"`` -> ``["a", "b"]``; ``"all"`` -> the seven dimensions of the paper."""
-    from chatmatch.scoring.builtin import DIMENSIONS
-
     names = [n.strip() for n in text.split(",") if n.strip()]
     return list(DIMENSIONS) if names == ["all"] else names
 
@@ -25,9 +26,6 @@ def parse_dimensions(text: str) -> list[str]:
 def scorer_function(dimensions: str | Sequence[str], reporter: Reporter | None = None) -> ScoreFn:
     """A function scoring transcripts with the default scorers of ``dimensions`` (its
     loading and scoring shown on ``reporter``)."""
-    from chatmatch.scoring.config import ScoringConfig
-    from chatmatch.scoring.engine import load_scorers, score_games
-
     names = parse_dimensions(dimensions) if isinstance(dimensions, str) else list(dimensions)
     try:
         scorers = ScoringConfig(dimensions=names).build_scorers()

@@ -11,6 +11,9 @@ Its output is P(true next turn | context, response).
 
 The fitted model and its held-out accuracies are saved under the chatmatch cache directory
 (``$CHATMATCH_CACHE_DIR/judges/``) and reloaded from there.
+
+scikit-learn, scipy.sparse and joblib are imported inside the functions that use them: this
+module is imported with every judge (the scorer registry), and only the AMR judge needs them.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from chatmatch.judges.corpus import chitchat_dialogues
 from chatmatch.resources import RESOURCES, cache_dir
 
 RECIPE_VERSION = "1"
@@ -111,8 +115,6 @@ def build_pairs(recipe: SLMRecipe) -> tuple[list[tuple[str, str, int, str]], lis
     """(train, held-out) rows (context, response, label, kind); kind: positive/random/adversarial."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from chatmatch.judges.corpus import chitchat_dialogues
-
     rng = random.Random(recipe.seed)
     dialogues = chitchat_dialogues()
     picks = [rng.randrange(len(dialogues)) for _ in range(recipe.contexts)]
@@ -146,8 +148,6 @@ def fit_lsa(recipe: SLMRecipe) -> Any:
     """TF-IDF + truncated SVD fitted on chitchat turns (topical similarity)."""
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
-
-    from chatmatch.judges.corpus import chitchat_dialogues
 
     rng = random.Random(recipe.seed + 1)
     dialogues = chitchat_dialogues()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -24,8 +25,6 @@ def check_families(names: Sequence[str]) -> list[str]:
     known = all_families()
     for name in names:
         if name not in known:
-            import difflib
-
             close = difflib.get_close_matches(name, known, n=3)
             hint = f" Did you mean: {', '.join(close)}?" if close else ""
             raise RobustnessError(f"unknown family {name!r}.{hint} Available: {', '.join(known)}")
