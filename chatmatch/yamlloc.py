@@ -19,7 +19,7 @@ class LocatedYaml:
     file: str
     lines: dict[tuple[Any, ...], int] = field(default_factory=dict)
 
-    def line_of(self, path: Sequence[Any]) -> int | None:
+    def line_of(self, path: Sequence[Any]) -> int:
         """Line of the deepest known prefix of ``path`` (so a bad nested value still
         points at its nearest enclosing key)."""
         p = tuple(path)
