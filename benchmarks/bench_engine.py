@@ -105,11 +105,11 @@ def cycled_bots(n: int) -> list[tuple[str, str, dict[str, Any]]]:
 
 def cold_caches() -> None:
     """Forget parsed turns, as a new ``chatmatch run`` process would (spaCy stays loaded)."""
-    from chatmatch.scoring import analysis, diversity, text
+    from chatmatch.resources import RESOURCES
+    from chatmatch.scoring import text
 
-    analysis._FEATURES.clear()
-    analysis._SIM.clear()
-    diversity._REPS.clear()
+    for store in (RESOURCES.spacy_features, RESOURCES.similarity, RESOURCES.repetitions):
+        store.clear()
     for fn in vars(text).values():
         if hasattr(fn, "cache_clear"):
             fn.cache_clear()

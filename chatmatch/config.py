@@ -24,7 +24,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationEr
 
 from chatmatch.errors import ConfigError
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.validation import refuse_bool_for_number
+from chatmatch.validation import first_problem, refuse_bool_for_number
 from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
 #: The paper's best seed utterance (a question; section 4.4.3).
@@ -378,16 +378,13 @@ def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
 
 def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:
     err = exc.errors()[0]
-    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-    # pydantic puts union branch names in loc (e.g. 'str', 'list[str]'): drop them
-    loc = tuple(p for p in loc if p not in ("str", "list[str]", "int", "float"))
-    msg = err["msg"]
+    loc, msg = first_problem(exc)
     if err["type"] == "extra_forbidden":
         msg = f"unknown key '{loc[-1]}'" + _key_hint(loc, exc)
     elif err["type"] == "missing":
         msg = f"missing required key '{loc[-1]}'"
-    elif msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
+    elif err["msg"].startswith("Value error, "):
+        pass
     else:
         msg = f"{msg} (got {err.get('input')!r})" if "input" in err and not isinstance(
             err.get("input"), (dict, list)) else msg

@@ -292,6 +292,7 @@ class Reporter:
 def _rich_progress(stream: TextIO) -> Any:
     """A rich ``Progress`` on ``stream``: steps show a spinner and their time, bars a bar,
     ``done/total unit (detail)``, the elapsed time and the ETA of :meth:`Bar.eta`."""
+    # rich is imported only when a live bar is drawn on a terminal (not at start-up)
     from rich.console import Console
     from rich.progress import BarColumn, Progress, ProgressColumn, SpinnerColumn, Task, TextColumn
     from rich.text import Text

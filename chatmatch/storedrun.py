@@ -19,6 +19,7 @@ from chatmatch.ranking import Ranking, rank
 from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript
+from chatmatch.validation import validation_message
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,8 @@ class Run:
             raise RunDirError(f"{cfg_path}: bad 'bots' or 'seed' in the run's config ({exc})") from None
         try:
             ranking = RankingConfig.model_validate(raw.get("ranking", {}))
-        except Exception as exc:  # noqa: BLE001 - pydantic error text is what the user needs
-            raise RunDirError(f"{cfg_path}: bad 'ranking' section: {exc}") from None
+        except (ValueError, TypeError) as exc:  # ValueError: pydantic's ValidationError
+            raise RunDirError(f"{cfg_path}: {validation_message(exc, 'ranking')}") from None
         results = tuple(sorted(store.results().values(), key=lambda r: r.game_id))
         unknown = {p for r in results for p in r.players} - set(bots)
         if unknown:

@@ -1,11 +1,15 @@
-"""Checks shared by every config model: YAML ``true`` is not a number."""
+"""Shared by every config model: YAML ``true`` is not a number, and pydantic errors as one
+line (:func:`first_problem`, :func:`validation_message`)."""
 
 from __future__ import annotations
 
 import typing
 from typing import Any
 
-from pydantic import ValidationInfo
+from pydantic import ValidationError, ValidationInfo
+
+#: names pydantic puts in an error's location for the branches of a union: not keys
+_UNION_BRANCHES = ("str", "list[str]", "int", "float")
 
 
 def is_number_type(annotation: Any) -> bool:
@@ -30,3 +34,22 @@ def refuse_bool_for_number(model: Any, value: Any, info: ValidationInfo) -> Any:
         if isinstance(v, bool):
             raise ValueError(f"expected a number, got {str(v).lower()} (a boolean)")
     return value
+
+
+def first_problem(exc: ValidationError) -> tuple[tuple[str | int, ...], str]:
+    """(key path, message) of the first problem of a pydantic error: pydantic's own entries
+    in the path (validator names, union branches) and its ``Value error, `` prefix dropped."""
+    err = exc.errors()[0]
+    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))
+                and p not in _UNION_BRANCHES)
+    return loc, str(err["msg"]).removeprefix("Value error, ")
+
+
+def validation_message(exc: Exception, prefix: str = "", *, path: bool = True) -> str:
+    """One line for a pydantic error: ``prefix.key.path: message`` (``path=False``: the
+    message alone); any other error: its text."""
+    if not isinstance(exc, ValidationError):
+        return str(exc)
+    loc, msg = first_problem(exc)
+    where = ".".join(str(p) for p in ((prefix,) if prefix else ()) + (loc if path else ()))
+    return f"{where}: {msg}" if where else msg

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import yaml
 
@@ -19,7 +19,7 @@ class LocatedYaml:
     file: str
     lines: dict[tuple[Any, ...], int] = field(default_factory=dict)
 
-    def line_of(self, path: Sequence[Any]) -> int | None:
+    def line_of(self, path: Sequence[Any]) -> int:
         """Line of the deepest known prefix of ``path`` (so a bad nested value still
         points at its nearest enclosing key)."""
         p = tuple(path)
@@ -120,49 +120,68 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
-def parse_located_yaml(text: str, name: str = "<string>") -> LocatedYaml:
-    node = compose_checked(text, name)
+#: ``duplicate(path, key, first_line, line)``: called for a key that appears twice in the
+#: mapping at ``path``; it may raise an error of its own (else the generic one is raised)
+OnDuplicate = Callable[[tuple[Any, ...], str, int, int], None]
+
+
+def parse_located_yaml(text: str, name: str = "<string>", *,
+                       error: type[ConfigError] = ConfigError,
+                       empty: str = "the file is empty; it needs at least a 'bots' list",
+                       duplicate: OnDuplicate | None = None) -> LocatedYaml:
+    """Parse ``text`` and record the line of every key path; every problem is an
+    ``error`` (``file:line: message``); ``empty``: the message for an empty document."""
+    node = compose_checked(text, name, error)
     if node is None:
-        raise ConfigError("the file is empty; it needs at least a 'bots' list", file=name, line=1)
+        raise error(empty, file=name, line=1)
     lines: dict[tuple[Any, ...], int] = {(): node.start_mark.line + 1}
-    _walk(node, (), lines, name)
+    _Walker(name, error, duplicate, lines).walk(node, ())
     try:
         data = yaml.safe_load(text)
     except RecursionError:  # not reached after compose_checked; kept as a last guard
-        raise ConfigError(f"nested too deeply (more than {MAX_DEPTH} levels)", file=name) from None
+        raise error(f"nested too deeply (more than {MAX_DEPTH} levels)", file=name) from None
     except yaml.YAMLError as exc:  # composes but does not construct (e.g. bad tag)
         mark = getattr(exc, "problem_mark", None)
-        raise ConfigError(f"invalid YAML: {getattr(exc, 'problem', exc)}", file=name,
-                          line=mark.line + 1 if mark else None) from None
+        raise error(f"invalid YAML: {getattr(exc, 'problem', exc)}", file=name,
+                    line=mark.line + 1 if mark else None) from None
     return LocatedYaml(data=data, file=name, lines=lines)
 
 
-def _walk(node: yaml.Node, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int],
-          name: str, visited: set[int] | None = None) -> None:
-    """Record the line of every key path. An aliased node is walked once (its first
+@dataclass
+class _Walker:
+    """Records the line of every key path. An aliased node is walked once (its first
     place), so nested aliases cost nothing here."""
-    visited = set() if visited is None else visited
-    if id(node) in visited:
-        return
-    visited.add(id(node))
-    if isinstance(node, yaml.MappingNode):
-        seen: set[Any] = set()
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                dotted = ".".join(str(p) for p in path) or "top level"
-                raise ConfigError(f"a key must be plain text, not a "
-                                  f"{'list' if isinstance(key_node, yaml.SequenceNode) else 'mapping'}"
-                                  f" (in {dotted}); write the key as text",
-                                  file=name, line=key_node.start_mark.line + 1)
-            key = key_node.value
-            if key in seen:
-                dotted = ".".join(str(p) for p in (*path, key))
-                raise ConfigError(f"key '{key}' appears twice in the same mapping; keep one",
-                                  file=name, line=key_node.start_mark.line + 1, path=dotted)
-            seen.add(key)
-            lines[(*path, key)] = key_node.start_mark.line + 1
-            _walk(value_node, (*path, key), lines, name, visited)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            lines[(*path, i)] = item.start_mark.line + 1
-            _walk(item, (*path, i), lines, name, visited)
+
+    name: str
+    error: type[ConfigError]
+    duplicate: OnDuplicate | None
+    lines: dict[tuple[Any, ...], int]
+    visited: set[int] = field(default_factory=set)
+
+    def walk(self, node: yaml.Node, path: tuple[Any, ...]) -> None:
+        if id(node) in self.visited:
+            return
+        self.visited.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, value_node in node.value:
+                line = key_node.start_mark.line + 1
+                if not isinstance(key_node, yaml.ScalarNode):
+                    dotted = ".".join(str(p) for p in path) or "top level"
+                    kind = "list" if isinstance(key_node, yaml.SequenceNode) else "mapping"
+                    raise self.error(f"a key must be plain text, not a {kind} (in {dotted}); "
+                                     "write the key as text", file=self.name, line=line)
+                key = key_node.value
+                if key in seen:
+                    if self.duplicate is not None:
+                        self.duplicate(path, key, self.lines[(*path, key)], line)
+                    dotted = ".".join(str(p) for p in (*path, key))
+                    raise self.error(f"key '{key}' appears twice in the same mapping; keep one",
+                                     file=self.name, line=line, path=dotted)
+                seen.add(key)
+                self.lines[(*path, key)] = line
+                self.walk(value_node, (*path, key))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self.lines[(*path, i)] = item.start_mark.line + 1
+                self.walk(item, (*path, i))

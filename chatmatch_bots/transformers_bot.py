@@ -30,12 +30,13 @@ import threading
 from dataclasses import asdict
 from typing import Any, ClassVar, Sequence
 
-from chatmatch_bots.base import Bot, History
-from chatmatch_bots.hf_support import (SMOLLM2_GGUF, Decoding, ModelSpec, check_device, check_dtype,
-                             clean_reply, load_model, make_sampler, resolve_device,
-                             resolve_source, set_threads, smollm2_folder)
-from chatmatch_bots.registry import ADAPTERS
 from chatmatch.errors import BotError
+from chatmatch.resources import (SMOLLM2_GGUF, ModelSpec, check_installed, load_model,
+                                 resolve_device, smollm2_folder)
+from chatmatch_bots.base import Bot, History
+from chatmatch_bots.hf_support import (Decoding, check_device, check_dtype, clean_reply,
+                                       make_sampler, resolve_source, set_threads)
+from chatmatch_bots.registry import ADAPTERS
 
 log = logging.getLogger(__name__)
 _GENERATE_LOCKS: dict[int, threading.Lock] = {}
@@ -60,6 +61,7 @@ class _TransformersBot(Bot):
                  no_repeat_ngram_size: int = 0,
                  fallback_reply: str = "Sorry, could you say that again?") -> None:
         super().__init__(name)
+        check_installed("torch", "transformers", extra="hf", feature=f"the '{self.adapter}' adapter")
         model, gguf_file = self._default_source(model, gguf_file)
         folder, gguf = resolve_source(model, gguf_file)
         if chat_template not in ("auto", "none"):

@@ -8,7 +8,7 @@ from typing import Iterator
 
 import pytest
 
-from chatmatch_bots.cache import CACHE_ENV
+from chatmatch.resources import CACHE_ENV
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -32,9 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-import yaml
-
 from chatmatch.errors import ConfigError
+from chatmatch.yamlloc import LocatedYaml, OnDuplicate, parse_located_yaml
 
 _YAML_KEYS = ("ranking", "judges", "dimensions")
 
@@ -184,94 +183,106 @@ def parse_csv(text: str, file: str = "<csv>") -> HumanRanking:
 
 
 # --- YAML --------------------------------------------------------------------------------
-def _mapping_items(node: yaml.Node, what: str, file: str) -> list[tuple[yaml.Node, yaml.Node]]:
-    if not isinstance(node, yaml.MappingNode):
-        raise HumanFileError(f"{what} must be a mapping", file=file, line=node.start_mark.line + 1)
-    return list(node.value)
-
-
-def _bot_values(node: yaml.Node, what: str, file: str, lines: dict[str, int], *,
-                rank: bool) -> dict[str, list[float]]:
-    """``{bot: number or [numbers]}`` with duplicate-bot checks and line numbers."""
-    out: dict[str, list[float]] = {}
-    first: dict[str, int] = {}
-    for key, value in _mapping_items(node, what, file):
-        bot, line = str(key.value), key.start_mark.line + 1
-        if bot in first:
-            raise HumanFileError(f"duplicate bot '{bot}' in {what} (first on line {first[bot]}); "
+def _duplicate(file: str) -> OnDuplicate:
+    """The message for a key given twice: a bot in a ranking, a judge among the judges."""
+    def check(path: tuple[Any, ...], key: str, first: int, line: int) -> None:
+        if path == ("judges",):
+            raise HumanFileError(f"duplicate judge '{key}' (first on line {first})", file=file,
+                                 line=line)
+        if path == ("ranking",) or len(path) == 2 and path[0] in ("judges", "dimensions"):
+            name = f"judge{path[1] + 1}" if isinstance(path[-1], int) else path[-1]
+            what = "ranking" if path == ("ranking",) else f"{path[0]}.{name}"
+            raise HumanFileError(f"duplicate bot '{key}' in {what} (first on line {first}); "
                                  "give each bot one entry", file=file, line=line)
-        first[bot] = line
+    return check
+
+
+def _value_line(doc: LocatedYaml, path: tuple[Any, ...], value: Any) -> int | None:
+    """The line where the value at ``path`` starts (its first item or key, else its key)."""
+    if isinstance(value, list) and value:
+        return doc.line_of((*path, 0))
+    if isinstance(value, dict) and value:
+        return doc.line_of((*path, str(next(iter(value)))))
+    return doc.line_of(path)
+
+
+def _bot_values(value: Any, path: tuple[Any, ...], what: str, doc: LocatedYaml,
+                lines: dict[str, int], *, rank: bool) -> dict[str, list[float]]:
+    """``{bot: number or [numbers]}`` with line numbers."""
+    if not isinstance(value, dict):
+        raise HumanFileError(f"{what} must be a mapping", file=doc.file,
+                             line=_value_line(doc, path, value))
+    out: dict[str, list[float]] = {}
+    for key, data in value.items():
+        bot = str(key)
+        line = doc.line_of((*path, bot))
         lines.setdefault(bot, line)
-        try:
-            data = yaml.safe_load(yaml.serialize(value))
-        except yaml.YAMLError:
-            data = None
         if data is None:
-            raise HumanFileError(f"{what}: no value for '{bot}'; give a number", file=file,
+            raise HumanFileError(f"{what}: no value for '{bot}'; give a number", file=doc.file,
                                  line=line)
         items = data if isinstance(data, list) else [data]
         if not items:
-            raise HumanFileError(f"{what}: empty list for '{bot}'", file=file, line=line)
+            raise HumanFileError(f"{what}: empty list for '{bot}'", file=doc.file, line=line)
         label = f"{'rank' if rank else what + ' score'} of '{bot}'"
-        out[bot] = [_number(v, label, file, line, rank=rank) for v in items]
+        out[bot] = [_number(v, label, doc.file, line, rank=rank) for v in items]
     return out
 
 
 def parse_yaml(text: str, file: str = "<yaml>") -> HumanRanking:
-    from chatmatch.yamlloc import compose_checked
-
-    root = compose_checked(text, file, HumanFileError)  # bounded depth and aliases
-    if root is None:
-        raise HumanFileError("the file is empty; it needs a 'ranking' or 'judges' mapping",
-                             file=file, line=1)
-    top: dict[str, yaml.Node] = {}
-    lines: dict[str, int] = {}
-    for key, value in _mapping_items(root, "the file", file):
-        if key.value not in _YAML_KEYS:
-            raise HumanFileError(f"unknown key '{key.value}'; allowed: {', '.join(_YAML_KEYS)}",
-                                 file=file, line=key.start_mark.line + 1)
-        top[key.value] = value
+    doc = parse_located_yaml(text, file, error=HumanFileError, duplicate=_duplicate(file),
+                             empty="the file is empty; it needs a 'ranking' or 'judges' mapping")
+    top = doc.data
+    if not isinstance(top, dict):
+        raise HumanFileError("the file must be a mapping", file=file, line=doc.line_of(()))
+    for key in top:
+        if key not in _YAML_KEYS:
+            raise HumanFileError(f"unknown key '{key}'; allowed: {', '.join(_YAML_KEYS)}",
+                                 file=file, line=doc.line_of((str(key),)))
     if ("ranking" in top) == ("judges" in top):
         raise HumanFileError("give exactly one of 'ranking' (bot: rank) or 'judges' "
                              "(judge: {bot: rank})", file=file, line=1)
-    per_judge = _yaml_judges(top, file, lines)
+    lines: dict[str, int] = {}
+    per_judge = _yaml_judges(top, doc, lines)
     ranks = _average_judges(per_judge, file, lines)
     dims: dict[str, dict[str, list[float]]] = {}
     if "dimensions" in top:
-        for key, value in _mapping_items(top["dimensions"], "dimensions", file):
-            lines[f"dimension:{key.value}"] = key.start_mark.line + 1
-            dims[str(key.value)] = _bot_values(value, f"dimensions.{key.value}", file, {}, rank=False)
+        if not isinstance(top["dimensions"], dict):
+            raise HumanFileError("dimensions must be a mapping", file=file,
+                                 line=_value_line(doc, ("dimensions",), top["dimensions"]))
+        for key, value in top["dimensions"].items():
+            lines[f"dimension:{key}"] = doc.line_of(("dimensions", str(key)))
+            dims[str(key)] = _bot_values(value, ("dimensions", str(key)), f"dimensions.{key}",
+                                         doc, {}, rank=False)
     return HumanRanking(file, ranks, len(per_judge), _mean_scores(dims), lines)
 
 
-def _yaml_judges(top: dict[str, yaml.Node], file: str,
+def _yaml_judges(top: dict[str, Any], doc: LocatedYaml,
                  lines: dict[str, int]) -> dict[str, dict[str, float]]:
     if "ranking" in top:
-        vals = _bot_values(top["ranking"], "ranking", file, lines, rank=True)
+        vals = _bot_values(top["ranking"], ("ranking",), "ranking", doc, lines, rank=True)
         # a list per bot is that bot's rank from each judge
         counts = {len(v) for v in vals.values()}
         if len(counts) > 1:
             raise HumanFileError("ranking: every bot needs the same number of per-judge ranks",
-                                 file=file, line=top["ranking"].start_mark.line + 1)
+                                 file=doc.file, line=_value_line(doc, ("ranking",), top["ranking"]))
         k = counts.pop() if counts else 1
         return {f"judge{j + 1}": {b: v[j] for b, v in vals.items()} for j in range(k)}
-    node = top["judges"]
-    entries: list[tuple[str, yaml.Node, int]]
-    if isinstance(node, yaml.SequenceNode):
-        entries = [(f"judge{i + 1}", n, n.start_mark.line + 1) for i, n in enumerate(node.value)]
+    judges = top["judges"]
+    entries: list[tuple[str, Any, tuple[Any, ...]]]
+    if isinstance(judges, list):
+        entries = [(f"judge{i + 1}", v, ("judges", i)) for i, v in enumerate(judges)]
+    elif isinstance(judges, dict):
+        entries = [(str(k), v, ("judges", str(k))) for k, v in judges.items()]
     else:
-        entries = [(str(k.value), v, k.start_mark.line + 1)
-                   for k, v in _mapping_items(node, "judges", file)]
+        raise HumanFileError("judges must be a mapping", file=doc.file,
+                             line=_value_line(doc, ("judges",), judges))
     out: dict[str, dict[str, float]] = {}
-    for judge, n, line in entries:
-        if judge in out:
-            raise HumanFileError(f"duplicate judge '{judge}' (first on line {lines[f'judge:{judge}']})",
-                                 file=file, line=line)
-        lines[f"judge:{judge}"] = line
-        vals = _bot_values(n, f"judges.{judge}", file, lines, rank=True)
+    for judge, value, path in entries:
+        lines[f"judge:{judge}"] = doc.line_of(path)
+        vals = _bot_values(value, path, f"judges.{judge}", doc, lines, rank=True)
         for b, v in vals.items():
             if len(v) != 1:
                 raise HumanFileError(f"judges.{judge}: give one rank for '{b}', not a list",
-                                     file=file, line=lines.get(b))
+                                     file=doc.file, line=lines.get(b))
         out[judge] = {b: v[0] for b, v in vals.items()}
     return out

@@ -21,6 +21,7 @@ import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from chatmatch.analysis.agreement import dimension_wins  # noqa: E402
+from chatmatch.analysis.methods import method_table  # noqa: E402
 from chatmatch.ranking import Ranking  # noqa: E402
 from chatmatch.stages import GameResult, TrueSkillStats  # noqa: E402
 
@@ -154,8 +155,6 @@ def to_bytes(fig: Figure, fmt: str = "svg") -> bytes:
 
 def run_figures(data: "Run", human: "HumanRanking | None" = None) -> dict[str, Figure]:
     """Every figure of a run, by file stem."""
-    from chatmatch.analysis.methods import method_table
-
     variants = method_table(data)
     order = list(data.bots)
     if human is not None:

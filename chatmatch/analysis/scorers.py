@@ -9,14 +9,16 @@ from pydantic import ValidationError
 from chatmatch.analysis.fed import ScoreFn
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
+from chatmatch.scoring.builtin import DIMENSIONS
+from chatmatch.scoring.config import ScoringConfig
+from chatmatch.scoring.engine import load_scorers, score_games
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
+from chatmatch.validation import validation_message
 
 
 def parse_dimensions(text: str) -> list[str]:
     """``"a,b"`` -> ``["a", "b"]``; ``"all"`` -> the seven dimensions of the paper."""
-    from chatmatch.scoring.builtin import DIMENSIONS
-
     names = [n.strip() for n in text.split(",") if n.strip()]
     return list(DIMENSIONS) if names == ["all"] else names
 
@@ -24,15 +26,11 @@ def parse_dimensions(text: str) -> list[str]:
 def scorer_function(dimensions: str | Sequence[str], reporter: Reporter | None = None) -> ScoreFn:
     """A function scoring transcripts with the default scorers of ``dimensions`` (its
     loading and scoring shown on ``reporter``)."""
-    from chatmatch.scoring.config import ScoringConfig
-    from chatmatch.scoring.engine import load_scorers, score_games
-
     names = parse_dimensions(dimensions) if isinstance(dimensions, str) else list(dimensions)
     try:
         scorers = ScoringConfig(dimensions=names).build_scorers()
     except ValidationError as exc:
-        msg = exc.errors()[0]["msg"].removeprefix("Value error, ")
-        raise ChatmatchError(f"--dimensions: {msg}") from None
+        raise ChatmatchError(f"--dimensions: {validation_message(exc, path=False)}") from None
 
     def score(games: Sequence[Transcript]) -> list[dict[str, DimensionScore]]:
         load_scorers(scorers, reporter)

@@ -3,6 +3,10 @@ without a traceback and exit with status 2."""
 
 from __future__ import annotations
 
+import errno
+import importlib
+import os
+import signal
 import sys
 from typing import Any
 
@@ -31,8 +35,6 @@ class _Group(click.Group):
             click.echo("error: the input is nested too deeply to read; flatten it", err=True)
             sys.exit(2)
         except OSError as exc:  # a file or folder chatmatch could not read or write
-            import errno
-
             full_or_ro = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
             click.echo(f"error: {os_error_message(exc, doing='write' if full_or_ro else 'read or write it')}",
                        err=True)
@@ -63,8 +65,6 @@ def cli() -> None:
 
 
 def _register() -> None:
-    import importlib
-
     for name in SUBCOMMANDS:  # every one must import: a missing module is a bug, not a skip
         cli.add_command(importlib.import_module(f"chatmatch.cli.{name}").command)
 
@@ -72,18 +72,22 @@ def _register() -> None:
 _register()
 
 
+#: Environment defaults of the ``chatmatch`` process (a variable already set wins), set by
+#: :func:`main` only, never on import: model-loading progress bars (GGUF de-quantizing,
+#: weights; transformers' GGUF loader uses plain tqdm) would drown chatmatch's own progress
+#: (set HF_HUB_DISABLE_PROGRESS_BARS=0 to see them again), and tokenizers' thread pool
+#: warns when games run in threads.
+PROCESS_ENV_DEFAULTS = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "TQDM_DISABLE": "1",
+                        "TOKENIZERS_PARALLELISM": "false"}
+
+
 def main() -> None:
-    import os
-
-    # model loading progress bars (GGUF de-quantizing, weights) would drown the game
-    # progress line; set HF_HUB_DISABLE_PROGRESS_BARS=0 to see them again
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("TQDM_DISABLE", "1")  # transformers' GGUF loader uses plain tqdm
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    import signal
-
+    """The ``chatmatch`` console script: sets :data:`PROCESS_ENV_DEFAULTS`, handles SIGTERM
+    like Ctrl-C, and (like ``python -m``) lets ``adapter: mypkg.mod:Class`` find modules in
+    the current folder, then runs the command."""
+    for key, value in PROCESS_ENV_DEFAULTS.items():
+        os.environ.setdefault(key, value)
     signal.signal(signal.SIGTERM, _on_sigterm)
-    # like `python -m`, let `adapter: mypkg.mod:Class` find modules in the current folder
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     cli(prog_name="chatmatch")

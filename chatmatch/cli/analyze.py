@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import click
 
-from chatmatch.cli.table import render_table
-
-if TYPE_CHECKING:
-    from chatmatch.analysis.agreement import Variant
-    from chatmatch.analysis.human import HumanRanking
-    from chatmatch.progress import Reporter
-    from chatmatch.storedrun import Run
+from chatmatch.analysis.ablation import ablation_table
+from chatmatch.analysis.agreement import MIN_BOTS, Variant, few_bots_note, order_text
+from chatmatch.analysis.bootstrap import bootstrap
+from chatmatch.analysis.human import HumanRanking, load_human
+from chatmatch.analysis.methods import method_table
+from chatmatch.analysis.subsets import subset_table
+from chatmatch.progress import Reporter
+from chatmatch.storedrun import Run
+from chatmatch.tables import render_table
 
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
 
@@ -33,7 +35,7 @@ def _tau(v: float) -> str:
     return "n/a" if math.isnan(v) else f"{v:+.2f}"
 
 
-def _variants(title: str, rows: Sequence["Variant"], with_tau: bool) -> str:
+def _variants(title: str, rows: Sequence[Variant], with_tau: bool) -> str:
     heads = ["setting", "order (best first)", *(["tau"] if with_tau else [])]
     body = [[v.label, v.order_text(), *([_tau(v.tau)] if with_tau else [])] for v in rows]
     return f"{title}\n{table(heads, body, 2)}\n"
@@ -70,12 +72,6 @@ def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: i
       chatmatch analyze runs/demo --human humans.csv -k 3 --bootstrap 200 --seed 7
       chatmatch analyze runs/demo --only bootstrap
     """
-    from chatmatch.analysis.ablation import ablation_table
-    from chatmatch.analysis.human import load_human
-    from chatmatch.analysis.methods import method_table
-    from chatmatch.progress import Reporter
-    from chatmatch.storedrun import Run
-
     rep = Reporter(quiet=quiet)
     data = Run.load(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
@@ -92,10 +88,8 @@ def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: i
         click.echo(_bootstrap(data, human, samples, seed, method, rep))
 
 
-def _warn_few_bots(data: "Run", human: "HumanRanking | None", k: int,
+def _warn_few_bots(data: Run, human: HumanRanking | None, k: int,
                    only: tuple[str, ...]) -> None:
-    from chatmatch.analysis.agreement import MIN_BOTS, few_bots_note, order_text
-
     if human is None:
         return
     note = few_bots_note(len([b for b in data.bots if b in human.ranks]))
@@ -106,10 +100,8 @@ def _warn_few_bots(data: "Run", human: "HumanRanking | None", k: int,
     click.echo(f"Human ranking: {order_text(human.ranks, show_ranks=True)}\n")
 
 
-def _subsets(data: "Run", human: "HumanRanking | None", k: int, method: str | None,
-             rep: "Reporter") -> str:
-    from chatmatch.analysis.subsets import subset_table
-
+def _subsets(data: Run, human: HumanRanking | None, k: int, method: str | None,
+             rep: Reporter) -> str:
     if human is None:
         return "Subsets: skipped (give --human FILE to measure each subset against humans)\n"
     t = subset_table(data, human, k, method, reporter=rep)
@@ -119,10 +111,8 @@ def _subsets(data: "Run", human: "HumanRanking | None", k: int, method: str | No
             f"mean tau {_tau(t.mean_tau)}; {t.above} of {len(t.rows)} above {t.threshold:g}\n")
 
 
-def _bootstrap(data: "Run", human: "HumanRanking | None", samples: int,
-               seed: int, method: str | None, rep: "Reporter") -> str:
-    from chatmatch.analysis.bootstrap import bootstrap
-
+def _bootstrap(data: Run, human: HumanRanking | None, samples: int,
+               seed: int, method: str | None, rep: Reporter) -> str:
     b = bootstrap(data, samples, seed, method, human, reporter=rep)
     body = [[r.rank, r.bot, f"{100 * r.keep_share:.0f}%", f"[{r.low}, {r.high}]",
              f"{r.mean_rank:.2f}"] for r in b.rows]

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import click
 
+from chatmatch.analysis.agreement import compare_run, few_bots_note, ranks_text
+from chatmatch.analysis.human import load_human
+from chatmatch.storedrun import Run
 from chatmatch.cli.analyze import table
 
 
@@ -30,10 +33,6 @@ def command(run_dir: Path, human_file: Path, method: str | None, as_json: bool) 
       chatmatch compare runs/demo --human humans.yaml
       chatmatch compare runs/demo --human humans.csv --method points --json
     """
-    from chatmatch.analysis.agreement import compare_run, few_bots_note, ranks_text
-    from chatmatch.analysis.human import load_human
-    from chatmatch.storedrun import Run
-
     data = Run.load(run_dir)
     human = load_human(human_file, data.bots)
     ranking = data.rank(method=method)

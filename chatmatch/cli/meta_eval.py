@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from chatmatch.analysis.agreement import Correlation
+from chatmatch.analysis.fed import load_fed, meta_evaluate, rows_to_json
+from chatmatch.analysis.scorers import scorer_function
 from chatmatch.cli.analyze import table
-
-if TYPE_CHECKING:
-    from chatmatch.analysis.agreement import Correlation
+from chatmatch.progress import Reporter
 
 FAST = "proactivity,specificity,diversity,consistency,knowledge,relevance"
 
@@ -28,7 +28,7 @@ def command() -> None:
     """
 
 
-def _r(c: "Correlation") -> str:
+def _r(c: Correlation) -> str:
     if math.isnan(c.value):
         return "n/a"
     star = "*" if c.p_value < 0.05 else " "
@@ -55,10 +55,6 @@ def fed(path: Path, dimensions: str, limit: int | None, as_json: bool, quiet: bo
       chatmatch meta-eval fed ../shared/data/fed/fed_data.json
       chatmatch meta-eval fed fed_data.json -d all --limit 50 --json
     """
-    from chatmatch.analysis.fed import load_fed, meta_evaluate, rows_to_json
-    from chatmatch.analysis.scorers import scorer_function
-    from chatmatch.progress import Reporter
-
     dialogues = load_fed(path, limit)
     rows = meta_evaluate(dialogues, scorer_function(dimensions, Reporter(quiet=quiet)))
     if as_json:

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from chatmatch.cli.table import ranking_table, render_table
+from chatmatch.cli.table import ranking_table
+from chatmatch.tables import render_table
 
 if TYPE_CHECKING:
     from chatmatch.ranking.trueskill_rank import SeedSpread

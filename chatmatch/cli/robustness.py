@@ -9,37 +9,32 @@ from typing import Any
 
 import click
 
+from chatmatch.progress import Reporter
+from chatmatch.robustness.evaluators import DimensionEvaluator, as_evaluator, builtin_judge, load_object
+from chatmatch.robustness.suite import all_families, render, run_suite
+from chatmatch.robustness.triples import (RobustnessError, chitchat_conversations,
+                                          transcript_conversations)
+from chatmatch.scoring.builtin import DIMENSIONS
+from chatmatch.scoring.config import ScoringConfig
+from chatmatch.validation import validation_message
+
 
 def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for item in values for v in item.split(",") if v.strip()]
 
 
 def _scorer_evaluators(names: list[str], fluency_backend: str | None) -> list[Any]:
-    from chatmatch.robustness.evaluators import DimensionEvaluator, as_evaluator, load_object
-    from chatmatch.scoring.config import ScoringConfig
-
     builtin = [n for n in names if ":" not in n]
     params = {"fluency": {"backend": fluency_backend}} if fluency_backend and "fluency" in builtin else {}
     try:
         scorers = iter(ScoringConfig(dimensions=builtin, params=params).build_scorers() if builtin else [])
     except ValueError as exc:  # pydantic ValidationError: an unknown dimension
-        from chatmatch.robustness.triples import RobustnessError
-
-        raise RobustnessError(f"--scorers: {_first_message(exc)}") from None
+        raise RobustnessError(f"--scorers: {validation_message(exc, path=False)}") from None
     return [as_evaluator(load_object(n), n) if ":" in n else DimensionEvaluator(next(scorers))
             for n in names]
 
 
-def _first_message(exc: ValueError) -> str:
-    errors = getattr(exc, "errors", None)
-    if callable(errors):
-        return str(errors()[0]["msg"]).removeprefix("Value error, ")
-    return str(exc)
-
-
 def _judge_evaluators(names: list[str]) -> list[Any]:
-    from chatmatch.robustness.evaluators import as_evaluator, builtin_judge, load_object
-
     return [as_evaluator(load_object(n), n) if ":" in n else builtin_judge(n) for n in names]
 
 
@@ -81,11 +76,6 @@ def command(scorers: tuple[str, ...], judges: tuple[str, ...], n: int, seed: int
       chatmatch robustness -s diversity -j paireval --n 50
       chatmatch robustness -s mypkg.metric:MyScorer -j mypkg.judge:MyJudge --json
     """
-    from chatmatch.progress import Reporter
-    from chatmatch.robustness.suite import all_families, render, run_suite
-    from chatmatch.robustness.triples import chitchat_conversations, transcript_conversations
-    from chatmatch.scoring.builtin import DIMENSIONS
-
     names = _split(scorers) or ([] if judges else list(DIMENSIONS))
     evaluators = _scorer_evaluators(names, fluency_backend) + _judge_evaluators(_split(judges))
     rep = Reporter(quiet=quiet)

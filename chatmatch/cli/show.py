@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from chatmatch.cli.table import render_table
+from chatmatch.tables import render_table
 from chatmatch.details import turn_notes
 from chatmatch.errors import RunDirError
 from chatmatch.storedrun import Run

@@ -2,34 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 from chatmatch.ranking import Ranking
-
-def fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.2f}"
-    return str(v)
-
-
-def _numeric(cell: str) -> bool:
-    """Numbers are right-aligned, text left-aligned."""
-    try:
-        float(cell.rstrip("%x"))
-        return True
-    except ValueError:
-        return cell in ("-", "")
-
-
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    cells = [[fmt(c) for c in r] for r in rows]
-    widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
-              for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
-    sep = "  ".join("-" * w for w in widths)
-    body = ["  ".join(c.rjust(w) if _numeric(c) else c.ljust(w) for c, w in zip(r, widths))
-            for r in cells]
-    return "\n".join([line, sep, *body])
+from chatmatch.tables import render_table
 
 
 def ranking_table(r: Ranking, marks: dict[str, str] | None = None) -> str:

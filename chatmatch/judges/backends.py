@@ -39,6 +39,8 @@ from pydantic import Field
 
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.base import ScorerParams
+from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.lm import get_lm
 
 
 class JudgeError(ChatmatchError):
@@ -116,9 +118,6 @@ class LocalLM:
 
     def _load(self) -> Any:
         if self._lm is None:
-            from chatmatch.scoring.errors import ScoringError
-            from chatmatch.scoring.lm import get_lm
-
             try:  # the fluency dimension's process-wide cache: one copy of the weights
                 self._lm = get_lm("transformers", self.model_spec)
             except ScoringError as exc:
@@ -153,9 +152,8 @@ class LocalLM:
         """P(label) = sum over its spellings of the probability of the whole token sequence
         (e.g. " 3" may be " " then "3"). Spellings sharing all but their last token share one
         forward pass."""
-        import torch
-
-        lm = self._load()
+        lm = self._load()  # first: names the hf extra when torch is missing
+        import torch  # optional (the hf extra): deferred until a local judge runs
         ids = lm.tokenizer(self._text(prompt, answer_prefix), add_special_tokens=False)["input_ids"]
         spell = {l: self.spellings(l) for l in labels}
         dists: dict[tuple[int, ...], Any] = {}
@@ -171,9 +169,8 @@ class LocalLM:
         return LabelProbs({l: sum(seq_prob(s) for s in spell[l]) for l in labels}, "next-token")
 
     def generate(self, prompt: str, max_tokens: int = 60, answer_prefix: str = "") -> str:
-        import torch
-
-        lm = self._load()
+        lm = self._load()  # first: names the hf extra when torch is missing
+        import torch  # optional (the hf extra): deferred until a local judge runs
         tok = lm.tokenizer
         enc = tok(self._text(prompt, answer_prefix), add_special_tokens=False, return_tensors="pt")
         with self._lock, torch.inference_mode():

@@ -11,6 +11,9 @@ Its output is P(true next turn | context, response).
 
 The fitted model and its held-out accuracies are saved under the chatmatch cache directory
 (``$CHATMATCH_CACHE_DIR/judges/``) and reloaded from there.
+
+scikit-learn, scipy.sparse and joblib are imported inside the functions that use them: this
+module is imported with every judge (the scorer registry), and only the AMR judge needs them.
 """
 
 from __future__ import annotations
@@ -20,17 +23,17 @@ import json
 import os
 import random
 import re
-import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
+from chatmatch.judges.corpus import chitchat_dialogues
+from chatmatch.resources import RESOURCES, cache_dir
+
 RECIPE_VERSION = "1"
 _WORD = re.compile(r"[a-z0-9']+")
-_LOCK = threading.Lock()
-_LOADED: dict[str, "SmallModel"] = {}
 
 
 @dataclass(frozen=True)
@@ -112,8 +115,6 @@ def build_pairs(recipe: SLMRecipe) -> tuple[list[tuple[str, str, int, str]], lis
     """(train, held-out) rows (context, response, label, kind); kind: positive/random/adversarial."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from chatmatch.judges.corpus import chitchat_dialogues
-
     rng = random.Random(recipe.seed)
     dialogues = chitchat_dialogues()
     picks = [rng.randrange(len(dialogues)) for _ in range(recipe.contexts)]
@@ -148,8 +149,6 @@ def fit_lsa(recipe: SLMRecipe) -> Any:
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from chatmatch.judges.corpus import chitchat_dialogues
-
     rng = random.Random(recipe.seed + 1)
     dialogues = chitchat_dialogues()
     docs = [" ".join(dialogues[rng.randrange(len(dialogues))][1]) for _ in range(3000)]
@@ -179,8 +178,6 @@ def train(recipe: SLMRecipe) -> SmallModel:
 
 
 def default_path(recipe: SLMRecipe) -> Path:
-    from chatmatch_bots.cache import cache_dir
-
     return cache_dir("judges") / f"slm-{recipe.key()}.joblib"
 
 
@@ -201,22 +198,23 @@ def load(path: Path) -> SmallModel:
 
 def get_small_model(recipe: SLMRecipe | None = None, path: Path | None = None) -> SmallModel:
     """Load the model from ``path`` (default: the cache) or train and save it there; once
-    per process."""
+    per process (kept in ``RESOURCES.small_models``)."""
     recipe = recipe or SLMRecipe()
-    path = path or default_path(recipe)
-    with _LOCK:
-        if str(path) not in _LOADED:
-            model = None
-            if path.exists():
-                try:
-                    model = load(path)
-                except Exception:  # noqa: BLE001 - a damaged cache file: retrain
-                    model = None
-            if model is None:
-                model = train(recipe)
-                try:
-                    save(model, path)
-                except OSError:
-                    pass  # a read-only cache costs a retrain next time
-            _LOADED[str(path)] = model
-        return _LOADED[str(path)]
+    where = path or default_path(recipe)
+
+    def build() -> SmallModel:
+        model = None
+        if where.exists():
+            try:
+                model = load(where)
+            except Exception:  # noqa: BLE001 - a damaged cache file: retrain
+                model = None
+        if model is None:
+            model = train(recipe)
+            try:
+                save(model, where)
+            except OSError:
+                pass  # a read-only cache costs a retrain next time
+        return model
+
+    return RESOURCES.small_models.get_or_create(str(where), build)

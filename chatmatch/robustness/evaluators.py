@@ -26,9 +26,11 @@ from __future__ import annotations
 import importlib
 from typing import Any, ClassVar, Literal, Protocol, Sequence, runtime_checkable
 
+from chatmatch.judges import JUDGES, load_judges
 from chatmatch.robustness.perturb import Context
 from chatmatch.robustness.triples import RobustnessError
 from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript, Turn
 
 
@@ -83,8 +85,6 @@ class DimensionEvaluator:
         self.higher_is_better = bool(scorer.higher_is_better)
 
     def score(self, contexts: Sequence[Context], replies: Sequence[str]) -> list[float]:
-        from chatmatch.scoring.engine import score_games
-
         games = [as_game(c, r, f"r{i}", given_history=self.given_history)
                  for i, (c, r) in enumerate(zip(contexts, replies))]
         results = score_games(games, [self.scorer])
@@ -125,8 +125,6 @@ class PairEvalPreference:
 def builtin_judge(name: str) -> JudgeEvaluator | PairEvalPreference:
     """A judge of the :data:`chatmatch.judges.JUDGES` registry, default parameters.
     PairEval compares the good and the broken reply directly; the others score each."""
-    from chatmatch.judges import JUDGES, load_judges
-
     load_judges()
     judge = JUDGES.get(name)()
     if name == "paireval":

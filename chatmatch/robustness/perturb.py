@@ -35,6 +35,7 @@ from typing import Callable, Literal
 
 from chatmatch.registry import Registry
 from chatmatch.robustness import edits
+from chatmatch.robustness.entities import swap_entity
 from chatmatch.scoring.text import is_question
 
 
@@ -146,8 +147,6 @@ def number_change(s: Sample, rng: random.Random) -> str | None:
 @family("entity_swap", "one named entity replaced by another of the same type",
         ("consistency", "knowledge"))
 def entity_swap(s: Sample, rng: random.Random) -> str | None:
-    from chatmatch.robustness.entities import swap_entity
-
     return _differs(swap_entity(s.good, rng), s.good)
 
 

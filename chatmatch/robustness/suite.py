@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -13,6 +14,7 @@ from chatmatch.robustness.perturb import FAMILIES, FAMILY_ORDER
 from chatmatch.robustness.runner import DEFAULT_TOLERANCE, Spread, Stability, Tally, evaluate
 from chatmatch.robustness.triples import (DEFAULT_WINDOW, Conversation, RobustnessError, Triple,
                                           build_triples, closed_triples)
+from chatmatch.tables import render_table
 
 
 def all_families() -> list[str]:
@@ -23,8 +25,6 @@ def check_families(names: Sequence[str]) -> list[str]:
     known = all_families()
     for name in names:
         if name not in known:
-            import difflib
-
             close = difflib.get_close_matches(name, known, n=3)
             hint = f" Did you mean: {', '.join(close)}?" if close else ""
             raise RobustnessError(f"unknown family {name!r}.{hint} Available: {', '.join(known)}")
@@ -104,8 +104,6 @@ def _cell(c: Tally | Stability | DialogueCell | None, target: bool) -> str:
 
 
 def render(report: SuiteReport) -> str:
-    from chatmatch.cli.table import render_table
-
     evs, m = report.evaluators, report.meta
     cells = {**report.turn_cells, **report.game_cells}
     rows, ties = [], []

@@ -17,7 +17,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable, Sequence
 
+import chitchat_dataset
+
 from chatmatch.errors import ChatmatchError
+from chatmatch.importers import load_transcripts
 from chatmatch.robustness.perturb import CLOSED_KINDS, FAMILIES, Context, Sample
 from chatmatch.transcript import Transcript
 
@@ -66,8 +69,6 @@ class Triple:
 def chitchat_conversations() -> list[Conversation]:
     """The Chit-Chat Challenge corpus (MIT): one message (a sender's consecutive lines,
     joined by a space) is one turn; senders are renamed ``A`` (first) and ``B``."""
-    import chitchat_dataset
-
     out = []
     for conv_id, conv in chitchat_dataset.Dataset().items():
         names: dict[str, str] = {}
@@ -86,8 +87,6 @@ def chitchat_conversations() -> list[Conversation]:
 
 def transcript_conversations(paths: Sequence[Path]) -> list[Conversation]:
     """A user's transcripts (chatmatch JSONL, ParlAI or ``SPEAKER: text`` files)."""
-    from chatmatch.importers import load_transcripts
-
     games, _ = load_transcripts(list(paths), strict=True)
     if not games:
         raise RobustnessError(f"no games found in {', '.join(map(str, paths))}")

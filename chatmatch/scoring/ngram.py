@@ -11,7 +11,7 @@ of ``w1 .. wn </s>``.
 The model is stored as sorted ``int64`` keys and counts (numpy) and scored vectorised
 with ``searchsorted``: all the texts of a tournament in one pass. Training takes seconds;
 the result is written once to ``<cache dir>/ngram-kn3-chitchat-v1.npz`` (see
-:mod:`chatmatch.scoring.cache`) and loaded from there afterwards.
+:func:`chatmatch.resources.cache_dir`) and loaded from there afterwards.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from chatmatch.scoring.cache import cache_dir
+from chatmatch.resources import cache_dir
 from chatmatch.scoring.text import tokens
 
 BITS = 21  # word ids < 2**21, three of them packed in one int64 key

@@ -37,10 +37,10 @@ from typing import Any, Sequence
 from pydantic import Field
 
 from chatmatch.scoring.analysis import LEMMAS, spacy_features
-from chatmatch.scoring.base import SCORERS, Scorer
+from chatmatch.scoring.base import SCORERS
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.diversity import RepetitionParams, skipped_turns
-from chatmatch.scoring.knowledge import SpacyParams
+from chatmatch.scoring.knowledge import SpacyParams, SpacyScorer
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
@@ -56,7 +56,7 @@ def important_concepts(lemmas: Sequence[Sequence[str]], p: float, min_df: int) -
 
 
 @SCORERS.register("relevance", higher_is_better=True)
-class Relevance(Scorer):
+class Relevance(SpacyScorer):
     name = "relevance"
     higher_is_better = True
     description = "turns that bring back an important earlier concept (Algorithm 3)"
@@ -96,9 +96,6 @@ class Relevance(Scorer):
                 details.append({"turn": t, "speaker": turn.speaker, "concepts": hits})
             last_seen.update((c, t) for c in concepts)
         return DimensionScore(self.name, raw, self.higher_is_better, details)
-
-    def spacy_request(self) -> tuple[str, frozenset[str]]:
-        return self.params.spacy_model, self.spacy_needs
 
 
 def _own(previous: Turn, turn: Turn) -> bool:

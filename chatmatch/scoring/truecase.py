@@ -27,7 +27,7 @@ import threading
 from functools import lru_cache
 from typing import Any, Iterable
 
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.resources import require
 from chatmatch.scoring.text import normalise
 
 #: below this share of capital letters a bot's text counts as lower-cased
@@ -59,12 +59,9 @@ def looks_lowercased(texts: Iterable[str]) -> bool:
 def _caser() -> Any:
     with _LOCK:
         if not _CASER:
-            try:
-                from truecase import TrueCaser
-            except ImportError:
-                raise ScoringError("knowledge truecase needs the 'truecase' package: pip install "
-                                   "truecase==0.0.14, or set knowledge truecase: off") from None
-            _CASER.append(TrueCaser())
+            truecase = require("truecase", extra="spacy", feature="knowledge truecase",
+                               hint="or set knowledge truecase: off")
+            _CASER.append(truecase.TrueCaser())
         return _CASER[0]
 
 

@@ -20,12 +20,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from chatmatch.analysis.fed import load_fed
 from chatmatch.config import RankingConfig, config_from_data
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.stages import DimensionScore
+from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
+from chatmatch.validity.fed_lab import evaluate_fed
+from chatmatch.validity.games import GameDataset, evaluate_games
+from chatmatch.validity.ladder import play_ladder
+from chatmatch.validity.stb import load_stb
+from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
 DATASETS = ("stb", "fed", "ladder")
 DATA_ENV = "CHATMATCH_DATA"
@@ -49,8 +56,6 @@ def load_lab_config(path: str | Path | None) -> LabConfig:
     without ``bots`` (only the blocks the lab reads) is accepted too. No file: the defaults."""
     if path is None:
         return LabConfig()
-    from chatmatch.yamlloc import LocatedYaml, load_located_yaml
-
     located = load_located_yaml(path)
     data = located.data
     if not isinstance(data, (dict, list)):  # a list is a tournament of bots, all defaults
@@ -89,8 +94,6 @@ def score_with_steps(games: Sequence[Transcript], scorers: Sequence[Scorer], lab
     """:func:`chatmatch.scoring.engine.score_games` as one progress step. The engine is
     called as a whole (not scorer by scorer) so that whatever it does across scorers is
     what the lab measures."""
-    from chatmatch.scoring.engine import score_games
-
     progress.start(f"{label}: scoring {', '.join(s.name for s in scorers)}")
     out = score_games(games, scorers)
     progress.advance()
@@ -143,15 +146,11 @@ class Lab:
         return {d: self.config.scoring.weight(d) for d in self.config.scoring.dimensions}
 
     def run(self) -> dict[str, Any]:
-        from chatmatch.validity.games import evaluate_games
-
         self.check_inputs()
         scorers = self.config.scoring.build_scorers()
         reports: list[dict[str, Any]] = []
         for name in self.datasets:
             if name == "stb":
-                from chatmatch.validity.stb import load_stb
-
                 self.progress.start("stb: reading the zip")
                 domains = load_stb(self.data_dir / "stb")
                 self.progress.advance()
@@ -165,8 +164,6 @@ class Lab:
             elif name == "fed":
                 reports.append(self._fed(scorers))
             else:
-                from chatmatch.validity.ladder import play_ladder
-
                 self.progress.start("ladder: playing")
                 ds = play_ladder(self.ladder_file, self.ladder_exchanges)
                 self.progress.advance()
@@ -181,9 +178,6 @@ class Lab:
                 "seed": self.config.seed, "seeds": self.seeds, "datasets": reports}
 
     def _fed(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
-        from chatmatch.analysis.fed import load_fed
-        from chatmatch.validity.fed_lab import evaluate_fed
-
         self.progress.start("fed: reading")
         dialogues = load_fed(self.data_dir / "fed" / "fed_data.json")
         self.progress.advance()
@@ -195,8 +189,6 @@ class Lab:
 
 
 def _stb_dataset(dom: Any) -> Any:
-    from chatmatch.validity.games import GameDataset
-
     lengths = sorted(len(g.turns) for g in dom.games)
     facts = {"conversations": len(dom.games), "conversations_with_humans_left_out":
              dom.conversations_total - len(dom.games), "judgements": len(dom.judgements),

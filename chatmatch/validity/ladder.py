@@ -14,6 +14,9 @@ from pathlib import Path
 
 from chatmatch.config import TournamentConfig, load_config
 from chatmatch.errors import ChatmatchError
+from chatmatch.executors.local import load_bots
+from chatmatch.game import play_games
+from chatmatch.schedule import double_round_robin
 from chatmatch.validity.games import GameDataset
 
 
@@ -37,10 +40,6 @@ def construction_scores(cfg: TournamentConfig, where: str) -> dict[str, float]:
 
 def play_ladder(path: str | Path, exchanges: int | None = None) -> GameDataset:
     """Play the ladder's double round-robin and return its games with the true order."""
-    from chatmatch.executors.local import load_bots
-    from chatmatch.game import play_games
-    from chatmatch.schedule import double_round_robin
-
     cfg = load_config(path)
     if exchanges is not None:
         cfg = cfg.model_copy(update={"exchanges": exchanges})

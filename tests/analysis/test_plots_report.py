@@ -120,7 +120,8 @@ def test_report_leaderboard_has_the_terminal_tables_columns_and_values(tmp_path,
     scores and intervals (the report once showed empty points columns for them)."""
     import html as html_mod
 
-    from chatmatch.cli.table import fmt, ranking_table
+    from chatmatch.cli.table import ranking_table
+    from chatmatch.tables import fmt
 
     bots = ["alpha", "beta", "gamma"]
     games = [won("g001", "alpha", "beta", 4, 1), won("g002", "beta", "gamma", 5, 0),

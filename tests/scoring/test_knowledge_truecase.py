@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import builtins
+import sys
 from typing import Any
 
 import pytest
@@ -11,7 +11,7 @@ from scoring_dialogues import game
 
 from chatmatch.scoring import truecase as tc
 from chatmatch.scoring.analysis import ENTITIES, spacy_features
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.resources import MissingExtra
 from chatmatch.scoring.knowledge import DEFAULT_EXCLUDED_LABELS, DEFAULT_SPACY_MODEL, Knowledge, entity_key
 from chatmatch.scoring.text import normalise
 
@@ -102,16 +102,12 @@ def test_truecase_param_is_checked() -> None:
 
 
 def test_missing_truecase_package_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_import = builtins.__import__
-
-    def no_truecase(name: str, *a: Any, **k: Any) -> Any:
-        if name == "truecase":
-            raise ImportError(name)
-        return real_import(name, *a, **k)
-
     monkeypatch.setattr(tc, "_CASER", [])
-    monkeypatch.setattr(builtins, "__import__", no_truecase)
+    monkeypatch.setitem(sys.modules, "truecase", None)  # import truecase -> ModuleNotFoundError
     tc.restore_case.cache_clear()
-    with pytest.raises(ScoringError, match="pip install truecase==0.0.14, or set knowledge truecase: off"):
+    with pytest.raises(MissingExtra) as err:
         tc.restore_case("i live in paris")
+    assert str(err.value) == ("knowledge truecase needs the 'truecase' package, which is not "
+                              "installed: pip install 'chatmatch[spacy]' (or set knowledge "
+                              "truecase: off)")
     tc.restore_case.cache_clear()

@@ -96,7 +96,7 @@ def _no_gpu() -> bool:
 
 @pytest.mark.skipif(not _no_gpu(), reason="checks the behaviour of a machine without a GPU")
 def test_device_auto_is_cpu_and_missing_gpu_is_a_one_line_error(tiny_model_dir: Path) -> None:
-    from chatmatch_bots.hf_support import resolve_device
+    from chatmatch.resources import resolve_device
 
     assert resolve_device("auto") == "cpu"
     lm = get_lm("transformers", str(tiny_model_dir), device="auto")

