@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import yaml
 
-from chatmatch.config import PointsRule, RankingConfig
 from chatmatch.errors import ChatmatchError, RunDirError
-from chatmatch.ranking import Ranking, rank
+from chatmatch.ranking import RANKERS, Ranking, RankingConfig, rank
+from chatmatch.ranking.points import PointsRule
 from chatmatch.scoring.points import GameResult
 from chatmatch.store import RunDir
 
@@ -62,8 +62,6 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
     store, manifest, bots, rcfg, run_seed, results = load_run(run_dir)
     update: dict[str, Any] = {}
     if method:
-        from chatmatch.ranking import RANKERS
-
         if method not in RANKERS:
             raise ChatmatchError(f"--method: {RANKERS.miss_message(method)}")
         update["method"] = method
@@ -98,7 +96,7 @@ def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None
         raise RunDirError(f"{store.path}: no scored games yet; run `chatmatch run` to play them")
     if shuffles:
         rcfg = rcfg.model_copy(update={"shuffles": shuffles})
-    return seed_spread(results, bots, rcfg, list(range(seeds)))
+    return seed_spread(results, bots, rcfg.trueskill, list(range(seeds)), shuffles=rcfg.shuffles)
 
 
 def forfeit_warnings(results: Sequence[GameResult]) -> list[str]:

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from chatmatch_bots.base import Bot
-from chatmatch_bots.reply_cache import cache_bots
+from chatmatch.bot import Bot
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
@@ -23,6 +22,7 @@ from chatmatch.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.playprogress import PlayProgress
 from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking, rank
+from chatmatch.reply_cache import cache_bots
 from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
                               setup_from_config)
 from chatmatch.schedule import ScheduledGame, double_round_robin

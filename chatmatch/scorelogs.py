@@ -16,11 +16,11 @@ from typing import Any, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from chatmatch.config import PresetName, RankingConfig, TournamentConfig, error_from_validation
+from chatmatch.config import PresetName, TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, RunDirError, TranscriptError
 from chatmatch.importers import load_transcripts
 from chatmatch.progress import Reporter
-from chatmatch.ranking import Ranking, rank
+from chatmatch.ranking import Ranking, RankingConfig, rank
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.points import GameResult, result_from_scores
 from chatmatch.store import RunDir

@@ -1,11 +1,11 @@
-"""Checks shared by every config model: YAML ``true`` is not a number."""
+"""Checks shared by every config model: YAML ``true`` is not a number; :class:`StrictModel`."""
 
 from __future__ import annotations
 
 import typing
 from typing import Any
 
-from pydantic import ValidationInfo
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 
 def is_number_type(annotation: Any) -> bool:
@@ -30,3 +30,15 @@ def refuse_bool_for_number(model: Any, value: Any, info: ValidationInfo) -> Any:
         if isinstance(v, bool):
             raise ValueError(f"expected a number, got {str(v).lower()} (a boolean)")
     return value
+
+
+class StrictModel(BaseModel):
+    """Base of every config model: unknown keys are errors, and so are NaN, infinity and
+    booleans given for numbers (a NaN sigma would fail only after all games)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, v: Any, info: ValidationInfo) -> Any:
+        return refuse_bool_for_number(cls, v, info)

@@ -2,7 +2,7 @@
 
 ``$CHATMATCH_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/chatmatch``, else
 ``~/.cache/chatmatch``. Everything written there can be deleted at any time: adapters
-rebuild it on their next :meth:`~chatmatch_bots.base.Bot.load`. Writers build into a temporary
+rebuild it on their next :meth:`~chatmatch.bot.Bot.load`. Writers build into a temporary
 sibling and rename it into place, so concurrent processes never read half a file.
 """
 

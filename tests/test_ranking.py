@@ -2,9 +2,8 @@ import math
 
 import pytest
 
-from chatmatch.config import PointsRule, RankingConfig
-from chatmatch.ranking import rank
-from chatmatch.ranking.points import match_outcomes
+from chatmatch.ranking import RankingConfig, rank
+from chatmatch.ranking.points import PointsRule, match_outcomes
 from chatmatch.scoring.points import GameResult, award_points, dimension_winner, forfeit_result
 
 HIB = {"fluency": False, "proactivity": True}

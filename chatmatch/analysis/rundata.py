@@ -8,9 +8,9 @@ from typing import Any, Sequence
 
 import yaml
 
-from chatmatch.config import PointsRule, RankingConfig
 from chatmatch.errors import RunDirError
-from chatmatch.ranking import Ranking, rank
+from chatmatch.ranking import Ranking, RankingConfig, rank
+from chatmatch.ranking.points import PointsRule
 from chatmatch.rerank import load_run
 from chatmatch.scoring.points import GameResult
 from chatmatch.store import RunDir

@@ -15,7 +15,7 @@ from chatmatch.transcript import Transcript
 
 def parse_dimensions(text: str) -> list[str]:
     """``"a,b"`` -> ``["a", "b"]``; ``"all"`` -> the seven dimensions of the paper."""
-    from chatmatch.scoring.builtin import DIMENSIONS
+    from chatmatch.scoring.base import DIMENSIONS
 
     names = [n.strip() for n in text.split(",") if n.strip()]
     return list(DIMENSIONS) if names == ["all"] else names

@@ -84,7 +84,7 @@ def command(scorers: tuple[str, ...], judges: tuple[str, ...], n: int, seed: int
     from chatmatch.progress import Reporter
     from chatmatch.robustness.suite import all_families, render, run_suite
     from chatmatch.robustness.triples import chitchat_conversations, transcript_conversations
-    from chatmatch.scoring.builtin import DIMENSIONS
+    from chatmatch.scoring.base import DIMENSIONS
 
     names = _split(scorers) or ([] if judges else list(DIMENSIONS))
     evaluators = _scorer_evaluators(names, fluency_backend) + _judge_evaluators(_split(judges))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Sequence
 
-from chatmatch_bots.base import Bot
+from chatmatch.bot import Bot
 from chatmatch.config import TournamentConfig
 from chatmatch.errors import ChatmatchError
 from chatmatch.schedule import ScheduledGame

@@ -19,7 +19,8 @@ import threading
 from collections import deque
 from typing import Any, Mapping, Sequence
 
-from chatmatch_bots.base import Bot, History, copy_capabilities
+from chatmatch.adapters import create_bot
+from chatmatch.bot import Bot, History, copy_capabilities
 from chatmatch.config import FailurePolicy, TournamentConfig
 from chatmatch.executors import OnFinished
 from chatmatch.game import play_games
@@ -117,8 +118,6 @@ def play_parallel(games: Sequence[ScheduledGame], bots: Mapping[str, Bot], excha
 def load_bots(cfg: TournamentConfig, needed: set[str],
               reporter: Reporter | None = None) -> dict[str, Bot]:
     """Build and load the bots of ``cfg`` named in ``needed`` (all closed again on error)."""
-    from chatmatch_bots.registry import create_bot
-
     rep = reporter or Reporter.off()
     out: dict[str, Bot] = {}
     try:

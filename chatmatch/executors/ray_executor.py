@@ -22,7 +22,8 @@ import pickle
 import sys
 from typing import Any, Mapping, Sequence
 
-from chatmatch_bots.base import Bot, History, copy_capabilities
+from chatmatch.adapters import create_bot
+from chatmatch.bot import Bot, History, copy_capabilities
 from chatmatch.config import TournamentConfig
 from chatmatch.errors import BotError
 from chatmatch.executors import ExecutorError, OnFinished
@@ -54,8 +55,6 @@ class _BotHost:
         if isinstance(spec, Bot):
             self.bot = spec
         else:
-            from chatmatch_bots.registry import create_bot
-
             self.bot = create_bot(*spec)
         self.bot.load()
 
@@ -130,8 +129,6 @@ class RayExecutor:
 
     def _templates(self, needed: set[str]) -> dict[str, tuple[Bot, bytes]]:
         """Each needed bot built cheaply in the driver (no model loaded) and its payload."""
-        from chatmatch_bots.registry import create_bot
-
         out: dict[str, tuple[Bot, bytes]] = {}
         for spec in self.cfg.bots:
             if spec.name not in needed:

@@ -31,7 +31,7 @@ from chatmatch.judges.base import JudgeParams, JudgeScorer
 from chatmatch.judges.geval import weighted_score
 from chatmatch.judges.prompts import AMR_QUESTIONS, AMR_TURN
 from chatmatch.judges.slm import SLMRecipe, get_small_model
-from chatmatch.scoring.base import SCORERS, DimensionScore
+from chatmatch.scoring.base import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 AMR_KIND = "AMR Graph"
@@ -119,7 +119,6 @@ def _concept(lemma: str) -> str:
     return c or "thing"
 
 
-@SCORERS.register("amr_judge", description="AMR-paper judge: SLM score + semantic graph in the prompt")
 class AMRJudge(JudgeScorer):
     name = "amr_judge"
     description = "Evidence-augmented judge (SLM score + semantic graph), weighted 1-5"

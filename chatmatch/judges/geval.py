@@ -25,7 +25,7 @@ from pydantic import Field, model_validator
 from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
 from chatmatch.judges.prompts import (GEVAL_CRITERIA, GEVAL_DEFAULT_STEPS, GEVAL_DIALOGUE,
                                       GEVAL_STEPS, GEVAL_TURN)
-from chatmatch.scoring.base import SCORERS, DimensionScore
+from chatmatch.scoring.base import DimensionScore
 from chatmatch.transcript import Transcript
 
 
@@ -63,7 +63,6 @@ class GEvalParams(JudgeParams):
         return self
 
 
-@SCORERS.register("geval", description="G-EVAL: form-filling judge, probability-weighted 1-5")
 class GEval(JudgeScorer):
     name = "geval"
     description = "G-EVAL form-filling judge (probability-weighted score)"

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Literal, Protocol, Sequence, runtime_checkable
 
 from chatmatch.robustness.perturb import Context
 from chatmatch.robustness.triples import RobustnessError
-from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.base import SCORERS, Scorer
 from chatmatch.transcript import Transcript, Turn
 
 
@@ -123,12 +123,9 @@ class PairEvalPreference:
 
 
 def builtin_judge(name: str) -> JudgeEvaluator | PairEvalPreference:
-    """A judge of the :data:`chatmatch.judges.JUDGES` registry, default parameters.
+    """A model judge (a scorer with ``judge = True``), default parameters.
     PairEval compares the good and the broken reply directly; the others score each."""
-    from chatmatch.judges import JUDGES, load_judges
-
-    load_judges()
-    judge = JUDGES.get(name)()
+    judge = SCORERS.get(name, where=lambda meta: bool(meta["judge"]), kind="judge")()
     if name == "paireval":
         return PairEvalPreference(judge)
     return JudgeEvaluator(judge)

@@ -82,8 +82,21 @@ class Family:
     kind: Literal["break", "stable"] = "break"
 
 
-FAMILIES: Registry[Family] = Registry("perturbation family")
-#: family names in the order they are defined (and shown)
+def _check_family(obj: object) -> str | None:
+    return None if isinstance(obj, Family) else (
+        f"it is a {type(obj).__name__}, not a chatmatch.robustness.perturb.Family.")
+
+
+def _describe_family(f: Family) -> dict[str, object]:
+    return {"description": f.description, "targets": f.targets, "kind": f.kind}
+
+
+#: every family: the built-in ones below register themselves when this module is imported;
+#: another package adds its own (a :class:`Family`) through the entry point group
+#: ``chatmatch.perturbations``
+FAMILIES: Registry[Family] = Registry("perturbation family", group="chatmatch.perturbations",
+                                      check=_check_family, describe=_describe_family)
+#: built-in family names in the order they are defined (and shown)
 FAMILY_ORDER: list[str] = []
 
 

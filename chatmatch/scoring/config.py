@@ -21,8 +21,7 @@ from typing import Any
 from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator,
                       model_validator)
 
-from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
-from chatmatch.scoring.builtin import DIMENSIONS
+from chatmatch.scoring.base import DIMENSIONS, SCORERS, Scorer, ScorerParams
 from chatmatch.validation import refuse_bool_for_number
 
 

@@ -35,7 +35,7 @@ from typing import Any, Iterator, Sequence
 from pydantic import Field
 
 from chatmatch.scoring.analysis import game_similarity
-from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.base import DimensionScore, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.text import is_question
 from chatmatch.transcript import Transcript, Turn
@@ -149,7 +149,6 @@ def scored_turns(game: Transcript, params: ScorerParams) -> Iterator[Turn]:
     return (t for t in credited_turns(game) if t.index not in skip)
 
 
-@SCORERS.register("diversity", higher_is_better=True)
 class Diversity(Scorer):
     name = "diversity"
     higher_is_better = True

@@ -36,7 +36,7 @@ from typing import Any, Literal, Sequence
 from pydantic import Field, field_validator
 
 from chatmatch.scoring.analysis import ENTITIES, spacy_features
-from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.base import DimensionScore, Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
 from chatmatch.transcript import Transcript
@@ -61,7 +61,6 @@ class SpacyParams(ScorerParams):
     batch_size: int = Field(default=256, ge=1)
 
 
-@SCORERS.register("knowledge", higher_is_better=True)
 class Knowledge(Scorer):
     name = "knowledge"
     higher_is_better = True

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Sequence
 
-from chatmatch.scoring.base import SCORERS, DimensionScore, Scorer
+from chatmatch.scoring.base import DimensionScore, Scorer
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import RepetitionParams, penalised_turns, repeated_turns, scored_turns
@@ -32,7 +32,6 @@ from chatmatch.scoring.text import question_count
 from chatmatch.transcript import Transcript
 
 
-@SCORERS.register("proactivity", higher_is_better=True)
 class Proactivity(Scorer):
     name = "proactivity"
     higher_is_better = True

@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from chatmatch.analysis.agreement import compare
-from chatmatch.config import RankingConfig
-from chatmatch.ranking import rank
+from chatmatch.ranking import RankingConfig, rank
 from chatmatch.scoring.base import DimensionScore
 from chatmatch.scoring.points import GameResult, dimension_winner, result_from_scores
 from chatmatch.transcript import Transcript

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from chatmatch.config import RankingConfig, config_from_data
+from chatmatch.config import config_from_data
 from chatmatch.errors import ChatmatchError
+from chatmatch.ranking import RankingConfig
 from chatmatch.scoring.base import DimensionScore, Scorer
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.transcript import Transcript

@@ -24,7 +24,7 @@ import hashlib
 import random
 from typing import Sequence
 
-from chatmatch_bots.base import Bot, History, Message
+from chatmatch.bot import Bot, History, Message
 from chatmatch.transcript import Transcript, make_transcript
 
 #: question key -> the question (asked verbatim)

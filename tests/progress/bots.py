@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 
 
 class SlowBot(Bot):

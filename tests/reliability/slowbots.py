@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 
 _WORDS = ("apples pears Paris Berlin music football rain coffee books sister brother "
           "museum garden river holiday weekend cooking painting chess train").split()

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from chatmatch.robustness.perturb import DULL, FAMILIES, FAMILY_ORDER, Context, Sample, generated_families
+from chatmatch.scoring.base import DIMENSIONS
 
 CTX = Context(("What did you do last week?", "I went hiking in Utah with my brother John.",
                "Nice! I really like the mountains.", "We stayed three days. Do you like hiking?"),
@@ -38,8 +39,6 @@ def test_generator_exact_output(name: str) -> None:
 
 
 def test_every_generated_family_is_covered_and_targets_real_dimensions() -> None:
-    from chatmatch.scoring.builtin import DIMENSIONS
-
     assert set(generated_families()) == set(EXPECTED) | {"paraphrase"}
     for name in FAMILY_ORDER:
         assert set(FAMILIES.get(name).targets) <= set(DIMENSIONS)

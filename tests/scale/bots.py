@@ -6,7 +6,7 @@ import threading
 import time
 from typing import ClassVar
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 
 
 class OverlapBot(Bot):
