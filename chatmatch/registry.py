@@ -32,6 +32,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.metadata
+import threading
 import types
 from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
 
@@ -91,6 +92,7 @@ class Registry(Generic[T]):
         self._discovered = group is None
         #: "where: why" for each built-in or entry point that failed to load
         self.load_errors: list[str] = []
+        self._lock = threading.RLock()  # one thread loads; the others wait for it
 
     # --- registering ----------------------------------------------------------------------
     def add(self, name: str, item: T, **meta: object) -> None:
@@ -139,21 +141,23 @@ class Registry(Generic[T]):
             self.load_errors.append(f"{where}: {describe_exception(exc)}")
 
     def _load_all(self) -> None:
-        self._discover()
-        while self._pending:
-            self._load_one(next(iter(self._pending)))
+        with self._lock:
+            self._discover()
+            while self._pending:
+                self._load_one(next(iter(self._pending)))
 
     def __contains__(self, name: object) -> bool:
         if not isinstance(name, str):
             return False
-        self._discover()
         if name in self._items:
             return True
-        if name in self._pending:
-            self._load_one(name)
-        else:
-            self._load_all()  # a self-registering module may define it
-        return name in self._items
+        with self._lock:
+            self._discover()
+            if name in self._pending:
+                self._load_one(name)
+            elif name not in self._items:
+                self._load_all()  # a self-registering module may define it
+            return name in self._items
 
     def __iter__(self) -> Iterator[str]:
         self._load_all()

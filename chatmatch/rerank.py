@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import yaml
 
 from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.ranking import RANKERS, Ranking, RankingConfig, rank
 from chatmatch.ranking.points import PointsRule
+from chatmatch.ranking.trueskill_rank import SeedSpread, seed_spread
 from chatmatch.scoring.points import GameResult
 from chatmatch.store import RunDir
-
-if TYPE_CHECKING:
-    from chatmatch.ranking.trueskill_rank import SeedSpread
 
 
 def parse_points(text: str) -> PointsRule:
@@ -86,11 +84,9 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
     return r, warnings
 
 
-def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None) -> "SeedSpread":
+def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None) -> SeedSpread:
     """The run's TrueSkill ranking under seeds 0..seeds-1 (:func:`seed_spread`), with the
     run's ranking settings and ``shuffles`` when given."""
-    from chatmatch.ranking.trueskill_rank import seed_spread
-
     store, _, bots, rcfg, _, results = load_run(run_dir)
     if not results:
         raise RunDirError(f"{store.path}: no scored games yet; run `chatmatch run` to play them")

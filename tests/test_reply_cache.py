@@ -51,7 +51,7 @@ def reset():
     Counting.calls, Counting.die_at = 0, None
 
 
-def cfg_for(out: Path, mode: str = "on", adapter: str = "tests.bots.test_reply_cache:Counting"):
+def cfg_for(out: Path, mode: str = "on", adapter: str = "tests.test_reply_cache:Counting"):
     text = (f"name: c\nexchanges: 3\nconcurrent_games: 1\noutput_dir: {out}\nreply_cache: {mode}\n"
             "record_timings: false\nscoring: {dimensions: [proactivity]}\nbots:\n"
             f"  - {{name: a, adapter: '{adapter}'}}\n  - {{name: b, adapter: '{adapter}'}}\n"
@@ -98,9 +98,9 @@ def test_auto_caches_remote_bots_only_and_off_caches_nothing(tmp_path):
     run_tournament(cfg_for(tmp_path / "local", mode="auto"))
     assert not (tmp_path / "local" / CACHE_FILE).exists()
     run_tournament(cfg_for(tmp_path / "remote", mode="auto",
-                           adapter="tests.bots.test_reply_cache:Remote"))
+                           adapter="tests.test_reply_cache:Remote"))
     assert len(ReplyCache(tmp_path / "remote" / CACHE_FILE)) == 30
-    run_tournament(cfg_for(tmp_path / "off", mode="off", adapter="tests.bots.test_reply_cache:Remote"))
+    run_tournament(cfg_for(tmp_path / "off", mode="off", adapter="tests.test_reply_cache:Remote"))
     assert not (tmp_path / "off" / CACHE_FILE).exists()
 
 
