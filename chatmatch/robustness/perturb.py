@@ -215,5 +215,10 @@ for _kind, _desc in CLOSED_KINDS.items():
                 None))
 
 
+def turn_families() -> list[str]:
+    """Every family: the built-in ones in their order, then those of other packages by name."""
+    return [*FAMILY_ORDER, *(n for n in FAMILIES if n not in FAMILY_ORDER)]
+
+
 def generated_families() -> list[str]:
-    return [n for n in FAMILY_ORDER if FAMILIES.get(n).generate is not None]
+    return [n for n in turn_families() if FAMILIES.get(n).generate is not None]
