@@ -115,9 +115,11 @@ def test_import_path_with_a_missing_dependency_names_it(tmp_path: Path,
 
 
 def _fresh(monkeypatch: pytest.MonkeyPatch, builtins: dict[str, str] | None = None,
-           eps: list[importlib.metadata.EntryPoint] | None = None) -> Registry[type[Bot]]:
-    """An adapter registry in place of the global one, with these built-ins and entry points."""
-    asked: list[str] = []
+           eps: list[importlib.metadata.EntryPoint] | None = None,
+           asked: list[str] | None = None) -> Registry[type[Bot]]:
+    """An adapter registry in place of the global one, with these built-ins and entry points
+    (each entry point discovery appends its group to ``asked``)."""
+    asked = [] if asked is None else asked
 
     def fake_entry_points(*, group: str) -> list[importlib.metadata.EntryPoint]:
         asked.append(group)
@@ -127,7 +129,6 @@ def _fresh(monkeypatch: pytest.MonkeyPatch, builtins: dict[str, str] | None = No
     reg: Registry[type[Bot]] = Registry(
         "bot adapter", builtins=builtins, group=ENTRY_POINT_GROUP, noun="adapter",
         check=adapters._check_adapter, describe=adapters._describe_adapter, error=BotError)
-    reg.asked = asked  # type: ignore[attr-defined]
     monkeypatch.setattr(adapters, "ADAPTERS", reg)
     return reg
 
@@ -137,12 +138,13 @@ def _ep(name: str, value: str) -> importlib.metadata.EntryPoint:
 
 
 def test_entry_points_register_classes_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
     fresh = _fresh(monkeypatch, eps=[
         _ep("parrot", f"{__name__}:ParrotBot"), _ep("broken", "no_such_plugin_xyz:Bot"),
-        _ep("not-a-bot", "chatmatch.bot:History")])
-    assert fresh.asked == []  # type: ignore[attr-defined]  # nothing discovered before a lookup
+        _ep("not-a-bot", "chatmatch.bot:History")], asked=asked)
+    assert asked == []  # nothing is discovered before the first lookup
     assert resolve_adapter("parrot") is ParrotBot
-    assert fresh.asked == [ENTRY_POINT_GROUP]  # type: ignore[attr-defined]
+    assert asked == [ENTRY_POINT_GROUP]
     assert fresh.load_errors == []  # only the entry point asked for was loaded
     with pytest.raises(UnknownNameError) as err:
         resolve_adapter("broken")
