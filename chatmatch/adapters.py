@@ -86,9 +86,7 @@ def resolve_adapter(spec: str) -> type[Bot]:
         message += f" For an import path write 'package.module:Class' (e.g. '{_colon_hint(spec)}')."
     else:
         message += " Or give an import path 'package.module:Class'."
-    if ADAPTERS.load_errors:
-        message += " Some adapters failed to load: " + "; ".join(ADAPTERS.load_errors)
-    raise UnknownNameError(message)
+    raise UnknownNameError(message + ADAPTERS.failed_note())
 
 
 def _colon_hint(spec: str) -> str:

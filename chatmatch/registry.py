@@ -172,12 +172,22 @@ class Registry(Generic[T]):
         accepts (a miss then calls them ``kind``, e.g. the judges among the scorers)."""
         if where is None:
             if name not in self:
-                raise UnknownNameError(self.miss_message(name))
+                raise UnknownNameError(self.miss_message(name) + self._failed_note("."))
             return self._items[name]
         among = [n for n in self if where(self.meta(n))]
         if name not in among:
-            raise UnknownNameError(self.miss_message(name, among=among, kind=kind))
+            raise UnknownNameError(self.miss_message(name, among=among, kind=kind)
+                                   + self._failed_note("."))
         return self._items[name]
+
+    def failed_note(self) -> str:
+        """" Some {noun}s failed to load: where: why; ..." (empty when none failed)."""
+        return self._failed_note("")
+
+    def _failed_note(self, stop: str) -> str:
+        if not self.load_errors:
+            return ""
+        return f"{stop} Some {self.noun}s failed to load: " + "; ".join(self.load_errors)
 
     def meta(self, name: str) -> dict[str, object]:
         """The item's metadata: what it declares itself, then what registration added."""
@@ -189,7 +199,7 @@ class Registry(Generic[T]):
         names = sorted(self if among is None else among)
         close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        return f"Unknown {kind or self.kind} '{name}'.{hint} Available: {', '.join(names)}"
+        return f"Unknown {kind or self.kind} '{name}'.{hint} Available: {', '.join(names) or 'none'}"
 
     # --- import paths ---------------------------------------------------------------------
     def resolve(self, spec: str) -> T:

@@ -113,3 +113,18 @@ def test_scorer_names_and_directions_are_declared_once_on_the_class() -> None:
     assert judges == ["amr_judge", "aspect_judge", "geval", "paireval"]
     with pytest.raises(UnknownNameError, match="Unknown judge 'fluency'. Available: amr_judge"):
         SCORERS.get("fluency", where=lambda meta: bool(meta["judge"]), kind="judge")
+
+
+def test_a_plugin_that_fails_to_load_is_named_when_a_name_is_missed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    reg: Registry[Any] = Registry("ranking method", group="chatmatch.rankers")
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda *, group: [
+        importlib.metadata.EntryPoint("glicko", "no_such_plugin_xyz:rank", group)])
+    with pytest.raises(UnknownNameError) as err:
+        reg.get("glicko")
+    assert str(err.value) == (
+        "Unknown ranking method 'glicko'. Available: none. Some ranking methods failed to load: "
+        "entry point 'glicko = no_such_plugin_xyz:rank' (chatmatch.rankers): "
+        "ModuleNotFoundError: No module named 'no_such_plugin_xyz'")
