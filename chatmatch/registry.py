@@ -65,7 +65,8 @@ class Registry(Generic[T]):
     imported object cannot be an item (``None``: it can). ``candidates(module)`` says what
     a module defines that could be an item (shown when an import path names a missing
     attribute); ``listing`` is the command that lists the registered names. ``error`` is the
-    exception class of import-path errors.
+    exception class of import-path errors. ``name_of(item)``: the name an item gives itself
+    (a scorer's ``name``), which a built-in or entry point must be registered under.
     """
 
     def __init__(self, kind: str, *, builtins: Mapping[str, str] | None = None,
@@ -74,7 +75,8 @@ class Registry(Generic[T]):
                  candidates: Callable[[types.ModuleType], str] | None = None,
                  listing: str = "",
                  describe: Callable[[T], Mapping[str, object]] = _no_metadata,
-                 error: type[ChatmatchError] = ChatmatchError) -> None:
+                 error: type[ChatmatchError] = ChatmatchError,
+                 name_of: Callable[[T], str] | None = None) -> None:
         self.kind = kind
         self.noun = noun or kind
         self.group = group
@@ -84,6 +86,7 @@ class Registry(Generic[T]):
         self._listing = listing
         self._describe = describe
         self._error = error
+        self._name_of = name_of
         self._items: dict[str, T] = {}
         self._meta: dict[str, dict[str, object]] = {}
         #: name -> (where it comes from, how to load it): not imported yet
@@ -136,6 +139,9 @@ class Registry(Generic[T]):
                 raise TypeError(problem)
             if self._items.get(name) is obj:
                 return  # the module registered the same item under the same name
+            own = self._name_of(obj) if self._name_of is not None else name  # type: ignore[arg-type]
+            if own != name:
+                raise ValueError(f"it calls itself '{own}': register it under that name")
             self.add(name, obj)  # type: ignore[arg-type]  # checked above
         except Exception as exc:  # noqa: BLE001 - one broken plugin must not hide the rest
             self.load_errors.append(f"{where}: {describe_exception(exc)}")

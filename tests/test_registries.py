@@ -4,6 +4,7 @@ carries its metadata, a typo gets a "did you mean", and an import path finds the
 
 from __future__ import annotations
 
+import importlib.metadata
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -117,8 +118,6 @@ def test_scorer_names_and_directions_are_declared_once_on_the_class() -> None:
 
 def test_a_plugin_that_fails_to_load_is_named_when_a_name_is_missed(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.metadata
-
     reg: Registry[Any] = Registry("ranking method", group="chatmatch.rankers")
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda *, group: [
         importlib.metadata.EntryPoint("glicko", "no_such_plugin_xyz:rank", group)])
@@ -128,3 +127,15 @@ def test_a_plugin_that_fails_to_load_is_named_when_a_name_is_missed(
         "Unknown ranking method 'glicko'. Available: none. Some ranking methods failed to load: "
         "entry point 'glicko = no_such_plugin_xyz:rank' (chatmatch.rankers): "
         "ModuleNotFoundError: No module named 'no_such_plugin_xyz'")
+
+
+def test_a_scorer_registered_under_another_name_than_its_own_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda *, group: [
+        importlib.metadata.EntryPoint("fluent", "chatmatch.scoring.fluency:Fluency", group)])
+    reg: Registry[Any] = Registry("scoring dimension", group="chatmatch.scorers", noun="scorer",
+                                  name_of=lambda cls: cls.name)
+    assert "fluent" not in reg
+    assert reg.load_errors == ["entry point 'fluent = chatmatch.scoring.fluency:Fluency' "
+                               "(chatmatch.scorers): ValueError: it calls itself 'fluency': "
+                               "register it under that name"]

@@ -130,4 +130,4 @@ def _describe_scorer(cls: type[Scorer]) -> dict[str, object]:
 
 SCORERS: Registry[type[Scorer]] = Registry(
     "scoring dimension", builtins=BUILTIN_SCORERS, group="chatmatch.scorers", noun="scorer",
-    check=_check_scorer, describe=_describe_scorer)
+    check=_check_scorer, describe=_describe_scorer, name_of=lambda cls: cls.name)
