@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 
-.PHONY: demo test test-fast bench install browser clean
+.PHONY: demo test test-fast lint bench install browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,9 +32,17 @@ browser:
 	  (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
 	  || echo "note: could not install chromium; the browser test will be skipped"; }
 
+# mypy (strict; settings in pyproject.toml [tool.mypy]) and import-linter's contracts
+# (pyproject.toml [tool.importlinter]): a cold mypy run takes about 4 minutes on 2 cores
+lint: $(STAMP)
+	@status=0; $(BIN)/mypy || status=1; $(BIN)/lint-imports || status=1; exit $$status
+
 # the whole suite, slow tests (real SmolLM2, the ladder through the CLI, a real
-# transformers-serve server) included: about 8 minutes on 2 cores
+# transformers-serve server) included: about 8 minutes on 2 cores; lint first.
+# The leading '-' of the lint line lets the tests run (and CI pass) while lint still
+# reports errors; remove it once `make lint` passes, so that lint failures fail CI.
 test: $(STAMP) browser
+	-$(MAKE) lint
 	$(BIN)/python -m pytest -q tests
 
 # without the tests marked slow: about 2 minutes
@@ -45,4 +53,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info .mypy_cache .import_linter_cache

@@ -41,7 +41,7 @@ SEVEN = [("canned", "canned", {}), ("echo", "echo", {}), ("random", "random-line
          ("eliza", "eliza", {}),
          ("counter", "tests.scripted:CountingBot", {"style": "rich", "ask_every": 3}),
          ("plain", "tests.scripted:CountingBot", {"style": "plain", "ask_every": 0}),
-         ("sampler", "tests.reliability.slowbots:SamplingBot", {"words": 8, "ask_every": 2})]
+         ("sampler", "tests.scripted:SamplingBot", {"words": 8, "ask_every": 2})]
 
 
 class TimedBot(Bot):
@@ -91,7 +91,7 @@ class ScoringClock:
 
 def cycled_bots(n: int) -> list[tuple[str, str, dict[str, Any]]]:
     kinds = [("canned", {}), ("eliza", {}), ("tests.scripted:CountingBot", {"style": "rich"}),
-             ("tests.reliability.slowbots:SamplingBot", {})]
+             ("tests.scripted:SamplingBot", {})]
     out = []
     for i in range(n):
         adapter, params = kinds[i % len(kinds)]

@@ -31,6 +31,10 @@ from chatmatch.transcript import Transcript, Turn
 
 log = logging.getLogger(__name__)
 
+#: one accepted reply: (text, seconds the call took, a note such as ``{"truncated_from": n}``
+#: or ``{"retries": k}``, else None)
+Reply = tuple[str, float, dict[str, object] | None]
+
 
 class BotFailure(BotError):
     """A bot failed on a turn even after the retries the policy allows."""
@@ -106,6 +110,7 @@ class _Lane:
 
     def call(self, fn: Callable[[], object], timeout_s: float) -> object:
         box: dict[str, object] = {}
+        errors: list[BaseException] = []
         done, abandoned = threading.Event(), threading.Event()
 
         def run() -> None:
@@ -115,7 +120,7 @@ class _Lane:
                 if not abandoned.is_set():  # the caller may have given up while we waited
                     box["value"] = fn()
             except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
-                box["error"] = exc
+                errors.append(exc)
             finally:
                 if self.lock is not None:
                     self.lock.release()
@@ -125,8 +130,8 @@ class _Lane:
         if not done.wait(timeout_s):
             abandoned.set()
             raise TimeoutError(f"no reply within {timeout_s:g} s")
-        if "error" in box:
-            raise box["error"]  # type: ignore[misc]
+        if errors:
+            raise errors[0]
         return box.get("value")
 
 
@@ -159,7 +164,7 @@ class _Caller:
             return text[: self.policy.max_chars], {"truncated_from": len(text)}
         return text, None
 
-    def one(self, bot: Bot, state: GameState) -> tuple[str, float, dict[str, object] | None]:
+    def one(self, bot: Bot, state: GameState) -> Reply:
         speaker = state.next_speaker
         history = state.history_for(speaker)
         last, attempts = "", 0
@@ -187,7 +192,7 @@ class _Caller:
         raise BotFailure(speaker, state.game.game_id, len(state.turns),
                          f"{last} (after {attempts} attempt(s))")
 
-    def batch(self, bot: Bot, states: Sequence[GameState]) -> list[object]:
+    def batch(self, bot: Bot, states: Sequence[GameState]) -> list[Reply | BotFailure]:
         histories = [s.history_for(s.next_speaker) for s in states]
         t0 = time.perf_counter()
         try:
@@ -251,7 +256,7 @@ def _step(active: list[GameState], bots: Mapping[str, Bot], caller: _Caller,
             waiting.setdefault(st.next_speaker, []).append(st)
     for name, states in waiting.items():
         bot = bots[name]
-        outs: list[object]
+        outs: list[Reply | BotFailure]
         if bot.supports_batch and len(states) > 1:
             outs = list(caller.batch(bot, states))
         elif bot.thread_safe and len(states) > 1:
@@ -264,13 +269,13 @@ def _step(active: list[GameState], bots: Mapping[str, Bot], caller: _Caller,
                     raise out
                 st.forfeit = {"bot": out.bot, "reason": out.reason, "turn": str(out.turn)}
                 continue
-            text, seconds, note = out  # type: ignore[misc]
+            text, seconds, note = out
             if note:
                 st.notes.append({"turn": len(st.turns), **note})
             st.add(text, seconds)
 
 
-def _safe_one(caller: _Caller, bot: Bot, st: GameState) -> object:
+def _safe_one(caller: _Caller, bot: Bot, st: GameState) -> Reply | BotFailure:
     try:
         return caller.one(bot, st)
     except BotFailure as exc:

@@ -36,6 +36,7 @@ import contextlib
 import sys
 import threading
 import time
+from collections.abc import Sized
 from typing import Any, Iterable, Iterator, TextIO, TypeVar
 
 T = TypeVar("T")
@@ -232,8 +233,8 @@ class Reporter:
     def track(self, items: Iterable[T], label: str, *, total: int | None = None,
               unit: str = "items") -> Iterator[T]:
         """``items`` one by one, advancing a bar after each."""
-        if total is None and hasattr(items, "__len__"):
-            total = len(items)  # type: ignore[arg-type]
+        if total is None and isinstance(items, Sized):
+            total = len(items)
         with self.bar(label, total, unit=unit) as b:
             for item in items:
                 yield item

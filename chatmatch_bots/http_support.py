@@ -118,7 +118,8 @@ def send(client: Any, method: str, url: str, body: dict[str, Any] | None,
     """
     import httpx
 
-    box: dict[str, Any] = {}
+    answers: list[tuple[int, dict[str, str], bytes]] = []
+    errors: list[BaseException] = []
     done, given_up = threading.Event(), threading.Event()
 
     def run() -> None:
@@ -130,13 +131,13 @@ def send(client: Any, method: str, url: str, body: dict[str, Any] | None,
                     chunks.append(chunk)
                     if given_up.is_set():
                         return
-                box["out"] = (resp.status_code, dict(resp.headers), b"".join(chunks))
+                answers.append((resp.status_code, dict(resp.headers), b"".join(chunks)))
         except httpx.TimeoutException:
-            box["error"] = Retryable(f"no complete answer within timeout_s={deadline_s:g}")
+            errors.append(Retryable(f"no complete answer within timeout_s={deadline_s:g}"))
         except httpx.HTTPError as exc:
-            box["error"] = Retryable(describe(f"cannot connect: {type(exc).__name__}: {exc}"))
+            errors.append(Retryable(describe(f"cannot connect: {type(exc).__name__}: {exc}")))
         except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
-            box["error"] = exc
+            errors.append(exc)
         finally:
             done.set()
 
@@ -144,9 +145,9 @@ def send(client: Any, method: str, url: str, body: dict[str, Any] | None,
     if not done.wait(deadline_s):
         given_up.set()
         raise Retryable(f"no complete answer within timeout_s={deadline_s:g}")
-    if "error" in box:
-        raise box["error"]
-    return box["out"]  # type: ignore[no-any-return]
+    if errors:
+        raise errors[0]
+    return answers[0]
 
 
 def fail(message: str, secrets: Iterable[str | None] = ()) -> BotError:

@@ -100,37 +100,33 @@ def test_huge_reply_is_truncated_and_recorded():
 
 
 def test_timeout_counts_as_failure():
-    bots = {"ok": CountingBot("ok"), "s": FlakyBot("s", mode="slow", sleep_s=0.5)}
-    tr = play_games(_games(["ok", "s"])[:1], bots, 1, FailurePolicy(retries=0, timeout_s=0.05))[0]
+    bots = {"ok": CountingBot("ok"), "s": FlakyBot("s", mode="hang")}
+    try:
+        tr = play_games(_games(["ok", "s"])[:1], bots, 1,
+                        FailurePolicy(retries=0, timeout_s=0.05))[0]
+    finally:
+        bots["s"].release.set()
     assert tr.meta["forfeit"]["reason"].startswith("TimeoutError: no reply within 0.05 s")
-
-
-class _Hang(CountingBot):
-    """Never answers (until the test releases it); not thread-safe."""
-
-    def __init__(self, name: str = "", *, release=None) -> None:
-        super().__init__(name)
-        self.release, self.calls = release, 0
-
-    def reply(self, history):
-        self.calls += 1
-        self.release.wait()
-        return super().reply(history)
 
 
 def test_a_hung_bot_never_delays_or_blames_another():
     import threading
-    import time
 
-    release = threading.Event()
-    hang = _Hang("hang", release=release)
+    hang = FlakyBot("hang", mode="hang")  # not thread-safe
     bots = {"hang": hang, "a": CountingBot("a"), "b": CountingBot("b")}
-    start = time.perf_counter()
-    out = play_games(_games(["hang", "a", "b"]), bots, 3,
-                     FailurePolicy(retries=1, timeout_s=0.3), concurrent=6)
-    took = time.perf_counter() - start
-    release.set()
+    out: list = []
+    # in a thread, so that a queue stuck behind the hung bot fails the test instead of
+    # hanging it (the hung bot is released only after the games are over)
+    player = threading.Thread(target=lambda: out.extend(play_games(
+        _games(["hang", "a", "b"]), bots, 3, FailurePolicy(retries=1, timeout_s=0.3),
+        concurrent=6)), daemon=True)
+    player.start()
+    player.join(timeout=60)
+    stuck = player.is_alive()
+    hang.release.set()
+    assert not stuck, "play_games is stuck behind the hung bot"
     forfeits = {tr.game_id: tr.meta.get("forfeit") for tr in out}
+    assert len(out) == 6
     for tr in out:
         if "hang" in tr.players:
             assert forfeits[tr.game_id]["bot"] == "hang"
@@ -138,8 +134,7 @@ def test_a_hung_bot_never_delays_or_blames_another():
             assert forfeits[tr.game_id] is None and len(tr.turns) == 6
     # the abandoned call keeps the not-thread-safe bot busy: its later calls wait (inside
     # their own limit) instead of running beside it; nobody else waits on it
-    assert hang.calls == 1
-    assert took < 0.3 * 2 * 4 + 1.5  # a few steps of timeouts, not a stuck queue
+    assert hang.count == 1
 
 
 def test_a_bot_that_retries_inside_is_not_retried_again():
@@ -154,28 +149,23 @@ def test_a_bot_that_retries_inside_is_not_retried_again():
 def test_abandoned_calls_do_not_keep_the_process_alive(tmp_path):
     import subprocess
     import sys
-    import time
     from pathlib import Path
 
     script = tmp_path / "hang.py"
     script.write_text(
-        "import time\n"
         "from chatmatch.config import FailurePolicy\n"
         "from chatmatch.game import play_games\n"
         "from chatmatch.schedule import double_round_robin\n"
-        "from tests.scripted import CountingBot\n"
-        "class Hang(CountingBot):\n"
+        "from tests.scripted import CountingBot, FlakyBot\n"
+        "class Hang(FlakyBot):\n"
         "    thread_safe = True\n"
-        "    def reply(self, history):\n"
-        "        time.sleep(3600)\n"
         "games = double_round_robin(['h', 'a'], ['Hi?'], 0)\n"
-        "out = play_games(games, {'h': Hang('h'), 'a': CountingBot('a')}, 2,\n"
+        "out = play_games(games, {'h': Hang('h', mode='hang'), 'a': CountingBot('a')}, 2,\n"
         "                 FailurePolicy(retries=0, timeout_s=0.2), concurrent=2)\n"
         "print(sorted(tr.meta['forfeit']['bot'] for tr in out))\n")
     root = Path(__file__).resolve().parents[1]
-    start = time.perf_counter()
     res = subprocess.run([sys.executable, str(script)], cwd=root, capture_output=True, text=True,
                          timeout=60, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
     assert res.returncode == 0, res.stderr
+    # a process kept alive by the hung call would run into the 60 s timeout
     assert res.stdout.strip() == "['h', 'h']"
-    assert time.perf_counter() - start < 30

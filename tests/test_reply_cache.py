@@ -6,56 +6,36 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
-from chatmatch.bot import Bot, History, Message
+from chatmatch.bot import History, Message
 from chatmatch.reply_cache import CACHE_FILE, CachedBot, ReplyCache, cache_bots, turn_key
 from chatmatch.config import config_from_data
 from chatmatch.runner import run_tournament
 from chatmatch.store import RunDir
 from chatmatch.yamlloc import parse_located_yaml
-
-
-class Counting(Bot):
-    """Counts calls class-wide; ``die_at`` raises Killed at that call (a SIGKILL stand-in)."""
-
-    calls: ClassVar[int] = 0
-    die_at: ClassVar[int | None] = None
-    lock = threading.Lock()
-
-    def reply(self, history: History) -> str:
-        with Counting.lock:
-            Counting.calls += 1
-            if Counting.die_at is not None and Counting.calls >= Counting.die_at:
-                raise Killed()
-        return f"{self.name} says {history.turn_index} (seed {history.random_seed % 97})"
-
-
-class Remote(Counting):
-    remote = True
-
-
-class Killed(BaseException):
-    pass
+from tests.scripted import CountingBot, FlakyBot, Killed
 
 
 @pytest.fixture(autouse=True)
 def reset():
-    Counting.calls, Counting.die_at = 0, None
+    CountingBot.reset()
     yield
-    Counting.calls, Counting.die_at = 0, None
+    CountingBot.reset()
 
 
-def cfg_for(out: Path, mode: str = "on", adapter: str = "tests.test_reply_cache:Counting"):
+#: a counting bot whose replies differ by seed, so a reply replayed for the wrong seed shows
+SEEDED = "adapter: tests.scripted:CountingBot, params: {style: seeded}"
+REMOTE = "adapter: tests.scripted:RemoteSlowBot"
+
+
+def cfg_for(out: Path, mode: str = "on", bot: str = SEEDED):
     text = (f"name: c\nexchanges: 3\nconcurrent_games: 1\noutput_dir: {out}\nreply_cache: {mode}\n"
             "record_timings: false\nscoring: {dimensions: [proactivity]}\nbots:\n"
-            f"  - {{name: a, adapter: '{adapter}'}}\n  - {{name: b, adapter: '{adapter}'}}\n"
-            f"  - {{name: c, adapter: '{adapter}'}}\n")
+            f"  - {{name: a, {bot}}}\n  - {{name: b, {bot}}}\n  - {{name: c, {bot}}}\n")
     return config_from_data(parse_located_yaml(text, "c.yaml"))
 
 
@@ -65,18 +45,18 @@ def transcripts(run: Path) -> dict[str, str]:
 
 def test_a_run_killed_mid_game_does_not_ask_again_what_was_answered(tmp_path):
     full = run_tournament(cfg_for(tmp_path / "clean"))
-    per_run = Counting.calls  # 6 games x 5 bot turns
+    per_run = CountingBot.calls  # 6 games x 5 bot turns
     assert per_run == 30 and full.games_played == 6
 
-    Counting.calls, Counting.die_at = 0, 13  # killed in the middle of the third game
+    CountingBot.calls, CountingBot.die_at = 0, 13  # killed in the middle of the third game
     with pytest.raises(Killed):
         run_tournament(cfg_for(tmp_path / "run"))
     assert len(RunDir(tmp_path / "run").transcripts()) == 2
-    Counting.die_at = None
+    CountingBot.die_at = None
     run_tournament(cfg_for(tmp_path / "run"))
     # 12 answered before the kill, the 13th killed in flight, 18 after: only the call that
     # never returned is asked again
-    assert Counting.calls == per_run + 1
+    assert CountingBot.calls == per_run + 1
     assert transcripts(tmp_path / "run") == transcripts(tmp_path / "clean")
 
 
@@ -88,9 +68,9 @@ def test_a_replayed_game_makes_no_new_call(tmp_path):
         for p in (run / name).iterdir():
             p.unlink()
     (run / "results.jsonl").unlink()
-    Counting.calls = 0
+    CountingBot.calls = 0
     again = run_tournament(cfg_for(run))
-    assert again.games_played == 6 and Counting.calls == 0
+    assert again.games_played == 6 and CountingBot.calls == 0
     assert transcripts(run) == before
 
 
@@ -98,9 +78,9 @@ def test_auto_caches_remote_bots_only_and_off_caches_nothing(tmp_path):
     run_tournament(cfg_for(tmp_path / "local", mode="auto"))
     assert not (tmp_path / "local" / CACHE_FILE).exists()
     run_tournament(cfg_for(tmp_path / "remote", mode="auto",
-                           adapter="tests.test_reply_cache:Remote"))
+                           bot=REMOTE))
     assert len(ReplyCache(tmp_path / "remote" / CACHE_FILE)) == 30
-    run_tournament(cfg_for(tmp_path / "off", mode="off", adapter="tests.test_reply_cache:Remote"))
+    run_tournament(cfg_for(tmp_path / "off", mode="off", bot=REMOTE))
     assert not (tmp_path / "off" / CACHE_FILE).exists()
 
 
@@ -137,7 +117,7 @@ def test_a_cache_with_another_layout_is_set_aside(tmp_path):
 def test_an_error_while_running_turns_the_cache_off_with_a_warning(tmp_path):
     warnings: list[str] = []
     cache = ReplyCache(tmp_path / CACHE_FILE, warnings.append)
-    bot = CachedBot(Counting("a"), cache, "id")
+    bot = CachedBot(CountingBot("a", style="seeded"), cache, "id")
     h = History((Message("partner", "hi"),), "hi", "g001", 1, 5)
     assert bot.reply(h) == "a says 1 (seed 5)"
     cache._db.close()  # type: ignore[union-attr]  # the file handle goes bad mid-run
@@ -156,23 +136,19 @@ def test_the_key_depends_on_the_bot_the_history_and_the_seed():
 
 
 def test_params_are_part_of_the_identity(tmp_path):
-    bots = {"a": Counting("a"), "b": Counting("b")}
+    bots = {"a": CountingBot("a", style="seeded"), "b": CountingBot("b", style="seeded")}
     wrapped, cache = cache_bots(bots, {"a": ("x", {"temperature": 0.1}),
                                        "b": ("x", {"temperature": 0.9})}, "on", tmp_path)
     assert cache is not None and isinstance(wrapped["a"], CachedBot)
     assert wrapped["a"].identity != wrapped["b"].identity  # type: ignore[attr-defined]
     h = History((Message("partner", "hi"),), "hi", "g", 1, 1)
     wrapped["a"].reply(h), wrapped["b"].reply(h)
-    assert Counting.calls == 2 and len(cache) == 2
+    assert CountingBot.calls == 2 and len(cache) == 2
 
 
 def test_empty_replies_are_not_cached(tmp_path):
-    class Empty(Bot):
-        def reply(self, history: History) -> str:
-            return "  "
-
     cache = ReplyCache(tmp_path / CACHE_FILE)
-    CachedBot(Empty("e"), cache, "id").reply(History((), "hi", "g", 1, 1))
+    CachedBot(FlakyBot("e", mode="empty"), cache, "id").reply(History((), "hi", "g", 1, 1))
     assert len(cache) == 0
 
 
@@ -181,8 +157,8 @@ def test_openai_chat_is_cached_by_default():
     from chatmatch.adapters import create_bot
 
     bot = create_bot("gpt", "openai-chat", {"base_url": "http://127.0.0.1:9/v1", "model": "m"})
-    assert wants_cache(bot, "auto") and not wants_cache(Counting("x"), "auto")
-    assert wants_cache(Counting("x"), "on") and not wants_cache(bot, "off")
+    assert wants_cache(bot, "auto") and not wants_cache(CountingBot("x"), "auto")
+    assert wants_cache(CountingBot("x"), "on") and not wants_cache(bot, "off")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
@@ -193,7 +169,7 @@ def test_sigkill_mid_game_then_resume_pays_each_call_once(tmp_path):
 
     log = tmp_path / "calls.log"
     cfg = tmp_path / "t.yaml"
-    bots = "".join(f"  - {{name: {n}, adapter: 'tests.progress.bots:LoggedBot', "
+    bots = "".join(f"  - {{name: {n}, adapter: 'tests.scripted:RemoteSlowBot', "
                    f"params: {{log: '{log}', reply_s: 0.02}}}}\n" for n in "abc")
     cfg.write_text(f"name: k\nexchanges: 6\nconcurrent_games: 2\noutput_dir: {tmp_path / 'run'}\n"
                    f"scoring: {{dimensions: [proactivity]}}\nbots:\n{bots}")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import stats
@@ -80,7 +80,11 @@ def _pair(x: Sequence[float], y: Sequence[float]) -> None:
         raise ValueError(f"need two sequences of the same length, got {len(x)} and {len(y)}")
 
 
-def _tau_b_batch(y: np.ndarray) -> Any:
+#: a vectorised statistic for :func:`scipy.stats.permutation_test`: ``statistic(x, axis=-1)``
+Statistic = Callable[..., np.ndarray]
+
+
+def _tau_b_batch(y: np.ndarray) -> Statistic:
     """Kendall tau-b of every row of ``x`` (shape ``(..., n)``) against ``y``: vectorised."""
     sy = np.sign(y[:, None] - y[None, :])
 
@@ -89,12 +93,13 @@ def _tau_b_batch(y: np.ndarray) -> Any:
         sx = np.sign(x[..., :, None] - x[..., None, :])
         num = (sx * sy).sum(axis=(-2, -1))
         den = np.sqrt((sx != 0).sum(axis=(-2, -1)) * float((sy != 0).sum()))
-        return num / den
+        tau: np.ndarray = num / den  # numpy types ufuncs of an untyped-dtype array as Any
+        return tau
 
     return statistic
 
 
-def _rho_batch(y: np.ndarray) -> Any:
+def _rho_batch(y: np.ndarray) -> Statistic:
     """Spearman rho (Pearson of average ranks) of every row of ``x`` against ``y``."""
     ry = stats.rankdata(y)
     ry = (ry - ry.mean()) / np.linalg.norm(ry - ry.mean())
@@ -102,14 +107,18 @@ def _rho_batch(y: np.ndarray) -> Any:
     def statistic(x: np.ndarray, axis: int = -1) -> np.ndarray:
         rx = stats.rankdata(np.moveaxis(x, axis, -1), axis=-1)
         rx = rx - rx.mean(axis=-1, keepdims=True)
-        return (rx * ry).sum(axis=-1) / np.linalg.norm(rx, axis=-1)
+        rho: np.ndarray = (rx * ry).sum(axis=-1) / np.linalg.norm(rx, axis=-1)
+        return rho
 
     return statistic
 
 
-def _permutation_p(statistic: Any, x: Sequence[float]) -> float:
-    res = stats.permutation_test((np.asarray(x, dtype=float),), statistic, vectorized=True,
-                                 permutation_type="pairings", n_resamples=np.inf)
+def _permutation_p(statistic: Statistic, x: Sequence[float]) -> float:
+    # scipy-stubs types n_resamples as int, but SciPy documents np.inf (every permutation:
+    # the exact test)
+    res = stats.permutation_test(  # type: ignore[call-overload]
+        (np.asarray(x, dtype=float),), statistic, vectorized=True,
+        permutation_type="pairings", n_resamples=np.inf)
     return float(min(1.0, res.pvalue))
 
 

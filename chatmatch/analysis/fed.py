@@ -173,5 +173,8 @@ def rows_to_json(rows: Sequence[MetaRow]) -> list[dict[str, Any]]:
 
 
 def _c(c: Correlation) -> Mapping[str, float | None]:
-    clean = lambda v: None if math.isnan(v) else v  # noqa: E731
-    return {"r": clean(c.value), "p": clean(c.p_value)}
+    return {"r": _nan_to_none(c.value), "p": _nan_to_none(c.p_value)}
+
+
+def _nan_to_none(v: float) -> float | None:
+    return None if math.isnan(v) else v

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import matplotlib
 
@@ -25,11 +25,13 @@ from chatmatch.ranking import Ranking  # noqa: E402
 from chatmatch.scoring.points import GameResult  # noqa: E402
 
 if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
     from chatmatch.analysis.human import HumanRanking
     from chatmatch.analysis.rundata import RunData
 
 #: fixed salt and no date: the same run gives byte-identical SVG files
-_RC = {"svg.hashsalt": "chatmatch", "figure.dpi": 100, "font.size": 9}
+_RC: dict[RcKeyType, Any] = {"svg.hashsalt": "chatmatch", "figure.dpi": 100, "font.size": 9}
 _META = {"svg": {"Date": None}, "png": {}}
 
 

@@ -79,7 +79,7 @@ def dependency_graph(texts: Sequence[str]) -> Any:
     ``multi-sentence`` top node by ``snt1``, ``snt2``, ... (as in AMR)."""
     import networkx as nx
 
-    g = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     g.add_node("top", lemma="multi-sentence")
     n = 0
     for doc in _nlp().pipe(texts):
@@ -111,7 +111,8 @@ def to_penman(g: Any, max_triples: int = 60) -> str:
     nodes = ["top"] + [b for _, b in kept]
     triples = [(names[n], ":instance", _concept(g.nodes[n]["lemma"])) for n in nodes]
     triples += [(names[a], f":{g.edges[a, b]['role']}", names[b]) for a, b in kept]
-    return penman.encode(penman.Graph(triples, top=names["top"]), indent=None)
+    text: str = penman.encode(penman.Graph(triples, top=names["top"]), indent=None)
+    return text
 
 
 def _concept(lemma: str) -> str:
@@ -147,7 +148,9 @@ class AMRJudge(JudgeScorer):
                 raise ValueError(f"file {v!r} does not exist")
             return v
 
-    def __init__(self, params: Any = None) -> None:
+    params: Params
+
+    def __init__(self, params: Params | None = None) -> None:
         super().__init__(params)
         self._amr: dict[str, str] | None = None
 

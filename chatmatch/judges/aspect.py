@@ -131,6 +131,8 @@ class AspectJudge(JudgeScorer):
                 raise ValueError(f"aspects must be some of {sorted(DEFINITIONS)}, got {v}")
             return v
 
+    params: Params
+
     def prompt(self, aspect: str, context: str, response: str) -> tuple[str, str]:
         levels = "\n".join(f"L{i + 1} ({i / 10:.1f}-{(i + 1) / 10:.1f}): {d}"
                            for i, d in enumerate(LEVELS[aspect]))

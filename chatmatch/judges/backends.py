@@ -127,6 +127,7 @@ class LocalLM:
 
     def _text(self, prompt: str, answer_prefix: str) -> str:
         tok = self._load().tokenizer
+        text: str
         if getattr(tok, "chat_template", None):
             text = tok.apply_chat_template([{"role": "user", "content": prompt}],
                                            tokenize=False, add_generation_prompt=True)
@@ -179,7 +180,8 @@ class LocalLM:
             out = lm.model.generate(**enc, max_new_tokens=max_tokens, do_sample=False,
                                     repetition_penalty=1.1,
                                     pad_token_id=tok.pad_token_id or tok.eos_token_id)
-        return answer_prefix + tok.decode(out[0, enc["input_ids"].shape[1]:], skip_special_tokens=True)
+        reply: str = tok.decode(out[0, enc["input_ids"].shape[1]:], skip_special_tokens=True)
+        return answer_prefix + reply
 
     def describe(self) -> dict[str, Any]:
         return {"backend": "transformers", "model": self.model_spec,
@@ -227,7 +229,8 @@ class OpenAIJudge:
                                      method="POST")
         try:
             with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
-                return json.loads(resp.read())
+                data: dict[str, Any] = json.loads(resp.read())
+                return data
         except urllib.error.HTTPError as exc:
             text = exc.read().decode(errors="replace")[:200]
             if key:

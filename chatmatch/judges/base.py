@@ -40,7 +40,9 @@ class JudgeScorer(Scorer):
     class Params(JudgeParams):
         pass
 
-    def __init__(self, params: Any = None) -> None:
+    params: JudgeParams
+
+    def __init__(self, params: JudgeParams | None = None) -> None:
         super().__init__(params)
         self._backend: Backend | None = None
         self.run_dir: Path | None = None

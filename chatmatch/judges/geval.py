@@ -18,7 +18,7 @@ probability-weighted score.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from typing import Any, Literal, Self, Sequence
 
 from pydantic import Field, model_validator
 
@@ -39,38 +39,37 @@ def weighted_score(probs: dict[str, float] | None, allowed: Sequence[int]) -> fl
     return sum(probs.get(str(s), 0.0) * s for s in allowed) / mass
 
 
-class GEvalParams(JudgeParams):
-    level: Literal["turn", "dialogue"] = "turn"
-    criteria: list[str] = Field(default_factory=lambda: list(GEVAL_CRITERIA))
-    #: definitions of criteria not in the built-in list (or replacements)
-    definitions: dict[str, str] = Field(default_factory=dict)
-    low: int = Field(default=1, ge=0, le=9)
-    high: int = Field(default=5, ge=1, le=9)
-    auto_steps: bool = False
-    fact: str = ""
-    dialogue_turns: int = Field(default=20, ge=2)
-
-    @model_validator(mode="after")
-    def _ok(self) -> "GEvalParams":
-        if self.low >= self.high:
-            raise ValueError(f"need low < high, got {self.low}-{self.high}")
-        unknown = [c for c in self.criteria if c not in GEVAL_CRITERIA and c not in self.definitions]
-        if unknown:
-            raise ValueError(f"criteria {unknown} have no definition: use one of "
-                             f"{sorted(GEVAL_CRITERIA)} or add them to 'definitions'")
-        if not self.criteria:
-            raise ValueError("list at least one criterion")
-        return self
-
-
 class GEval(JudgeScorer):
     name = "geval"
     description = "G-EVAL form-filling judge (probability-weighted score)"
     templates = (GEVAL_TURN, GEVAL_DIALOGUE, GEVAL_STEPS)
 
-    Params = GEvalParams
+    class Params(JudgeParams):
+        level: Literal["turn", "dialogue"] = "turn"
+        criteria: list[str] = Field(default_factory=lambda: list(GEVAL_CRITERIA))
+        #: definitions of criteria not in the built-in list (or replacements)
+        definitions: dict[str, str] = Field(default_factory=dict)
+        low: int = Field(default=1, ge=0, le=9)
+        high: int = Field(default=5, ge=1, le=9)
+        auto_steps: bool = False
+        fact: str = ""
+        dialogue_turns: int = Field(default=20, ge=2)
 
-    def __init__(self, params: Any = None) -> None:
+        @model_validator(mode="after")
+        def _ok(self) -> Self:
+            if self.low >= self.high:
+                raise ValueError(f"need low < high, got {self.low}-{self.high}")
+            unknown = [c for c in self.criteria if c not in GEVAL_CRITERIA and c not in self.definitions]
+            if unknown:
+                raise ValueError(f"criteria {unknown} have no definition: use one of "
+                                 f"{sorted(GEVAL_CRITERIA)} or add them to 'definitions'")
+            if not self.criteria:
+                raise ValueError("list at least one criterion")
+            return self
+
+    params: Params
+
+    def __init__(self, params: Params | None = None) -> None:
         super().__init__(params)
         self._steps: dict[str, str] = {}
 

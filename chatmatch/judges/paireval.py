@@ -75,7 +75,9 @@ class PairEval(JudgeScorer):
         comparison_seed: int = 0
         dialogue_turns: int = Field(default=20, ge=2)
 
-    def __init__(self, params: Any = None) -> None:
+    params: Params
+
+    def __init__(self, params: Params | None = None) -> None:
         super().__init__(params)
         self._bias: dict[str, list[int]] = {}
         self._examples: list[Example] | None = None

@@ -92,8 +92,8 @@ class SmallModel:
         lexical = np.asarray(tc.multiply(tr).sum(1)).ravel()
         zc, zr = _unit(svd.transform(tc)), _unit(svd.transform(tr))
         topical = (zc * zr).sum(1)
-        dense = sp.csr_matrix(np.column_stack([dense, lexical, topical, topical - lexical]))
-        return sp.hstack([hashed, dense]).tocsr()
+        extra = sp.csr_matrix(np.column_stack([dense, lexical, topical, topical - lexical]))
+        return sp.hstack([hashed, extra]).tocsr()
 
     def score_many(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         if not pairs:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.text import normalise, tokens
@@ -129,6 +130,10 @@ BLOCK_ENTRIES = 1 << 22
 DENSE_MAX_TURNS = 20_000
 
 
+#: turn indices: a list or range, or an integer array (as :meth:`GameSimilarity.earlier` passes)
+TurnIndices = Sequence[int] | npt.NDArray[np.int64]
+
+
 class GameSimilarity:
     """TF-IDF vectors of one game's turns; cosine similarities computed only where asked.
 
@@ -151,7 +156,7 @@ class GameSimilarity:
             vec = TfidfVectorizer(tokenizer=tokens, lowercase=False, token_pattern=None)
             self._x = vec.fit_transform(list(texts)).tocsr()
 
-    def block(self, rows: Sequence[int], cols: Sequence[int]) -> np.ndarray:
+    def block(self, rows: TurnIndices, cols: TurnIndices) -> np.ndarray:
         """Similarities of ``rows`` x ``cols`` as a dense ``len(rows) x len(cols)`` array."""
         if self._x is None or not len(rows) or not len(cols):
             return np.zeros((len(rows), len(cols)))

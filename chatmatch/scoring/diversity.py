@@ -94,7 +94,8 @@ def _find_repetitions(game: Transcript, sigma_r: float) -> dict[int, Repetition]
         if not hit.any():
             continue
         rep = tuple(int(u) for u in earlier[hit])
-        original, asked = None, ()
+        original: int | None = None
+        asked: tuple[int, ...] = ()
         if questions[t]:
             asked = tuple(u for u, v in zip(rep, sims[hit]) if questions[u])
             scored = [(float(v), u) for u, v in zip(rep, sims[hit]) if questions[u]]

@@ -117,7 +117,8 @@ class Knowledge(Scorer):
         seen: set[str] = set()
         details: list[dict[str, Any]] = []
         for turn, found in zip(game.turns, ents):
-            new, old = [], []
+            new: list[list[str]] = []
+            old: list[list[str]] = []
             for text, label in found:
                 key = entity_key(text)
                 if not self.counts(label) or not key:

@@ -60,7 +60,10 @@ class NgramLM:
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, **self.a)
+        # mypy maps **self.a onto savez's keyword allow_pickle (a bool) too, though every key is
+        # an array name; naming allow_pickle here instead would save it as an array on the
+        # numpy 1.x that setup.cfg allows, whose savez has no such keyword.
+        np.savez(tmp, **self.a)  # type: ignore[arg-type]
         tmp.replace(path)
 
     @classmethod
@@ -98,7 +101,8 @@ class NgramLM:
         ctx3 = _lookup(a["ctx3_keys"], a["ctx3_sum"], uv)
         n3 = _lookup(a["ctx3_keys"], a["ctx3_types"], uv)
         p3 = np.where(ctx3 > 0, (np.maximum(c3 - d, 0) + d * n3 * p2) / np.maximum(ctx3, 1), p2)
-        return np.log(p3)
+        out: np.ndarray = np.log(p3)  # numpy types fancy indexing (a["cont1"][w]) as Any
+        return out
 
 
 def _ids(words: Sequence[str], index: dict[str, int]) -> np.ndarray:

@@ -14,37 +14,11 @@ from chatmatch.adapters import (ADAPTERS, BUILTIN_ADAPTERS, ENTRY_POINT_GROUP, c
 from chatmatch.bot import Bot, History
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.registry import Registry, UnknownNameError
+from tests.scripted import ParrotBot
 
 MINE = {"eliza": "chatmatch_bots.eliza", "canned": "chatmatch_bots.baseline", "echo": "chatmatch_bots.baseline",
         "random-line": "chatmatch_bots.baseline", "retrieval": "chatmatch_bots.retrieval",
         "chatterbot": "chatmatch_bots.chatterbot_bot"}
-
-
-class ParrotBot(Bot):
-    description = "test bot: repeats its partner"
-
-    def __init__(self, name: str = "", *, prefix: str = "") -> None:
-        super().__init__(name)
-        self.prefix = prefix
-
-    def reply(self, history: History) -> str:
-        return self.prefix + history.last_partner_text
-
-
-class NeedsModelBot(Bot):
-    description = "test bot with a required parameter"
-
-    def __init__(self, name: str = "", *, model: str, temperature: float = 0.7) -> None:
-        super().__init__(name)
-        self.model = model
-
-
-class PickyBot(Bot):
-    description = "test bot whose constructor raises TypeError itself"
-
-    def __init__(self, name: str = "", *, size: int = 1) -> None:
-        super().__init__(name)
-        self.size = size + 1  # TypeError for a string
 
 
 def test_builtins_are_registered_by_name_without_load_errors() -> None:
@@ -83,8 +57,8 @@ def test_dotted_name_hints_at_the_colon_form() -> None:
 
 
 def test_import_path_resolves_a_test_class() -> None:
-    assert resolve_adapter(f"{__name__}:ParrotBot") is ParrotBot
-    bot = create_bot("p", f"{__name__}:ParrotBot", {"prefix": "> "})
+    assert resolve_adapter("tests.scripted:ParrotBot") is ParrotBot
+    bot = create_bot("p", "tests.scripted:ParrotBot", {"prefix": "> "})
     assert bot.reply(History((), "")) == "> "
 
 
@@ -140,7 +114,7 @@ def _ep(name: str, value: str) -> importlib.metadata.EntryPoint:
 def test_entry_points_register_classes_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str] = []
     fresh = _fresh(monkeypatch, eps=[
-        _ep("parrot", f"{__name__}:ParrotBot"), _ep("broken", "no_such_plugin_xyz:Bot"),
+        _ep("parrot", "tests.scripted:ParrotBot"), _ep("broken", "no_such_plugin_xyz:Bot"),
         _ep("not-a-bot", "chatmatch.bot:History")], asked=asked)
     assert asked == []  # nothing is discovered before the first lookup
     assert resolve_adapter("parrot") is ParrotBot
@@ -169,9 +143,9 @@ def test_entry_point_may_name_a_self_registering_module(
 
 
 def test_entry_point_name_clash_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
-    fresh = _fresh(monkeypatch, builtins={"parrot": f"{__name__}:ParrotBot"},
+    fresh = _fresh(monkeypatch, builtins={"parrot": "tests.scripted:ParrotBot"},
                    eps=[_ep("parrot", "chatmatch_bots.eliza:ElizaBot"),
-                        _ep("parrot2", f"{__name__}:ParrotBot")])
+                        _ep("parrot2", "tests.scripted:ParrotBot")])
     assert fresh.get("parrot") is ParrotBot and fresh.get("parrot2") is ParrotBot
     assert "registered twice" in fresh.load_errors[0]
 
@@ -183,7 +157,7 @@ def test_a_broken_builtin_does_not_hide_the_others(tmp_path: Path,
     monkeypatch.syspath_prepend(str(tmp_path))
     fresh = _fresh(monkeypatch, builtins={"a": "cm_builtin_broken_dep:Bot",
                                           "b": "cm_builtin_raises:Bot",
-                                          "parrot": f"{__name__}:ParrotBot"})
+                                          "parrot": "tests.scripted:ParrotBot"})
     assert fresh.names() == ["parrot"]
     errors = fresh.load_errors
     assert len(errors) == 2
@@ -212,16 +186,16 @@ def test_create_bot_unknown_parameter_names_bot_adapter_and_accepted() -> None:
 
 def test_create_bot_missing_required_parameter() -> None:
     with pytest.raises(BotError) as err:
-        create_bot("m", f"{__name__}:NeedsModelBot", {})
+        create_bot("m", "tests.scripted:NeedsModelBot", {})
     msg = str(err.value)
     assert "missing required parameter(s) 'model'" in msg
     assert "model: str (required), temperature: float = 0.7" in msg
-    assert create_bot("m", f"{__name__}:NeedsModelBot", {"model": "x"}).model == "x"
+    assert create_bot("m", "tests.scripted:NeedsModelBot", {"model": "x"}).model == "x"
 
 
 def test_create_bot_wraps_type_and_value_errors_from_the_constructor() -> None:
     with pytest.raises(BotError, match=r"Bot 'p' .*bad parameters: .*str.*size: int = 1"):
-        create_bot("p", f"{__name__}:PickyBot", {"size": "big"})
+        create_bot("p", "tests.scripted:PickyBot", {"size": "big"})
     with pytest.raises(BotError, match="'context_turns' must be a positive integer"):
         create_bot("r", "retrieval", {"context_turns": 0})
 

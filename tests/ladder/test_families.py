@@ -1,6 +1,6 @@
 """Ladder families whose true order is known by construction (issue 12).
 
-Each family pits a bot against a copy of it with one fault (``family_bots.PersonaBot``)
+Each family pits a bot against a copy of it with one fault (``tests.scripted:PersonaBot``)
 over 12 games (6 seeds, both starting orders, 30 exchanges), and checks who wins each
 dimension's points. Each family is also scored with the paper's rule (``PAPER`` below:
 the values that ``preset: paper`` gives these options) and the test shows where that rule
@@ -15,7 +15,7 @@ gets the order wrong, so a scorer that regresses to it fails here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import pytest
 
@@ -24,8 +24,28 @@ from chatmatch.scoring.diversity import penalised_turns
 from chatmatch.scoring.engine import score_games
 from chatmatch.presets import PRESETS
 from chatmatch.scoring.points import result_from_scores
-from chatmatch.transcript import Transcript
-from tests.ladder.family_bots import PersonaBot, games
+from chatmatch.transcript import Transcript, make_transcript
+from chatmatch.bot import Bot, History, Message
+from tests.scripted import PersonaBot
+
+
+def play(a: Bot, b: Bot, exchanges: int, *, game_id: str = "g", seed: int = 0,
+         seed_utterance: str = "What did you do last week?") -> Transcript:
+    """One game, ``a`` starting with the seed utterance, without the engine."""
+    texts = [seed_utterance]
+    bots = (a, b)
+    for i in range(1, 2 * exchanges):
+        me = bots[i % 2]
+        msgs = tuple(Message("self" if j % 2 == i % 2 else "partner", t) for j, t in enumerate(texts))
+        texts.append(me.reply(History(msgs, seed_utterance, game_id, i, seed)))
+    return make_transcript(game_id, (a.name, b.name), texts, seed_first=True)
+
+
+def games(a: Bot, b: Bot, exchanges: int, seeds: Sequence[int]) -> list[Transcript]:
+    """Both starting orders for every seed."""
+    return [play(x, y, exchanges, game_id=f"{x.name}-{y.name}-{s}", seed=s)
+            for s in seeds for x, y in ((a, b), (b, a))]
+
 
 DIMS = ["proactivity", "specificity", "diversity", "consistency", "relevance"]
 

@@ -27,7 +27,7 @@ from chatmatch.config import load_config
 from chatmatch.runner import run_tournament
 from tests.ladder.test_families import PAPER
 
-ADAPTER = "tests.ladder.family_bots:PersonaBot"
+ADAPTER = "tests.scripted:PersonaBot"
 FIVE = ["proactivity", "specificity", "diversity", "consistency", "relevance"]
 FAMILIES: dict[str, tuple[list[dict[str, Any]], list[str]]] = {
     "repeated-questions": ([

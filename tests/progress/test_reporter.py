@@ -1,42 +1,72 @@
 """The progress API (chatmatch.progress): plain lines off a terminal, rich on one, quiet."""
 
 import io
-import re
 import threading
 import time
+import types
+from typing import Callable
 
+import pytest
+
+from chatmatch import progress
 from chatmatch.progress import Reporter, fmt_duration
 
 
-def plain() -> tuple[io.StringIO, Reporter]:
+class Clock:
+    """What the reporter reads as ``time.monotonic()``: moved by the test, not by sleeping.
+    (Its background lines still come after real ``min_step_s`` and ``interval_s`` waits.)"""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    c = Clock()
+    monkeypatch.setattr(progress, "time", types.SimpleNamespace(monotonic=c.monotonic))
+    return c
+
+
+def wait_for(condition: Callable[[], bool], what: str) -> None:
+    """Poll until ``condition()`` (a background line was written), at most 30 s."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.005)
+
+
+def plain(interval_s: float = 0.05) -> tuple[io.StringIO, Reporter]:
     stream = io.StringIO()
-    return stream, Reporter(stream, interval_s=0.05, min_step_s=0.1)
+    return stream, Reporter(stream, interval_s=interval_s, min_step_s=0.1)
 
 
-def test_a_slow_step_prints_a_start_and_an_end_line_a_quick_one_nothing():
+def test_a_slow_step_prints_a_start_and_an_end_line_a_quick_one_nothing(clock):
     stream, rep = plain()
     with rep.step("loading quick"):
         pass
     with rep.step("loading smollm2"):
-        time.sleep(0.25)
-    lines = stream.getvalue().splitlines()
-    assert lines[0] == "loading smollm2 ..."
-    assert re.fullmatch(r"loading smollm2: 0\.[23]s", lines[1]), lines
-    assert len(lines) == 2  # nothing about the quick step
+        wait_for(lambda: stream.getvalue(), "the start line")
+        clock.now += 0.3
+    assert stream.getvalue().splitlines() == ["loading smollm2 ...", "loading smollm2: 0.3s"]
 
 
-def test_a_bar_prints_sparse_plain_lines_and_a_last_one():
-    stream, rep = plain()
+def test_a_bar_prints_sparse_plain_lines_and_a_last_one(clock):
+    stream, rep = plain(interval_s=3600)
     with rep.bar("playing", 40, unit="turns") as bar:
         for i in range(40):
-            time.sleep(0.01)
+            clock.now += 0.01
             bar.advance(detail=f"{i // 10}/4 games")
+            if i == 19:  # half way: the first line comes once the bar has lasted min_step_s
+                wait_for(lambda: stream.getvalue(), "the first line")
     text = stream.getvalue()
     assert "\r" not in text and "\x1b" not in text  # no redraws, no colours: a log file
-    lines = text.splitlines()
-    assert 2 <= len(lines) <= 12  # a line per interval, not one per update (40)
-    assert re.fullmatch(r"playing: 40/40 turns \(3/4 games\), elapsed 0\.\ds \(done\)", lines[-1])
-    assert any("ETA" in line for line in lines[:-1])
+    # a line per interval (one here) and a last one, not one per update (40)
+    first, last = text.splitlines()
+    assert first.startswith("playing: ") and ", ETA " in first, first
+    assert last == "playing: 40/40 turns (3/4 games), elapsed 0.4s (done)"
 
 
 def test_a_quick_bar_leaves_no_line():
@@ -46,11 +76,11 @@ def test_a_quick_bar_leaves_no_line():
     assert stream.getvalue() == ""
 
 
-def test_quiet_prints_nothing_at_all():
+def test_quiet_prints_nothing_at_all(clock):
     stream = io.StringIO()
     rep = Reporter(stream, quiet=True, min_step_s=0.0)
     with rep.step("loading"):
-        time.sleep(0.05)
+        clock.now += 0.05
     with rep.bar("playing", 2) as bar:
         bar.advance(2)
     rep.note("hello")
@@ -58,25 +88,25 @@ def test_quiet_prints_nothing_at_all():
     assert stream.getvalue() == ""
 
 
-def test_on_a_terminal_rich_draws_the_steps_and_bars():
+def test_on_a_terminal_rich_draws_the_steps_and_bars(clock):
     stream = io.StringIO()
     rep = Reporter(stream, terminal=True, min_step_s=0.05)
     with rep.step("loading smollm2"):
-        time.sleep(0.1)
+        clock.now += 0.1
     with rep.bar("playing", 4, unit="turns") as bar:
         bar.advance(4, detail="2/2 games")
     out = stream.getvalue()
     assert "loading smollm2" in out and "playing" in out and "4/4" in out and "2/2 games" in out
 
 
-def test_the_eta_counts_from_the_bar_not_from_work_done_before():
+def test_the_eta_counts_from_the_bar_not_from_work_done_before(clock):
     stream, rep = plain()
     with rep.bar("playing", 10, done=5) as bar:  # 5 done before (a resumed run)
-        time.sleep(0.1)
+        clock.now += 0.1
         bar.advance()
         eta = bar.eta()
-    # 1 unit in ~0.1 s, 4 left: ~0.4 s (not 0.1 s / 6 units * 4)
-    assert eta is not None and 0.3 < eta < 0.8
+    # 1 unit in 0.1 s, 4 left: 0.4 s (not 0.1 s / 6 units * 4)
+    assert eta == pytest.approx(0.4)
 
 
 def test_bars_may_be_moved_from_several_threads():
@@ -97,31 +127,35 @@ def test_durations_read_well():
     assert fmt_duration(3723) == "1h02m03s"
 
 
-def test_a_failed_step_says_so():
+def test_a_failed_step_says_so(clock):
     stream, rep = plain()
     try:
         with rep.step("loading broken"):
             raise ValueError("no model")
     except ValueError:
         pass
-    assert re.fullmatch(r"loading broken: failed after 0\.0s\n", stream.getvalue())
+    assert stream.getvalue() == "loading broken: failed after 0.0s\n"
 
 
-def test_a_model_scorer_gets_its_own_bar_counting_what_it_scores():
+def test_a_model_scorer_gets_its_own_bar_counting_what_it_scores(clock):
     from chatmatch.scoring.engine import load_scorers, score_games
     from chatmatch.scoring.fluency import Fluency
     from chatmatch.transcript import Transcript, Turn
 
+    stream = io.StringIO()
+
     class FakeLM:
         name, vocab_size = "fake", 100
+        chunks = 0
 
         def perplexities(self, texts):
-            time.sleep(0.001 * len(texts))
+            if self.chunks == 1:  # the bar has moved before the pass ends
+                wait_for(lambda: "  fluency: 256/599 texts" in stream.getvalue(), "256/599")
+            self.chunks += 1
             return [float(len(t)) for t in texts]
 
     turns = tuple(Turn(i, "ab"[i % 2], f"turn number {i}", 0.0, seed=i == 0) for i in range(600))
     games = [Transcript("g1", ("a", "b"), turns, turns[0].text, {})]
-    stream = io.StringIO()
     rep = Reporter(stream, interval_s=0.0, min_step_s=0.0)
     fluency = Fluency(lm=FakeLM())
     load_scorers([fluency], rep)
@@ -135,10 +169,10 @@ def test_a_model_scorer_gets_its_own_bar_counting_what_it_scores():
     assert scores["fluency"].raw["a"] > 0
 
 
-def test_a_stalled_bar_still_prints_a_line_per_interval():
+def test_a_stalled_bar_still_prints_a_line_per_interval(clock):
     stream, rep = plain()
-    with rep.bar("playing", 10, unit="turns"):
-        time.sleep(0.4)  # nothing moves (a slow server)
+    with rep.bar("playing", 10, unit="turns"):  # nothing moves (a slow server)
+        wait_for(lambda: len(stream.getvalue().splitlines()) >= 3, "three lines")
     lines = stream.getvalue().splitlines()
     assert len(lines) >= 3 and all(line.startswith("playing: 0/10 turns") for line in lines)
     assert lines[-1].endswith("(stopped)")

@@ -316,7 +316,7 @@ def _human(id: str, what: str, name: str, content: str, expect: str, issue: str 
 def _slow_yaml(bots: int = 3) -> str:
     lines = ["name: slow", "exchanges: 4", "concurrent_games: 1", "bots:"]
     for i in range(bots):
-        lines += [f"  - name: bot{i}", "    adapter: tests.reliability.slowbots:SamplingBot",
+        lines += [f"  - name: bot{i}", "    adapter: tests.scripted:SamplingBot",
                   "    params: {sleep_ms: 40}"]
     return "\n".join(lines) + "\nscoring: {dimensions: [proactivity]}\n"
 

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 REPO = Path(__file__).resolve().parents[2]
 FAST_DIMS = ["proactivity", "specificity", "diversity", "consistency"]
-SLOWBOT = "tests.reliability.slowbots:SamplingBot"
+SLOWBOT = "tests.scripted:SamplingBot"
 
 
 def tournament_yaml(*, bots: int = 4, exchanges: int = 4, sleep_ms: float = 0.0,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from typing import Iterator
 
@@ -56,9 +55,8 @@ def test_only_failing_endpoints_forfeit_and_the_run_ends(tmp_path, servers):
     cfg = tmp_path / "t.yaml"
     cfg.write_text(_yaml(hang.base_url, drip.base_url))
     run = tmp_path / "run"
-    start = time.perf_counter()
-    out = run_cli("run", str(cfg), "--out", str(run), "-q", timeout=90)  # hangs fail here
-    took = time.perf_counter() - start
+    # bounded: 6 hung games cost ~3 s a step; a stuck process fails here (timeout)
+    out = run_cli("run", str(cfg), "--out", str(run), "-q", timeout=90)
     assert out.returncode == 3, out.stderr
     results = _results(run)
     assert len(results) == 12
@@ -73,7 +71,6 @@ def test_only_failing_endpoints_forfeit_and_the_run_ends(tmp_path, servers):
     assert "no reply within 3 s" in reasons["hang"]
     assert "no complete answer within timeout_s=1" in reasons["drip"]
     assert "after 1 attempt(s)" in reasons["hang"]  # one retry layer: the engine does not retry
-    assert took < 60  # bounded: 6 hung games cost ~3 s a step, not a stuck process
     # the summary, the leaderboard marks and the one-line error
     # (the game hang vs drip is forfeited by the one that failed first)
     assert len(forfeits) == 10 and "Forfeits (" in out.stderr

@@ -45,7 +45,7 @@ def test_manifest_records_version_fingerprints_config_hash_and_models(tmp_path):
     assert m["scoring_fingerprint"] == cfg.scoring_fingerprint()
     assert m["config_sha256"] == hashlib.sha256((run / "config.yaml").read_bytes()).hexdigest()
     assert m["bots"] == ["bot0", "bot1", "bot2"] and m["expected_games"] == 6
-    assert m["bots_described"]["bot1"] == {"class": "tests.reliability.slowbots:SamplingBot",
+    assert m["bots_described"]["bot1"] == {"class": "tests.scripted:SamplingBot",
                                            "sleep_ms": 0.0, "words": 5}
     assert set(m["scorers"]) == {"proactivity", "specificity", "diversity", "consistency"}
     assert [e["event"] for e in m["history"]] == ["created", "ranked"]
@@ -167,7 +167,7 @@ def test_ranking_of_an_unfinished_run_is_marked_incomplete(tmp_path):
 def test_aborted_run_exits_2_and_keeps_finished_games(tmp_path):
     text = tournament_yaml(bots=3, exchanges=2, concurrent=1) + (
         "failures: {on_failure: abort, retries: 0}\n")
-    text = text.replace("  - name: bot2\n    adapter: tests.reliability.slowbots:SamplingBot\n"
+    text = text.replace("  - name: bot2\n    adapter: tests.scripted:SamplingBot\n"
                         "    params: {sleep_ms: 0.0, words: 7, ask_every: 2}",
                         "  - name: bot2\n    adapter: tests.scripted:FlakyBot\n"
                         "    params: {mode: raise}")

@@ -12,7 +12,7 @@ BOTS = [
     ("counter", "tests.scripted:CountingBot", "{style: rich, ask_every: 2}"),
     ("batcher", "tests.scripted:BatchBot", "{}"),
     ("echo", "echo", "{}"),
-    ("sampler", "tests.reliability.slowbots:SamplingBot", "{words: 5, ask_every: 3}"),
+    ("sampler", "tests.scripted:SamplingBot", "{words: 5, ask_every: 3}"),
 ]
 DIMS = "[proactivity, specificity, diversity]"
 

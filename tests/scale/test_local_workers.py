@@ -14,9 +14,8 @@ from chatmatch.executors.local import SerialBot, play_parallel
 from chatmatch.game import BotFailure
 from chatmatch.runner import run_tournament
 from chatmatch.schedule import double_round_robin
-from tests.scale.bots import OverlapBot
 from tests.scale.common import make_cfg, ranking_file, transcript_files
-from tests.scripted import BatchBot, CountingBot, FlakyBot
+from tests.scripted import BatchBot, CountingBot, FlakyBot, SlowBot
 
 
 @pytest.fixture(scope="module")
@@ -56,17 +55,17 @@ def test_workers_share_one_object_per_bot_and_batch_within_their_share():
 
 
 def test_stateful_bots_are_called_by_one_thread_at_a_time_while_others_overlap():
-    OverlapBot.reset()
-    bots = {n: OverlapBot(n, sleep_ms=4) for n in "abcd"}
+    SlowBot.reset()
+    bots = {n: SlowBot(n, reply_s=0.004) for n in "abcd"}
     games = double_round_robin(list(bots), ["Hi"], 0)
     play_parallel(games, bots, 4, FailurePolicy(), concurrent=4, workers=4,
                   on_finished=lambda tr: None)
     assert all(b.peak_self == 1 for b in bots.values())  # SerialBot's lock held
-    assert OverlapBot.peak_all >= 2  # but different bots worked at the same time
-    OverlapBot.reset()
+    assert SlowBot.peak_all >= 2  # but different bots worked at the same time
+    SlowBot.reset()
     play_parallel(games, bots, 4, FailurePolicy(), concurrent=4, workers=1,
                   on_finished=lambda tr: None)
-    assert OverlapBot.peak_all == 1  # one loop: one bot call at a time
+    assert SlowBot.peak_all == 1  # one loop: one bot call at a time
 
 
 def test_serial_bot_keeps_capabilities():
