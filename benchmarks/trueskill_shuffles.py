@@ -31,7 +31,8 @@ from itertools import permutations
 from typing import Sequence
 
 from chatmatch.ranking.trueskill_rank import TrueSkillParams, seed_spread
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult
+from chatmatch.storedrun import Run
 
 STRENGTHS = (0.0, 0.4, 0.8, 0.9, 1.4, 1.8, 2.2)
 DIMENSIONS = ("fluency", "knowledge", "proactivity", "specificity", "diversity", "consistency",
@@ -97,10 +98,8 @@ def main() -> None:
     args = ap.parse_args()
     shuffles = [int(x) for x in args.shuffles.split(",")]
     for run in args.runs:
-        from chatmatch.rerank import load_run
-
-        _, _, bots, _, _, results = load_run(run)
-        report(f"run {run}", [(results, bots)], shuffles, args.seeds)
+        stored = Run.load(run)
+        report(f"run {run}", [(list(stored.results), list(stored.bots))], shuffles, args.seeds)
     if args.synthetic:
         sets = [synthetic_results(random.Random(1000 + i)) for i in range(args.synthetic)]
         report("synthetic", sets, shuffles, args.seeds)

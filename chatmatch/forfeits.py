@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from chatmatch.errors import ChatmatchError
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult
 
 #: the leaderboard mark of a bot over the limit
 MARK = "(!)"
@@ -47,9 +47,9 @@ def summarize(results: Iterable[GameResult]) -> list[BotForfeits]:
     for r in results:
         played.update(r.players)
         if r.forfeit:
-            bot = r.forfeit["bot"]
+            bot = r.forfeit.bot
             games.setdefault(bot, []).append(r.game_id)
-            reason = r.forfeit.get("reason", "").replace(f"BotError: bot '{bot}': ", "", 1)
+            reason = r.forfeit.reason.replace(f"BotError: bot '{bot}': ", "", 1)
             reasons.setdefault(bot, Counter())[_short(reason)] += 1
     return [BotForfeits(b, tuple(g), played[b], tuple(reasons[b].most_common()))
             for b, g in games.items()]

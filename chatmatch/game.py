@@ -27,6 +27,7 @@ from chatmatch.bot import Bot, History, Message
 from chatmatch.config import FailurePolicy
 from chatmatch.errors import BotError
 from chatmatch.schedule import ScheduledGame, derive_seed
+from chatmatch.stages import Forfeit
 from chatmatch.transcript import Transcript, Turn
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ class GameState:
     total_turns: int
     turns: list[Turn] = field(default_factory=list)
     notes: list[dict[str, object]] = field(default_factory=list)
-    forfeit: dict[str, str] | None = None
+    forfeit: Forfeit | None = None
 
     #: each player's view of the game so far, kept as turns are added (not rebuilt per turn)
     views: dict[str, list[Message]] = field(default_factory=dict, repr=False)
@@ -88,10 +89,8 @@ class GameState:
                                    "random_seed": self.game.random_seed}
         if self.notes:
             meta["notes"] = list(self.notes)
-        if self.forfeit:
-            meta["forfeit"] = dict(self.forfeit)
         return Transcript(self.game.game_id, self.game.players, tuple(self.turns),
-                          self.game.seed_utterance, meta)
+                          self.game.seed_utterance, meta, self.forfeit)
 
 
 class _Lane:
@@ -218,7 +217,7 @@ def play_games(games: Iterable[ScheduledGame], bots: Mapping[str, Bot], exchange
                on_finished: OnFinished | None = None) -> list[Transcript]:
     """Play ``games``; call ``on_finished`` with each transcript as soon as it ends.
 
-    A bot failure forfeits that game (recorded in ``meta["forfeit"]``) or, with
+    A bot failure forfeits that game (recorded in ``Transcript.forfeit``) or, with
     ``on_failure: abort``, raises :class:`BotFailure` after the games that already ended
     were handed to ``on_finished``.
     """
@@ -267,7 +266,7 @@ def _step(active: list[GameState], bots: Mapping[str, Bot], caller: _Caller,
             if isinstance(out, BotFailure):
                 if policy.on_failure == "abort":
                     raise out
-                st.forfeit = {"bot": out.bot, "reason": out.reason, "turn": str(out.turn)}
+                st.forfeit = Forfeit(out.bot, out.reason, str(out.turn))
                 continue
             text, seconds, note = out
             if note:

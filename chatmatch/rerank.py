@@ -5,14 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-import yaml
-
-from chatmatch.errors import ChatmatchError, RunDirError
-from chatmatch.ranking import RANKERS, Ranking, RankingConfig, rank
+from chatmatch.errors import ChatmatchError
+from chatmatch.forfeits import BotForfeits
+from chatmatch.ranking import RANKERS, Ranking
 from chatmatch.ranking.points import PointsRule
 from chatmatch.ranking.trueskill_rank import SeedSpread, seed_spread
-from chatmatch.scoring.points import GameResult
-from chatmatch.store import RunDir
+from chatmatch.storedrun import Run
 
 
 def parse_points(text: str) -> PointsRule:
@@ -25,39 +23,10 @@ def parse_points(text: str) -> PointsRule:
                              f"({str(exc).splitlines()[-1].strip()})") from None
 
 
-def load_run(run_dir: str | Path) -> tuple[RunDir, dict[str, Any], list[str], RankingConfig,
-                                           int, list[GameResult]]:
-    """(store, manifest, bots, ranking config, seed, results in schedule order)."""
-    store = RunDir(Path(run_dir))
-    manifest = store.read_manifest()
-    cfg_path = store.path / "config.yaml"
-    try:
-        raw = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError, RecursionError) as exc:
-        raise RunDirError(f"{cfg_path}: cannot read the run's config ({exc})") from None
-    if not isinstance(raw, dict):
-        raise RunDirError(f"{cfg_path}: the run's config must be a mapping; restore it from the "
-                          "tournament YAML (chatmatch run rewrites it)")
-    try:
-        bots = list(manifest.get("bots") or [b["name"] for b in raw.get("bots", [])])
-        seed = int(raw.get("seed", 0) or 0)
-    except (TypeError, KeyError, ValueError) as exc:
-        raise RunDirError(f"{cfg_path}: bad 'bots' or 'seed' in the run's config ({exc})") from None
-    try:
-        rcfg = RankingConfig.model_validate(raw.get("ranking", {}))
-    except Exception as exc:  # noqa: BLE001 - pydantic error text is what the user needs
-        raise RunDirError(f"{cfg_path}: bad 'ranking' section: {exc}") from None
-    results = sorted(store.results().values(), key=lambda r: r.game_id)
-    unknown = {p for r in results for p in r.players} - set(bots)
-    if unknown:
-        raise RunDirError(f"{store.path}: results mention bots not in the manifest: {sorted(unknown)}")
-    return store, manifest, bots, rcfg, seed, results
-
-
 def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | None = None,
            seed: int | None = None, points: str | None = None,
            save: bool = False) -> tuple[Ranking, list[str]]:
-    store, manifest, bots, rcfg, run_seed, results = load_run(run_dir)
+    run = Run.load(run_dir)
     update: dict[str, Any] = {}
     if method:
         if method not in RANKERS:
@@ -67,40 +36,31 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
         update["shuffles"] = shuffles
     if points:
         update["points"] = parse_points(points)
-    rcfg = rcfg.model_copy(update=update)
-    expected = manifest.get("expected_games")
-    r = rank(results, bots, rcfg, run_seed if seed is None else seed,
-             expected_games=int(expected) if expected is not None else None)
-    warnings = list(store.warnings)
-    if not results:
-        raise RunDirError(f"{store.path}: no scored games yet; run `chatmatch run` to play them")
+    rcfg = run.ranking.model_copy(update=update)
+    r = run.rank(config=rcfg, seed=seed, expected_games=run.manifest.expected_games)
+    warnings = list(run.store.warnings)
     if not r.complete:
         warnings.append(f"ranking rests on {r.games} of {r.expected_games} scheduled games "
                         "(the run is unfinished)")
-    warnings += forfeit_warnings(results)
+    warnings += forfeit_warnings(run.forfeits)
     if save:
-        store.save_ranking(rcfg.method if not points else f"{rcfg.method}-{points.replace('/', '-')}",
-                           r.to_json(), r.to_csv())
+        name = rcfg.method if not points else f"{rcfg.method}-{points.replace('/', '-')}"
+        run.store.save_ranking(name, r.to_json(), r.to_csv())
     return r, warnings
 
 
 def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None) -> SeedSpread:
     """The run's TrueSkill ranking under seeds 0..seeds-1 (:func:`seed_spread`), with the
     run's ranking settings and ``shuffles`` when given."""
-    store, _, bots, rcfg, _, results = load_run(run_dir)
-    if not results:
-        raise RunDirError(f"{store.path}: no scored games yet; run `chatmatch run` to play them")
-    if shuffles:
-        rcfg = rcfg.model_copy(update={"shuffles": shuffles})
-    return seed_spread(results, bots, rcfg.trueskill, list(range(seeds)), shuffles=rcfg.shuffles)
+    run = Run.load(run_dir)
+    rcfg = run.ranking if not shuffles else run.ranking.model_copy(update={"shuffles": shuffles})
+    return seed_spread(run.results, run.bots, rcfg.trueskill, list(range(seeds)), shuffles=rcfg.shuffles)
 
 
-def forfeit_warnings(results: Sequence[GameResult]) -> list[str]:
+def forfeit_warnings(forfeits: Sequence[BotForfeits]) -> list[str]:
     """One line per bot that forfeited games: a forfeit is a loss on every dimension, so its
     rank reflects failures (``chatmatch run`` shows the same in its forfeit summary)."""
-    from chatmatch.forfeits import summarize
-
     return [f"{f.bot} forfeited {len(f.games)} of its {f.of} games ({f.share:.0%}: "
             f"{', '.join(f.games[:6])}{', ...' if len(f.games) > 6 else ''}); its rank reflects "
             "failures: fix the cause, then `chatmatch run CONFIG --out RUN --replay-forfeits`"
-            for f in summarize(results)]
+            for f in forfeits]

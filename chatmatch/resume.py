@@ -19,11 +19,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from chatmatch.config import config_from_data
 from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.schedule import ScheduledGame
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult
 from chatmatch.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.transcript import Transcript
+from chatmatch.yamlloc import load_located_yaml
 
 #: without a manifest, these decide what a folder is: config.yaml alone may be the user's
 #: own file; games without config.yaml cannot be matched to a tournament
@@ -62,10 +64,7 @@ def looks_like_run(path: Path, entries: set[str] | None = None) -> bool:
 
 def setup_from_config(store: RunDir) -> dict[str, Any] | None:
     """The play setup recorded in the ``config.yaml`` of a run that lost its manifest:
-    ``{"play_fingerprint": ..., "config": {...}}``, or None when it is not readable."""
-    from chatmatch.config import config_from_data
-    from chatmatch.yamlloc import load_located_yaml
-
+    ``{"play_fingerprint": ..., "failures": {...}}``, or None when it is not readable."""
     try:
         old = config_from_data(load_located_yaml(store.path / "config.yaml"), check_bots=False)
     except ChatmatchError:

@@ -1,4 +1,5 @@
-"""Run a tournament end to end: schedule, play, score, rank, all into one run directory.
+"""Run a tournament end to end: schedule, play, score, rank, all into one run directory
+(the stages of :mod:`chatmatch.pipeline`).
 
 Resuming is the default: run the same YAML again and finished games are neither replayed
 nor re-scored. A run directory made with other bots or another play setup is refused; a
@@ -14,21 +15,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import yaml
+
 from chatmatch.bot import Bot
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.forfeits import BotForfeits, over_limit, summarize
+from chatmatch.pipeline import bind_scorers, rank_all, save_game, save_rankings, score_transcripts
 from chatmatch.playprogress import PlayProgress
 from chatmatch.progress import Reporter
-from chatmatch.ranking import Ranking, rank
+from chatmatch.ranking import Ranking
 from chatmatch.reply_cache import cache_bots
 from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
                               setup_from_config)
 from chatmatch.schedule import ScheduledGame, double_round_robin
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
-from chatmatch.scoring.points import GameResult, forfeit_result, result_from_scores
+from chatmatch.stages import GameResult, Manifest
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript
 
@@ -56,13 +60,13 @@ class RunSummary:
 
 def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
              schedule: Sequence[ScheduledGame], have: dict[str, Transcript],
-             results: dict[str, GameResult], allow_failures_change: bool) -> dict[str, Any]:
+             results: dict[str, GameResult], allow_failures_change: bool) -> Manifest:
     """The manifest to resume from, after every check and before anything is written."""
     config_text = dump_config(cfg)
     config_sha = hashlib.sha256(config_text.encode()).hexdigest()
-    fresh = {"play_fingerprint": cfg.play_fingerprint(),
-             "scoring_fingerprint": cfg.scoring_fingerprint(), "config_sha256": config_sha,
-             "name": cfg.name, "config_file": config_file, "bots": cfg.bot_names}
+    fresh = Manifest(play_fingerprint=cfg.play_fingerprint(),
+                     scoring_fingerprint=cfg.scoring_fingerprint(), config_sha256=config_sha,
+                     name=cfg.name, config_file=config_file, bots=tuple(cfg.bot_names))
     failures = cfg.failures.model_dump(mode="json")
     if not store.exists() and looks_like_run(store.path):  # the manifest was deleted
         old_setup = setup_from_config(store)
@@ -70,36 +74,34 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
             raise RunDirError(f"{store.path}: manifest.json is missing and config.yaml is "
                               "unreadable, so its games cannot be matched to a tournament; "
                               "restore manifest.json, or start a new run with --out NEW_DIR")
-        if old_setup["play_fingerprint"] != fresh["play_fingerprint"]:
+        if old_setup["play_fingerprint"] != fresh.play_fingerprint:
             raise RunDirError(_another_setup(store, cfg))
         check_stored_games(store, schedule, have, results)
         check_failures(store, old_setup["failures"], failures, len(have), allow_failures_change)
         # the old scores cannot be trusted without the manifest: score every game again
-        manifest = store.note_event({**fresh, "scoring_fingerprint": None}, "manifest_rebuilt",
-                                    games=len(have))
+        manifest = fresh.replace(scoring_fingerprint=None).noted("manifest_rebuilt", games=len(have))
         store.write_config(config_text)
         store.write_manifest(manifest)
         return manifest
     if not store.exists():
         check_stored_games(store, schedule, have, results)
         store.path.mkdir(parents=True, exist_ok=True)
-        manifest = store.note_event(fresh, "created")
+        manifest = fresh.noted("created")
         store.write_config(config_text)
         store.write_manifest(manifest)
         return manifest
     old = store.read_manifest()
-    if old.get("play_fingerprint") != fresh["play_fingerprint"]:
+    if old.play_fingerprint != fresh.play_fingerprint:
         raise RunDirError(_another_setup(store, cfg))
     check_stored_games(store, schedule, have, results)
     changed_failures = check_failures(store, (_old_config(store) or {}).get("failures"), failures,
                                       len(have), allow_failures_change)
-    if old.get("config_sha256") != config_sha:  # e.g. ranking or scoring settings changed
+    if old.config_sha256 != config_sha:  # e.g. ranking or scoring settings changed
         keys = _changed_keys(store, cfg)
         store.write_config(config_text)
         extra = {"failures_changed": changed_failures} if changed_failures else {}
-        old = store.note_event(old, "config_changed", keys=keys, old=old.get("config_sha256"),
-                               new=config_sha, **extra)
-        old["config_sha256"] = config_sha
+        old = old.noted("config_changed", keys=keys, old=old.config_sha256, new=config_sha,
+                        **extra).replace(config_sha256=config_sha)
     return old
 
 
@@ -110,8 +112,6 @@ def _another_setup(store: RunDir, cfg: TournamentConfig) -> str:
 
 
 def _old_config(store: RunDir) -> dict[str, Any] | None:
-    import yaml
-
     try:
         old = yaml.safe_load((store.path / "config.yaml").read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError):
@@ -178,12 +178,12 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
     have, results = store.transcripts(), store.results()
     manifest = _prepare(cfg, store, config_file, schedule, have, results, allow_failures_change)
-    manifest["expected_games"] = len(schedule)
+    manifest = manifest.replace(expected_games=len(schedule))
     replayed: list[str] = []
     if replay_forfeits:
-        replayed = sorted(g for g, tr in have.items() if tr.meta.get("forfeit"))
+        replayed = sorted(g for g, tr in have.items() if tr.forfeit)
         if replayed:
-            manifest = store.note_event(manifest, "replay_forfeits", games=replayed)
+            manifest = manifest.noted("replay_forfeits", games=replayed)
             store.write_manifest(manifest)
             store.forget_games(set(replayed))
             have = {g: tr for g, tr in have.items() if g not in replayed}
@@ -195,20 +195,19 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
         progress(done_count[0], total)
 
     scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers()
-    for s in scorer_objs:  # run-level records (e.g. RUN/judges/) go into the run directory
-        s.bind_run_dir(store.path)
-    rescore = manifest.get("scoring_fingerprint") != cfg.scoring_fingerprint()
+    bind_scorers(store, scorer_objs)  # run-level records (e.g. RUN/judges/) go into the run directory
+    rescore = manifest.scoring_fingerprint != cfg.scoring_fingerprint()
     if todo or rescore or any(gid not in results for gid in have):
         # something to score: load models now, so that a missing model fails before any bot plays
         load_scorers(scorer_objs, rep)
     if rescore:
-        manifest = store.note_event(manifest, "rescored", old=manifest.get("scoring_fingerprint"),
-                                    new=cfg.scoring_fingerprint())
-        manifest["scoring_fingerprint"] = cfg.scoring_fingerprint()
+        manifest = manifest.noted("rescored", old=manifest.scoring_fingerprint,
+                                  new=cfg.scoring_fingerprint()
+                                  ).replace(scoring_fingerprint=cfg.scoring_fingerprint())
         results = {}
         store.rewrite_results([])
         store.write_config(dump_config(cfg))
-    manifest["scorers"] = {s.name: s.describe() for s in scorer_objs}
+    manifest = manifest.replace(scorers={s.name: s.describe() for s in scorer_objs})
     store.write_manifest(manifest)
 
     scorer = _GameScorer(cfg, store, scorer_objs, results, rep)
@@ -222,7 +221,7 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
         except BaseException:
             executor.close()
             raise
-        manifest["bots_described"] = {**manifest.get("bots_described", {}), **described}
+        manifest = manifest.replace(bots_described={**(manifest.bots_described or {}), **described})
         store.write_manifest(manifest)
         buffer: list[Transcript] = []
         specs = {b.name: (b.adapter, dict(b.params)) for b in cfg.bots}
@@ -260,10 +259,11 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
             buffer.clear()
 
     final = [scorer.results[g.game_id] for g in schedule if g.game_id in scorer.results]
-    rankings = write_rankings(store, cfg, final, len(schedule))
+    rankings = rank_all(final, cfg.bot_names, cfg.ranking, cfg.seed, len(schedule))
+    save_rankings(store, rankings)
     forfeits = summarize(final)
-    manifest = store.note_event(manifest, "ranked", games=len(final),
-                                forfeits={f.bot: len(f.games) for f in forfeits})
+    manifest = manifest.noted("ranked", games=len(final),
+                              forfeits={f.bot: len(f.games) for f in forfeits})
     store.write_manifest(manifest)
     return RunSummary(store.path, rankings[cfg.ranking.method], rankings, total, played,
                       scorer.count, time.perf_counter() - t0, store.warnings, forfeits, replayed)
@@ -286,41 +286,11 @@ class _GameScorer:
     def score(self, transcripts: Sequence[Transcript]) -> None:
         if not transcripts:
             return
-        from chatmatch.scoring.engine import score_games
-
-        weights = {s.name: float(self.cfg.scoring.weights.get(s.name, 1.0)) for s in self.scorers}
-        hib = {s.name: s.higher_is_better for s in self.scorers}
-        playable = [t for t in transcripts if not t.meta.get("forfeit")]
-        per_game = iter(score_games(playable, self.scorers, reporter=self.reporter)
-                        if playable else ())
-        for tr in transcripts:
-            forfeit = tr.meta.get("forfeit")
-            if forfeit:
-                res = forfeit_result(tr.game_id, tr.players, forfeit["bot"], forfeit["reason"],
-                                     hib, weights)
-                self.store.save_scores(tr.game_id, {"game_id": tr.game_id, "forfeit": forfeit})
-            else:
-                dims = next(per_game)
-                res = result_from_scores(tr.game_id, tr.players, dims, weights)
-                self.store.save_scores(tr.game_id, {
-                    "game_id": tr.game_id, "players": list(tr.players),
-                    "dimensions": {d: s.to_json() for d, s in dims.items()},
-                    "points": res.points, "total": res.total, "winner": res.winner})
-            self.store.append_result(res)
-            self.results[tr.game_id] = res
+        weights = {s.name: self.cfg.scoring.weight(s.name) for s in self.scorers}
+        for game in score_transcripts(transcripts, self.scorers, weights, self.reporter):
+            save_game(self.store, game)
+            self.results[game.result.game_id] = game.result
             self.count += 1
 
 
-def write_rankings(store: RunDir, cfg: TournamentConfig, results: Sequence[GameResult],
-                   expected: int, methods: Sequence[str] | None = None) -> dict[str, Ranking]:
-    """Rank with the configured method and the points table; write both to RUN/rankings/."""
-    names = list(dict.fromkeys([cfg.ranking.method, "points", *(methods or [])]))
-    out: dict[str, Ranking] = {}
-    for name in names:
-        r = rank(results, cfg.bot_names, cfg.ranking, cfg.seed, method=name, expected_games=expected)
-        store.save_ranking(name, r.to_json(), r.to_csv())
-        out[name] = r
-    return out
-
-
-__all__ = ["RunSummary", "run_tournament", "write_rankings"]
+__all__ = ["RunSummary", "run_tournament"]

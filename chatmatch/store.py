@@ -10,6 +10,10 @@ Layout::
       results.jsonl          one line per scored game: {"record": GameResult, "sha256": ...}
       rankings/METHOD.json   rankings (also .csv)
 
+The records are the typed stage data of :mod:`chatmatch.stages` (:class:`Manifest`,
+:class:`ScoreRecord`, :class:`GameResult`); :meth:`chatmatch.storedrun.Run.load` reads a
+run once for every reader (rank, show, report, plot, analyze, compare).
+
 Durability: a transcript or score file is written to a temporary file, fsynced and renamed
 into place; a results line is appended and fsynced with a checksum of its record. A run
 killed at any moment loses at most the games in flight: on the next start, transcripts
@@ -27,13 +31,12 @@ import os
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
 from chatmatch import __version__
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
 MANIFEST = "manifest.json"
@@ -43,24 +46,19 @@ LOCK = ".lock"
 TMP_SUFFIX = ".tmp"
 
 
-def _nan_to_none(obj: Any) -> Any:
+def nan_to_none(obj: Any) -> Any:
     if isinstance(obj, float) and math.isnan(obj):
         return None
     if isinstance(obj, dict):
-        return {k: _nan_to_none(v) for k, v in obj.items()}
+        return {k: nan_to_none(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_nan_to_none(v) for v in obj]
+        return [nan_to_none(v) for v in obj]
     return obj
-
-
-def _none_to_nan(raw: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
-    return {p: {d: (math.nan if v is None else float(v)) for d, v in dims.items()}
-            for p, dims in raw.items()}
 
 
 def dumps(obj: Any) -> str:
     """Strict JSON (NaN written as null), stable key order."""
-    return json.dumps(_nan_to_none(obj), ensure_ascii=False, sort_keys=True, allow_nan=False)
+    return json.dumps(nan_to_none(obj), ensure_ascii=False, sort_keys=True, allow_nan=False)
 
 
 #: files and folders a run directory may hold; a folder holding anything else (and no
@@ -131,6 +129,9 @@ _MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("play_fingerprint", (str,), "a string"),
     ("scoring_fingerprint", (str,), "a string"),
     ("config_sha256", (str,), "a string"),
+    ("config_file", (str,), "a string"),
+    ("source", (str,), "a string"),
+    ("files", (list,), "a list of file names"),
 )
 
 
@@ -154,7 +155,7 @@ class RunDir:
     def exists(self) -> bool:
         return self.manifest_path.exists()
 
-    def read_manifest(self) -> dict[str, Any]:
+    def read_manifest(self) -> Manifest:
         if not self.exists():
             raise RunDirError(f"{self.path}: not a chatmatch run directory (no {MANIFEST}); "
                               "give the folder that `chatmatch run` or `chatmatch score --out` wrote")
@@ -178,11 +179,11 @@ class RunDir:
         bots = data.get("bots")
         if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
             raise RunDirError(f"{self.manifest_path}: 'bots' must be a list of names{fix}")
-        return data
+        return Manifest.from_json(data)
 
-    def write_manifest(self, data: dict[str, Any]) -> None:
-        data = {**data, "chatmatch_version": __version__}
-        atomic_write(self.manifest_path, json.dumps(_nan_to_none(data), indent=2, sort_keys=True) + "\n")
+    def write_manifest(self, manifest: Manifest) -> None:
+        data = {**manifest.to_json(), "chatmatch_version": __version__}
+        atomic_write(self.manifest_path, json.dumps(nan_to_none(data), indent=2, sort_keys=True) + "\n")
 
     def write_config(self, yaml_text: str) -> None:
         atomic_write(self.path / "config.yaml", yaml_text)
@@ -255,22 +256,24 @@ class RunDir:
         return out
 
     # --- scores and results --------------------------------------------------------------
-    def save_scores(self, game_id: str, scores: dict[str, Any]) -> None:
-        atomic_write(self.scores_path(game_id), dumps(scores) + "\n")
+    def save_scores(self, record: ScoreRecord) -> None:
+        atomic_write(self.scores_path(record.game_id), dumps(record.to_json()) + "\n")
 
-    def load_scores(self, game_id: str) -> dict[str, Any] | None:
+    def load_scores(self, game_id: str) -> ScoreRecord | None:
+        """The game's score record; None when it is missing or unreadable (a reader then
+        shows the game without per-turn details)."""
         p = self.scores_path(game_id)
         if not p.exists():
             return None
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
-            return data if isinstance(data, dict) else None
-        except (OSError, ValueError):
+            return ScoreRecord.from_json(data) if isinstance(data, dict) else None
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
             return None
 
     def append_result(self, result: GameResult) -> None:
         record = result.to_json()
-        line = json.dumps({"record": _nan_to_none(record), "sha256": _checksum(record)},
+        line = json.dumps({"record": nan_to_none(record), "sha256": _checksum(record)},
                           ensure_ascii=False, sort_keys=True)
         path = self.path / RESULTS
         # a run killed mid-append may leave a torn last line: end it, or the new record
@@ -285,7 +288,7 @@ class RunDir:
             raise StorageError.from_os_error(exc, path) from None
 
     def rewrite_results(self, results: list[GameResult]) -> None:
-        lines = [json.dumps({"record": _nan_to_none(r.to_json()), "sha256": _checksum(r.to_json())},
+        lines = [json.dumps({"record": nan_to_none(r.to_json()), "sha256": _checksum(r.to_json())},
                             ensure_ascii=False, sort_keys=True) for r in results]
         atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
 
@@ -314,7 +317,6 @@ class RunDir:
                 try:
                     entry = json.loads(raw)
                     rec = entry["record"]
-                    rec["raw"] = _none_to_nan(rec["raw"])
                     if entry["sha256"] != _checksum(rec):
                         raise ValueError("checksum mismatch")
                     yield GameResult.from_json(rec)
@@ -329,11 +331,5 @@ class RunDir:
     # --- rankings ------------------------------------------------------------------------
     def save_ranking(self, name: str, json_doc: dict[str, Any], csv_text: str) -> None:
         atomic_write(self.path / "rankings" / f"{name}.json",
-                     json.dumps(_nan_to_none(json_doc), indent=2, sort_keys=False) + "\n")
+                     json.dumps(nan_to_none(json_doc), indent=2, sort_keys=False) + "\n")
         atomic_write(self.path / "rankings" / f"{name}.csv", csv_text)
-
-    def note_event(self, manifest: dict[str, Any], kind: str, **info: Any) -> dict[str, Any]:
-        events = list(manifest.get("history", []))
-        events.append({"event": kind, "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                       **info})
-        return {**manifest, "history": events}

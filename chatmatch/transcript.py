@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
 from chatmatch.errors import TranscriptError
+from chatmatch.stages import Forfeit
 
 #: longest turn chatmatch scores, in characters: ``failures.max_chars`` is capped at it, an
 #: imported log with a longer turn is skipped, and so is an edited stored transcript (spaCy
@@ -52,6 +53,8 @@ class Transcript:
     turns: tuple[Turn, ...]
     seed_utterance: str = ""
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    #: the bot that forfeited the game, and why (stored in the header's ``meta.forfeit``)
+    forfeit: Forfeit | None = None
 
     @property
     def starter(self) -> str:
@@ -70,8 +73,9 @@ class Transcript:
 
     # --- JSON Lines -------------------------------------------------------------------
     def header(self) -> dict[str, Any]:
+        meta = self.meta if self.forfeit is None else {**self.meta, "forfeit": self.forfeit.to_json()}
         return {"type": "game", "game_id": self.game_id, "players": list(self.players),
-                "seed_utterance": self.seed_utterance, "meta": self.meta}
+                "seed_utterance": self.seed_utterance, "meta": meta}
 
     def to_lines(self) -> Iterator[str]:
         yield json.dumps(self.header(), ensure_ascii=False, sort_keys=True)
@@ -117,13 +121,18 @@ class Transcript:
             raise TranscriptError("header 'players' must be two different names", file=file, line=1)
         if not isinstance(header.get("meta") or {}, dict):
             raise TranscriptError("header 'meta' must be a JSON object", file=file, line=1)
+        meta = dict(header.get("meta") or {})
+        try:
+            forfeit = Forfeit.from_json(meta.pop("forfeit", None))
+        except ValueError as exc:
+            raise TranscriptError(f"header 'meta.forfeit': {exc}", file=file, line=1) from None
         unknown = {t.speaker for t in turns} - set(players)
         if unknown:
             raise TranscriptError(f"speaker(s) {sorted(unknown)} not among players {players}", file=file)
         return cls(game_id=str(header.get("game_id") or (file or "game")),
                    players=(players[0], players[1]), turns=tuple(turns),
-                   seed_utterance=str(header.get("seed_utterance", "")),
-                   meta=dict(header.get("meta") or {}))
+                   seed_utterance=str(header.get("seed_utterance", "")), meta=meta,
+                   forfeit=forfeit)
 
     @classmethod
     def from_jsonl(cls, text: str, *, file: str | None = None) -> "Transcript":

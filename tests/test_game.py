@@ -63,16 +63,16 @@ def test_retry_recovers_from_a_transient_failure():
     out = play_games(_games(["ok", "flaky"])[:1], {"ok": CountingBot("ok"),
                      "flaky": FlakyBot("flaky", mode="raise_once")}, 3, FailurePolicy(retries=1))
     tr = out[0]
-    assert "forfeit" not in tr.meta
+    assert tr.forfeit is None
     assert {n["retries"] for n in tr.meta["notes"]} == {1}
 
 
 def test_persistent_failure_forfeits_with_reason():
     out = play_games(_games(["ok", "bad"])[:1], {"ok": CountingBot("ok"),
                      "bad": FlakyBot("bad", mode="raise")}, 3, FailurePolicy(retries=2))
-    f = out[0].meta["forfeit"]
-    assert f["bot"] == "bad"
-    assert "RuntimeError: model exploded (after 3 attempt(s))" == f["reason"]
+    f = out[0].forfeit
+    assert f is not None and f.bot == "bad"
+    assert "RuntimeError: model exploded (after 3 attempt(s))" == f.reason
 
 
 def test_abort_policy_raises_after_finished_games_were_handed_over():
@@ -87,9 +87,9 @@ def test_abort_policy_raises_after_finished_games_were_handed_over():
 def test_empty_reply_is_a_failure_unless_allowed():
     bots = {"ok": CountingBot("ok"), "e": FlakyBot("e", mode="empty")}
     out = play_games(_games(["ok", "e"])[:1], bots, 2, FailurePolicy(retries=0))
-    assert out[0].meta["forfeit"]["reason"].startswith("ValueError: empty reply")
+    assert out[0].forfeit.reason.startswith("ValueError: empty reply")
     out = play_games(_games(["ok", "e"])[:1], bots, 2, FailurePolicy(allow_empty=True))
-    assert "forfeit" not in out[0].meta
+    assert out[0].forfeit is None
 
 
 def test_huge_reply_is_truncated_and_recorded():
@@ -106,7 +106,7 @@ def test_timeout_counts_as_failure():
                         FailurePolicy(retries=0, timeout_s=0.05))[0]
     finally:
         bots["s"].release.set()
-    assert tr.meta["forfeit"]["reason"].startswith("TimeoutError: no reply within 0.05 s")
+    assert tr.forfeit.reason.startswith("TimeoutError: no reply within 0.05 s")
 
 
 def test_a_hung_bot_never_delays_or_blames_another():
@@ -125,11 +125,11 @@ def test_a_hung_bot_never_delays_or_blames_another():
     stuck = player.is_alive()
     hang.release.set()
     assert not stuck, "play_games is stuck behind the hung bot"
-    forfeits = {tr.game_id: tr.meta.get("forfeit") for tr in out}
+    forfeits = {tr.game_id: tr.forfeit for tr in out}
     assert len(out) == 6
     for tr in out:
         if "hang" in tr.players:
-            assert forfeits[tr.game_id]["bot"] == "hang"
+            assert forfeits[tr.game_id].bot == "hang"
         else:
             assert forfeits[tr.game_id] is None and len(tr.turns) == 6
     # the abandoned call keeps the not-thread-safe bot busy: its later calls wait (inside
@@ -143,7 +143,7 @@ def test_a_bot_that_retries_inside_is_not_retried_again():
 
     bots = {"ok": CountingBot("ok"), "r": Inside("r", mode="raise")}
     tr = play_games(_games(["ok", "r"])[:1], bots, 2, FailurePolicy(retries=3))[0]
-    assert tr.meta["forfeit"]["reason"] == "RuntimeError: model exploded (after 1 attempt(s))"
+    assert tr.forfeit.reason == "RuntimeError: model exploded (after 1 attempt(s))"
 
 
 def test_abandoned_calls_do_not_keep_the_process_alive(tmp_path):
@@ -162,7 +162,7 @@ def test_abandoned_calls_do_not_keep_the_process_alive(tmp_path):
         "games = double_round_robin(['h', 'a'], ['Hi?'], 0)\n"
         "out = play_games(games, {'h': Hang('h', mode='hang'), 'a': CountingBot('a')}, 2,\n"
         "                 FailurePolicy(retries=0, timeout_s=0.2), concurrent=2)\n"
-        "print(sorted(tr.meta['forfeit']['bot'] for tr in out))\n")
+        "print(sorted(tr.forfeit.bot for tr in out))\n")
     root = Path(__file__).resolve().parents[1]
     res = subprocess.run([sys.executable, str(script)], cwd=root, capture_output=True, text=True,
                          timeout=60, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})

@@ -4,7 +4,8 @@ import pytest
 
 from chatmatch.ranking import Ranking, RankingConfig, RankRow, rank
 from chatmatch.ranking.points import PointsRule, match_outcomes
-from chatmatch.scoring.points import GameResult, award_points, dimension_winner, forfeit_result
+from chatmatch.scoring.points import award_points, dimension_winner, forfeit_result, reweight
+from chatmatch.stages import Forfeit, GameResult
 
 HIB = {"fluency": False, "proactivity": True}
 
@@ -28,7 +29,7 @@ def test_dimension_points_direction_ties_and_nan():
 def test_weights_and_reweighting():
     g = game("g1", "A", "B", (10.0, 1), (20.0, 5), weights={"fluency": 2.0})
     assert g.total == {"A": 2.0, "B": 1.0}
-    minus = g.reweighted({"fluency": 0.0, "proactivity": 1.0})
+    minus = reweight(g, {"fluency": 0.0, "proactivity": 1.0})
     assert minus.total == {"A": 0.0, "B": 1.0} and minus.winner == "B"
 
 
@@ -72,8 +73,8 @@ def test_trueskill_deterministic_for_seed_and_averages_shuffles():
     assert r1.to_json() == r2.to_json()  # stored order does not matter, the seed does
     assert r1.order()[0] == "A"
     row = r1.rows[0]
-    assert len(row.stats["ranks"]) == 5
-    assert row.stats["conservative"] == pytest.approx(row.stats["mu"] - 3 * row.stats["sigma"])
+    assert len(row.stats.ranks) == 5
+    assert row.stats.conservative == pytest.approx(row.stats.mu - 3 * row.stats.sigma)
     # the average over shuffles equals averaging per-shuffle ratings by hand
     import random
     import statistics
@@ -90,26 +91,26 @@ def test_trueskill_deterministic_for_seed_and_averages_shuffles():
             mus.append(play_order(order, _env(cfg.trueskill), ["A", "B", "C"])["A"].mu)
         return statistics.fmean(mus)
 
-    assert row.stats["mu"] == pytest.approx(mean_mu_of_a(11))
+    assert row.stats.mu == pytest.approx(mean_mu_of_a(11))
     # another seed plays other orders, and TrueSkill depends on the order
     r3 = rank(results, ["A", "B", "C"], cfg, seed=12)
     a3 = next(r for r in r3.rows if r.bot == "A")
-    assert a3.stats["mu"] == pytest.approx(mean_mu_of_a(12))
-    assert a3.stats["mu"] != pytest.approx(row.stats["mu"], abs=1e-6)
+    assert a3.stats.mu == pytest.approx(mean_mu_of_a(12))
+    assert a3.stats.mu != pytest.approx(row.stats.mu, abs=1e-6)
 
 
 def test_trueskill_rank_by_mu():
     cfg = RankingConfig(method="trueskill", trueskill={"rank_by": "mu"})
     r = rank(_league(), ["A", "B", "C"], cfg)
-    assert r.rows[0].score == pytest.approx(r.rows[0].stats["mu"])
+    assert r.rows[0].score == pytest.approx(r.rows[0].stats.mu)
 
 
 def test_forfeit_gives_every_point_to_the_other_bot():
     f = forfeit_result("g9", ("A", "B"), "A", "boom", HIB, {"fluency": 2})
     assert f.winner == "B" and f.total == {"A": 0.0, "B": 3.0}
-    assert f.forfeit == {"bot": "A", "reason": "boom"}
+    assert f.forfeit == Forfeit("A", "boom")
     r = rank([f], ["A", "B"], RankingConfig(method="points"))
-    assert r.rows[0].bot == "B" and r.rows[1].stats["forfeits"] == 1
+    assert r.rows[0].bot == "B" and r.rows[1].games.forfeits == 1
 
 
 def test_incomplete_ranking_is_marked():

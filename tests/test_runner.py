@@ -119,7 +119,7 @@ def test_rerank_from_run_directory(tmp_path):
     r, warnings = rerank(tmp_path / "run", method="points", points="2/1/0")
     assert r.method == "points" and r.meta["win"] == 2 and r.games == 6 and not warnings
     r2, _ = rerank(tmp_path / "run", method="trueskill", shuffles=7, seed=1)
-    assert len(r2.rows[0].stats["ranks"]) == 7
+    assert len(r2.rows[0].stats.ranks) == 7
 
 
 def test_rerank_marks_an_incomplete_run(tmp_path):
@@ -150,7 +150,7 @@ failures: {{retries: 1}}
     s = run_tournament(cfg)
     assert s.ranking.order() == ["ok", "bad"]
     for res in RunDir(tmp_path / "run").results().values():
-        assert res.forfeit["bot"] == "bad" and res.winner == "ok"
+        assert res.forfeit.bot == "bad" and res.winner == "ok"
     # re-ranking the stored run says so too, once per forfeiting bot
     _, warnings = rerank(tmp_path / "run")
     assert len(warnings) == 1

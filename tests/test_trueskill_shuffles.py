@@ -11,7 +11,7 @@ import trueskill
 from chatmatch.ranking import RankingConfig, rank
 from chatmatch.ranking.trueskill_rank import (DEFAULT_SHUFFLES, TrueSkillParams, rank_trueskill, rate_pair,
                                              seed_spread)
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult
 
 
 def test_rate_pair_matches_the_published_example():
@@ -99,8 +99,8 @@ def test_batched_shuffles_equal_one_replay_per_shuffle():
         rng.shuffle(order)
         per_shuffle.append(play_order(order, _env(cfg.trueskill), bots))
     for row in ranking.rows:
-        assert row.stats["mu"] == pytest.approx(statistics.fmean(r[row.bot].mu for r in per_shuffle), abs=1e-6)
-        assert row.stats["sigma"] == pytest.approx(
+        assert row.stats.mu == pytest.approx(statistics.fmean(r[row.bot].mu for r in per_shuffle), abs=1e-6)
+        assert row.stats.sigma == pytest.approx(
             statistics.fmean(r[row.bot].sigma for r in per_shuffle), abs=1e-6)
     assert np.isfinite([r.score for r in ranking.rows]).all()
 

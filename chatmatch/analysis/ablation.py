@@ -1,7 +1,8 @@
 """"Minus x" ablation (paper, section 4.4.2 and Table 8): set one dimension's weight to zero,
 re-score every stored game with the new weights, rank again and measure the agreement.
 
-Only game points change; raw scores are reused (:meth:`GameResult.reweighted`), so no
+Only game points change; raw scores are reused
+(:func:`~chatmatch.scoring.points.reweight`), so no
 scorer is run. Forfeited games keep their verdict.
 """
 
@@ -9,11 +10,12 @@ from __future__ import annotations
 
 from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
-from chatmatch.analysis.rundata import RunData
-from chatmatch.scoring.points import GameResult
+from chatmatch.scoring.points import reweight
+from chatmatch.stages import GameResult
+from chatmatch.storedrun import Run
 
 
-def ablation_table(data: RunData, human: HumanRanking | None = None,
+def ablation_table(data: Run, human: HumanRanking | None = None,
                    method: str | None = None) -> list[Variant]:
     """The run's own weights first ("all"), then "-DIM" for every scored dimension."""
     rows = [variant("all", data.rank(_reweight(data, data.weights), method=method), human)]
@@ -23,5 +25,5 @@ def ablation_table(data: RunData, human: HumanRanking | None = None,
     return rows
 
 
-def _reweight(data: RunData, weights: dict[str, float]) -> list[GameResult]:
-    return [r.reweighted(weights) for r in data.results]
+def _reweight(data: Run, weights: dict[str, float]) -> list[GameResult]:
+    return [reweight(r, weights) for r in data.results]

@@ -15,9 +15,9 @@ import numpy as np
 
 from chatmatch.analysis.agreement import compare
 from chatmatch.analysis.human import HumanRanking
-from chatmatch.analysis.rundata import RunData
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
+from chatmatch.storedrun import Run
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Bootstrap:
     tau: tuple[float, float, float] | None = None  # mean, 2.5%, 97.5% of tau vs humans
 
 
-def bootstrap(data: RunData, samples: int = 1000, seed: int = 0, method: str | None = None,
+def bootstrap(data: Run, samples: int = 1000, seed: int = 0, method: str | None = None,
               human: HumanRanking | None = None, reporter: Reporter | None = None) -> Bootstrap:
     if samples < 1:
         raise ChatmatchError(f"--bootstrap {samples}: give a number of resamples >= 1")

@@ -26,8 +26,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
-from chatmatch.scoring.base import DimensionScore
 from chatmatch.scoring.points import result_from_scores
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 USER, SYSTEM = "User", "System"

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
-from chatmatch.analysis.rundata import RunData
 from chatmatch.ranking.points import PointsRule
+from chatmatch.storedrun import Run
 
 #: the league-table rules of the paper
 POINT_RULES = (PointsRule(win=3, tie=1, loss=0), PointsRule(win=2, tie=1, loss=0))
 
 
-def method_table(data: RunData, human: HumanRanking | None = None) -> list[Variant]:
+def method_table(data: Run, human: HumanRanking | None = None) -> list[Variant]:
     ts = data.ranking.trueskill
     by = f"mu-{ts.k:g}*sigma" if ts.rank_by == "conservative" else "mu"
     rows = [variant(f"trueskill ({data.ranking.shuffles} shuffles, by {by})",

@@ -22,13 +22,13 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from chatmatch.analysis.agreement import dimension_wins  # noqa: E402
 from chatmatch.ranking import Ranking  # noqa: E402
-from chatmatch.scoring.points import GameResult  # noqa: E402
+from chatmatch.stages import GameResult, TrueSkillStats  # noqa: E402
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
     from chatmatch.analysis.human import HumanRanking
-    from chatmatch.analysis.rundata import RunData
+    from chatmatch.storedrun import Run
 
 #: fixed salt and no date: the same run gives byte-identical SVG files
 _RC: dict[RcKeyType, Any] = {"svg.hashsalt": "chatmatch", "figure.dpi": 100, "font.size": 9}
@@ -66,10 +66,11 @@ def trueskill_chart(ranking: Ranking) -> Figure:
     with plt.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(max(5.0, 1.0 * len(rows) + 2), 3.6))
         x = np.arange(len(rows))
-        mu = [float(r.stats.get("mu", np.nan)) for r in rows]
-        sd = [float(r.stats.get("sigma", 0.0)) for r in rows]
+        ts = [r.stats if isinstance(r.stats, TrueSkillStats) else None for r in rows]
+        mu = [s.mu if s else np.nan for s in ts]
+        sd = [s.sigma if s else 0.0 for s in ts]
         ax.errorbar(x, mu, yerr=sd, fmt="o", capsize=5, color="tab:blue", label="mu +- sigma")
-        cons = [float(r.stats.get("conservative", np.nan)) for r in rows]
+        cons = [s.conservative if s else np.nan for s in ts]
         ax.plot(x, cons, "v", color="tab:red", label="mu - k*sigma (rank key)")
         ax.set_xticks(x, [r.bot for r in rows], rotation=30, ha="right")
         ax.set_ylabel("TrueSkill rating")
@@ -151,7 +152,7 @@ def to_bytes(fig: Figure, fmt: str = "svg") -> bytes:
     return buf.getvalue()
 
 
-def run_figures(data: "RunData", human: "HumanRanking | None" = None) -> dict[str, Figure]:
+def run_figures(data: "Run", human: "HumanRanking | None" = None) -> dict[str, Figure]:
     """Every figure of a run, by file stem."""
     from chatmatch.analysis.methods import method_table
 
@@ -170,7 +171,7 @@ def run_figures(data: "RunData", human: "HumanRanking | None" = None) -> dict[st
     return figs
 
 
-def plot_run(data: "RunData", out_dir: Path, human: "HumanRanking | None" = None) -> list[Path]:
+def plot_run(data: "Run", out_dir: Path, human: "HumanRanking | None" = None) -> list[Path]:
     """Write every figure of a run as PNG and SVG into ``out_dir``."""
     paths: list[Path] = []
     for name, fig in run_figures(data, human).items():

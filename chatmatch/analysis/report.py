@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import html
 import math
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from chatmatch import __version__
 from chatmatch.analysis.agreement import (compare_run, dimension_wins, few_bots_note,
@@ -20,12 +20,12 @@ from chatmatch.analysis.agreement import (compare_run, dimension_wins, few_bots_
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.methods import method_table
 from chatmatch.analysis.plots import head_to_head_matrix, run_figures, to_bytes
-from chatmatch.analysis.rundata import RunData
+from chatmatch.details import turn_notes
 from chatmatch.ranking import Ranking
+from chatmatch.stages import ScoreRecord
+from chatmatch.storedrun import Run
 from chatmatch.transcript import Transcript
 
-#: detail keys that say where a detail is, not what it found
-_WHERE = {"turn", "index", "speaker", "text"}
 _COLOURS = {"fluency": "#e3f2fd", "knowledge": "#e8f5e9", "proactivity": "#fff8e1",
             "specificity": "#f3e5f5", "diversity": "#ffebee", "consistency": "#fbe9e7",
             "relevance": "#e0f7fa"}
@@ -79,18 +79,14 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[Any]], name_cols: int
 
 # --- sections ----------------------------------------------------------------------------
 def _leaderboard(r: Ranking) -> str:
-    extra = ["mu", "sigma", "conservative", "rank_min", "rank_max"] if r.method == "trueskill" \
-        else ["match_points", "matches_won", "matches_tied", "matches_lost"]
-    games = ["won", "tied", "lost", "game_points"]
-    rows = [[row.bot, row.rank, *[row.stats.get(k, "") for k in extra],
-             *[row.stats.get(k, "") for k in games]] for row in r.rows]
-    table = _table(["bot", "rank", *extra, *games], rows)
+    headers, rows = r.leaderboard()
+    table = _table(headers, rows, name_cols=2)
     note = "" if r.complete else (f"<p class='note'>Incomplete: {r.games} of "
                                   f"{r.expected_games} scheduled games.</p>")
     return f"<h3>By {_e(r.method)}</h3>{table}{note}"
 
 
-def _dimensions(data: RunData, order: Sequence[str]) -> str:
+def _dimensions(data: Run, order: Sequence[str]) -> str:
     wins = dimension_wins(list(data.results), order)
     raw: dict[str, dict[str, list[float]]] = {d: {b: [] for b in order} for d in wins}
     for res in data.results:
@@ -109,7 +105,7 @@ def _dimensions(data: RunData, order: Sequence[str]) -> str:
             f"</p>{_table(heads, rows)}")
 
 
-def _head_to_head(data: RunData, order: Sequence[str]) -> str:
+def _head_to_head(data: Run, order: Sequence[str]) -> str:
     m = head_to_head_matrix(list(data.results), order)
     rows = [[b, *[m[i, j] if i != j else "—" for j in range(len(order))]]
             for i, b in enumerate(order)]
@@ -117,7 +113,7 @@ def _head_to_head(data: RunData, order: Sequence[str]) -> str:
             + _table(["bot \\ opponent", *order], rows))
 
 
-def _figures(data: RunData, human: HumanRanking | None) -> str:
+def _figures(data: Run, human: HumanRanking | None) -> str:
     out = []
     for name, fig in run_figures(data, human).items():
         b64 = base64.b64encode(to_bytes(fig, "svg")).decode("ascii")
@@ -128,7 +124,7 @@ def _figures(data: RunData, human: HumanRanking | None) -> str:
     return "".join(out)
 
 
-def _agreement(data: RunData, human: HumanRanking, ranking: Ranking) -> str:
+def _agreement(data: Run, human: HumanRanking, ranking: Ranking) -> str:
     agreements = compare_run(ranking, list(data.results), human)
     rows = [[a.label, len(a.bots), a.tau.value, a.tau.p_value, a.rho.value, a.rho.p_value]
             for a in agreements]
@@ -150,98 +146,20 @@ def _agreement(data: RunData, human: HumanRanking, ranking: Ranking) -> str:
 
 
 # --- transcripts -------------------------------------------------------------------------
-def _item(x: Any) -> Any:
-    if isinstance(x, (list, tuple)) and x:
-        return x[0]  # an entity [text, label]
-    if isinstance(x, dict) and "lemma" in x:  # a memory bonus
-        prev = x.get("previous_turn")
-        return f"{x['lemma']} (last used in turn {prev})" if prev is not None else x["lemma"]
-    return x
-
-
-def _list(v: Any) -> str:
-    items = [_item(x) for x in (v or [])]
-    return ", ".join(str(x) for x in items[:8]) + (" …" if len(items) > 8 else "")
-
-
-def _generic(d: Mapping[str, Any]) -> tuple[str, bool]:
-    """Any scorer: a true flag, a positive count or a non-empty list is a finding; floats
-    are measurements."""
-    found, measures = [], []
-    for k, v in d.items():
-        if k in _WHERE or v is None or v is False:
-            continue
-        if v is True:
-            found.append(k)
-        elif isinstance(v, int) and v > 0 or isinstance(v, (list, dict, str)) and v:
-            found.append(f"{k}: {_list(v) if isinstance(v, list) else v}")
-        elif isinstance(v, float) and not math.isnan(v):
-            measures.append(f"{k} {v:.3g}")
-    return "; ".join(found + measures), bool(found)
-
-
-def _note(dim: str, d: Mapping[str, Any]) -> tuple[str, bool]:
-    """``(text, scored)`` for one per-turn detail of the built-in scorers."""
-    if dim == "proactivity":
-        n = int(d.get("questions") or 0)
-        return (f"{n} question{'s' if n != 1 else ''}", n > 0)
-    if dim == "diversity":
-        of = _list(d.get("repeats"))
-        return ((f"repetition of turn {of}", True) if d.get("penalised")
-                else (f"repeats turn {of} (not penalised)", False))
-    if dim == "consistency":
-        sim = d.get("similarity")
-        where = f"answer at turn {d.get('original_answer')}, similarity {sim}"
-        return ((f"inconsistency with the {where}", True) if d.get("inconsistent")
-                else (f"consistent with the {where}", False))
-    if dim == "knowledge":
-        new, old = d.get("new") or [], d.get("already_mentioned") or []
-        text = f"new entities: {_list(new)}" if new else ""
-        text += ("; " if new and old else "") + (f"mentioned before: {_list(old)}" if old else "")
-        return text, bool(new)
-    if dim == "relevance":
-        concepts = d.get("concepts") or []
-        return f"memory bonus: {_list(concepts)}", bool(concepts)
-    if dim == "specificity":
-        return (f"{d.get('new_unigrams', 0)} new words, {d.get('new_bigrams', 0)} new bigrams "
-                f"of {d.get('tokens', 0)} tokens", False)
-    if dim == "fluency":
-        ppl = d.get("perplexity")
-        return (f"perplexity {ppl:.1f}" if isinstance(ppl, (int, float)) else "no perplexity", False)
-    return _generic(d)
-
-
-def turn_notes(scores: Mapping[str, Any] | None) -> dict[int, list[tuple[str, str, bool]]]:
-    """Per turn index: ``(dimension, text, scored)`` for every per-turn detail the scorers
-    wrote to ``scores/GID.json``. ``scored`` is true when the detail found something that
-    counts (a question, a penalised repetition, an inconsistency, a new entity, a memory
-    bonus); measurements (perplexity, new n-grams) are shown but not highlighted."""
-    notes: dict[int, list[tuple[str, str, bool]]] = {}
-    for dim, block in ((scores or {}).get("dimensions") or {}).items():
-        for d in (block or {}).get("details") or []:
-            turn = d.get("turn", d.get("index")) if isinstance(d, dict) else None
-            if not isinstance(turn, int):
-                continue
-            text, scored = _note(dim, d)
-            if text:
-                notes.setdefault(turn, []).append((dim, text, scored))
-    return notes
-
-
-def _transcript(tr: Transcript, scores: Mapping[str, Any] | None, summary: str,
+def _transcript(tr: Transcript, scores: ScoreRecord | None, summary: str,
                 opened: bool = False) -> str:
     notes = turn_notes(scores)
     rows = []
     for t in tr.turns:
         badges = []
-        for dim, text, scored in notes.get(t.index, []):
-            if scored:
-                colour = _COLOURS.get(dim, "#eeeeee")
+        for n in notes.get(t.index, []):
+            if n.scored:
+                colour = _COLOURS.get(n.dimension, "#eeeeee")
                 badges.append(f"<span class='badge' style='background:{colour}'>"
-                              f"{_e(dim)}: {_e(text)}</span>")
+                              f"{_e(n.dimension)}: {_e(n.text)}</span>")
             else:
-                badges.append(f"<span class='measure'>{_e(dim)}: {_e(text)}</span> ")
-        scored_turn = any(s for _, _, s in notes.get(t.index, []))
+                badges.append(f"<span class='measure'>{_e(n.dimension)}: {_e(n.text)}</span> ")
+        scored_turn = any(n.scored for n in notes.get(t.index, []))
         cls = " class='scored'" if scored_turn else ""
         text = f"<span class='seed'>(seed)</span> {_e(t.text)}" if t.seed else _e(t.text)
         rows.append(f"<tr{cls}><td>{t.index}</td><td>{_e(t.speaker)}</td>"
@@ -254,10 +172,10 @@ def _transcript(tr: Transcript, scores: Mapping[str, Any] | None, summary: str,
             f"{table}</details>")
 
 
-def _transcripts(data: RunData) -> str:
+def _transcripts(data: Run) -> str:
     results = {r.game_id: r for r in data.results}
-    out = []
-    for gid, tr in sorted(data.store.transcripts().items()):
+    out: list[str] = []
+    for gid, tr in sorted(data.transcripts().items()):
         res = results.get(gid)
         a, b = tr.players
         head = f"{_e(gid)}: {_e(a)} vs {_e(b)}"
@@ -265,12 +183,12 @@ def _transcripts(data: RunData) -> str:
             head += (f" — {res.total[a]:g} : {res.total[b]:g}, "
                      f"{'winner ' + _e(res.winner) if res.winner else 'tie'}")
             if res.forfeit:
-                head += f" (forfeit by {_e(res.forfeit.get('bot'))}: {_e(res.forfeit.get('reason'))})"
-        out.append(_transcript(tr, data.store.load_scores(gid), head, opened=not out))
+                head += f" (forfeit by {_e(res.forfeit.bot)}: {_e(res.forfeit.reason)})"
+        out.append(_transcript(tr, data.scores(gid), head, opened=not out))
     return "".join(out) or "<p>No transcripts stored.</p>"
 
 
-def build_report(data: RunData, human: HumanRanking | None = None) -> str:
+def build_report(data: Run, human: HumanRanking | None = None) -> str:
     """The whole report as one HTML string."""
     main = data.rank()
     pts = data.rank(method="points")

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from chatmatch.analysis.fed import ScoreFn
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
-from chatmatch.scoring.base import DimensionScore
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 

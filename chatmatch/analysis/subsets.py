@@ -14,9 +14,9 @@ from itertools import combinations
 
 from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
-from chatmatch.analysis.rundata import RunData
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
+from chatmatch.storedrun import Run
 
 #: the paper counts subsets whose tau is above this
 TAU_THRESHOLD = 0.6
@@ -42,7 +42,7 @@ class SubsetTable:
         return sum(t > self.threshold for t in self.defined)
 
 
-def subset_table(data: RunData, human: HumanRanking, k: int = 4, method: str | None = None,
+def subset_table(data: Run, human: HumanRanking, k: int = 4, method: str | None = None,
                  threshold: float = TAU_THRESHOLD, reporter: Reporter | None = None) -> SubsetTable:
     bots = [b for b in data.bots if b in human.ranks]
     if not 2 <= k <= len(bots):

@@ -13,8 +13,8 @@ from chatmatch.cli.table import render_table
 if TYPE_CHECKING:
     from chatmatch.analysis.agreement import Variant
     from chatmatch.analysis.human import HumanRanking
-    from chatmatch.analysis.rundata import RunData
     from chatmatch.progress import Reporter
+    from chatmatch.storedrun import Run
 
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
 
@@ -73,11 +73,11 @@ def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: i
     from chatmatch.analysis.ablation import ablation_table
     from chatmatch.analysis.human import load_human
     from chatmatch.analysis.methods import method_table
-    from chatmatch.analysis.rundata import load_run_data
     from chatmatch.progress import Reporter
+    from chatmatch.storedrun import Run
 
     rep = Reporter(quiet=quiet)
-    data = load_run_data(run_dir)
+    data = Run.load(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     _warn_few_bots(data, human, subset_size, only)
     todo = set(only or SECTIONS)
@@ -92,7 +92,7 @@ def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: i
         click.echo(_bootstrap(data, human, samples, seed, method, rep))
 
 
-def _warn_few_bots(data: "RunData", human: "HumanRanking | None", k: int,
+def _warn_few_bots(data: "Run", human: "HumanRanking | None", k: int,
                    only: tuple[str, ...]) -> None:
     from chatmatch.analysis.agreement import MIN_BOTS, few_bots_note, order_text
 
@@ -106,7 +106,7 @@ def _warn_few_bots(data: "RunData", human: "HumanRanking | None", k: int,
     click.echo(f"Human ranking: {order_text(human.ranks, show_ranks=True)}\n")
 
 
-def _subsets(data: "RunData", human: "HumanRanking | None", k: int, method: str | None,
+def _subsets(data: "Run", human: "HumanRanking | None", k: int, method: str | None,
              rep: "Reporter") -> str:
     from chatmatch.analysis.subsets import subset_table
 
@@ -119,7 +119,7 @@ def _subsets(data: "RunData", human: "HumanRanking | None", k: int, method: str 
             f"mean tau {_tau(t.mean_tau)}; {t.above} of {len(t.rows)} above {t.threshold:g}\n")
 
 
-def _bootstrap(data: "RunData", human: "HumanRanking | None", samples: int,
+def _bootstrap(data: "Run", human: "HumanRanking | None", samples: int,
                seed: int, method: str | None, rep: "Reporter") -> str:
     from chatmatch.analysis.bootstrap import bootstrap
 

@@ -32,9 +32,9 @@ def command(run_dir: Path, human_file: Path, method: str | None, as_json: bool) 
     """
     from chatmatch.analysis.agreement import compare_run, few_bots_note, ranks_text
     from chatmatch.analysis.human import load_human
-    from chatmatch.analysis.rundata import load_run_data
+    from chatmatch.storedrun import Run
 
-    data = load_run_data(run_dir)
+    data = Run.load(run_dir)
     human = load_human(human_file, data.bots)
     ranking = data.rank(method=method)
     rows = compare_run(ranking, list(data.results), human)

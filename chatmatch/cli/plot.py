@@ -25,9 +25,9 @@ def command(run_dir: Path, human_file: Path | None, out_dir: Path | None) -> Non
     """
     from chatmatch.analysis.human import load_human
     from chatmatch.analysis.plots import plot_run
-    from chatmatch.analysis.rundata import load_run_data
+    from chatmatch.storedrun import Run
 
-    data = load_run_data(run_dir)
+    data = Run.load(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     for p in plot_run(data, out_dir or data.store.path / "plots", human):
         click.echo(str(p))

@@ -26,10 +26,10 @@ def command(run_dir: Path, human_file: Path | None, out_file: Path | None) -> No
     """
     from chatmatch.analysis.human import load_human
     from chatmatch.analysis.report import build_report
-    from chatmatch.analysis.rundata import load_run_data
+    from chatmatch.storedrun import Run
     from chatmatch.store import atomic_write
 
-    data = load_run_data(run_dir)
+    data = Run.load(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     out = out_file or data.store.path / "report.html"
     atomic_write(out, build_report(data, human))

@@ -5,43 +5,13 @@ from __future__ import annotations
 import math
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import click
 
 from chatmatch.cli.table import render_table
+from chatmatch.details import turn_notes
 from chatmatch.errors import RunDirError
-from chatmatch.store import RunDir
-
-def _tag(dim: str, d: dict[str, Any]) -> str | None:
-    """A short label for one per-turn detail of a scorer, or None if nothing scored."""
-    if dim == "proactivity" and d.get("questions"):
-        n = d["questions"]
-        return "question" if n == 1 else f"{n} questions"
-    if dim == "diversity" and d.get("repeats"):
-        of = ", ".join(map(str, d["repeats"]))
-        return f"repetition of turn {of}" if d.get("penalised") else f"repeats turn {of} (not penalised)"
-    if dim == "consistency" and d.get("inconsistent"):
-        return f"inconsistent with turn {d.get('original_answer')}"
-    if dim == "knowledge" and d.get("new"):
-        return "entities: " + ", ".join(f"{e[0]} ({e[1]})" if isinstance(e, list) and len(e) == 2
-                                        else str(e) for e in d["new"])
-    if dim == "relevance" and d.get("concepts"):
-        return "memory bonus: " + ", ".join(f"{c['lemma']} (turn {c['previous_turn']})"
-                                            for c in d["concepts"])
-    if dim == "fluency" and isinstance(d.get("perplexity"), (int, float)):
-        v = float(d["perplexity"])
-        return None if math.isnan(v) else f"ppl {v:.1f}"
-    return None
-
-
-def _tags(details: dict[str, list[dict[str, Any]]], turn: int) -> list[str]:
-    tags = []
-    for dim, items in details.items():
-        for d in items:
-            if d.get("turn") == turn and (tag := _tag(dim, d)):
-                tags.append(tag)
-    return tags
+from chatmatch.storedrun import Run
 
 
 @click.command("show")
@@ -51,25 +21,23 @@ def _tags(details: dict[str, list[dict[str, Any]]], turn: int) -> list[str]:
 def command(run_dir: Path, game: str | None, width: int) -> None:
     """List the games of RUN_DIR, or print GAME (an id such as g001) readably, with the
     turns that scored tagged (questions, repetitions, entities, perplexity, ...)."""
-    store = RunDir(run_dir)
-    store.read_manifest()
-    transcripts = store.transcripts()
-    results = store.results()
+    run = Run.load(run_dir, need_results=False)
+    transcripts = run.transcripts()
+    results = {r.game_id: r for r in run.results}
     if game is None:
         rows = []
-        for gid, tr in transcripts.items():
+        for gid, listed in transcripts.items():
             r = results.get(gid)
-            a, b = tr.players
+            a, b = listed.players
             score = f"{r.total[a]:g}-{r.total[b]:g}" if r else "not scored"
-            rows.append([gid, f"{a} vs {b}", len(tr.turns), score,
-                         (r.winner or "tie") if r else "", "forfeit" if tr.meta.get("forfeit") else ""])
+            rows.append([gid, f"{a} vs {b}", len(listed.turns), score,
+                         (r.winner or "tie") if r else "", "forfeit" if listed.forfeit else ""])
         click.echo(render_table(["game", "players (starter first)", "turns", "points", "winner", ""], rows))
         return
     tr = transcripts.get(game)
     if tr is None:
         raise RunDirError(f"{run_dir}: no game '{game}'. Games: {', '.join(sorted(transcripts)) or 'none'}")
-    scores = store.load_scores(game) or {}
-    details = {d: s.get("details", []) for d, s in (scores.get("dimensions") or {}).items()}
+    notes = turn_notes(run.scores(game))
     click.echo(f"Game {tr.game_id}: {tr.players[0]} (starts) vs {tr.players[1]}, "
                f"{len(tr.turns)} turns")
     indent = " " * 8
@@ -78,7 +46,7 @@ def command(run_dir: Path, game: str | None, width: int) -> None:
         click.echo(head)
         click.echo(textwrap.fill(t.text or "(empty)", width, initial_indent=indent,
                                  subsequent_indent=indent))
-        tags = _tags(details, t.index)
+        tags = [n.text for n in notes.get(t.index, []) if n.shown]
         if tags:
             click.echo(textwrap.fill("[" + "; ".join(tags) + "]", width, initial_indent=indent,
                                      subsequent_indent=indent))
@@ -91,4 +59,4 @@ def command(run_dir: Path, game: str | None, width: int) -> None:
         rows.append(["total", "", "", *(f"{r.total[p]:g}" for p in r.players)])
         a, b = r.players
         click.echo(render_table(["dimension", f"raw {a}", f"raw {b}", f"pts {a}", f"pts {b}"], rows))
-        click.echo(f"winner: {r.winner or 'tie'}" + (f" (forfeit: {r.forfeit})" if r.forfeit else ""))
+        click.echo(f"winner: {r.winner or 'tie'}" + (f" (forfeit: {r.forfeit.to_json()})" if r.forfeit else ""))

@@ -6,19 +6,6 @@ from typing import Any, Sequence
 
 from chatmatch.ranking import Ranking
 
-_COLUMNS = {
-    "trueskill": [("mu", "mu"), ("sigma", "sigma"), ("conservative", "mu-k*sigma"),
-                  ("rank_min", "best"), ("rank_max", "worst")],
-    "points": [("match_points", "pts"), ("matches_won", "mW"), ("matches_tied", "mT"),
-               ("matches_lost", "mL")],
-    "bt": [("log_strength", "log p"), ("ci_low", "ci lo"), ("ci_high", "ci hi"),
-           ("rank_ci_low", "best"), ("rank_ci_high", "worst")],
-    "elo": [("elo", "elo"), ("ci_low", "ci lo"), ("ci_high", "ci hi"),
-            ("rank_ci_low", "best"), ("rank_ci_high", "worst")],
-}
-_GAMES = [("won", "W"), ("tied", "T"), ("lost", "L"), ("game_points", "game pts")]
-
-
 def fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.2f}"
@@ -47,12 +34,10 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def ranking_table(r: Ranking, marks: dict[str, str] | None = None) -> str:
     """``marks``: text put after a bot's name (e.g. forfeits over the limit)."""
-    extra = _COLUMNS.get(r.method, [])
-    headers = ["rank", "bot", *[h for _, h in extra], *[h for _, h in _GAMES]]
+    headers, rows = r.leaderboard()
     marks = marks or {}
-    rows = [[row.rank, f"{row.bot} {marks[row.bot]}" if row.bot in marks else row.bot,
-             *[row.stats.get(k, "") for k, _ in extra],
-             *[row.stats.get(k, "") for k, _ in _GAMES]] for row in r.rows]
+    rows = [[rank, f"{bot} {marks[bot]}" if bot in marks else bot, *rest]
+            for rank, bot, *rest in rows]
     title = f"Ranking by {r.method}"
     if r.method == "trueskill":
         m = r.meta

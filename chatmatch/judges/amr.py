@@ -31,7 +31,7 @@ from chatmatch.judges.base import JudgeParams, JudgeScorer
 from chatmatch.judges.geval import weighted_score
 from chatmatch.judges.prompts import AMR_QUESTIONS, AMR_TURN
 from chatmatch.judges.slm import SLMRecipe, get_small_model
-from chatmatch.scoring.base import DimensionScore
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 AMR_KIND = "AMR Graph"

@@ -17,7 +17,8 @@ from pydantic import Field
 
 from chatmatch.judges.backends import Backend, BackendParams, make_backend
 from chatmatch.judges.prompts import PromptTemplate
-from chatmatch.scoring.base import DimensionScore, Progress, Scorer
+from chatmatch.scoring.base import Progress, Scorer
+from chatmatch.stages import DimensionScore
 from chatmatch.store import atomic_write, dumps
 from chatmatch.transcript import Transcript, Turn
 

@@ -32,7 +32,8 @@ from chatmatch.judges.backends import renormalise
 from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
 from chatmatch.judges.corpus import Example, comparison_examples
 from chatmatch.judges.prompts import PAIREVAL_GAME, PAIREVAL_TURN
-from chatmatch.scoring.base import DimensionScore, Progress
+from chatmatch.scoring.base import Progress
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 LABELS = ("A", "B")

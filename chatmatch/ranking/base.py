@@ -18,18 +18,30 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from chatmatch.registry import Registry
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult, GameTally, MethodStats
 
 
 @dataclass(frozen=True)
 class RankRow:
+    """A bot's place in a ranking: ``games`` (its wins, ties, losses) and ``stats`` (what
+    the method computed; None for a method that adds nothing to the score)."""
+
     bot: str
     rank: int
     score: float  # the value the rank is ordered by (higher is better)
-    stats: dict[str, Any] = field(default_factory=dict)
+    games: GameTally = field(default_factory=GameTally)
+    stats: MethodStats | None = None
+
+    def flat(self) -> dict[str, Any]:
+        """The method's statistics then the game tally, as one JSON object."""
+        return {**(self.stats.to_json() if self.stats else {}), **self.games.to_json()}
+
+    def columns(self) -> tuple[tuple[str, Any], ...]:
+        """(leaderboard header, value): the method's columns, then the games'."""
+        return (*(self.stats.columns() if self.stats else ()), *self.games.columns())
 
     def to_json(self) -> dict[str, Any]:
-        return {"bot": self.bot, "rank": self.rank, "score": self.score, **self.stats}
+        return {"bot": self.bot, "rank": self.rank, "score": self.score, **self.flat()}
 
 
 @dataclass(frozen=True)
@@ -56,15 +68,25 @@ class Ranking:
                 "meta": self.meta, "ranking": [r.to_json() for r in self.rows]}
 
     def to_csv(self) -> str:
+        flat = [r.flat() for r in self.rows]
         keys: list[str] = []
-        for r in self.rows:
-            keys += [k for k in r.stats if k not in keys and not isinstance(r.stats[k], (list, dict))]
+        for f in flat:
+            keys += [k for k, v in f.items() if k not in keys and not isinstance(v, (list, dict))]
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["rank", "bot", "score", *keys])
-        for r in self.rows:
-            w.writerow([r.rank, r.bot, _fmt(r.score), *[_fmt(r.stats.get(k, "")) for k in keys]])
+        for r, f in zip(self.rows, flat):
+            w.writerow([r.rank, r.bot, _fmt(r.score), *[_fmt(f.get(k, "")) for k in keys]])
         return buf.getvalue()
+
+    def leaderboard(self) -> tuple[list[str], list[list[Any]]]:
+        """(headers, rows) of the leaderboard: rank, bot, the method's columns, the games'
+        columns; a value the method did not compute is "". The terminal table and the HTML
+        report both render this."""
+        heads = [h for h, _ in self.rows[0].columns()] if self.rows else []
+        rows = [[r.rank, r.bot, *("" if v is None else v for _, v in r.columns())]
+                for r in self.rows]
+        return ["rank", "bot", *heads], rows
 
 
 def _fmt(v: Any) -> Any:
@@ -75,7 +97,7 @@ def _same(a: Any, b: Any, tol: float) -> bool:
     if isinstance(a, tuple):
         return all(_same(x, y, tol) for x, y in zip(a, b))
     if isinstance(a, (int, float)):
-        return abs(a - b) <= tol
+        return bool(abs(a - b) <= tol)
     return bool(a == b)
 
 
@@ -114,10 +136,11 @@ RANKERS: Registry[Ranker] = Registry("ranking method", builtins=BUILTIN_RANKERS,
                                      group="chatmatch.rankers", check=_check_ranker)
 
 
-def win_tie_loss(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, dict[str, float]]:
+def win_tie_loss(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, GameTally]:
     """Per bot: games won/tied/lost, forfeits and summed game points."""
-    table = {b: {"games": 0, "won": 0, "tied": 0, "lost": 0, "forfeits": 0, "game_points": 0.0}
-             for b in bots}
+    table: dict[str, dict[str, Any]] = {
+        b: {"games": 0, "won": 0, "tied": 0, "lost": 0, "forfeits": 0, "game_points": 0.0}
+        for b in bots}
     for r in results:
         for p in r.players:
             row = table[p]
@@ -125,6 +148,6 @@ def win_tie_loss(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str
             row["game_points"] += r.total[p]
             s = r.score_of(p)
             row["won" if s == 1 else "tied" if s == 0.5 else "lost"] += 1
-            if r.forfeit and r.forfeit.get("bot") == p:
+            if r.forfeited_by(p):
                 row["forfeits"] += 1
-    return table
+    return {b: GameTally(**row) for b, row in table.items()}

@@ -21,7 +21,7 @@ import numpy as np
 from pydantic import Field
 
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult, IntervalStats
 from chatmatch.validation import StrictModel
 
 _FLOOR = 1e-12
@@ -105,13 +105,13 @@ def ranking_with_ci(method: str, scores: dict[str, float], boot: tuple[np.ndarra
     rows = []
     for b, rk in zip(order, competition_ranks([scores[b] for b in order])):
         j = list(bots).index(b)
-        stats: dict = {label: scores[b]}
+        stats = IntervalStats(label, scores[b])
         if len(bs):
-            stats.update({"ci_low": float(np.percentile(bs[:, j], lo_q)),
-                          "ci_high": float(np.percentile(bs[:, j], hi_q)),
-                          "rank_ci_low": int(np.floor(np.percentile(br[:, j], lo_q))),
-                          "rank_ci_high": int(np.ceil(np.percentile(br[:, j], hi_q)))})
-        rows.append(RankRow(b, rk, scores[b], {**stats, **games[b]}))
+            stats = IntervalStats(label, scores[b], float(np.percentile(bs[:, j], lo_q)),
+                                  float(np.percentile(bs[:, j], hi_q)),
+                                  int(np.floor(np.percentile(br[:, j], lo_q))),
+                                  int(np.ceil(np.percentile(br[:, j], hi_q))))
+        rows.append(RankRow(b, rk, scores[b], games[b], stats))
     return Ranking(method, tuple(rows), len(results), meta={**meta, "bootstrap": len(bs), "ci": ci})
 
 

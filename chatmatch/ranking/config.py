@@ -25,7 +25,7 @@ from chatmatch.ranking.bradley_terry import BradleyTerryParams
 from chatmatch.ranking.elo import EloParams
 from chatmatch.ranking.points import PointsRule
 from chatmatch.ranking.trueskill_rank import DEFAULT_SHUFFLES, TrueSkillParams
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult
 from chatmatch.validation import StrictModel
 
 

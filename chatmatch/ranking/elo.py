@@ -15,7 +15,7 @@ from pydantic import Field
 
 from chatmatch.ranking.base import RANKERS, Ranking
 from chatmatch.ranking.bradley_terry import bootstrap, outcomes, ranking_with_ci
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult
 from chatmatch.validation import StrictModel
 
 

@@ -16,7 +16,7 @@ from typing import Sequence
 from pydantic import model_validator
 
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult, PointsStats
 from chatmatch.validation import StrictModel
 
 class PointsRule(StrictModel):
@@ -73,10 +73,11 @@ def rank_points(results: Sequence[GameResult], bots: Sequence[str], rule: Points
                 table[p]["match_points"] += rule.loss
                 table[p]["matches_lost"] += 1
     games = win_tie_loss(results, bots)
-    order = sorted(bots, key=lambda b: (-table[b]["match_points"], -games[b]["game_points"], b))
-    keys = [(table[b]["match_points"], games[b]["game_points"]) for b in order]
+    order = sorted(bots, key=lambda b: (-table[b]["match_points"], -games[b].game_points, b))
+    keys = [(table[b]["match_points"], games[b].game_points) for b in order]
     ranks = competition_ranks(keys)
-    rows = tuple(RankRow(b, r, float(table[b]["match_points"]), {**table[b], **games[b]})
-                 for b, r in zip(order, ranks))
+    rows = tuple(RankRow(b, r, float(table[b]["match_points"]), games[b], PointsStats(
+        table[b]["match_points"], int(table[b]["matches_won"]), int(table[b]["matches_tied"]),
+        int(table[b]["matches_lost"]))) for b, r in zip(order, ranks))
     return Ranking("points", rows, len(results),
                    meta={"win": rule.win, "tie": rule.tie, "loss": rule.loss})

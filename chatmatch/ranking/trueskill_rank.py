@@ -32,7 +32,7 @@ from pydantic import Field
 
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
 from chatmatch.ranking.trueskill_batch import play_shuffles
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult, TrueSkillStats
 from chatmatch.validation import StrictModel
 
 #: TrueSkill shuffles by default: with 1000 the final order of a 7-bot tournament no longer
@@ -139,10 +139,9 @@ def rank_trueskill(results: Sequence[GameResult], bots: Sequence[str], p: TrueSk
     rows = []
     for b, rk in zip(order, ranks):
         ranks_b = [sr[b] for sr in shuffle_ranks]
-        rows.append(RankRow(b, rk, key[b], {
-            "mu": mu[b], "sigma": sigma[b], "conservative": mu[b] - p.k * sigma[b],
-            "mean_rank": statistics.fmean(ranks_b), "rank_min": min(ranks_b),
-            "rank_max": max(ranks_b), "ranks": ranks_b, **games[b]}))
+        rows.append(RankRow(b, rk, key[b], games[b], TrueSkillStats(
+            mu[b], sigma[b], mu[b] - p.k * sigma[b], statistics.fmean(ranks_b), min(ranks_b),
+            max(ranks_b), tuple(ranks_b))))
     return Ranking("trueskill", tuple(rows), len(results), meta={
         "shuffles": shuffles, "seed": seed, "rank_by": p.rank_by, "k": p.k,
         "mu0": p.mu, "sigma0": p.sigma, "beta": p.beta, "tau": p.tau,

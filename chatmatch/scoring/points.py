@@ -15,67 +15,9 @@ the other bot gets every dimension's point.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from chatmatch.scoring.base import DimensionScore
-
-#: raw scores closer than this are a tie (guards against float noise)
-TIE_TOLERANCE = 1e-9
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """The verdict on one game: raw scores and points per bot and dimension."""
-
-    game_id: str
-    players: tuple[str, str]
-    raw: dict[str, dict[str, float]]
-    points: dict[str, dict[str, float]]
-    higher_is_better: dict[str, bool] = field(default_factory=dict)
-    forfeit: dict[str, str] | None = None  # {"bot": ..., "reason": ...}
-    #: dimension -> bots it did not apply to (no point is awarded on that dimension)
-    not_applicable: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def total(self) -> dict[str, float]:
-        return {p: float(sum(self.points[p].values())) for p in self.players}
-
-    @property
-    def winner(self) -> str | None:
-        a, b = self.players
-        ta, tb = self.total[a], self.total[b]
-        if abs(ta - tb) <= TIE_TOLERANCE:
-            return None
-        return a if ta > tb else b
-
-    def score_of(self, bot: str) -> float:
-        """1 for a win, 0.5 for a tie, 0 for a loss."""
-        w = self.winner
-        return 0.5 if w is None else float(w == bot)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "players": list(self.players), "raw": self.raw,
-                "points": self.points, "higher_is_better": self.higher_is_better,
-                "total": self.total, "winner": self.winner, "forfeit": self.forfeit,
-                "not_applicable": self.not_applicable}
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "GameResult":
-        return cls(game_id=d["game_id"], players=(d["players"][0], d["players"][1]),
-                   raw={k: dict(v) for k, v in d["raw"].items()},
-                   points={k: dict(v) for k, v in d["points"].items()},
-                   higher_is_better=dict(d.get("higher_is_better", {})),
-                   forfeit=d.get("forfeit"),
-                   not_applicable={k: list(v) for k, v in (d.get("not_applicable") or {}).items()})
-
-    def reweighted(self, weights: Mapping[str, float]) -> "GameResult":
-        """The same game with other dimension weights (e.g. a "minus x" ablation)."""
-        if self.forfeit:
-            return self
-        return award_points(self.game_id, self.players, self.raw, self.higher_is_better, weights,
-                            self.not_applicable)
-
+from chatmatch.stages import TIE_TOLERANCE, DimensionScore, Forfeit, GameResult
 
 def dimension_winner(a_val: float, b_val: float, higher_is_better: bool) -> int:
     """+1 if the first value is better, -1 if the second, 0 for a tie (or two NaNs).
@@ -110,6 +52,15 @@ def award_points(game_id: str, players: tuple[str, str], raw: Mapping[str, Mappi
                       dict(higher_is_better), not_applicable=na)
 
 
+def reweight(result: GameResult, weights: Mapping[str, float]) -> GameResult:
+    """The same game with other dimension weights (e.g. a "minus x" ablation); a forfeit
+    stays as it is."""
+    if result.forfeit:
+        return result
+    return award_points(result.game_id, result.players, result.raw, result.higher_is_better,
+                        weights, result.not_applicable)
+
+
 def result_from_scores(game_id: str, players: tuple[str, str],
                        scores: Mapping[str, DimensionScore],
                        weights: Mapping[str, float]) -> GameResult:
@@ -126,4 +77,4 @@ def forfeit_result(game_id: str, players: tuple[str, str], loser: str, reason: s
               loser: {d: 0.0 for d in dimensions}}
     raw = {p: {d: math.nan for d in dimensions} for p in players}
     return GameResult(game_id, players, raw, points, dict(dimensions),
-                      forfeit={"bot": loser, "reason": reason})
+                      forfeit=Forfeit(loser, reason))

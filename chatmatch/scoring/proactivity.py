@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from typing import Any, Literal, Sequence
 
-from chatmatch.scoring.base import DimensionScore, Scorer
+from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import RepetitionParams, penalised_turns, repeated_turns, scored_turns
 from chatmatch.scoring.text import question_count
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 

@@ -37,10 +37,11 @@ from typing import Any, Sequence
 from pydantic import Field
 
 from chatmatch.scoring.analysis import LEMMAS, spacy_features
-from chatmatch.scoring.base import DimensionScore, Scorer
+from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.diversity import RepetitionParams, skipped_turns
 from chatmatch.scoring.knowledge import SpacyParams
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 

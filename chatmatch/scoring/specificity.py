@@ -29,10 +29,11 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
-from chatmatch.scoring.base import DimensionScore, Scorer, ScorerParams
+from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import penalised_turns, repeated_turns
 from chatmatch.scoring.text import tokens
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 

@@ -25,8 +25,8 @@ from typing import Any, Mapping, Sequence
 
 from chatmatch.analysis.agreement import kendall, spearman
 from chatmatch.analysis.fed import OVERALL, SYSTEM, FedDialogue
-from chatmatch.scoring.base import DimensionScore
 from chatmatch.scoring.points import award_points, dimension_winner
+from chatmatch.stages import DimensionScore
 
 DIALOGUE, SYSTEM_LEVEL = "dialogue Overall", "system Overall"
 

@@ -3,7 +3,7 @@
 Used for every lab dataset made of two-bot games whose bots have a reference ranking
 (Spot The Bot's conversations and crowd rankings, the ladder and its construction order).
 The games are scored once; everything else re-weights the game points
-(:meth:`GameResult.reweighted`) and ranks again with the configured ranking method:
+(:func:`~chatmatch.scoring.points.reweight`) and ranks again with the configured ranking method:
 
 * ``full``: the configured weights, ranking seed ``seed``;
 * ``seeds``: the same with ranking seeds ``seed .. seed+n-1`` (min / median / max tau);
@@ -28,8 +28,8 @@ from typing import Any, Mapping, Sequence
 
 from chatmatch.analysis.agreement import compare
 from chatmatch.ranking import RankingConfig, rank
-from chatmatch.scoring.base import DimensionScore
-from chatmatch.scoring.points import GameResult, dimension_winner, result_from_scores
+from chatmatch.scoring.points import dimension_winner, result_from_scores, reweight
+from chatmatch.stages import DimensionScore, GameResult
 from chatmatch.transcript import Transcript
 
 #: a dimension deciding fewer games than this share is flagged as rare
@@ -116,11 +116,11 @@ def _variants(rk: _Ranker, results: Sequence[GameResult], dims: Sequence[str],
     alone, minus = {}, {}
     for d in dims:
         only = {x: (1.0 if x == d else 0.0) for x in dims}
-        alone[d] = (rk.taus(rk.ranks([r.reweighted(only) for r in results])) if fires[d] > 0
+        alone[d] = (rk.taus(rk.ranks([reweight(r, only) for r in results])) if fires[d] > 0
                     else rk.taus(None))
         without = {**weights, d: 0.0}
         if any(without.get(x, 1.0) > 0 for x in dims):
-            minus[d] = rk.taus(rk.ranks([r.reweighted(without) for r in results]))
+            minus[d] = rk.taus(rk.ranks([reweight(r, without) for r in results]))
     return alone, minus
 
 

@@ -23,8 +23,9 @@ from typing import Any, Sequence
 from chatmatch.config import config_from_data
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking import RankingConfig
-from chatmatch.scoring.base import DimensionScore, Scorer
+from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
+from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 DATASETS = ("stb", "fed", "ladder")

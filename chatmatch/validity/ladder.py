@@ -53,8 +53,8 @@ def play_ladder(path: str | Path, exchanges: int | None = None) -> GameDataset:
     finally:
         for b in bots.values():
             b.close()
-    forfeits = sum(bool(g.meta.get("forfeit")) for g in games)
-    games = [g for g in games if not g.meta.get("forfeit")]
+    forfeits = sum(g.forfeit is not None for g in games)
+    games = [g for g in games if g.forfeit is None]
     return GameDataset("ladder", tuple(sorted(games, key=lambda g: g.game_id)),
                        {"construction": reference},
                        facts={"exchanges": cfg.exchanges, "seed": cfg.seed, "forfeits": forfeits,

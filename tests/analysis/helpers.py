@@ -8,7 +8,8 @@ from typing import Mapping, Sequence
 
 import yaml
 
-from chatmatch.scoring.points import GameResult, award_points
+from chatmatch.scoring.points import award_points
+from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript
 
@@ -36,7 +37,7 @@ def write_run(path: Path, bots: Sequence[str], results: Sequence[GameResult], *,
     """A run directory as the runner writes it, from results made by hand."""
     store = RunDir(path)
     path.mkdir(parents=True, exist_ok=True)
-    store.write_manifest({"name": path.name, "bots": list(bots), "expected_games": len(results)})
+    store.write_manifest(Manifest(name=path.name, bots=tuple(bots), expected_games=len(results)))
     cfg = {"name": path.name, "bots": [{"name": b, "adapter": "canned"} for b in bots],
            "seed": seed, "ranking": {"method": method, "shuffles": shuffles},
            "scoring": {"weights": dict(weights or {})}}
@@ -46,7 +47,7 @@ def write_run(path: Path, bots: Sequence[str], results: Sequence[GameResult], *,
     for tr in transcripts:
         store.save_transcript(tr)
     for gid, doc in (scores or {}).items():
-        store.save_scores(gid, doc)
+        store.save_scores(ScoreRecord.from_json(doc))
     return path
 
 

@@ -5,7 +5,7 @@ import pytest
 from chatmatch.analysis.ablation import ablation_table
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.methods import method_table
-from chatmatch.analysis.rundata import load_run_data
+from chatmatch.storedrun import Run
 from tests.analysis.helpers import game, won, write_run
 
 DIMS = ("x", "y", "z")
@@ -25,7 +25,7 @@ def test_removing_one_dimension_flips_the_order(tmp_path):
         games.append(g(f"ab{i}", first, second, *((a_w, b_w) if first == "A" else (b_w, a_w))))
     games += [g("ac0", "A", "C", ("x",)), g("ac1", "C", "A", (), ("x",)),
               g("bc0", "B", "C", ("y",)), g("bc1", "C", "B", (), ("y",))]
-    data = load_run_data(write_run(tmp_path / "run", ["A", "B", "C"], games, method="points"))
+    data = Run.load(write_run(tmp_path / "run", ["A", "B", "C"], games, method="points"))
     human = HumanRanking("h", {"A": 1, "B": 2, "C": 3})
     rows = {v.label: v for v in ablation_table(data, human)}
     assert list(rows) == ["all", "-x", "-y", "-z"]
@@ -44,7 +44,7 @@ def test_removing_one_dimension_flips_the_order(tmp_path):
 
 def test_ablation_without_humans_still_ranks(tmp_path):
     games = [g("g1", "A", "B", ("x",)), g("g2", "B", "A", (), ("x",))]
-    data = load_run_data(write_run(tmp_path / "run", ["A", "B"], games))
+    data = Run.load(write_run(tmp_path / "run", ["A", "B"], games))
     rows = ablation_table(data)
     assert [v.agreement for v in rows] == [None] * 4
     assert rows[0].ranks == {"A": 1, "B": 2} and rows[1].ranks == {"A": 1, "B": 1}
@@ -62,7 +62,7 @@ def test_three_one_zero_and_two_one_zero_differ(tmp_path):
             n += 1
             p = {a: pa, b: pb}
             games.append(won(f"g{n:02d}", first, second, p[first], p[second]))
-    data = load_run_data(write_run(tmp_path / "run", ["W", "X", "Y", "Z"], games))
+    data = Run.load(write_run(tmp_path / "run", ["W", "X", "Y", "Z"], games))
     human = HumanRanking("h", {"W": 1, "X": 2, "Y": 3, "Z": 4})
     rows = method_table(data, human)
     assert [v.label for v in rows] == ["trueskill (3 shuffles, by mu-3*sigma)",

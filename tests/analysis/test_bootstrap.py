@@ -4,8 +4,8 @@ import pytest
 
 from chatmatch.analysis.bootstrap import bootstrap
 from chatmatch.analysis.human import HumanRanking
-from chatmatch.analysis.rundata import load_run_data
 from chatmatch.errors import ChatmatchError
+from chatmatch.storedrun import Run
 from tests.analysis.helpers import won, write_run
 
 
@@ -16,7 +16,7 @@ def data(tmp_path_factory):
              won("g3", "A", "C", 6, 0), won("g4", "C", "A", 0, 6),
              won("g5", "B", "C", 3, 2), won("g6", "C", "B", 4, 2)]
     path = write_run(tmp_path_factory.mktemp("boot") / "run", ["A", "B", "C"], games)
-    return load_run_data(path)
+    return Run.load(path)
 
 
 def test_same_seed_same_table(data):

@@ -15,7 +15,7 @@ import pytest
 
 from chatmatch.analysis.human import load_human
 from chatmatch.analysis.report import build_report
-from chatmatch.analysis.rundata import load_run_data
+from chatmatch.storedrun import Run
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium not found; "
@@ -46,7 +46,7 @@ def test_console_capture_catches_script_errors(tmp_path):
 def test_report_renders_without_console_errors(scripted_run, human_file, tmp_path):
     import matplotlib.image as mpimg
 
-    data = load_run_data(scripted_run)
+    data = Run.load(scripted_run)
     page = tmp_path / "report.html"
     page.write_text(build_report(data, load_human(human_file, data.bots)), encoding="utf-8")
     shot = tmp_path / "report.png"

@@ -5,8 +5,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from chatmatch.analysis.rundata import load_run_data
 from chatmatch.cli import cli
+from chatmatch.storedrun import Run
 from tests.analysis.test_fed import dialogue
 
 
@@ -38,7 +38,7 @@ def test_every_command_has_help_with_examples(cmd):
 
 
 def test_compare_identical_and_reversed_rankings(scripted_run, tmp_path):
-    order = load_run_data(scripted_run).rank().order()
+    order = Run.load(scripted_run).rank().order()
     same = ranks_file(tmp_path, {b: i + 1 for i, b in enumerate(order)}, "same.yaml")
     rev = ranks_file(tmp_path, {b: len(order) - i for i, b in enumerate(order)}, "rev.yaml")
     res = invoke("compare", scripted_run, "--human", same)
@@ -86,7 +86,7 @@ def test_report_defaults_to_the_run_dir(scripted_run, human_file):
     page = out.read_text()
     assert page.count("<details") == 12 and "Agreement with humans" in page
     # the scripted bots ask questions: proactivity badges are highlighted
-    assert "1 question</span>" in page
+    assert "proactivity: question</span>" in page
 
 
 def test_analyze_prints_every_table(scripted_run, human_file):

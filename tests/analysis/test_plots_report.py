@@ -6,8 +6,10 @@ import pytest
 
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.plots import head_to_head_matrix, plot_run
-from chatmatch.analysis.report import build_report, turn_notes
-from chatmatch.analysis.rundata import load_run_data
+from chatmatch.analysis.report import _num, build_report
+from chatmatch.details import TurnNote, turn_notes
+from chatmatch.stages import ScoreRecord
+from chatmatch.storedrun import Run
 from chatmatch.transcript import make_transcript
 from tests.analysis.helpers import won, write_run
 
@@ -45,7 +47,7 @@ def run3(tmp_path_factory):
             scores[gid] = scores_doc(gid, (first, second))
     path = write_run(tmp_path_factory.mktemp("rep") / "run", bots, games, method="trueskill",
                      transcripts=trs, scores=scores)
-    return load_run_data(path)
+    return Run.load(path)
 
 
 def test_head_to_head_matrix_sums_game_points(run3):
@@ -79,12 +81,14 @@ def test_plots_write_png_and_svg(run3, tmp_path):
 
 
 def test_turn_notes_highlight_what_scored():
-    notes = turn_notes(scores_doc("g", ("a", "b")))
-    assert notes[2] == [("proactivity", "1 question", True),
-                        ("knowledge", "new entities: Paris", True)]
-    assert notes[3] == [("diversity", "repetition of turn 1", True)]
-    assert ("fluency", "perplexity 12.0", False) in notes[1]
-    assert ("proactivity", "0 questions", False) in notes[1]
+    notes = turn_notes(ScoreRecord.from_json(scores_doc("g", ("a", "b"))))
+    assert notes[2] == [TurnNote("proactivity", "question", True, True),
+                        TurnNote("knowledge", "entities: Paris (GPE)", True, True)]
+    assert notes[3] == [TurnNote("diversity", "repetition of turn 1", True, True)]
+    # a measurement: shown by `chatmatch show` and the report, not highlighted
+    assert TurnNote("fluency", "ppl 12.0", False, True) in notes[1]
+    # a measurement only the report lists
+    assert TurnNote("proactivity", "0 questions", False, False) in notes[1]
 
 
 def test_report_has_every_section_and_escapes_bot_text(run3):
@@ -98,7 +102,7 @@ def test_report_has_every_section_and_escapes_bot_text(run3):
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in page
     # highlighted turns and their badges
     assert page.count("<tr class='scored'>") == 6 * 2
-    assert "repetition of turn 1" in page and "new entities: Paris" in page
+    assert "repetition of turn 1" in page and "entities: Paris (GPE)" in page
     # self-contained: figures inline, no external resource
     assert page.count("src='data:image/svg+xml;base64,") == 4
     assert not re.search(r"(src|href)=['\"]?(https?:|//)", page)
@@ -108,3 +112,32 @@ def test_report_has_every_section_and_escapes_bot_text(run3):
 def test_report_without_humans_has_no_agreement_section(run3):
     page = build_report(run3)
     assert "id='humans'" not in page and "id='leaderboard'" in page
+
+
+@pytest.mark.parametrize("method", ["bt", "elo", "points", "trueskill"])
+def test_report_leaderboard_has_the_terminal_tables_columns_and_values(tmp_path, method):
+    """The report and `chatmatch rank` render one leaderboard: a bt or elo run shows its
+    scores and intervals (the report once showed empty points columns for them)."""
+    import html as html_mod
+
+    from chatmatch.cli.table import fmt, ranking_table
+
+    bots = ["alpha", "beta", "gamma"]
+    games = [won("g001", "alpha", "beta", 4, 1), won("g002", "beta", "gamma", 5, 0),
+             won("g003", "alpha", "gamma", 3, 2), won("g004", "gamma", "alpha", 1, 4)]
+    run = Run.load(write_run(tmp_path / "run", bots, games, method=method))
+    ranking = run.rank()
+    headers, rows = ranking.leaderboard()
+    page = build_report(run)
+    board = page[page.index("id='leaderboard'"):page.index("id='dimensions'")]
+    cells = [html_mod.unescape(c) for c in re.findall(r"<t[hd](?: [^>]*)?>(.*?)</t[hd]>", board)]
+    assert cells[:len(headers)] == headers
+    assert {"bt": "log p", "elo": "elo", "points": "pts", "trueskill": "mu"}[method] in headers
+    first = cells[len(headers):2 * len(headers)]
+    assert first[:2] == [str(rows[0][0]), rows[0][1]]
+    for cell, value in zip(first[2:], rows[0][2:]):
+        assert cell != "" and cell == (_num(value) if isinstance(value, float) else str(value))
+    # the terminal table shows the same columns, formatted its own way
+    terminal = ranking_table(ranking).splitlines()
+    assert terminal[1].split() == " ".join(headers).split()
+    assert terminal[3].split()[:3] == [str(rows[0][0]), rows[0][1], fmt(rows[0][2])]

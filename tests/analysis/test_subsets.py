@@ -3,9 +3,9 @@
 import pytest
 
 from chatmatch.analysis.human import HumanRanking
-from chatmatch.analysis.rundata import load_run_data
 from chatmatch.analysis.subsets import subset_table
 from chatmatch.errors import ChatmatchError
+from chatmatch.storedrun import Run
 from tests.analysis.helpers import won, write_run
 
 BOTS = ["A", "B", "C", "D"]
@@ -28,7 +28,7 @@ def four_bot_results():
 @pytest.fixture(scope="module", params=["points", "trueskill"])
 def run4(request, tmp_path_factory):
     path = tmp_path_factory.mktemp("sub") / request.param
-    return load_run_data(write_run(path, BOTS, four_bot_results(), method=request.param))
+    return Run.load(write_run(path, BOTS, four_bot_results(), method=request.param))
 
 
 def test_subsets_of_three_by_hand(run4):

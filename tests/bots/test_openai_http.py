@@ -199,8 +199,8 @@ def test_game_with_a_server_that_dies_mid_game_is_forfeited(server: tuple[str, F
     game = ScheduledGame("g001", 0, "parrot", "remote", "What did you do last week?", 7)
     policy = FailurePolicy(retries=0, on_failure="forfeit")
     [tr] = play_games([game], bots, exchanges=6, policy=policy)
-    assert tr.meta["forfeit"]["bot"] == "remote"
-    assert "HTTP 500" in tr.meta["forfeit"]["reason"]
+    assert tr.forfeit.bot == "remote"
+    assert "HTTP 500" in tr.forfeit.reason
     assert KEY not in json.dumps(tr.meta)
     said = [t.text for t in tr.turns_of("remote")]
     assert len(said) == 3 and all(s.startswith("[m1]") for s in said)

@@ -7,7 +7,7 @@ import pytest
 from chatmatch.ranking import RANKERS, RankingConfig, rank
 from chatmatch.ranking.bradley_terry import fit_bt
 from chatmatch.ranking.elo import elo_ratings
-from chatmatch.scoring.points import GameResult
+from chatmatch.stages import GameResult
 
 
 def game(gid, a, b, winner):
@@ -72,8 +72,9 @@ def test_rankers_with_bootstrap_cis_are_seeded():
         assert r1.order() == ["A", "B", "C"]
         assert r1.to_json() == r2.to_json()
         for row in r1.rows:
-            assert row.stats["ci_low"] <= row.stats[label] + 1e-9 <= row.stats["ci_high"] + 2e-9
-            assert 1 <= row.stats["rank_ci_low"] <= row.stats["rank_ci_high"] <= 3
+            s = row.stats
+            assert s.label == label and s.ci_low <= s.value + 1e-9 <= s.ci_high + 2e-9
+            assert 1 <= s.rank_ci_low <= s.rank_ci_high <= 3
         other = rank(results, ["A", "B", "C"], cfg, seed=4, method=method)
         assert other.to_json() != r1.to_json()  # the seed drives the bootstrap
     assert {"bt", "elo"} <= set(RANKERS.names())

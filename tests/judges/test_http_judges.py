@@ -119,3 +119,25 @@ def test_bad_judge_params_are_config_errors(tmp_path):
                  "  params:\n    geval: {criteria: [wit]}\n")
     with pytest.raises(ChatmatchError, match="wit"):
         load_config(p)
+
+
+def test_score_out_writes_the_same_judge_records_as_run(tmp_path, logprob_server):
+    """Regression: `chatmatch score --out` wrote no RUN/judges/ record (it did not share
+    the run's save stage); now both commands write the same records."""
+    from click.testing import CliRunner
+
+    from chatmatch.cli import cli
+
+    cfg = tournament(tmp_path, logprob_server.base_url)
+    run = run_tournament(load_config(cfg)).run_dir
+    out = tmp_path / "scored"
+    res = CliRunner().invoke(cli, ["score", str(run / "transcripts"), "--config", str(cfg),
+                                   "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    check_run(out, "logprobs")
+    for judge in ("paireval", "geval", "amr_judge", "aspect_judge"):
+        ours, theirs = (json.loads((d / "judges" / f"{judge}.json").read_text()) for d in (out, run))
+        # the run wrote its record before the backend was made (the judges that never
+        # rewrite it keep that); score --out writes it once scoring is done
+        assert ours.pop("backend")["model"] == theirs.pop("backend")["model"] == "judge-1"
+        assert ours == theirs, judge

@@ -85,5 +85,5 @@ def test_another_seed_changes_sampling_and_shuffles_but_not_the_pairings(tmp_pat
     b = rank(results, s0.bot_names, s0.ranking, seed=1)
     again = rank(results, s0.bot_names, s0.ranking, seed=0)
     assert a.to_json() == again.to_json()
-    assert [r.stats["mu"] for r in a.rows] != [r.stats["mu"] for r in b.rows]
+    assert [r.stats.mu for r in a.rows] != [r.stats.mu for r in b.rows]
     assert r0.ranking.meta["seed"] == 0 and r1.ranking.meta["seed"] == 1

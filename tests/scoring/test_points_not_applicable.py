@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from chatmatch.scoring.base import DimensionScore
-from chatmatch.scoring.points import GameResult, award_points, result_from_scores
+from chatmatch.scoring.points import award_points, result_from_scores, reweight
+from chatmatch.stages import DimensionScore, GameResult
 from chatmatch.store import RunDir
 
 NAN = math.nan
@@ -34,7 +34,7 @@ def test_not_applicable_survives_json_reweighting_and_the_results_file(tmp_path:
     res = result_from_scores("g", ("A", "B"), scores(-1.0, NAN, ("B",)), {})
     back = GameResult.from_json(res.to_json())
     assert back.not_applicable == {"consistency": ["B"]}
-    assert back.reweighted({"consistency": 2.0}).points["A"]["consistency"] == 0
+    assert reweight(back, {"consistency": 2.0}).points["A"]["consistency"] == 0
     run = RunDir(tmp_path)
     run.append_result(res)
     stored = run.results()["g"]

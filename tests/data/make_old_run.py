@@ -1,0 +1,60 @@
+"""Writes tests/data/old_run/: a small run directory (one bot forfeits some games) and its
+rankings by every method, as `chatmatch run` and `chatmatch rank --save` write them. The
+committed copy was made by chatmatch before the stage data were typed (commit a42a87f);
+tests/test_stages.py checks that today's code reads it and writes the same bytes back.
+
+    PYTHONPATH=. python tests/data/make_old_run.py
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from chatmatch.cli import cli
+
+HERE = Path(__file__).parent
+CONFIG = """\
+name: old-run
+bots:
+  - {name: ok, adapter: 'tests.scripted:CountingBot', params: {style: rich, ask_every: 1}}
+  - {name: plain, adapter: 'tests.scripted:CountingBot', params: {style: plain}}
+  - {name: bad, adapter: 'tests.scripted:FlakyBot', params: {mode: raise_after, after: 3}}
+exchanges: 3
+scoring: {dimensions: [proactivity, specificity, diversity]}
+ranking: {method: trueskill, shuffles: 5}
+failures: {retries: 0, max_forfeit_share: 1.0}
+record_timings: false
+concurrent_games: 1
+seed: 3
+"""
+
+
+def make(folder: Path) -> Path:
+    """Write the run into ``folder/old_run`` (paths in it are relative to ``folder``)."""
+    here = Path.cwd()
+    os.chdir(folder)
+    try:
+        shutil.rmtree("old_run", ignore_errors=True)
+        Path("old_run.yaml").write_text(CONFIG)
+        res = CliRunner().invoke(cli, ["run", "old_run.yaml", "--out", "old_run", "-q"])
+        assert res.exit_code == 0, res.output
+        for method in ("points", "bt", "elo"):
+            res = CliRunner().invoke(cli, ["rank", "old_run", "--method", method, "--save"])
+            assert res.exit_code == 0, res.output
+        Path("old_run.yaml").unlink()
+        Path("old_run/.lock").unlink(missing_ok=True)
+    finally:
+        os.chdir(here)
+    return folder / "old_run"
+
+
+def main() -> None:
+    make(HERE)
+
+
+if __name__ == "__main__":
+    main()
