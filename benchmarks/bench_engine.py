@@ -30,8 +30,8 @@ from typing import Any, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from chatmatch_bots.base import Bot, History  # noqa: E402
-from chatmatch_bots.registry import create_bot  # noqa: E402
+from chatmatch.bot import Bot, History  # noqa: E402
+from chatmatch.adapters import create_bot  # noqa: E402
 from chatmatch.config import TournamentConfig  # noqa: E402
 from chatmatch.runner import run_tournament  # noqa: E402
 import chatmatch.scoring.engine as scoring_engine  # noqa: E402

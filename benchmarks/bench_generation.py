@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from chatmatch_bots.base import History, Message  # noqa: E402
+from chatmatch.bot import History, Message  # noqa: E402
 from chatmatch_bots.transformers_bot import SmolLM2Bot  # noqa: E402
 
 OPENERS = [

@@ -30,8 +30,7 @@ import time
 from itertools import permutations
 from typing import Sequence
 
-from chatmatch.config import RankingConfig
-from chatmatch.ranking.trueskill_rank import seed_spread
+from chatmatch.ranking.trueskill_rank import TrueSkillParams, seed_spread
 from chatmatch.stages import GameResult
 from chatmatch.storedrun import Run
 
@@ -67,9 +66,8 @@ def kendall_tau(x: Sequence[str], y: Sequence[str]) -> float:
 
 
 def measure(results: list[GameResult], bots: list[str], shuffles: int, seeds: int) -> dict[str, float]:
-    cfg = RankingConfig(method="trueskill", shuffles=shuffles)
     t0 = time.perf_counter()
-    spread = seed_spread(results, bots, cfg, list(range(seeds)))
+    spread = seed_spread(results, bots, TrueSkillParams(), list(range(seeds)), shuffles=shuffles)
     secs = (time.perf_counter() - t0) / seeds
     modal = spread.modal_order
     return {"modal": spread.modal_share, "distinct": spread.distinct,

@@ -11,20 +11,21 @@ A minimal file is just a list of bots; everything else has the defaults of the p
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
-import math
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
 
 import yaml
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo,
-                      field_validator,
-                      model_validator)
+from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_validator, model_validator
 
-from chatmatch.errors import ConfigError
+from chatmatch.adapters import create_bot
+from chatmatch.errors import ChatmatchError, ConfigError
+from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
+from chatmatch.ranking.config import RankingConfig
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.validation import first_problem, refuse_bool_for_number
+from chatmatch.validation import StrictModel, first_problem, refuse_bool_for_number
 from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
 #: The paper's best seed utterance (a question; section 4.4.3).
@@ -33,17 +34,7 @@ DEFAULT_SEED_UTTERANCE = "What did you do last week?"
 DEFAULT_EXCHANGES = 100
 
 
-class _Strict(BaseModel):
-    # NaN and infinity are refused in every float (a NaN sigma fails only after all games)
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _no_bool_for_numbers(cls, v: Any, info: ValidationInfo) -> Any:
-        return refuse_bool_for_number(cls, v, info)
-
-
-class BotSpec(_Strict):
+class BotSpec(StrictModel):
     """One bot: a unique name, an adapter (registered name or ``package.module:Class``),
     and the adapter's parameters."""
 
@@ -60,83 +51,7 @@ class BotSpec(_Strict):
         return v
 
 
-class PointsRule(_Strict):
-    """Match points for a win, a tie and a loss (paper: 3/1/0 or 2/1/0)."""
-
-    win: float = 3.0
-    tie: float = 1.0
-    loss: float = 0.0
-
-    @model_validator(mode="after")
-    def _ordered(self) -> "PointsRule":
-        for k in ("win", "tie", "loss"):
-            if not math.isfinite(getattr(self, k)):
-                raise ValueError(f"{k} must be a finite number")
-        if not self.win >= self.tie >= self.loss:
-            raise ValueError(f"need win >= tie >= loss, got {self.win}/{self.tie}/{self.loss}")
-        return self
-
-
-class TrueSkillParams(_Strict):
-    """TrueSkill environment (Herbrich et al. 2007); defaults are the library's."""
-
-    mu: float = 25.0
-    sigma: float = Field(default=25.0 / 3, gt=0.0)
-    beta: float = Field(default=25.0 / 6, gt=0.0)
-    tau: float = Field(default=25.0 / 300, ge=0.0)
-    draw_probability: float = Field(default=0.10, ge=0.0, lt=1.0)
-    #: conservative score = mu - k * sigma
-    k: float = Field(default=3.0, ge=0.0)
-    rank_by: Literal["conservative", "mu"] = "conservative"
-
-
-class BradleyTerryParams(_Strict):
-    """Bradley-Terry maximum likelihood (ties count as half a win each)."""
-
-    #: virtual tied games added to every pair of bots that met (0: plain MLE, which does
-    #: not exist when a bot won or lost everything; 0.5 keeps such ratings finite)
-    prior: float = Field(default=0.5, ge=0.0)
-    bootstrap: int = Field(default=200, ge=0, le=100_000)  # resamples of the games for CIs
-    ci: float = Field(default=0.95, gt=0.0, lt=1.0)
-
-
-class EloParams(_Strict):
-    """Elo updates over the games in schedule order; bootstrap resamples give the CIs."""
-
-    k: float = Field(default=16.0, gt=0.0)
-    initial: float = 1000.0
-    scale: float = Field(default=400.0, gt=0.0)
-    bootstrap: int = Field(default=200, ge=0, le=100_000)
-    ci: float = Field(default=0.95, gt=0.0, lt=1.0)
-
-
-#: TrueSkill shuffles by default: with 1000 the final order of a 7-bot tournament no longer
-#: depended on the seed in any of 150 measured cases (3 shuffles: 63 % of seeds gave the
-#: most common order), at about 0.3 s a ranking (the paper: 3, kept by ``preset: paper``;
-#: benchmarks/trueskill_shuffles.py, docs/scoring.md "TrueSkill shuffles").
-DEFAULT_SHUFFLES = 1000
-
-
-class RankingConfig(_Strict):
-    method: str = "trueskill"
-    #: TrueSkill depends on game order: replay it over this many seeded shuffles and average.
-    shuffles: int = Field(default=DEFAULT_SHUFFLES, ge=1, le=10_000)
-    points: PointsRule = Field(default_factory=PointsRule)
-    trueskill: TrueSkillParams = Field(default_factory=TrueSkillParams)
-    bt: BradleyTerryParams = Field(default_factory=BradleyTerryParams)
-    elo: EloParams = Field(default_factory=EloParams)
-
-    @field_validator("method")
-    @classmethod
-    def _known(cls, v: str) -> str:
-        from chatmatch.ranking import RANKERS
-
-        if v not in RANKERS:
-            raise ValueError(RANKERS.miss_message(v))
-        return v
-
-
-class FailurePolicy(_Strict):
+class FailurePolicy(StrictModel):
     """What to do when a bot raises, times out, or returns empty or huge text."""
 
     retries: int = Field(default=2, ge=0, le=100)
@@ -155,7 +70,7 @@ class FailurePolicy(_Strict):
     max_forfeit_share: float = Field(default=0.0, ge=0.0, le=1.0)
 
 
-class RayConfig(_Strict):
+class RayConfig(StrictModel):
     """Where and how the ``ray`` executor runs (see docs/scale.md)."""
 
     #: None: start a private local Ray instance; "auto" or "ray://host:port": join a cluster
@@ -172,8 +87,6 @@ class RayConfig(_Strict):
 
 
 def _preset_known(v: str | None) -> str | None:
-    from chatmatch.presets import PRESETS, unknown_preset_message
-
     if v is not None and v not in PRESETS:
         raise ValueError(unknown_preset_message(v))
     return v
@@ -183,7 +96,7 @@ def _preset_known(v: str | None) -> str | None:
 PresetName = Annotated[Optional[str], AfterValidator(_preset_known)]
 
 
-class TournamentConfig(_Strict):
+class TournamentConfig(StrictModel):
     #: a named bundle of settings (chatmatch.presets), applied before validation; keys set
     #: in the file win over it
     preset: PresetName = None
@@ -221,8 +134,6 @@ class TournamentConfig(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _apply_preset(cls, data: Any) -> Any:
-        from chatmatch.presets import apply_preset
-
         return apply_preset(data)
 
     @field_validator("name")
@@ -365,9 +276,6 @@ def _check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> Non
 
 
 def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
-    from chatmatch_bots.registry import create_bot
-    from chatmatch.errors import ChatmatchError
-
     for i, spec in enumerate(cfg.bots):
         try:
             create_bot(spec.name, spec.adapter, dict(spec.params))
@@ -397,8 +305,6 @@ def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigE
 
 
 def _key_hint(loc: tuple[Any, ...], exc: ValidationError) -> str:
-    import difflib
-
     allowed = _allowed_keys(loc[:-1])
     if not allowed:
         return ""

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
-from chatmatch_bots.base import Bot, History, Message
+from chatmatch.bot import Bot, History, Message
 from chatmatch.config import FailurePolicy
 from chatmatch.errors import BotError
 from chatmatch.schedule import ScheduledGame, derive_seed

@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from chatmatch.config import RankingConfig
 from chatmatch.progress import Reporter
-from chatmatch.ranking import Ranking, rank
+from chatmatch.ranking import Ranking, RankingConfig, rank
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.points import forfeit_result, result_from_scores

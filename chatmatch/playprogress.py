@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Mapping, Sequence
 
-from chatmatch_bots.base import Bot, History, copy_capabilities
+from chatmatch.bot import Bot, History, copy_capabilities
 from chatmatch.progress import Bar
 from chatmatch.schedule import ScheduledGame
 from chatmatch.transcript import Transcript

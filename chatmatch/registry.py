@@ -1,9 +1,40 @@
-"""A small generic registry keyed by name; a miss suggests the closest names."""
+"""One registry pattern for everything named in a YAML or on the command line: bot adapters,
+scorers (the seven dimensions and the model judges), ranking methods and perturbation
+families.
+
+An item is found in one of three ways, all lazy (nothing is imported before it is asked for):
+
+- a **registered name**: a built-in listed in the registry's table (``name ->
+  'package.module:Attr'``), or an item added with :meth:`Registry.add` /
+  ``@REGISTRY.register("name")``;
+- an **entry point** of the registry's group (e.g. ``chatmatch.bots``) declared by another
+  package; the entry point's name becomes the item's name (it may also point at a module
+  that registers its items itself when imported);
+- an **import path** ``package.module:Attr`` (:meth:`Registry.resolve`).
+
+Metadata (``description``, a scorer's ``higher_is_better``...) is declared once, on the item
+where it is defined, and read by the registry's ``describe`` function; :meth:`Registry.add`
+may add more. A miss says what exists and suggests the closest name::
+
+    >>> r: Registry[int] = Registry("metric")
+    >>> r.add("acc_norm", 1)
+    >>> r.get("acc_nrom")
+    Traceback (most recent call last):
+    ...
+    chatmatch.registry.UnknownNameError: Unknown metric 'acc_nrom'. Did you mean: acc_norm? Available: acc_norm
+
+A built-in or plugin that fails to import does not hide the others: its error is kept in
+:attr:`Registry.load_errors` and shown when a name cannot be found.
+"""
 
 from __future__ import annotations
 
 import difflib
-from typing import Callable, Generic, Iterator, TypeVar
+import importlib
+import importlib.metadata
+import threading
+import types
+from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
 
 from chatmatch.errors import ChatmatchError
 
@@ -14,23 +45,59 @@ class UnknownNameError(ChatmatchError):
     """A name that is not in a registry."""
 
 
-class Registry(Generic[T]):
-    """Name -> object, with metadata and helpful misses.
+def describe_exception(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
-    >>> r: Registry[int] = Registry("metric")
-    >>> r.add("acc_norm", 1)
-    >>> r.get("acc_nrom")
-    Traceback (most recent call last):
-    ...
-    chatmatch.registry.UnknownNameError: Unknown metric 'acc_nrom'. Did you mean: acc_norm? Available: acc_norm
+
+def _no_metadata(item: Any) -> dict[str, object]:
+    return {}
+
+
+def _anything(item: object) -> str | None:
+    return None
+
+
+class Registry(Generic[T]):
+    """Name -> item, found lazily by name, entry point or import path.
+
+    ``kind`` names the registry in messages ("Unknown {kind} 'x'"); ``noun`` names one item
+    in import-path errors ("Cannot use {noun} 'pkg.mod:X'"). ``check(obj)`` returns why an
+    imported object cannot be an item (``None``: it can). ``candidates(module)`` says what
+    a module defines that could be an item (shown when an import path names a missing
+    attribute); ``listing`` is the command that lists the registered names. ``error`` is the
+    exception class of import-path errors. ``name_of(item)``: the name an item gives itself
+    (a scorer's ``name``), which a built-in or entry point must be registered under.
     """
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, *, builtins: Mapping[str, str] | None = None,
+                 group: str | None = None, noun: str | None = None,
+                 check: Callable[[object], str | None] = _anything,
+                 candidates: Callable[[types.ModuleType], str] | None = None,
+                 listing: str = "",
+                 describe: Callable[[T], Mapping[str, object]] = _no_metadata,
+                 error: type[ChatmatchError] = ChatmatchError,
+                 name_of: Callable[[T], str] | None = None) -> None:
         self.kind = kind
+        self.noun = noun or kind
+        self.group = group
+        self.builtins: dict[str, str] = dict(builtins or {})
+        self._check = check
+        self._candidates = candidates
+        self._listing = listing
+        self._describe = describe
+        self._error = error
+        self._name_of = name_of
         self._items: dict[str, T] = {}
         self._meta: dict[str, dict[str, object]] = {}
-        self._lazy: list[Callable[[], None]] = []
+        #: name -> (where it comes from, how to load it): not imported yet
+        self._pending: dict[str, tuple[str, Callable[[], object]]] = {
+            name: (f"built-in {path}", _importer(path)) for name, path in self.builtins.items()}
+        self._discovered = group is None
+        #: "where: why" for each built-in or entry point that failed to load
+        self.load_errors: list[str] = []
+        self._lock = threading.RLock()  # one thread loads; the others wait for it
 
+    # --- registering ----------------------------------------------------------------------
     def add(self, name: str, item: T, **meta: object) -> None:
         if name in self._items:
             raise ValueError(f"{self.kind} '{name}' is registered twice")
@@ -46,38 +113,158 @@ class Registry(Generic[T]):
 
         return deco
 
-    def add_loader(self, loader: Callable[[], None]) -> None:
-        """A callable run once before the first lookup (e.g. entry-point discovery)."""
-        self._lazy.append(loader)
+    def add_entry_points(self, eps: list[importlib.metadata.EntryPoint]) -> None:
+        """Make entry points known by name (loaded on first use)."""
+        for ep in eps:
+            where = f"entry point '{ep.name} = {ep.value}' ({ep.group or self.group})"
+            if ep.name in self._pending:
+                self.load_errors.append(f"{where}: {self.kind} '{ep.name}' is registered twice")
+            else:
+                self._pending[ep.name] = (where, ep.load)
 
-    def _load(self) -> None:
-        while self._lazy:
-            self._lazy.pop(0)()
+    def _discover(self) -> None:
+        if not self._discovered:
+            self._discovered = True
+            self.add_entry_points(list(importlib.metadata.entry_points(group=self.group or "")))
+
+    # --- loading --------------------------------------------------------------------------
+    def _load_one(self, name: str) -> None:
+        where, load = self._pending.pop(name)
+        try:
+            obj = load()
+            if isinstance(obj, types.ModuleType):
+                return  # a module registers its items itself when imported
+            problem = self._check(obj)
+            if problem:
+                raise TypeError(problem)
+            if self._items.get(name) is obj:
+                return  # the module registered the same item under the same name
+            own = self._name_of(obj) if self._name_of is not None else name  # type: ignore[arg-type]
+            if own != name:
+                raise ValueError(f"it calls itself '{own}': register it under that name")
+            self.add(name, obj)  # type: ignore[arg-type]  # checked above
+        except Exception as exc:  # noqa: BLE001 - one broken plugin must not hide the rest
+            self.load_errors.append(f"{where}: {describe_exception(exc)}")
+
+    def _load_all(self) -> None:
+        with self._lock:
+            self._discover()
+            while self._pending:
+                self._load_one(next(iter(self._pending)))
 
     def __contains__(self, name: object) -> bool:
-        self._load()
-        return name in self._items
+        if not isinstance(name, str):
+            return False
+        if name in self._items:
+            return True
+        with self._lock:
+            self._discover()
+            if name in self._pending:
+                self._load_one(name)
+            elif name not in self._items:
+                self._load_all()  # a self-registering module may define it
+            return name in self._items
 
     def __iter__(self) -> Iterator[str]:
-        self._load()
+        self._load_all()
         return iter(sorted(self._items))
 
     def names(self) -> list[str]:
         return list(self)
 
-    def meta(self, name: str) -> dict[str, object]:
-        self.get(name)
-        return self._meta[name]
-
-    def miss_message(self, name: str) -> str:
-        self._load()
-        close = difflib.get_close_matches(name, list(self._items), n=3, cutoff=0.6)
-        hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        return f"Unknown {self.kind} '{name}'.{hint} Available: {', '.join(sorted(self._items))}"
-
-    def get(self, name: str) -> T:
-        self._load()
-        try:
+    def get(self, name: str, *, where: Callable[[dict[str, object]], bool] | None = None,
+            kind: str | None = None) -> T:
+        """The item called ``name``; with ``where``, only among the items whose metadata it
+        accepts (a miss then calls them ``kind``, e.g. the judges among the scorers)."""
+        if where is None:
+            if name not in self:
+                raise UnknownNameError(self.miss_message(name) + self._failed_note("."))
             return self._items[name]
-        except KeyError:
-            raise UnknownNameError(self.miss_message(name)) from None
+        among = [n for n in self if where(self.meta(n))]
+        if name not in among:
+            raise UnknownNameError(self.miss_message(name, among=among, kind=kind)
+                                   + self._failed_note("."))
+        return self._items[name]
+
+    def failed_note(self) -> str:
+        """" Some {noun}s failed to load: where: why; ..." (empty when none failed)."""
+        return self._failed_note("")
+
+    def _failed_note(self, stop: str) -> str:
+        if not self.load_errors:
+            return ""
+        return f"{stop} Some {self.noun}s failed to load: " + "; ".join(self.load_errors)
+
+    def meta(self, name: str) -> dict[str, object]:
+        """The item's metadata: what it declares itself, then what registration added."""
+        item = self.get(name)
+        return {**self._describe(item), **self._meta[name]}
+
+    def miss_message(self, name: str, *, among: list[str] | None = None,
+                     kind: str | None = None) -> str:
+        names = sorted(self if among is None else among)
+        close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        return f"Unknown {kind or self.kind} '{name}'.{hint} Available: {', '.join(names) or 'none'}"
+
+    # --- import paths ---------------------------------------------------------------------
+    def resolve(self, spec: str) -> T:
+        """The item for a registered name or an import path ``package.module:Attr``."""
+        if ":" in spec:
+            return self.import_path(spec)
+        return self.get(spec)
+
+    def import_path(self, spec: str) -> T:
+        module_name, _, attr_path = spec.partition(":")
+        noun = self.noun
+        if not module_name or not attr_path:
+            raise self._error(f"{noun[0].upper() + noun[1:]} '{spec}' is not a valid import "
+                              "path: write 'package.module:ClassName'.")
+        obj: Any = self._import_module(module_name, spec)
+        for part in attr_path.split("."):
+            if not hasattr(obj, part):
+                known = ""
+                if self._candidates is not None:
+                    known = " " + self._candidates(self._import_module(module_name, spec))
+                raise self._error(f"Cannot use {noun} '{spec}': module '{module_name}' has no "
+                                  f"attribute '{attr_path}'.{known}")
+            obj = getattr(obj, part)
+        problem = self._check(obj)
+        if problem:
+            raise self._error(f"Cannot use {noun} '{spec}': {problem}")
+        return obj  # type: ignore[no-any-return]  # checked above
+
+    def _import_module(self, module_name: str, spec: str) -> types.ModuleType:
+        noun = self.noun
+        try:
+            return importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+                if module_name.split(".")[0] == "bots":
+                    raise self._error(
+                        f"Cannot use {noun} '{spec}': the package 'bots' was renamed "
+                        f"'chatmatch_bots'; write '{spec.replace('bots.', 'chatmatch_bots.', 1)}', "
+                        f"or use the {noun}'s registered name"
+                        + (f" (see `{self._listing}`)." if self._listing else ".")) from None
+                raise self._error(
+                    f"Cannot use {noun} '{spec}': there is no module named '{module_name}'. "
+                    "Check the spelling, that its package is installed in this environment, "
+                    "or that its folder is on PYTHONPATH.") from None
+            raise self._error(f"Cannot use {noun} '{spec}': importing '{module_name}' failed "
+                              f"because module '{exc.name}' is missing; install it.") from exc
+        except Exception as exc:
+            raise self._error(f"Cannot use {noun} '{spec}': importing '{module_name}' raised "
+                              f"{describe_exception(exc)}") from exc
+
+
+def _importer(path: str) -> Callable[[], object]:
+    """A loader for a built-in's ``package.module:Attr``."""
+    module_name, _, attr = path.partition(":")
+
+    def load() -> object:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+        return obj
+
+    return load

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from chatmatch.config import PointsRule
 from chatmatch.errors import ChatmatchError
 from chatmatch.forfeits import BotForfeits
 from chatmatch.ranking import RANKERS, Ranking
+from chatmatch.ranking.points import PointsRule
 from chatmatch.ranking.trueskill_rank import SeedSpread, seed_spread
 from chatmatch.storedrun import Run
 
@@ -54,7 +54,7 @@ def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None
     run's ranking settings and ``shuffles`` when given."""
     run = Run.load(run_dir)
     rcfg = run.ranking if not shuffles else run.ranking.model_copy(update={"shuffles": shuffles})
-    return seed_spread(run.results, run.bots, rcfg, list(range(seeds)))
+    return seed_spread(run.results, run.bots, rcfg.trueskill, list(range(seeds)), shuffles=rcfg.shuffles)
 
 
 def forfeit_warnings(forfeits: Sequence[BotForfeits]) -> list[str]:

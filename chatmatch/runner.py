@@ -17,8 +17,7 @@ from typing import Any, Callable, Sequence
 
 import yaml
 
-from chatmatch_bots.base import Bot
-from chatmatch_bots.reply_cache import cache_bots
+from chatmatch.bot import Bot
 from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
@@ -27,6 +26,7 @@ from chatmatch.pipeline import bind_scorers, rank_all, save_game, save_rankings,
 from chatmatch.playprogress import PlayProgress
 from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking
+from chatmatch.reply_cache import cache_bots
 from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
                               setup_from_config)
 from chatmatch.schedule import ScheduledGame, double_round_robin

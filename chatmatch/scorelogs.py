@@ -19,14 +19,14 @@ from typing import Any, Sequence
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from chatmatch.config import PresetName, RankingConfig, TournamentConfig, error_from_validation
+from chatmatch.config import PresetName, TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, ConfigError, RunDirError, StorageError, TranscriptError
 from chatmatch.importers import load_transcripts
 from chatmatch.pipeline import (ScoredGame, bind_scorers, rank_all, save_game, save_rankings,
                                 score_transcripts)
 from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.progress import Reporter
-from chatmatch.ranking import Ranking
+from chatmatch.ranking import Ranking, RankingConfig
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import load_scorers

@@ -65,7 +65,7 @@ def dumps(obj: Any) -> str:
 #: manifest) is not a run directory, and chatmatch refuses to write into it
 RUN_ENTRIES = frozenset({"manifest.json", "config.yaml", "transcripts", "scores", "rankings",
                          "results.jsonl", ".lock", "judges", "plots", "report.html",
-                         # the reply cache (chatmatch_bots/reply_cache.py) and SQLite's journal files
+                         # the reply cache (chatmatch/reply_cache.py) and SQLite's journal files
                          "reply_cache.sqlite", "reply_cache.sqlite-wal", "reply_cache.sqlite-shm",
                          "reply_cache.sqlite.corrupt"})
 #: what each entry must be (a folder or a file)

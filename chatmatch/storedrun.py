@@ -12,10 +12,10 @@ from typing import Sequence
 
 import yaml
 
-from chatmatch.config import PointsRule, RankingConfig
 from chatmatch.errors import RunDirError
 from chatmatch.forfeits import BotForfeits, summarize
-from chatmatch.ranking import Ranking, rank
+from chatmatch.ranking import Ranking, RankingConfig, rank
+from chatmatch.ranking.points import PointsRule
 from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript

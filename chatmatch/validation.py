@@ -1,12 +1,12 @@
-"""Shared by every config model: YAML ``true`` is not a number, and pydantic errors as one
-line (:func:`first_problem`, :func:`validation_message`)."""
+"""Shared by every config model: :class:`StrictModel`, YAML ``true`` is not a number, and
+pydantic errors as one line (:func:`first_problem`, :func:`validation_message`)."""
 
 from __future__ import annotations
 
 import typing
 from typing import Any
 
-from pydantic import ValidationError, ValidationInfo
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
 
 #: names pydantic puts in an error's location for the branches of a union: not keys
 _UNION_BRANCHES = ("str", "list[str]", "int", "float")
@@ -53,3 +53,13 @@ def validation_message(exc: Exception, prefix: str = "", *, path: bool = True) -
     loc, msg = first_problem(exc)
     where = ".".join(str(p) for p in ((prefix,) if prefix else ()) + (loc if path else ()))
     return f"{where}: {msg}" if where else msg
+class StrictModel(BaseModel):
+    """Base of every config model: unknown keys are errors, and so are NaN, infinity and
+    booleans given for numbers (a NaN sigma would fail only after all games)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, v: Any, info: ValidationInfo) -> Any:
+        return refuse_bool_for_number(cls, v, info)

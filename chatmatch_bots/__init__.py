@@ -1,1 +1,1 @@
-"""Bot adapters for chatmatch. Every adapter implements :class:`chatmatch_bots.base.Bot`."""
+"""Bot adapters for chatmatch. Every adapter implements :class:`chatmatch.bot.Bot`."""

@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Sequence
 
-from chatmatch_bots.base import Bot, History
-from chatmatch_bots.registry import ADAPTERS
+from chatmatch.bot import Bot, History
 
 DEFAULT_LINES: tuple[str, ...] = (
     "That is interesting.",
@@ -31,7 +30,6 @@ def _checked_lines(lines: Sequence[str] | None, default: Sequence[str]) -> tuple
     return tuple(lines)
 
 
-@ADAPTERS.register("canned")
 class CannedBot(Bot):
     description = "Cycles through a fixed list of lines, ignoring the partner (baseline)."
     thread_safe: ClassVar[bool] = True
@@ -48,7 +46,6 @@ class CannedBot(Bot):
         return {**super().describe(), "adapter": "canned", "lines": list(self.lines)}
 
 
-@ADAPTERS.register("echo")
 class EchoBot(Bot):
     description = "Repeats the partner's last turn (baseline)."
     thread_safe: ClassVar[bool] = True
@@ -64,7 +61,6 @@ class EchoBot(Bot):
         return {**super().describe(), "adapter": "echo", "fallback": self.fallback}
 
 
-@ADAPTERS.register("random-line")
 class RandomLineBot(Bot):
     description = "Says a line drawn from a fixed list with the game's seed (baseline)."
     thread_safe: ClassVar[bool] = True

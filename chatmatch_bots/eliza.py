@@ -26,8 +26,7 @@ import re
 from typing import Any, ClassVar
 
 from chatmatch_bots import eliza_script as script
-from chatmatch_bots.base import Bot, History
-from chatmatch_bots.registry import ADAPTERS
+from chatmatch.bot import Bot, History
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _CLAUSE = re.compile(r"[.,;:!?]+|\bbut\b")
@@ -147,7 +146,6 @@ def eliza_reply(text: str, earlier: list[str], rng: random.Random, memory: bool 
     return _capitalise(remembered or rng.choice(script.NONE))
 
 
-@ADAPTERS.register("eliza")
 class ElizaBot(Bot):
     description = "Weizenbaum's ELIZA (DOCTOR script): keyword rules with pronoun reflection."
     thread_safe: ClassVar[bool] = True

@@ -24,8 +24,8 @@ import re
 import threading
 from typing import Any, Sequence
 
-from chatmatch_bots.base import Bot, History, copy_capabilities
-from chatmatch_bots.registry import ADAPTERS, create_bot
+from chatmatch.adapters import create_bot
+from chatmatch.bot import Bot, History, copy_capabilities
 from chatmatch.errors import ChatmatchError
 
 FAULTS = ("repeat", "contradict", "generic", "echo")
@@ -101,7 +101,6 @@ def _contradiction(history: History) -> str | None:
     return None
 
 
-@ADAPTERS.register("faulty")
 class FaultyBot(Bot):
     description = "Wraps another bot and injects known faults (repeat, contradict, generic, echo)."
 

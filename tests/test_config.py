@@ -4,7 +4,8 @@ import pytest
 from click.testing import CliRunner
 
 from chatmatch.cli import cli
-from chatmatch.config import DEFAULT_EXCHANGES, DEFAULT_SEED_UTTERANCE, DEFAULT_SHUFFLES, load_config
+from chatmatch.config import DEFAULT_EXCHANGES, DEFAULT_SEED_UTTERANCE, load_config
+from chatmatch.ranking.trueskill_rank import DEFAULT_SHUFFLES
 from chatmatch.errors import ConfigError
 
 GOOD_BOTS = """bots:

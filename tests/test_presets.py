@@ -6,7 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from chatmatch.cli import cli
-from chatmatch.config import DEFAULT_SHUFFLES, TournamentConfig, dump_config, load_config
+from chatmatch.config import TournamentConfig, dump_config, load_config
+from chatmatch.ranking.trueskill_rank import DEFAULT_SHUFFLES
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.presets import PRESETS, apply_preset
 from chatmatch.scorelogs import load_score_config

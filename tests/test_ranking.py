@@ -2,9 +2,8 @@ import math
 
 import pytest
 
-from chatmatch.config import PointsRule, RankingConfig
-from chatmatch.ranking import rank
-from chatmatch.ranking.points import match_outcomes
+from chatmatch.ranking import Ranking, RankingConfig, RankRow, rank
+from chatmatch.ranking.points import PointsRule, match_outcomes
 from chatmatch.scoring.points import award_points, dimension_winner, forfeit_result, reweight
 from chatmatch.stages import Forfeit, GameResult
 
@@ -117,3 +116,18 @@ def test_forfeit_gives_every_point_to_the_other_bot():
 def test_incomplete_ranking_is_marked():
     r = rank(_league()[:3], ["A", "B", "C"], RankingConfig(), expected_games=6)
     assert not r.complete and r.to_json()["complete"] is False and r.games == 3
+
+
+def alphabetical(results, bots, params, seed=0):
+    """A ranking method of "another package": bots in name order (params: None)."""
+    assert params is None
+    return Ranking("alphabetical", tuple(RankRow(b, i + 1, float(-i)) for i, b in enumerate(sorted(bots))),
+                   len(results))
+
+
+def test_a_ranking_method_can_be_named_by_import_path():
+    cfg = RankingConfig(method=f"{__name__}:alphabetical")
+    r = rank(_league(), ["C", "A", "B"], cfg)
+    assert r.method == "alphabetical" and r.order() == ["A", "B", "C"]
+    with pytest.raises(ValueError, match="Cannot use ranking method 'no_such_module_xyz:f': there is no module"):
+        RankingConfig(method="no_such_module_xyz:f")

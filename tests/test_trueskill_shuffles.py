@@ -8,8 +8,9 @@ import random
 import pytest
 import trueskill
 
-from chatmatch.config import DEFAULT_SHUFFLES, RankingConfig
-from chatmatch.ranking.trueskill_rank import rank_trueskill, rate_pair, seed_spread
+from chatmatch.ranking import RankingConfig, rank
+from chatmatch.ranking.trueskill_rank import (DEFAULT_SHUFFLES, TrueSkillParams, rank_trueskill, rate_pair,
+                                             seed_spread)
 from chatmatch.stages import GameResult
 
 
@@ -53,24 +54,26 @@ def synthetic(seed: int, strengths=(0.0, 0.4, 0.8, 0.9, 1.4, 1.8, 2.2)):
 
 def test_seed_spread_reports_each_seeds_final_order():
     results, bots = synthetic(1000)
-    cfg = RankingConfig(method="trueskill", shuffles=3)
-    spread = seed_spread(results, bots, cfg, [0, 1, 2, 3])
+    p = TrueSkillParams()
+    spread = seed_spread(results, bots, p, [0, 1, 2, 3], shuffles=3)
     for s, order in zip(spread.seeds, spread.orders):
-        assert list(order) == rank_trueskill(results, bots, cfg, s).order()
+        assert list(order) == rank_trueskill(results, bots, p, s, shuffles=3).order()
+        assert list(order) == rank(results, bots, RankingConfig(shuffles=3), s).order()
     assert all(len(r) == 4 for r in spread.ranks.values())
     doc = spread.to_json()
     assert doc["distinct_orders"] == spread.distinct and doc["modal_order"] == list(spread.modal_order)
     assert 0 < spread.modal_share <= 1
     with pytest.raises(ValueError):
-        seed_spread(results, bots, cfg, [])
+        seed_spread(results, bots, p, [])
 
 
 def test_default_shuffles_make_the_ranking_seed_independent_where_3_do_not():
     # measured with benchmarks/trueskill_shuffles.py; this tournament is one of its set
     results, bots = synthetic(1000)
     seeds = list(range(10))
-    paper = seed_spread(results, bots, RankingConfig(shuffles=3), seeds)
-    default = seed_spread(results, bots, RankingConfig(shuffles=DEFAULT_SHUFFLES), seeds)
+    paper = seed_spread(results, bots, TrueSkillParams(), seeds, shuffles=3)
+    default = seed_spread(results, bots, TrueSkillParams(), seeds)  # DEFAULT_SHUFFLES
+    assert RankingConfig().shuffles == DEFAULT_SHUFFLES
     assert paper.distinct > 1
     assert default.distinct == 1
 
@@ -87,7 +90,7 @@ def test_batched_shuffles_equal_one_replay_per_shuffle():
     results += [GameResult(f"t{i}", (a, b), raw={a: {}, b: {}}, points={a: {"x": 1.0}, b: {"x": 1.0}})
                 for i, (a, b) in enumerate(zip(bots, bots[1:]))]
     cfg = RankingConfig(shuffles=4, trueskill={"draw_probability": 0.2})
-    ranking = rank_trueskill(results, bots, cfg, seed=5)
+    ranking = rank(results, bots, cfg, seed=5)
     rng = random.Random(5)
     base = sorted(results, key=lambda r: r.game_id)
     per_shuffle = []

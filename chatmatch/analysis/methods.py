@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
-from chatmatch.config import PointsRule
+from chatmatch.ranking.points import PointsRule
 from chatmatch.storedrun import Run
 
 #: the league-table rules of the paper

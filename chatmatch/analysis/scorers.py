@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from chatmatch.analysis.fed import ScoreFn
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
-from chatmatch.scoring.builtin import DIMENSIONS
+from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import load_scorers, score_games
 from chatmatch.stages import DimensionScore

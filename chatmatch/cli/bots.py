@@ -12,7 +12,7 @@ def command() -> None:
     Any Bot subclass can also be named by import path, e.g.
     ``adapter: examples.custom_bot:Parrot``.
     """
-    from chatmatch_bots.registry import list_adapters
+    from chatmatch.adapters import list_adapters
 
     rows = list_adapters()
     width = max(len(n) for n, _ in rows) if rows else 0

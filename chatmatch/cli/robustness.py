@@ -14,7 +14,7 @@ from chatmatch.robustness.evaluators import DimensionEvaluator, as_evaluator, bu
 from chatmatch.robustness.suite import all_families, render, run_suite
 from chatmatch.robustness.triples import (RobustnessError, chitchat_conversations,
                                           transcript_conversations)
-from chatmatch.scoring.builtin import DIMENSIONS
+from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.validation import validation_message
 

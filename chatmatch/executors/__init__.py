@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from chatmatch.bot import Bot
 from chatmatch.config import TournamentConfig
 from chatmatch.executors.base import Executor, ExecutorError, OnFinished
 from chatmatch.executors.local import LocalExecutor
 from chatmatch.executors.ray_executor import RayExecutor  # imports Ray only when made
 from chatmatch.progress import Reporter
-from chatmatch_bots.base import Bot
 
 
 def make_executor(cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol, Sequence
 
-from chatmatch_bots.base import Bot
+from chatmatch.bot import Bot
 from chatmatch.errors import ChatmatchError
 from chatmatch.schedule import ScheduledGame
 from chatmatch.transcript import Transcript

@@ -19,13 +19,13 @@ import threading
 from collections import deque
 from typing import Any, Mapping, Sequence
 
+from chatmatch.adapters import create_bot
+from chatmatch.bot import Bot, History, copy_capabilities
 from chatmatch.config import FailurePolicy, TournamentConfig
 from chatmatch.executors.base import OnFinished
 from chatmatch.game import play_games
 from chatmatch.progress import Reporter
 from chatmatch.schedule import ScheduledGame
-from chatmatch_bots.base import Bot, History, copy_capabilities
-from chatmatch_bots.registry import create_bot
 
 
 class SerialBot(Bot):

@@ -22,14 +22,14 @@ import pickle
 import sys
 from typing import Any, Mapping, Sequence
 
+from chatmatch.adapters import create_bot
+from chatmatch.bot import Bot, History, copy_capabilities
 from chatmatch.config import TournamentConfig
 from chatmatch.errors import BotError
 from chatmatch.executors.base import ExecutorError, OnFinished
 from chatmatch.executors.local import play_parallel
 from chatmatch.progress import Reporter
 from chatmatch.schedule import ScheduledGame
-from chatmatch_bots.base import Bot, History, copy_capabilities
-from chatmatch_bots.registry import create_bot
 
 INSTALL_HINT = ("executor 'ray' needs Ray: install it with `pip install 'chatmatch[ray]'` "
                 "(or `pip install ray`), or set `executor: local`")

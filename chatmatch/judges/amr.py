@@ -31,7 +31,6 @@ from chatmatch.judges.geval import weighted_score
 from chatmatch.judges.prompts import AMR_QUESTIONS, AMR_TURN
 from chatmatch.judges.slm import SLMRecipe, get_small_model
 from chatmatch.resources import check_installed, load_spacy, require
-from chatmatch.scoring.base import SCORERS
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
@@ -108,7 +107,6 @@ def _concept(lemma: str) -> str:
     return c or "thing"
 
 
-@SCORERS.register("amr_judge", description="AMR-paper judge: SLM score + semantic graph in the prompt")
 class AMRJudge(JudgeScorer):
     name = "amr_judge"
     description = "Evidence-augmented judge (SLM score + semantic graph), weighted 1-5"

@@ -19,7 +19,6 @@ from pydantic import Field, field_validator
 
 from chatmatch.judges.base import JudgeParams, JudgeScorer
 from chatmatch.judges.prompts import ASPECT_TURN
-from chatmatch.scoring.base import SCORERS
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
@@ -114,7 +113,6 @@ def level_of(score: float) -> int:
     return min(10, int(math.floor(score * 10)) + 1)
 
 
-@SCORERS.register("aspect_judge", description="Adversarial-paper judge: 0-1 per aspect, level definitions")
 class AspectJudge(JudgeScorer):
     name = "aspect_judge"
     description = "0-1 aspect scores with level definitions, extracted by rule"

@@ -35,6 +35,7 @@ class JudgeScorer(Scorer):
     """Base of the model judges."""
 
     higher_is_better = True
+    judge = True
     templates: ClassVar[tuple[PromptTemplate, ...]] = ()
 
     class Params(JudgeParams):

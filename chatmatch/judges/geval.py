@@ -25,7 +25,6 @@ from pydantic import Field, model_validator
 from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
 from chatmatch.judges.prompts import (GEVAL_CRITERIA, GEVAL_DEFAULT_STEPS, GEVAL_DIALOGUE,
                                       GEVAL_STEPS, GEVAL_TURN)
-from chatmatch.scoring.base import SCORERS
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
@@ -40,7 +39,6 @@ def weighted_score(probs: dict[str, float] | None, allowed: Sequence[int]) -> fl
     return sum(probs.get(str(s), 0.0) * s for s in allowed) / mass
 
 
-@SCORERS.register("geval", description="G-EVAL: form-filling judge, probability-weighted 1-5")
 class GEval(JudgeScorer):
     name = "geval"
     description = "G-EVAL form-filling judge (probability-weighted score)"

@@ -32,7 +32,7 @@ from chatmatch.judges.backends import renormalise
 from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
 from chatmatch.judges.corpus import Example, comparison_examples
 from chatmatch.judges.prompts import PAIREVAL_GAME, PAIREVAL_TURN
-from chatmatch.scoring.base import SCORERS, Progress
+from chatmatch.scoring.base import Progress
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
@@ -64,7 +64,6 @@ def _side(p: float) -> int:
     return 0 if abs(p - 0.5) < 1e-12 else (1 if p > 0.5 else -1)
 
 
-@SCORERS.register("paireval", description="PairEval: pairwise LM preference with position swap")
 class PairEval(JudgeScorer):
     name = "paireval"
     description = "PairEval pairwise judge (mean probability of the better response)"

@@ -1,17 +1,24 @@
-"""Shared shapes of ranking methods: a row per bot, a ranking that says what it rests on."""
+"""Shared shapes of ranking methods: a row per bot, a ranking that says what it rests on;
+and :data:`RANKERS`, the ranking methods by name.
+
+A ranking method is a function ``(results, bots, params, seed) -> Ranking`` registered with
+``@RANKERS.register("name", description=..., params=ParamsModel)``; ``params`` is its own
+pydantic model, defined next to it and read from the YAML block ``ranking.<name>``
+(``options=("shuffles",)``: top-level keys of ``ranking`` it also takes, as keywords). The
+built-in methods are listed in :data:`BUILTIN_RANKERS` (imported when first named); another
+package adds its own through the entry point group ``chatmatch.rankers``, and
+``ranking.method`` may also be an import path ``package.module:function``.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from chatmatch.registry import Registry
 from chatmatch.stages import GameResult, GameTally, MethodStats
-
-if TYPE_CHECKING:
-    from chatmatch.config import RankingConfig
 
 
 @dataclass(frozen=True)
@@ -106,17 +113,27 @@ def competition_ranks(keys: Sequence[Any], tol: float = 1e-9) -> list[int]:
     return ranks
 
 
-Ranker = Callable[[Sequence[GameResult], Sequence[str], "RankingConfig", int], Ranking]
-RANKERS: Registry[Ranker] = Registry("ranking method")
+#: ``(results, bots, params, seed) -> Ranking``; ``params``: the method's own model (or None)
+Ranker = Callable[..., Ranking]
+
+#: The built-in methods: name -> module (which registers the method when imported).
+BUILTIN_RANKERS: dict[str, str] = {
+    "points": "chatmatch.ranking.points",
+    "trueskill": "chatmatch.ranking.trueskill_rank",
+    "bt": "chatmatch.ranking.bradley_terry",
+    "elo": "chatmatch.ranking.elo",
+}
 
 
-def rank(results: Sequence[GameResult], bots: Sequence[str], config: "RankingConfig",
-         seed: int = 0, method: str | None = None, expected_games: int | None = None) -> Ranking:
-    name = method or config.method
-    ranking = RANKERS.get(name)(results, bots, config, seed)
-    if expected_games is not None:
-        ranking = Ranking(ranking.method, ranking.rows, ranking.games, expected_games, ranking.meta)
-    return ranking
+def _check_ranker(obj: object) -> str | None:
+    if callable(obj) and not isinstance(obj, type):
+        return None
+    return (f"it is a {type(obj).__name__}, not a function; a ranking method is a function "
+            "(results, bots, params, seed) -> Ranking.")
+
+
+RANKERS: Registry[Ranker] = Registry("ranking method", builtins=BUILTIN_RANKERS,
+                                     group="chatmatch.rankers", check=_check_ranker)
 
 
 def win_tie_loss(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, GameTally]:

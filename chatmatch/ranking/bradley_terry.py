@@ -15,17 +15,26 @@ Confidence intervals: ``bootstrap`` resamples of the games with replacement, dra
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
+from pydantic import Field
 
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
 from chatmatch.stages import GameResult, IntervalStats
-
-if TYPE_CHECKING:
-    from chatmatch.config import RankingConfig
+from chatmatch.validation import StrictModel
 
 _FLOOR = 1e-12
+
+
+class BradleyTerryParams(StrictModel):
+    """Bradley-Terry maximum likelihood (ties count as half a win each)."""
+
+    #: virtual tied games added to every pair of bots that met (0: plain MLE, which does
+    #: not exist when a bot won or lost everything; 0.5 keeps such ratings finite)
+    prior: float = Field(default=0.5, ge=0.0)
+    bootstrap: int = Field(default=200, ge=0, le=100_000)  # resamples of the games for CIs
+    ci: float = Field(default=0.95, gt=0.0, lt=1.0)
 
 
 def outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, float]]:
@@ -106,10 +115,10 @@ def ranking_with_ci(method: str, scores: dict[str, float], boot: tuple[np.ndarra
     return Ranking(method, tuple(rows), len(results), meta={**meta, "bootstrap": len(bs), "ci": ci})
 
 
-@RANKERS.register("bt", description="Bradley-Terry maximum likelihood (ties = half wins), bootstrap CIs")
-def rank_bt(results: Sequence[GameResult], bots: Sequence[str], config: "RankingConfig",
+@RANKERS.register("bt", description="Bradley-Terry maximum likelihood (ties = half wins), bootstrap CIs",
+                  params=BradleyTerryParams)
+def rank_bt(results: Sequence[GameResult], bots: Sequence[str], p: BradleyTerryParams,
             seed: int = 0) -> Ranking:
-    p = config.bt
     games = outcomes(results)
     scores = fit_bt(games, bots, p.prior)
     reps = p.bootstrap if games else 0

@@ -9,14 +9,24 @@ the confidence intervals come from ``bootstrap`` resamples of the games with rep
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
+
+from pydantic import Field
 
 from chatmatch.ranking.base import RANKERS, Ranking
 from chatmatch.ranking.bradley_terry import bootstrap, outcomes, ranking_with_ci
 from chatmatch.stages import GameResult
+from chatmatch.validation import StrictModel
 
-if TYPE_CHECKING:
-    from chatmatch.config import RankingConfig
+
+class EloParams(StrictModel):
+    """Elo updates over the games in schedule order; bootstrap resamples give the CIs."""
+
+    k: float = Field(default=16.0, gt=0.0)
+    initial: float = 1000.0
+    scale: float = Field(default=400.0, gt=0.0)
+    bootstrap: int = Field(default=200, ge=0, le=100_000)
+    ci: float = Field(default=0.95, gt=0.0, lt=1.0)
 
 
 def elo_ratings(games: Sequence[tuple[str, str, float]], bots: Sequence[str], k: float = 16.0,
@@ -31,10 +41,9 @@ def elo_ratings(games: Sequence[tuple[str, str, float]], bots: Sequence[str], k:
     return r
 
 
-@RANKERS.register("elo", description="Elo ratings over the games, bootstrap CIs")
-def rank_elo(results: Sequence[GameResult], bots: Sequence[str], config: "RankingConfig",
+@RANKERS.register("elo", description="Elo ratings over the games, bootstrap CIs", params=EloParams)
+def rank_elo(results: Sequence[GameResult], bots: Sequence[str], p: EloParams,
              seed: int = 0) -> Ranking:
-    p = config.elo
     games = outcomes(results)
 
     def fit(g: Sequence[tuple[str, str, float]]) -> dict[str, float]:

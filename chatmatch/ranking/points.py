@@ -10,13 +10,30 @@ total game points, then name (for a stable table); equal points and game points 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Sequence
+import math
+from typing import Sequence
+
+from pydantic import model_validator
 
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
 from chatmatch.stages import GameResult, PointsStats
+from chatmatch.validation import StrictModel
 
-if TYPE_CHECKING:
-    from chatmatch.config import RankingConfig
+class PointsRule(StrictModel):
+    """Match points for a win, a tie and a loss (paper: 3/1/0 or 2/1/0)."""
+
+    win: float = 3.0
+    tie: float = 1.0
+    loss: float = 0.0
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "PointsRule":
+        for k in ("win", "tie", "loss"):
+            if not math.isfinite(getattr(self, k)):
+                raise ValueError(f"{k} must be a finite number")
+        if not self.win >= self.tie >= self.loss:
+            raise ValueError(f"need win >= tie >= loss, got {self.win}/{self.tie}/{self.loss}")
+        return self
 
 
 def match_outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, str | None]]:
@@ -38,10 +55,10 @@ def match_outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, str | 
     return sorted(out, key=lambda t: (t[0], t[1]))
 
 
-@RANKERS.register("points", description="League table: W/T/L points per match (paper 3/1/0)")
-def rank_points(results: Sequence[GameResult], bots: Sequence[str], config: "RankingConfig",
+@RANKERS.register("points", description="League table: W/T/L points per match (paper 3/1/0)",
+                  params=PointsRule)
+def rank_points(results: Sequence[GameResult], bots: Sequence[str], rule: PointsRule,
                 seed: int = 0) -> Ranking:
-    rule = config.points
     table = {b: {"match_points": 0.0, "matches_won": 0, "matches_tied": 0, "matches_lost": 0}
              for b in bots}
     for a, b, winner in match_outcomes(results):

@@ -24,20 +24,38 @@ import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import Any, Literal, Optional, Sequence
 
 import numpy as np
 import trueskill
+from pydantic import Field
 
-from chatmatch.ranking.trueskill_batch import play_shuffles
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
+from chatmatch.ranking.trueskill_batch import play_shuffles
 from chatmatch.stages import GameResult, TrueSkillStats
+from chatmatch.validation import StrictModel
 
-if TYPE_CHECKING:
-    from chatmatch.config import RankingConfig, TrueSkillParams
+#: TrueSkill shuffles by default: with 1000 the final order of a 7-bot tournament no longer
+#: depended on the seed in any of 150 measured cases (3 shuffles: 63 % of seeds gave the
+#: most common order), at about 0.3 s a ranking (the paper: 3, kept by ``preset: paper``;
+#: benchmarks/trueskill_shuffles.py, docs/scoring.md "TrueSkill shuffles").
+DEFAULT_SHUFFLES = 1000
 
 
-def _env(p: "TrueSkillParams") -> trueskill.TrueSkill:
+class TrueSkillParams(StrictModel):
+    """TrueSkill environment (Herbrich et al. 2007); defaults are the library's."""
+
+    mu: float = 25.0
+    sigma: float = Field(default=25.0 / 3, gt=0.0)
+    beta: float = Field(default=25.0 / 6, gt=0.0)
+    tau: float = Field(default=25.0 / 300, ge=0.0)
+    draw_probability: float = Field(default=0.10, ge=0.0, lt=1.0)
+    #: conservative score = mu - k * sigma
+    k: float = Field(default=3.0, ge=0.0)
+    rank_by: Literal["conservative", "mu"] = "conservative"
+
+
+def _env(p: TrueSkillParams) -> trueskill.TrueSkill:
     # an explicit environment: never trueskill's global one
     return trueskill.TrueSkill(mu=p.mu, sigma=p.sigma, beta=p.beta, tau=p.tau,
                                draw_probability=p.draw_probability)
@@ -88,20 +106,21 @@ def _play(outcomes: Sequence[Outcome], env: trueskill.TrueSkill,
     return ratings
 
 
-def _order_key(p: "TrueSkillParams", mu: float, sigma: float) -> float:
+def _order_key(p: TrueSkillParams, mu: float, sigma: float) -> float:
     return mu - p.k * sigma if p.rank_by == "conservative" else mu
 
 
-@RANKERS.register("trueskill", description="TrueSkill over shuffled game orders (paper: 3)")
-def rank_trueskill(results: Sequence[GameResult], bots: Sequence[str], config: "RankingConfig",
-                   seed: int = 0) -> Ranking:
-    p = config.trueskill
+@RANKERS.register("trueskill", description="TrueSkill over shuffled game orders (paper: 3)",
+                  params=TrueSkillParams, options=("shuffles",))
+def rank_trueskill(results: Sequence[GameResult], bots: Sequence[str], p: TrueSkillParams,
+                   seed: int = 0, *, shuffles: int = DEFAULT_SHUFFLES) -> Ranking:
+    """TrueSkill ratings averaged over ``shuffles`` seeded game orders (``ranking.shuffles``)."""
     env = _env(p)
     rng = random.Random(seed)
     # a canonical starting order so the result does not depend on how results were stored
     base: list[Outcome] = [(*r.players, r.winner) for r in sorted(results, key=lambda r: r.game_id)]
-    orders = np.empty((config.shuffles, len(base)), dtype=np.intp)
-    for i in range(config.shuffles):
+    orders = np.empty((shuffles, len(base)), dtype=np.intp)
+    for i in range(shuffles):
         order = list(range(len(base)))
         rng.shuffle(order)  # the same permutations as shuffling the games themselves
         orders[i] = order
@@ -124,7 +143,7 @@ def rank_trueskill(results: Sequence[GameResult], bots: Sequence[str], config: "
             mu[b], sigma[b], mu[b] - p.k * sigma[b], statistics.fmean(ranks_b), min(ranks_b),
             max(ranks_b), tuple(ranks_b))))
     return Ranking("trueskill", tuple(rows), len(results), meta={
-        "shuffles": config.shuffles, "seed": seed, "rank_by": p.rank_by, "k": p.k,
+        "shuffles": shuffles, "seed": seed, "rank_by": p.rank_by, "k": p.k,
         "mu0": p.mu, "sigma0": p.sigma, "beta": p.beta, "tau": p.tau,
         "draw_probability": p.draw_probability})
 
@@ -156,11 +175,11 @@ class SeedSpread:
                 "ranks": {b: list(r) for b, r in self.ranks.items()}}
 
 
-def seed_spread(results: Sequence[GameResult], bots: Sequence[str], config: "RankingConfig",
-                seeds: Sequence[int]) -> SeedSpread:
-    """Rank ``results`` by TrueSkill once per seed (``config.shuffles`` shuffles each)."""
+def seed_spread(results: Sequence[GameResult], bots: Sequence[str], p: TrueSkillParams,
+                seeds: Sequence[int], *, shuffles: int = DEFAULT_SHUFFLES) -> SeedSpread:
+    """Rank ``results`` by TrueSkill once per seed (``shuffles`` shuffles each)."""
     if not seeds:
         raise ValueError("seed_spread needs at least one seed")
-    rankings = [rank_trueskill(results, bots, config, s) for s in seeds]
+    rankings = [rank_trueskill(results, bots, p, s, shuffles=shuffles) for s in seeds]
     ranks = {b: tuple(r.rank_of()[b] for r in rankings) for b in bots}
     return SeedSpread(tuple(seeds), tuple(tuple(r.order()) for r in rankings), ranks)

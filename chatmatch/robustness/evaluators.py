@@ -26,10 +26,9 @@ from __future__ import annotations
 import importlib
 from typing import Any, ClassVar, Literal, Protocol, Sequence, runtime_checkable
 
-from chatmatch.judges import JUDGES, load_judges
 from chatmatch.robustness.perturb import Context
 from chatmatch.robustness.triples import RobustnessError
-from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.base import SCORERS, Scorer
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript, Turn
 
@@ -123,10 +122,9 @@ class PairEvalPreference:
 
 
 def builtin_judge(name: str) -> JudgeEvaluator | PairEvalPreference:
-    """A judge of the :data:`chatmatch.judges.JUDGES` registry, default parameters.
+    """A model judge (a scorer with ``judge = True``), default parameters.
     PairEval compares the good and the broken reply directly; the others score each."""
-    load_judges()
-    judge = JUDGES.get(name)()
+    judge = SCORERS.get(name, where=lambda meta: bool(meta["judge"]), kind="judge")()
     if name == "paireval":
         return PairEvalPreference(judge)
     return JudgeEvaluator(judge)

@@ -83,8 +83,21 @@ class Family:
     kind: Literal["break", "stable"] = "break"
 
 
-FAMILIES: Registry[Family] = Registry("perturbation family")
-#: family names in the order they are defined (and shown)
+def _check_family(obj: object) -> str | None:
+    return None if isinstance(obj, Family) else (
+        f"it is a {type(obj).__name__}, not a chatmatch.robustness.perturb.Family.")
+
+
+def _describe_family(f: Family) -> dict[str, object]:
+    return {"description": f.description, "targets": f.targets, "kind": f.kind}
+
+
+#: every family: the built-in ones below register themselves when this module is imported;
+#: another package adds its own (a :class:`Family`) through the entry point group
+#: ``chatmatch.perturbations``
+FAMILIES: Registry[Family] = Registry("perturbation family", group="chatmatch.perturbations",
+                                      check=_check_family, describe=_describe_family)
+#: built-in family names in the order they are defined (and shown)
 FAMILY_ORDER: list[str] = []
 
 
@@ -201,5 +214,10 @@ for _kind, _desc in CLOSED_KINDS.items():
                 None))
 
 
+def turn_families() -> list[str]:
+    """Every family: the built-in ones in their order, then those of other packages by name."""
+    return [*FAMILY_ORDER, *(n for n in FAMILIES if n not in FAMILY_ORDER)]
+
+
 def generated_families() -> list[str]:
-    return [n for n in FAMILY_ORDER if FAMILIES.get(n).generate is not None]
+    return [n for n in turn_families() if FAMILIES.get(n).generate is not None]

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from chatmatch.progress import Reporter
 from chatmatch.robustness.dialogue import DIALOGUE_FAMILIES, DialogueCell, build_game_pairs, evaluate_games
 from chatmatch.robustness.evaluators import DimensionEvaluator, Evaluator
-from chatmatch.robustness.perturb import FAMILIES, FAMILY_ORDER
+from chatmatch.robustness.perturb import FAMILIES, turn_families
 from chatmatch.robustness.runner import DEFAULT_TOLERANCE, Spread, Stability, Tally, evaluate
 from chatmatch.robustness.triples import (DEFAULT_WINDOW, Conversation, RobustnessError, Triple,
                                           build_triples, closed_triples)
@@ -18,7 +18,7 @@ from chatmatch.tables import render_table
 
 
 def all_families() -> list[str]:
-    return [*FAMILY_ORDER, *DIALOGUE_FAMILIES]
+    return [*turn_families(), *DIALOGUE_FAMILIES]
 
 
 def check_families(names: Sequence[str]) -> list[str]:

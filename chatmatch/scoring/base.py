@@ -3,43 +3,58 @@
 A scorer scores many games at once (so a model can batch across games) and returns, per
 game, a :class:`DimensionScore`: one raw value per speaker plus per-turn details that say
 why (which turns were repetitions, the entities found, each turn's perplexity, ...).
-Whether higher or lower raw values are better is declared by the scorer class.
+Its metadata is declared once, on the class::
 
-Register a scorer with::
-
-    @SCORERS.register("proactivity")
     class Proactivity(Scorer):
+        name = "proactivity"
         higher_is_better = True
+        description = "questions asked by the bot (Table 1)"
+
         class Params(ScorerParams):
             ...
 
 ``Params`` is a pydantic model (unknown keys forbidden) validated from the YAML
 ``scoring.params.<dimension>`` block before any bot runs.
+
+:data:`SCORERS` holds every scorer: the seven dimensions of the paper and the model judges
+(:mod:`chatmatch.judges`), listed in :data:`BUILTIN_SCORERS` and imported when first named,
+and scorers of other packages declared as entry points of the group ``chatmatch.scorers``
+(the entry point's name is the dimension's name).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Sequence
 
-from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
-
 from chatmatch.registry import Registry
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
+from chatmatch.validation import StrictModel
+
+#: The paper's seven dimensions, in the order results are shown.
+DIMENSIONS = ("fluency", "knowledge", "proactivity", "specificity", "diversity",
+              "consistency", "relevance")
+
+#: Every built-in scorer: name -> ``module:Class`` (imported when the name is first used).
+BUILTIN_SCORERS: dict[str, str] = {
+    "fluency": "chatmatch.scoring.fluency:Fluency",
+    "knowledge": "chatmatch.scoring.knowledge:Knowledge",
+    "proactivity": "chatmatch.scoring.proactivity:Proactivity",
+    "specificity": "chatmatch.scoring.specificity:Specificity",
+    "diversity": "chatmatch.scoring.diversity:Diversity",
+    "consistency": "chatmatch.scoring.consistency:Consistency",
+    "relevance": "chatmatch.scoring.relevance:Relevance",
+    # the model judges (chatmatch.judges)
+    "paireval": "chatmatch.judges.paireval:PairEval",
+    "geval": "chatmatch.judges.geval:GEval",
+    "amr_judge": "chatmatch.judges.amr:AMRJudge",
+    "aspect_judge": "chatmatch.judges.aspect:AspectJudge",
+}
 
 
-class ScorerParams(BaseModel):
+class ScorerParams(StrictModel):
     """Base of every scorer's parameter model: unknown keys are errors, and so are NaN,
     infinity and booleans given for numbers."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _no_bool_for_numbers(cls, v: Any, info: ValidationInfo) -> Any:
-        from chatmatch.validation import refuse_bool_for_number
-
-        return refuse_bool_for_number(cls, v, info)
 
 
 #: ``progress(done, total)``: how much of a long scoring pass is done (e.g. texts)
@@ -47,7 +62,8 @@ Progress = Callable[[int, int], None]
 
 
 class Scorer:
-    """Base class of scorers. Subclasses set ``name``/``higher_is_better`` and override
+    """Base class of scorers. Subclasses set ``name`` (the registered name),
+    ``higher_is_better``, ``description`` (and ``judge`` for a model judge) and override
     :meth:`score_games`. A slow scorer (a model) names what it counts in ``progress_unit``
     (e.g. ``"texts"``) and accepts ``score_games(games, progress=fn)``, calling
     ``fn(done, total)`` as it goes; the engine shows it as a bar."""
@@ -55,6 +71,8 @@ class Scorer:
     name: ClassVar[str] = ""
     higher_is_better: ClassVar[bool] = True
     description: ClassVar[str] = ""
+    #: a model judge (chatmatch.judges): it can also judge single replies (`chatmatch robustness -j`)
+    judge: ClassVar[bool] = False
     progress_unit: ClassVar[str] = ""  # "": score_games takes no progress callback
 
     class Params(ScorerParams):
@@ -79,4 +97,19 @@ class Scorer:
         return {"name": self.name, "params": self.params.model_dump()}
 
 
-SCORERS: Registry[type[Scorer]] = Registry("scoring dimension")
+def _check_scorer(obj: object) -> str | None:
+    if isinstance(obj, type) and issubclass(obj, Scorer):
+        return None
+    what = f"a {type(obj).__name__}" if not isinstance(obj, type) else "a class"
+    return (f"it is {what} that does not subclass chatmatch.scoring.base.Scorer; a scorer "
+            "must be a Scorer subclass.")
+
+
+def _describe_scorer(cls: type[Scorer]) -> dict[str, object]:
+    return {"higher_is_better": cls.higher_is_better, "description": cls.description,
+            "judge": cls.judge}
+
+
+SCORERS: Registry[type[Scorer]] = Registry(
+    "scoring dimension", builtins=BUILTIN_SCORERS, group="chatmatch.scorers", noun="scorer",
+    check=_check_scorer, describe=_describe_scorer, name_of=lambda cls: cls.name)

@@ -21,14 +21,16 @@ from typing import Any
 from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator,
                       model_validator)
 
-from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
-from chatmatch.scoring.builtin import DIMENSIONS
+from chatmatch.registry import UnknownNameError
+from chatmatch.scoring.base import DIMENSIONS, SCORERS, Scorer, ScorerParams
 from chatmatch.validation import refuse_bool_for_number, validation_message
 
 
 def _known(name: str) -> str:
-    if name not in SCORERS:
-        raise ValueError(SCORERS.miss_message(name))
+    try:
+        SCORERS.get(name)
+    except UnknownNameError as exc:
+        raise ValueError(str(exc)) from None
     return name
 
 

@@ -39,7 +39,7 @@ from typing import Any, Literal, Sequence
 from pydantic import Field
 
 from chatmatch.scoring.analysis import game_similarity
-from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
+from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.diversity import DEFAULT_SIGMA_R, Repetition, find_repetitions
 from chatmatch.scoring.text import is_empty
@@ -62,7 +62,6 @@ def earlier_answers(game: Transcript, t: int, question: Repetition, compare: str
     return out
 
 
-@SCORERS.register("consistency", higher_is_better=True)
 class Consistency(Scorer):
     name = "consistency"
     higher_is_better = True

@@ -34,7 +34,7 @@ from pydantic import Field
 
 from chatmatch.resources import RESOURCES
 from chatmatch.scoring.analysis import game_similarity
-from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
+from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.text import is_question
 from chatmatch.stages import DimensionScore
@@ -140,7 +140,6 @@ def scored_turns(game: Transcript, params: ScorerParams) -> Iterator[Turn]:
     return (t for t in credited_turns(game) if t.index not in skip)
 
 
-@SCORERS.register("diversity", higher_is_better=True)
 class Diversity(Scorer):
     name = "diversity"
     higher_is_better = True

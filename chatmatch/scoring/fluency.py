@@ -42,7 +42,7 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
-from chatmatch.scoring.base import SCORERS, Progress, Scorer, ScorerParams
+from chatmatch.scoring.base import Progress, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import penalised_turns
 from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
@@ -55,7 +55,6 @@ from chatmatch.transcript import Transcript
 PROGRESS_CHUNK = 256
 
 
-@SCORERS.register("fluency", higher_is_better=False)
 class Fluency(Scorer):
     name = "fluency"
     higher_is_better = False

@@ -37,7 +37,7 @@ from pydantic import Field, field_validator
 
 from chatmatch.resources import load_spacy
 from chatmatch.scoring.analysis import ENTITIES, spacy_features
-from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
+from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
 from chatmatch.stages import DimensionScore
@@ -78,7 +78,6 @@ class SpacyScorer(Scorer):
         return self.params.spacy_model, self.spacy_needs
 
 
-@SCORERS.register("knowledge", higher_is_better=True)
 class Knowledge(SpacyScorer):
     name = "knowledge"
     higher_is_better = True

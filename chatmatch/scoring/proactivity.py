@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Sequence
 
-from chatmatch.scoring.base import SCORERS, Scorer
+from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import RepetitionParams, penalised_turns, repeated_turns, scored_turns
@@ -33,7 +33,6 @@ from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 
-@SCORERS.register("proactivity", higher_is_better=True)
 class Proactivity(Scorer):
     name = "proactivity"
     higher_is_better = True

@@ -37,7 +37,6 @@ from typing import Any, Sequence
 from pydantic import Field
 
 from chatmatch.scoring.analysis import LEMMAS, spacy_features
-from chatmatch.scoring.base import SCORERS
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.diversity import RepetitionParams, skipped_turns
 from chatmatch.scoring.knowledge import SpacyParams, SpacyScorer
@@ -55,7 +54,6 @@ def important_concepts(lemmas: Sequence[Sequence[str]], p: float, min_df: int) -
     return {lemma for lemma in ranked if df[lemma] <= cutoff}
 
 
-@SCORERS.register("relevance", higher_is_better=True)
 class Relevance(SpacyScorer):
     name = "relevance"
     higher_is_better = True

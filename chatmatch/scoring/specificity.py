@@ -29,7 +29,7 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
-from chatmatch.scoring.base import SCORERS, Scorer, ScorerParams
+from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import penalised_turns, repeated_turns
 from chatmatch.scoring.text import tokens
@@ -47,7 +47,6 @@ def ngrams(toks: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return [tuple(toks[i:i + n]) for i in range(len(toks) - n + 1)]
 
 
-@SCORERS.register("specificity", higher_is_better=True)
 class Specificity(Scorer):
     name = "specificity"
     higher_is_better = True

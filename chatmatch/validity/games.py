@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from chatmatch.analysis.agreement import compare
-from chatmatch.config import RankingConfig
-from chatmatch.ranking import rank
+from chatmatch.ranking import RankingConfig, rank
 from chatmatch.scoring.points import dimension_winner, result_from_scores, reweight
 from chatmatch.stages import DimensionScore, GameResult
 from chatmatch.transcript import Transcript

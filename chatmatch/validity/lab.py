@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.analysis.fed import load_fed
-from chatmatch.config import RankingConfig, config_from_data
+from chatmatch.config import config_from_data
 from chatmatch.errors import ChatmatchError
+from chatmatch.ranking import RankingConfig
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.stages import DimensionScore

@@ -8,7 +8,7 @@ from typing import Any, Iterator, Sequence
 
 import pytest
 
-from chatmatch_bots.base import History, Message
+from chatmatch.bot import History, Message
 from chatmatch_bots.chatterbot_bot import DEFAULT_CORPUS, ChatterBotBot, database_path
 
 

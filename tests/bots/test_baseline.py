@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from chatmatch_bots.baseline import DEFAULT_LINES, CannedBot, EchoBot, RandomLineBot
-from chatmatch_bots.registry import create_bot, resolve_adapter
+from chatmatch.adapters import create_bot, resolve_adapter
 from chatmatch.errors import BotError
 from tests.bots.conftest import history
 

@@ -2,15 +2,16 @@ from __future__ import annotations
 
 import importlib.metadata
 import inspect
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from chatmatch_bots import registry
-from chatmatch_bots.base import Bot, History
-from chatmatch_bots.registry import (ADAPTERS, ENTRY_POINT_GROUP, create_bot, list_adapters,
-                           resolve_adapter)
+from chatmatch import adapters
+from chatmatch.adapters import (ADAPTERS, BUILTIN_ADAPTERS, ENTRY_POINT_GROUP, create_bot,
+                                list_adapters, resolve_adapter)
+from chatmatch.bot import Bot, History
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.registry import Registry, UnknownNameError
 from tests.scripted import ParrotBot
@@ -25,7 +26,7 @@ def test_builtins_are_registered_by_name_without_load_errors() -> None:
     for name, module in MINE.items():
         assert name in names
         assert ADAPTERS.get(name).__module__ == module
-    assert registry.LOAD_ERRORS == []
+    assert ADAPTERS.load_errors == []
 
 
 def test_list_adapters_gives_one_line_descriptions() -> None:
@@ -67,8 +68,8 @@ def test_import_path_resolves_a_test_class() -> None:
     ("bots.eliza:ElizaBot", "the package 'bots' was renamed 'chatmatch_bots'; write "
                             "'chatmatch_bots.eliza:ElizaBot'"),
     ("chatmatch_bots.eliza:Nope", "has no attribute 'Nope'. Bot classes it defines: ElizaBot"),
-    ("chatmatch_bots.eliza:eliza_reply", "it is a function that does not subclass chatmatch_bots.base.Bot"),
-    ("chatmatch_bots.base:History", "it is a class that does not subclass"),
+    ("chatmatch_bots.eliza:eliza_reply", "it is a function that does not subclass chatmatch.bot.Bot"),
+    ("chatmatch.bot:History", "it is a class that does not subclass"),
     (":ElizaBot", "not a valid import path"),
     ("chatmatch_bots.eliza:", "not a valid import path"),
 ])
@@ -87,12 +88,22 @@ def test_import_path_with_a_missing_dependency_names_it(tmp_path: Path,
     monkeypatch.delitem(sys.modules, "cm_plugin_missing_dep", raising=False)
 
 
-@pytest.fixture
-def fresh(monkeypatch: pytest.MonkeyPatch) -> Registry[type[Bot]]:
-    """An empty adapter registry and error list in place of the global ones."""
-    reg: Registry[type[Bot]] = Registry("bot adapter")
-    monkeypatch.setattr(registry, "ADAPTERS", reg)
-    monkeypatch.setattr(registry, "LOAD_ERRORS", [])
+def _fresh(monkeypatch: pytest.MonkeyPatch, builtins: dict[str, str] | None = None,
+           eps: list[importlib.metadata.EntryPoint] | None = None,
+           asked: list[str] | None = None) -> Registry[type[Bot]]:
+    """An adapter registry in place of the global one, with these built-ins and entry points
+    (each entry point discovery appends its group to ``asked``)."""
+    asked = [] if asked is None else asked
+
+    def fake_entry_points(*, group: str) -> list[importlib.metadata.EntryPoint]:
+        asked.append(group)
+        return list(eps or [])
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
+    reg: Registry[type[Bot]] = Registry(
+        "bot adapter", builtins=builtins, group=ENTRY_POINT_GROUP, noun="adapter",
+        check=adapters._check_adapter, describe=adapters._describe_adapter, error=BotError)
+    monkeypatch.setattr(adapters, "ADAPTERS", reg)
     return reg
 
 
@@ -100,61 +111,68 @@ def _ep(name: str, value: str) -> importlib.metadata.EntryPoint:
     return importlib.metadata.EntryPoint(name=name, value=value, group=ENTRY_POINT_GROUP)
 
 
-def test_entry_points_register_classes_lazily(fresh: Registry[type[Bot]],
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_entry_points_register_classes_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str] = []
-
-    def fake_entry_points(*, group: str) -> list[importlib.metadata.EntryPoint]:
-        asked.append(group)
-        return [_ep("parrot", "tests.scripted:ParrotBot"), _ep("broken", "no_such_plugin_xyz:Bot"),
-                _ep("not-a-bot", "chatmatch_bots.base:History")]
-
-    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
-    fresh.add_loader(registry._load_entry_points)
+    fresh = _fresh(monkeypatch, eps=[
+        _ep("parrot", "tests.scripted:ParrotBot"), _ep("broken", "no_such_plugin_xyz:Bot"),
+        _ep("not-a-bot", "chatmatch.bot:History")], asked=asked)
     assert asked == []  # nothing is discovered before the first lookup
     assert resolve_adapter("parrot") is ParrotBot
     assert asked == [ENTRY_POINT_GROUP]
-    assert len(registry.LOAD_ERRORS) == 2
+    assert fresh.load_errors == []  # only the entry point asked for was loaded
     with pytest.raises(UnknownNameError) as err:
         resolve_adapter("broken")
     assert "entry point 'broken = no_such_plugin_xyz:Bot'" in str(err.value)
-    assert "not a subclass of chatmatch_bots.base.Bot" in str(err.value)
+    assert "does not subclass chatmatch.bot.Bot" in str(err.value)
+    assert len(fresh.load_errors) == 2
 
 
 def test_entry_point_may_name_a_self_registering_module(
-        fresh: Registry[type[Bot]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "cm_plugin_selfreg.py").write_text(
-        "from chatmatch_bots.base import Bot\nfrom chatmatch_bots.registry import ADAPTERS\n\n"
+        "from chatmatch.bot import Bot\nfrom chatmatch.adapters import ADAPTERS\n\n"
         "@ADAPTERS.register('selfreg')\nclass SelfRegBot(Bot):\n"
         "    description = 'registers itself'\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    registry._load_entry_points([_ep("selfreg-module", "cm_plugin_selfreg"),
-                                 _ep("selfreg", "cm_plugin_selfreg:SelfRegBot")])
+    fresh = _fresh(monkeypatch, eps=[_ep("selfreg-module", "cm_plugin_selfreg"),
+                                     _ep("selfreg", "cm_plugin_selfreg:SelfRegBot")])
     assert fresh.get("selfreg").__name__ == "SelfRegBot"
     assert "selfreg-module" not in fresh
-    assert registry.LOAD_ERRORS == []  # same class under the same name: not a clash
+    assert fresh.load_errors == []  # same class under the same name: not a clash
     monkeypatch.delitem(sys.modules, "cm_plugin_selfreg", raising=False)
 
 
-def test_entry_point_name_clash_is_reported_not_raised(fresh: Registry[type[Bot]]) -> None:
-    fresh.add("parrot", ParrotBot)
-    registry._load_entry_points([_ep("parrot", "chatmatch_bots.eliza:ElizaBot"),
-                                 _ep("parrot2", "tests.scripted:ParrotBot")])
+def test_entry_point_name_clash_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    fresh = _fresh(monkeypatch, builtins={"parrot": "tests.scripted:ParrotBot"},
+                   eps=[_ep("parrot", "chatmatch_bots.eliza:ElizaBot"),
+                        _ep("parrot2", "tests.scripted:ParrotBot")])
     assert fresh.get("parrot") is ParrotBot and fresh.get("parrot2") is ParrotBot
-    assert "registered twice" in registry.LOAD_ERRORS[0]
+    assert "registered twice" in fresh.load_errors[0]
 
 
-def test_builtin_loader_skips_only_absent_modules(fresh: Registry[type[Bot]], tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_broken_builtin_does_not_hide_the_others(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "cm_builtin_broken_dep.py").write_text("import no_such_dependency_xyz\n")
     (tmp_path / "cm_builtin_raises.py").write_text("raise RuntimeError('boom')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    registry._import_builtins(["cm_builtin_absent", "cm_builtin_broken_dep",
-                               "cm_builtin_raises"])
-    errors = registry.LOAD_ERRORS
+    fresh = _fresh(monkeypatch, builtins={"a": "cm_builtin_broken_dep:Bot",
+                                          "b": "cm_builtin_raises:Bot",
+                                          "parrot": "tests.scripted:ParrotBot"})
+    assert fresh.names() == ["parrot"]
+    errors = fresh.load_errors
     assert len(errors) == 2
     assert "cm_builtin_broken_dep" in errors[0] and "no_such_dependency_xyz" in errors[0]
     assert "RuntimeError: boom" in errors[1]
+    with pytest.raises(UnknownNameError, match="Some adapters failed to load: built-in "):
+        resolve_adapter("a")
+
+
+def test_a_builtin_is_imported_only_when_its_name_is_asked_for() -> None:
+    assert set(MINE) <= set(BUILTIN_ADAPTERS)
+    code = ("import sys; from chatmatch.adapters import resolve_adapter; resolve_adapter('eliza'); "
+            "print(sorted(m for m in sys.modules if m.startswith('chatmatch_bots.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["['chatmatch_bots.eliza',", "'chatmatch_bots.eliza_script']"]
 
 
 def test_create_bot_unknown_parameter_names_bot_adapter_and_accepted() -> None:

@@ -10,7 +10,7 @@ import pytest
 from chatmatch_bots import chatterbot_bot
 from chatmatch_bots.chatterbot_bot import (DEFAULT_CORPUS, DEFAULT_FALLBACK, SPACY_MODEL, ChatterBotBot,
                                  database_path)
-from chatmatch_bots.registry import create_bot, resolve_adapter
+from chatmatch.adapters import create_bot, resolve_adapter
 from chatmatch.errors import BotError
 from tests.bots.conftest import history
 

@@ -6,9 +6,9 @@ from typing import Iterator
 
 import pytest
 
-from chatmatch_bots.base import Bot, History, Message
+from chatmatch.bot import Bot, History, Message
 from chatmatch_bots.chatterbot_bot import ChatterBotBot
-from chatmatch_bots.registry import create_bot
+from chatmatch.adapters import create_bot
 
 ADAPTERS = ["eliza", "canned", "echo", "random-line", "retrieval", "chatterbot"]
 SEED_UTTERANCE = "What did you do last week?"

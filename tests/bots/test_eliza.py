@@ -6,7 +6,7 @@ import pytest
 
 from chatmatch_bots import eliza_script as script
 from chatmatch_bots.eliza import ElizaBot, match, reflect, words_of
-from chatmatch_bots.registry import resolve_adapter
+from chatmatch.adapters import resolve_adapter
 from tests.bots.conftest import history
 
 SEEDS = range(40)

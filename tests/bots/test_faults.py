@@ -6,9 +6,9 @@ from typing import Any, Sequence
 
 import pytest
 
-from chatmatch_bots.base import History, Message
+from chatmatch.bot import History, Message
 from chatmatch_bots.faults import FaultyBot, contradict
-from chatmatch_bots.registry import create_bot
+from chatmatch.adapters import create_bot
 from chatmatch.errors import BotError
 
 SEED = "What did you do last week?"

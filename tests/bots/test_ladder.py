@@ -92,7 +92,7 @@ def test_every_yaml_example_in_docs_bots_md_builds_a_bot() -> None:
     """The adapter examples in docs/bots.md are valid parameters (bots built, not loaded)."""
     import re
 
-    from chatmatch_bots.registry import create_bot
+    from chatmatch.adapters import create_bot
 
     text = (ROOT / "docs" / "bots.md").read_text()
     blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", text, re.S)]

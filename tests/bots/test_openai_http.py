@@ -11,10 +11,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from chatmatch_bots.base import History, Message
+from chatmatch.bot import History, Message
 from chatmatch_bots import openai_http
 from chatmatch_bots.openai_http import OpenAIChatBot
-from chatmatch_bots.registry import create_bot
+from chatmatch.adapters import create_bot
 from chatmatch.errors import BotError
 from tests.fake_openai import FakeOpenAI
 

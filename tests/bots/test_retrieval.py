@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from chatmatch_bots import retrieval
-from chatmatch_bots.registry import create_bot, resolve_adapter
+from chatmatch.adapters import create_bot, resolve_adapter
 from chatmatch_bots.retrieval import IndexKey, RetrievalBot, corpus_pairs, get_index
 from chatmatch.errors import BotError
 from tests.bots.conftest import history

@@ -11,9 +11,9 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from chatmatch_bots.base import History, Message  # noqa: E402
+from chatmatch.bot import History, Message  # noqa: E402
 from chatmatch_bots.hf_support import clean_reply, resolve_source  # noqa: E402
-from chatmatch_bots.registry import create_bot  # noqa: E402
+from chatmatch.adapters import create_bot  # noqa: E402
 from chatmatch_bots.transformers_bot import CausalLMBot, Seq2SeqBot, SmolLM2Bot  # noqa: E402
 from chatmatch.errors import BotError  # noqa: E402
 

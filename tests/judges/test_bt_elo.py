@@ -4,8 +4,7 @@ import math
 
 import pytest
 
-from chatmatch.config import RankingConfig
-from chatmatch.ranking import RANKERS, rank
+from chatmatch.ranking import RANKERS, RankingConfig, rank
 from chatmatch.ranking.bradley_terry import fit_bt
 from chatmatch.ranking.elo import elo_ratings
 from chatmatch.stages import GameResult

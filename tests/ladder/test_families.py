@@ -25,7 +25,7 @@ from chatmatch.scoring.engine import score_games
 from chatmatch.presets import PRESETS
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript, make_transcript
-from chatmatch_bots.base import Bot, History, Message
+from chatmatch.bot import Bot, History, Message
 from tests.scripted import PersonaBot
 
 

@@ -122,7 +122,7 @@ def test_key_written_in_the_yaml_is_refused(tmp_path, server, extra, where):
 
 
 def test_describe_of_the_http_bot_never_holds_the_key(monkeypatch, server):
-    from chatmatch_bots.registry import create_bot
+    from chatmatch.adapters import create_bot
 
     monkeypatch.setenv(ENV, KEY)
     bot = create_bot("r", "openai-chat", {"base_url": server[0], "model": "m",

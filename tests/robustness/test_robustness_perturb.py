@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import random
 
 import pytest
 
-from chatmatch.robustness.perturb import DULL, FAMILIES, FAMILY_ORDER, Context, Sample, generated_families
+from chatmatch.registry import Registry
+from chatmatch.robustness.perturb import (DULL, FAMILIES, FAMILY_ORDER, Context, Family, Sample,
+                                          generated_families)
+from chatmatch.scoring.base import DIMENSIONS
 
 CTX = Context(("What did you do last week?", "I went hiking in Utah with my brother John.",
                "Nice! I really like the mountains.", "We stayed three days. Do you like hiking?"),
@@ -38,8 +42,6 @@ def test_generator_exact_output(name: str) -> None:
 
 
 def test_every_generated_family_is_covered_and_targets_real_dimensions() -> None:
-    from chatmatch.scoring.builtin import DIMENSIONS
-
     assert set(generated_families()) == set(EXPECTED) | {"paraphrase"}
     for name in FAMILY_ORDER:
         assert set(FAMILIES.get(name).targets) <= set(DIMENSIONS)
@@ -86,3 +88,22 @@ def test_unknown_family_suggests() -> None:
 
     with pytest.raises(UnknownNameError, match="Did you mean: repetition"):
         FAMILIES.get("repetiton")
+
+
+#: a family of "another package", found through the entry point group chatmatch.perturbations
+SHOUTING = Family("shouting", "the good turn in capitals", ("fluency",), lambda s, rng: s.good.upper())
+
+
+def test_a_family_from_an_entry_point_joins_the_suite(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chatmatch.robustness import perturb, suite
+
+    reg: Registry[Family] = Registry("perturbation family", group="chatmatch.perturbations")
+    for name in FAMILY_ORDER:
+        reg.add(name, FAMILIES.get(name))
+    reg.add_entry_points([importlib.metadata.EntryPoint(
+        "shouting", f"{__name__}:SHOUTING", "chatmatch.perturbations")])
+    monkeypatch.setattr(perturb, "FAMILIES", reg)
+    monkeypatch.setattr(suite, "FAMILIES", reg)
+    assert suite.all_families()[len(FAMILY_ORDER)] == "shouting"
+    assert generated_families()[-1] == "shouting" and suite.targets("shouting") == ("fluency",)
+    assert suite.check_families(["shouting"]) == ["shouting"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from chatmatch.config import RankingConfig
+from chatmatch.ranking import RankingConfig
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import make_transcript
 from chatmatch.validity.games import GameDataset, evaluate_games, fire_rate, longer_games, tau

@@ -24,7 +24,7 @@ Capabilities are class attributes, not ``hasattr`` probes:
   retry layer, honouring ``Retry-After``); the engine then does not call it again after an
   exception or a timeout (``failures.retries`` still covers empty replies).
 - ``remote``: each reply is a call to a remote service (paid, slow, rate-limited); the
-  reply cache (:mod:`chatmatch_bots.reply_cache`) is on for such bots by default.
+  reply cache (:mod:`chatmatch.reply_cache`) is on for such bots by default.
 """
 
 from __future__ import annotations

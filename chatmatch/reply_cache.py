@@ -1,7 +1,7 @@
 """A reply cache for model bots: a run killed mid-game, or a game played again, does not
 pay twice for the same remote call.
 
-:class:`CachedBot` wraps any :class:`~chatmatch_bots.base.Bot`. Before calling it, it looks the turn
+:class:`CachedBot` wraps any :class:`~chatmatch.bot.Bot`. Before calling it, it looks the turn
 up in a :class:`ReplyCache`, keyed by a SHA-256 of
 
 - the bot's identity: its adapter and parameters as the tournament YAML gives them (model
@@ -32,7 +32,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Literal, Mapping, Sequence
 
-from chatmatch_bots.base import Bot, History, copy_capabilities
+from chatmatch.bot import Bot, History, copy_capabilities
 
 CACHE_FILE = "reply_cache.sqlite"
 Mode = Literal["auto", "on", "off"]

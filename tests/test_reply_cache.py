@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch_bots.base import History, Message
-from chatmatch_bots.reply_cache import CACHE_FILE, CachedBot, ReplyCache, cache_bots, turn_key
+from chatmatch.bot import History, Message
+from chatmatch.reply_cache import CACHE_FILE, CachedBot, ReplyCache, cache_bots, turn_key
 from chatmatch.config import config_from_data
 from chatmatch.runner import run_tournament
 from chatmatch.store import RunDir
@@ -153,8 +153,8 @@ def test_empty_replies_are_not_cached(tmp_path):
 
 
 def test_openai_chat_is_cached_by_default():
-    from chatmatch_bots.reply_cache import wants_cache
-    from chatmatch_bots.registry import create_bot
+    from chatmatch.reply_cache import wants_cache
+    from chatmatch.adapters import create_bot
 
     bot = create_bot("gpt", "openai-chat", {"base_url": "http://127.0.0.1:9/v1", "model": "m"})
     assert wants_cache(bot, "auto") and not wants_cache(CountingBot("x"), "auto")

@@ -1,0 +1,157 @@
+"""Which bot adapters exist, and how a tournament YAML entry becomes a bot object.
+
+A bot entry names its adapter either by a registered short name (``eliza``, ``causal-lm``)
+or by an import path ``package.module:Class``. Adapters are found the same way whether they
+are built in or come from another package (see :mod:`chatmatch.registry`):
+
+- a built-in adapter is listed in :data:`BUILTIN_ADAPTERS` (name -> ``module:Class`` in
+  :mod:`chatmatch_bots`); its module is imported when the name is first asked for, not
+  when chatmatch starts;
+- a third-party package declares an entry point in the group :data:`ENTRY_POINT_GROUP`::
+
+      [options.entry_points]
+      chatmatch.bots =
+          my-bot = my_package.bots:MyBot
+
+  The entry point's name becomes the adapter name. It may also point at a module that
+  registers its classes itself with ``@ADAPTERS.register("name")``.
+
+A module or plugin that fails to import does not stop the others; its error is kept in
+``ADAPTERS.load_errors`` and shown when an adapter cannot be found.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import types
+from typing import Any
+
+from chatmatch.bot import Bot
+from chatmatch.errors import BotError
+from chatmatch.registry import Registry, UnknownNameError
+
+ENTRY_POINT_GROUP = "chatmatch.bots"
+
+#: The built-in adapters: name -> ``module:Class``. To add one, add a line here.
+BUILTIN_ADAPTERS: dict[str, str] = {
+    "canned": "chatmatch_bots.baseline:CannedBot",
+    "echo": "chatmatch_bots.baseline:EchoBot",
+    "random-line": "chatmatch_bots.baseline:RandomLineBot",
+    "eliza": "chatmatch_bots.eliza:ElizaBot",
+    "retrieval": "chatmatch_bots.retrieval:RetrievalBot",
+    "chatterbot": "chatmatch_bots.chatterbot_bot:ChatterBotBot",
+    "causal-lm": "chatmatch_bots.transformers_bot:CausalLMBot",
+    "smollm2": "chatmatch_bots.transformers_bot:SmolLM2Bot",
+    "seq2seq": "chatmatch_bots.transformers_bot:Seq2SeqBot",
+    "openai-chat": "chatmatch_bots.openai_http:OpenAIChatBot",
+    "faulty": "chatmatch_bots.faults:FaultyBot",
+}
+
+
+def _is_bot_class(obj: object) -> bool:
+    return isinstance(obj, type) and issubclass(obj, Bot)
+
+
+def _check_adapter(obj: object) -> str | None:
+    if _is_bot_class(obj):
+        return None
+    what = f"a {type(obj).__name__}" if not isinstance(obj, type) else "a class"
+    return f"it is {what} that does not subclass chatmatch.bot.Bot; an adapter must be a Bot subclass."
+
+
+def _bot_classes_in(module: types.ModuleType) -> str:
+    names = sorted(name for name, obj in vars(module).items() if _is_bot_class(obj) and obj is not Bot)
+    return f"Bot classes it defines: {', '.join(names) or 'none'}."
+
+
+def _describe_adapter(cls: type[Bot]) -> dict[str, object]:
+    return {"description": cls.description}
+
+
+ADAPTERS: Registry[type[Bot]] = Registry(
+    "bot adapter", builtins=BUILTIN_ADAPTERS, group=ENTRY_POINT_GROUP, noun="adapter",
+    check=_check_adapter, candidates=_bot_classes_in, listing="chatmatch bots",
+    describe=_describe_adapter, error=BotError)
+
+
+def resolve_adapter(spec: str) -> type[Bot]:
+    """The adapter class for a registered name or an import path ``package.module:Class``."""
+    if ":" in spec:
+        return ADAPTERS.import_path(spec)
+    if spec in ADAPTERS:
+        return ADAPTERS.get(spec)
+    message = ADAPTERS.miss_message(spec) + "."
+    if "." in spec:
+        message += f" For an import path write 'package.module:Class' (e.g. '{_colon_hint(spec)}')."
+    else:
+        message += " Or give an import path 'package.module:Class'."
+    raise UnknownNameError(message + ADAPTERS.failed_note())
+
+
+def _colon_hint(spec: str) -> str:
+    module, _, cls = spec.rpartition(".")
+    return f"{module}:{cls}"
+
+
+def list_adapters() -> list[tuple[str, str]]:
+    """(name, one-line description) of every registered adapter, sorted by name."""
+    listed = []
+    for name in ADAPTERS:
+        lines = str(ADAPTERS.meta(name)["description"]).strip().splitlines()
+        listed.append((name, lines[0] if lines else ""))
+    return listed
+
+
+def accepted_parameters(cls: type[Bot]) -> dict[str, inspect.Parameter]:
+    """The constructor parameters a YAML ``params`` mapping may set (all but ``name``)."""
+    sig = inspect.signature(cls.__init__)
+    return {n: p for n, p in sig.parameters.items()
+            if n not in ("self", "name") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+
+
+def _format_parameters(params: dict[str, inspect.Parameter]) -> str:
+    if not params:
+        return "none"
+    parts = []
+    for p in params.values():
+        ann = p.annotation if isinstance(p.annotation, str) else getattr(
+            p.annotation, "__name__", str(p.annotation))
+        ann_text = "" if p.annotation is inspect.Parameter.empty else f": {ann}"
+        default = " (required)" if p.default is inspect.Parameter.empty else f" = {p.default!r}"
+        parts.append(f"{p.name}{ann_text}{default}")
+    return ", ".join(parts)
+
+
+def _check_params(cls: type[Bot], params: dict[str, Any]) -> str | None:
+    accepted = accepted_parameters(cls)
+    takes_any = any(p.kind is p.VAR_KEYWORD for n, p in
+                    inspect.signature(cls.__init__).parameters.items() if n != "self")
+    if "name" in params:
+        return "parameter 'name' cannot be set in params: it is the bot's name"
+    unknown = sorted(set(params) - set(accepted))
+    if unknown and not takes_any:
+        hints = [f"'{u}' (did you mean '{close[0]}'?)" if close else f"'{u}'"
+                 for u in unknown
+                 for close in [difflib.get_close_matches(u, list(accepted), n=1, cutoff=0.6)]]
+        return f"unknown parameter(s) {', '.join(hints)}"
+    missing = [n for n, p in accepted.items()
+               if p.default is inspect.Parameter.empty and n not in params]
+    if missing:
+        return f"missing required parameter(s) {', '.join(map(repr, missing))}"
+    return None
+
+
+def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> Bot:
+    """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``."""
+    cls = resolve_adapter(adapter)
+    params = dict(params or {})
+    where = f"Bot '{name}' (adapter '{adapter}')"
+    accepted = f"Accepted parameters: {_format_parameters(accepted_parameters(cls))}."
+    problem = _check_params(cls, params)
+    if problem:
+        raise BotError(f"{where}: {problem}. {accepted}")
+    try:
+        return cls(name, **params)
+    except (TypeError, ValueError) as exc:
+        raise BotError(f"{where}: bad parameters: {exc}. {accepted}") from exc
