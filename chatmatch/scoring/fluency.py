@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Annotated, Any, Literal, Sequence
+from typing import Any, Literal, Sequence
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from chatmatch.scoring.base import SCORERS, DimensionScore, Progress, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
@@ -83,7 +83,14 @@ class Fluency(Scorer):
         device: str = Field(default="auto", pattern=r"^(auto|cpu|cuda(:\d+)?|mps)$")
         #: processes scoring the LM batches on a CPU (auto: one a core, for large calls);
         #: the perplexities are the same for any number
-        processes: Literal["auto"] | Annotated[int, Field(ge=1, le=256)] = 1
+        processes: int | Literal["auto"] = 1
+
+        @field_validator("processes", mode="before")
+        @classmethod
+        def _processes(cls, value: Any) -> Any:
+            if value == "auto" or (type(value) is int and 1 <= value <= 256):
+                return value
+            raise ValueError(f"got {value!r}; give a number of processes from 1 to 256, or 'auto'")
 
     params: Params
 
