@@ -69,7 +69,8 @@ def compose_checked(text: str, name: str, error: type[ConfigError] = ConfigError
                 depth += 1
                 if depth > MAX_DEPTH:
                     raise error(f"nested more than {MAX_DEPTH} levels deep; flatten the "
-                                "document", file=name, line=event.start_mark.line + 1)
+                                "document", file=name,
+                                line=event.start_mark.line + 1 if event.start_mark else None)
             elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 depth -= 1
         node = yaml.compose(text, Loader=yaml.SafeLoader)

@@ -138,7 +138,7 @@ def make_sampler(histories: Sequence[History], decoding: Decoding, salt: str) ->
         warpers.append(TopPLogitsWarper(decoding.top_p))
     gens = [torch.Generator().manual_seed(history_seed(h, salt)) for h in histories]
 
-    class SeededSampler(LogitsProcessor):  # type: ignore[misc]
+    class SeededSampler(LogitsProcessor):
         """Draws row i's next token with generator i; returns logits that make it the argmax."""
 
         def __call__(self, input_ids: Any, scores: Any) -> Any:

@@ -110,7 +110,7 @@ def read_index(folder: Path) -> RetrievalIndex:
     vocabulary = {t: i for i, t in enumerate(meta["terms"])}
     vectorizer = TfidfVectorizer(sublinear_tf=True, lowercase=True, vocabulary=vocabulary)
     vectorizer.idf_ = np.load(folder / "idf.npy")
-    matrix = sp.load_npz(folder / "contexts.npz").tocsr()
+    matrix = sp.csr_matrix(sp.load_npz(folder / "contexts.npz"))
     return RetrievalIndex(vectorizer, matrix, tuple(meta["replies"]))
 
 

@@ -217,4 +217,5 @@ def get_small_model(recipe: SLMRecipe | None = None, path: Path | None = None) -
                 pass  # a read-only cache costs a retrain next time
         return model
 
-    return RESOURCES.small_models.get_or_create(str(where), build)
+    loaded: SmallModel = RESOURCES.small_models.get_or_create(str(where), build)
+    return loaded

@@ -15,7 +15,7 @@ Confidence intervals: ``bootstrap`` resamples of the games with replacement, dra
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from pydantic import Field
@@ -77,7 +77,8 @@ def _order(scores: dict[str, float], bots: Sequence[str]) -> list[str]:
     return sorted(bots, key=lambda b: (-scores[b], b))
 
 
-def bootstrap(games: Sequence[tuple[str, str, float]], bots: Sequence[str], fit, reps: int,
+def bootstrap(games: Sequence[tuple[str, str, float]], bots: Sequence[str],
+              fit: Callable[[Sequence[tuple[str, str, float]]], dict[str, float]], reps: int,
               seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(scores, ranks) of ``reps`` refits on games resampled with replacement: arrays of
     shape (reps, len(bots))."""
@@ -96,7 +97,7 @@ def bootstrap(games: Sequence[tuple[str, str, float]], bots: Sequence[str], fit,
 
 def ranking_with_ci(method: str, scores: dict[str, float], boot: tuple[np.ndarray, np.ndarray],
                     bots: Sequence[str], ci: float, results: Sequence[GameResult],
-                    meta: dict, label: str) -> Ranking:
+                    meta: dict[str, Any], label: str) -> Ranking:
     """Rows ordered by score with bootstrap percentile intervals of score and rank."""
     lo_q, hi_q = (1 - ci) / 2 * 100, (1 + ci) / 2 * 100
     bs, br = boot

@@ -41,7 +41,7 @@ def match_outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, str | 
     by_pair: dict[frozenset[str], list[GameResult]] = defaultdict(list)
     for r in results:
         by_pair[frozenset(r.players)].append(r)
-    out = []
+    out: list[tuple[str, str, str | None]] = []
     for pair, games in by_pair.items():
         a, b = sorted(pair)
         wins = {a: sum(g.score_of(a) == 1 for g in games), b: sum(g.score_of(b) == 1 for g in games)}

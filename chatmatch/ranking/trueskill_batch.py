@@ -22,11 +22,13 @@ _LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 
 def _pdf_over_cdf(x: np.ndarray) -> np.ndarray:
     """N(x) / Phi(x), computed in log space so it stays finite far in the left tail."""
-    return np.exp(-0.5 * x * x - _LOG_SQRT_2PI - log_ndtr(x))
+    out: np.ndarray = np.exp(-0.5 * x * x - _LOG_SQRT_2PI - log_ndtr(x))
+    return out
 
 
 def _pdf(x: np.ndarray) -> np.ndarray:
-    return np.exp(-0.5 * x * x - _LOG_SQRT_2PI)
+    out: np.ndarray = np.exp(-0.5 * x * x - _LOG_SQRT_2PI)
+    return out
 
 
 def _v_w(t: np.ndarray, eps: np.ndarray, drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

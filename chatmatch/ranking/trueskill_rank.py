@@ -133,11 +133,11 @@ def rank_trueskill(results: Sequence[GameResult], bots: Sequence[str], p: TrueSk
     mu = {b: float(m) for b, m in zip(bots, mus.mean(axis=0))}
     sigma = {b: float(sd) for b, sd in zip(bots, sigmas.mean(axis=0))}
     key = {b: _order_key(p, mu[b], sigma[b]) for b in bots}
-    order = sorted(bots, key=lambda b: (-key[b], b))
-    ranks = competition_ranks([key[b] for b in order])
+    ranked = sorted(bots, key=lambda b: (-key[b], b))
+    ranks = competition_ranks([key[b] for b in ranked])
     games = win_tie_loss(results, bots)
     rows = []
-    for b, rk in zip(order, ranks):
+    for b, rk in zip(ranked, ranks):
         ranks_b = [sr[b] for sr in shuffle_ranks]
         rows.append(RankRow(b, rk, key[b], games[b], TrueSkillStats(
             mu[b], sigma[b], mu[b] - p.k * sigma[b], statistics.fmean(ranks_b), min(ranks_b),

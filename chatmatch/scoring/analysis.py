@@ -179,7 +179,7 @@ def game_similarity(texts: Sequence[str]) -> GameSimilarity:
     """The :class:`GameSimilarity` of a game's texts, fit once and kept by the texts in
     ``RESOURCES.similarity`` (sparse vectors: a 200-turn game takes a few tens of kB)."""
     key = tuple(texts)
-    sim = RESOURCES.similarity.get(key)
+    sim: GameSimilarity | None = RESOURCES.similarity.get(key)
     if sim is None:  # fit outside the lock: games are scored side by side
         sim = RESOURCES.similarity.put(key, GameSimilarity(key))
     return sim
