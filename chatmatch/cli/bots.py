@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from chatmatch.adapters import list_adapters
+
 
 @click.command("bots")
 def command() -> None:
@@ -12,8 +14,6 @@ def command() -> None:
     Any Bot subclass can also be named by import path, e.g.
     ``adapter: examples.custom_bot:Parrot``.
     """
-    from chatmatch.adapters import list_adapters
-
     rows = list_adapters()
     width = max(len(n) for n, _ in rows) if rows else 0
     for name, desc in rows:

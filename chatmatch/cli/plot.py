@@ -6,6 +6,10 @@ from pathlib import Path
 
 import click
 
+from chatmatch.analysis.human import load_human
+from chatmatch.analysis.plots import plot_run
+from chatmatch.storedrun import Run
+
 
 @click.command("plot")
 @click.argument("run_dir", type=click.Path(path_type=Path))
@@ -23,10 +27,6 @@ def command(run_dir: Path, human_file: Path | None, out_dir: Path | None) -> Non
       chatmatch plot runs/demo
       chatmatch plot runs/demo --human humans.yaml --out figures/
     """
-    from chatmatch.analysis.human import load_human
-    from chatmatch.analysis.plots import plot_run
-    from chatmatch.storedrun import Run
-
     data = Run.load(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     for p in plot_run(data, out_dir or data.store.path / "plots", human):

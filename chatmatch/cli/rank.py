@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from chatmatch.cli.table import ranking_table
+from chatmatch.ranking import RANKERS
+from chatmatch.rerank import rerank, run_seed_spread
 from chatmatch.tables import render_table
 
 if TYPE_CHECKING:
@@ -37,9 +39,6 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
       chatmatch rank runs/demo --method trueskill --shuffles 20 --json
       chatmatch rank runs/demo --shuffles 3 --seeds 20   # does the order depend on the seed?
     """
-    from chatmatch.ranking import RANKERS
-    from chatmatch.rerank import rerank
-
     if list_methods:
         for name in RANKERS:
             click.echo(f"{name:12s} {RANKERS.meta(name).get('description', '')}")
@@ -50,8 +49,6 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
         click.echo(f"warning: {w}", err=True)
     spread = None
     if seeds:
-        from chatmatch.rerank import run_seed_spread
-
         spread = run_seed_spread(run_dir, seeds, shuffles)
     if as_json:
         doc = ranking.to_json()

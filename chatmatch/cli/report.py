@@ -6,6 +6,11 @@ from pathlib import Path
 
 import click
 
+from chatmatch.analysis.human import load_human
+from chatmatch.analysis.report import build_report
+from chatmatch.store import atomic_write
+from chatmatch.storedrun import Run
+
 
 @click.command("report")
 @click.argument("run_dir", type=click.Path(path_type=Path))
@@ -24,11 +29,6 @@ def command(run_dir: Path, human_file: Path | None, out_file: Path | None) -> No
       chatmatch report runs/demo
       chatmatch report runs/demo --human humans.yaml --out demo.html
     """
-    from chatmatch.analysis.human import load_human
-    from chatmatch.analysis.report import build_report
-    from chatmatch.storedrun import Run
-    from chatmatch.store import atomic_write
-
     data = Run.load(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     out = out_file or data.store.path / "report.html"

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
+from chatmatch import forfeits
 from chatmatch.cli.table import ranking_table
+from chatmatch.config import load_config
+from chatmatch.progress import Reporter
+from chatmatch.resume import check_target
+from chatmatch.runner import run_tournament
+from chatmatch.schedule import double_round_robin
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
 CONFIRM_ABOVE_GAMES = 1000
@@ -102,13 +108,6 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
       chatmatch run tournaments/paper.yaml --out runs/paper-try2
       chatmatch run tournaments/remote.yaml --replay-forfeits   # the server is back
     """
-    from chatmatch import forfeits
-    from chatmatch.config import load_config
-    from chatmatch.resume import check_target
-    from chatmatch.progress import Reporter
-    from chatmatch.runner import run_tournament
-    from chatmatch.schedule import double_round_robin
-
     cfg = load_config(config_file)
     n = len(cfg.bots)
     games = len(double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed))

