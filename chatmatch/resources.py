@@ -156,6 +156,8 @@ class Resources:
       games: a validity-lab batch of ~17,000 turns fits, so scoring diversity, consistency
       and the scorers that leave repetitions out fits every game once).
     * ``small_models``: the AMR judge's trained classifiers, by file.
+    * ``language_models``: fluency's language models (weights from ``lm_weights``), by
+      backend and options; ``truecaser``: knowledge's truecasing model.
     """
 
     MAX_SPACY_TEXTS = 500_000
@@ -172,6 +174,10 @@ class Resources:
         self.repetitions: Store[Any, Any] = Store("repetitions", self.MAX_GAME_TURNS,
                                                   lambda key: max(1, len(key[0])))
         self.small_models: Store[Any, Any] = Store("small_models")
+        # fluency's language models (scoring.lm.get_lm), by backend and options
+        self.language_models: Store[Any, Any] = Store("language_models")
+        # knowledge's truecaser (scoring.truecase), one per process
+        self.truecaser: Store[Any, Any] = Store("truecaser")
 
     def stores(self) -> list[Store[Any, Any]]:
         return [v for v in vars(self).values() if isinstance(v, Store)]

@@ -189,7 +189,6 @@ def context_token_id(tokenizer: Any) -> int | None:
 
 
 # --- loading ------------------------------------------------------------------------------
-_LOADED: dict[tuple[Any, ...], LanguageModel] = {}
 _LOAD_LOCK = threading.Lock()
 
 
@@ -218,17 +217,17 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
         key = (backend, model, batch_size, max_tokens, max_batch_tokens, device, precision, procs)
     else:
         raise ScoringError(f"unknown LM backend {backend!r}; use 'transformers' or 'ngram'")
+    def build() -> LanguageModel:
+        if backend == "transformers":
+            weights, tokenizer = _weights(model, device, precision)
+            return TransformersLM(weights, tokenizer, name=model, batch_size=batch_size,
+                                  max_tokens=max_tokens, max_batch_tokens=max_batch_tokens,
+                                  processes=procs)
+        return chitchat_ngram_lm()
+
     with _LOAD_LOCK:
-        if key not in _LOADED:
-            if backend == "transformers":
-                weights, tokenizer = _weights(model, device, precision)
-                _LOADED[key] = TransformersLM(weights, tokenizer, name=model, batch_size=batch_size,
-                                              max_tokens=max_tokens,
-                                              max_batch_tokens=max_batch_tokens,
-                                              processes=procs)
-            else:
-                _LOADED[key] = chitchat_ngram_lm()
-        return _LOADED[key]
+        loaded: LanguageModel = RESOURCES.language_models.get_or_create(key, build)
+        return loaded
 
 
 def _device(device: str) -> str:

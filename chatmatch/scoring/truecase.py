@@ -27,7 +27,7 @@ import threading
 from functools import lru_cache
 from typing import Any, Iterable
 
-from chatmatch.resources import require
+from chatmatch.resources import RESOURCES, require
 from chatmatch.scoring.text import normalise
 
 #: below this share of capital letters a bot's text counts as lower-cased
@@ -41,7 +41,6 @@ OOV = "title"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 # Treebank-like tokens, as the truecaser was trained on: "don't" -> do n't, "i'm" -> i 'm
 _TOKEN = re.compile(r"\w+?(?=n't\b)|n't\b|'\w+|\w+|[^\w\s]")
-_CASER: list[Any] = []
 _LOCK = threading.Lock()
 
 
@@ -57,12 +56,13 @@ def looks_lowercased(texts: Iterable[str]) -> bool:
 
 
 def _caser() -> Any:
+    def build() -> Any:
+        truecase = require("truecase", extra="spacy", feature="knowledge truecase",
+                           hint="or set knowledge truecase: off")
+        return truecase.TrueCaser()
+
     with _LOCK:
-        if not _CASER:
-            truecase = require("truecase", extra="spacy", feature="knowledge truecase",
-                               hint="or set knowledge truecase: off")
-            _CASER.append(truecase.TrueCaser())
-        return _CASER[0]
+        return RESOURCES.truecaser.get_or_create("truecaser", build)
 
 
 @lru_cache(maxsize=100_000)

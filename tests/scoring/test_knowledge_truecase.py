@@ -11,7 +11,7 @@ from scoring_dialogues import game
 
 from chatmatch.scoring import truecase as tc
 from chatmatch.scoring.analysis import ENTITIES, spacy_features
-from chatmatch.resources import MissingExtra
+from chatmatch.resources import RESOURCES, MissingExtra, Store
 from chatmatch.scoring.knowledge import DEFAULT_EXCLUDED_LABELS, DEFAULT_SPACY_MODEL, Knowledge, entity_key
 from chatmatch.scoring.text import normalise
 
@@ -102,7 +102,7 @@ def test_truecase_param_is_checked() -> None:
 
 
 def test_missing_truecase_package_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tc, "_CASER", [])
+    monkeypatch.setattr(RESOURCES, "truecaser", Store("truecaser"))  # none loaded yet
     monkeypatch.setitem(sys.modules, "truecase", None)  # import truecase -> ModuleNotFoundError
     tc.restore_case.cache_clear()
     with pytest.raises(MissingExtra) as err:

@@ -45,8 +45,10 @@ def test_processes_option_reaches_the_model(tiny_model_dir: Path) -> None:
     p = Fluency.Params(model=str(tiny_model_dir), device="cpu", processes="auto")
     lm = Fluency(p).lm
     assert isinstance(lm, TransformersLM) and lm.processes == 0  # 0 = automatic
-    assert lm.perplexities(TEXTS[:3]) == get_lm("transformers", str(tiny_model_dir),
-                                                 device="cpu").perplexities(TEXTS[:3])
+    # the same values as one process, up to float noise: either model may hold perplexities
+    # computed earlier in the session in other batches (`test_worker_processes_give_identical_perplexities` checks bit for bit)
+    assert lm.perplexities(TEXTS[:3]) == pytest.approx(get_lm(
+        "transformers", str(tiny_model_dir), device="cpu").perplexities(TEXTS[:3]), rel=1e-5)
     assert lm._pool._executor is None  # a small call stays in this process
     for bad in (0, "many", True):
         with pytest.raises(ValueError, match="from 1 to 256, or 'auto'"):
