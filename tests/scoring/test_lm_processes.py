@@ -46,7 +46,7 @@ def test_processes_option_reaches_the_model(tiny_model_dir: Path) -> None:
     lm = Fluency(p).lm
     assert isinstance(lm, TransformersLM) and lm.processes == 0  # 0 = automatic
     # the same values as one process, up to float noise: either model may hold perplexities
-    # computed earlier in the session in other batches (`test_worker_processes_give_identical_perplexities` checks bit for bit)
+    # computed earlier in the session in other batches (bit for bit: the first test)
     assert lm.perplexities(TEXTS[:3]) == pytest.approx(get_lm(
         "transformers", str(tiny_model_dir), device="cpu").perplexities(TEXTS[:3]), rel=1e-5)
     assert lm._pool._executor is None  # a small call stays in this process
