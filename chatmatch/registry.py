@@ -125,7 +125,14 @@ class Registry(Generic[T]):
     def _discover(self) -> None:
         if not self._discovered:
             self._discovered = True
-            self.add_entry_points(list(importlib.metadata.entry_points(group=self.group or "")))
+            try:
+                eps = list(importlib.metadata.entry_points(group=self.group or ""))
+            except Exception as exc:  # noqa: BLE001 - a broken installed package's metadata
+                self.load_errors.append(f"entry points of group '{self.group}' could not be "
+                                        f"read ({type(exc).__name__}: {exc}); plugins are "
+                                        "unavailable until the broken package is reinstalled")
+                return
+            self.add_entry_points(eps)
 
     # --- loading --------------------------------------------------------------------------
     def _load_one(self, name: str) -> None:
@@ -241,9 +248,12 @@ class Registry(Generic[T]):
         except ModuleNotFoundError as exc:
             if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
                 if module_name.split(".")[0] == "bots":
+                    moved = {"bots.base": "chatmatch.bot", "bots.registry": "chatmatch.adapters",
+                             "bots.reply_cache": "chatmatch.reply_cache"}
+                    new = moved.get(module_name, "chatmatch_bots" + module_name[len("bots"):])
                     raise self._error(
                         f"Cannot use {noun} '{spec}': the package 'bots' was renamed "
-                        f"'chatmatch_bots'; write '{spec.replace('bots.', 'chatmatch_bots.', 1)}', "
+                        f"'chatmatch_bots'; write '{new}:{spec.partition(':')[2]}', "
                         f"or use the {noun}'s registered name"
                         + (f" (see `{self._listing}`)." if self._listing else ".")) from None
                 raise self._error(

@@ -29,8 +29,10 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
     run = Run.load(run_dir)
     update: dict[str, Any] = {}
     if method:
-        if method not in RANKERS:
-            raise ChatmatchError(f"--method: {RANKERS.miss_message(method)}")
+        try:
+            RANKERS.resolve(method)  # a registered name, an entry point or package.module:function
+        except ChatmatchError as exc:
+            raise ChatmatchError(f"--method: {exc}") from None
         update["method"] = method
     if shuffles:
         update["shuffles"] = shuffles

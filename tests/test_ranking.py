@@ -131,3 +131,13 @@ def test_a_ranking_method_can_be_named_by_import_path():
     assert r.method == "alphabetical" and r.order() == ["A", "B", "C"]
     with pytest.raises(ValueError, match="Cannot use ranking method 'no_such_module_xyz:f': there is no module"):
         RankingConfig(method="no_such_module_xyz:f")
+
+
+def test_rank_takes_a_method_by_import_path_too():
+    """`chatmatch rank RUN --method package.module:function`, like ranking.method in YAML."""
+    from pathlib import Path
+
+    from chatmatch.rerank import rerank
+
+    r, _ = rerank(Path(__file__).parent / "data" / "old_run", method=f"{__name__}:alphabetical")
+    assert r.method == "alphabetical" and r.order() == sorted(r.order())

@@ -139,3 +139,17 @@ def test_a_scorer_registered_under_another_name_than_its_own_is_refused(
     assert reg.load_errors == ["entry point 'fluent = chatmatch.scoring.fluency:Fluency' "
                                "(chatmatch.scorers): ValueError: it calls itself 'fluency': "
                                "register it under that name"]
+
+
+def test_unreadable_entry_point_metadata_is_named_not_raised(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broken installed package's entry_points.txt must not break the built-ins."""
+    reg: Registry[Any] = Registry("ranking method", group="chatmatch.rankers")
+
+    def broken(*, group: str) -> list[importlib.metadata.EntryPoint]:
+        raise TypeError("Pair.__new__() missing 1 required positional argument: 'value'")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", broken)
+    with pytest.raises(UnknownNameError) as err:
+        reg.get("glicko")
+    assert "entry points of group 'chatmatch.rankers' could not be read (TypeError: " in str(err.value)

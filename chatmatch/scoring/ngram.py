@@ -157,16 +157,20 @@ def chitchat_texts() -> list[str]:
 
 def chitchat_ngram_lm(directory: Path | None = None) -> NgramLM:
     """The chitchat-trained model: loaded from the cache, or trained and cached."""
-    path = (directory or cache_dir()) / CACHE_NAME
     name = "ngram-kn3-chitchat"
-    if path.exists():
+    try:
+        path: Path | None = (directory or cache_dir()) / CACHE_NAME
+    except OSError:
+        path = None  # a cache folder that cannot be made only costs a retrain each time
+    if path is not None and path.exists():
         try:
             return NgramLM.load(path, name=name)
         except (OSError, ValueError, KeyError):
             pass  # a damaged cache file: train again and overwrite it
     lm = NgramLM.train(chitchat_texts(), name=name)
     try:
-        lm.save(path)
+        if path is not None:
+            lm.save(path)
     except OSError:
         pass  # a read-only cache dir only costs a retrain next time
     return lm

@@ -67,6 +67,7 @@ def test_import_path_resolves_a_test_class() -> None:
     ("chatmatch_bots.no_such_module:Bot", "there is no module named 'chatmatch_bots.no_such_module'"),
     ("bots.eliza:ElizaBot", "the package 'bots' was renamed 'chatmatch_bots'; write "
                             "'chatmatch_bots.eliza:ElizaBot'"),
+    ("bots.base:Bot", "the package 'bots' was renamed 'chatmatch_bots'; write 'chatmatch.bot:Bot'"),
     ("chatmatch_bots.eliza:Nope", "has no attribute 'Nope'. Bot classes it defines: ElizaBot"),
     ("chatmatch_bots.eliza:eliza_reply", "it is a function that does not subclass chatmatch.bot.Bot"),
     ("chatmatch.bot:History", "it is a class that does not subclass"),

@@ -70,3 +70,12 @@ def test_fluency_scorer_with_the_ngram_backend(chitchat: tuple[NgramLM, Path]) -
     f = Fluency(Fluency.Params(backend="ngram"), lm=lm)
     s = f.score_games([game(["how are you doing today?", "today doing you are how?"])])[0]
     assert s.raw["A"] < s.raw["B"]
+
+
+def test_a_cache_folder_that_cannot_be_made_costs_a_retrain_not_an_error(
+        tmp_path, monkeypatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("CHATMATCH_CACHE_DIR", str(blocker / "cache"))  # mkdir fails
+    lm = chitchat_ngram_lm()
+    assert lm.perplexities(["how are you?"])[0] > 1
