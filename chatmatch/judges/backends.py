@@ -38,6 +38,7 @@ from typing import Any, Literal, Protocol, Sequence
 from pydantic import Field
 
 from chatmatch.errors import ChatmatchError
+from chatmatch.resources import MissingExtra
 from chatmatch.scoring.base import ScorerParams
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.lm import get_lm
@@ -120,7 +121,7 @@ class LocalLM:
         if self._lm is None:
             try:  # the fluency dimension's process-wide cache: one copy of the weights
                 self._lm = get_lm("transformers", self.model_spec)
-            except ScoringError as exc:
+            except (ScoringError, MissingExtra) as exc:
                 raise JudgeError(f"judge model: {exc}") from None
         return self._lm
 

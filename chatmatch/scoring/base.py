@@ -89,8 +89,9 @@ class Scorer:
         model fails before bots run). Default: nothing to load."""
 
     def bind_run_dir(self, path: Any) -> None:
-        """Called by the runner with the run directory before any scoring, so a scorer can
-        keep run-level records there (the model judges write RUN/judges/). Default: no-op."""
+        """Called with the run directory (by `run` before scoring, by `score --out` once the
+        directory exists), so a scorer can keep run-level records there (the model judges
+        write RUN/judges/). Default: no-op."""
 
     def describe(self) -> dict[str, Any]:
         """Facts recorded in the run directory (model names, parameters)."""
