@@ -69,3 +69,13 @@ def test_low_precision_keeps_a_float32_head(tiny_model_dir: Path, precision: str
         assert isinstance(block, torch.ao.nn.quantized.dynamic.Linear)
     else:
         assert block.weight.dtype == torch.bfloat16
+
+
+def test_a_bot_and_fluency_on_the_same_model_share_one_copy(tiny_model_dir: Path) -> None:
+    """Both load through chatmatch.resources.load_model (docs/scale.md)."""
+    from chatmatch.adapters import create_bot
+
+    bot = create_bot("b", "causal-lm", {"model": str(tiny_model_dir)})
+    bot.load()
+    lm = get_lm("transformers", str(tiny_model_dir), device="cpu")
+    assert isinstance(lm, TransformersLM) and lm.model is bot._model  # type: ignore[attr-defined]
