@@ -24,7 +24,9 @@ from chatmatch.adapters import create_bot
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.ranking.config import RankingConfig
+from chatmatch.schedule import SeedPlan
 from chatmatch.scoring.config import ScoringConfig
+from chatmatch.seedsets import resolve_seed_file
 from chatmatch.validation import StrictModel, first_problem, refuse_bool_for_number
 from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
@@ -86,6 +88,42 @@ class RayConfig(StrictModel):
     actors: Literal["auto", "all"] = "auto"
 
 
+class SeedSet(StrictModel):
+    """Seed utterances by category (``seed_utterance: {categories: {name: [...]}}``; a
+    ``{file: ...}`` is read into this form when the YAML is loaded, chatmatch.seedsets)."""
+
+    categories: dict[str, list[str]]
+
+    @field_validator("categories")
+    @classmethod
+    def _categories_ok(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
+        if not v:
+            raise ValueError("give at least one category of seed utterances")
+        seen: dict[str, str] = {}
+        for name, items in v.items():
+            if not name.strip() or not items or any(not s.strip() for s in items):
+                raise ValueError(f"category {name!r}: needs a name and non-empty utterances")
+            for s in items:
+                if s in seen and seen[s] != name:
+                    raise ValueError(f"utterance {s!r} is in two categories ({seen[s]}, {name}); "
+                                     "each utterance belongs to one category")
+                seen[s] = name
+        return v
+
+
+class ScheduleConfig(StrictModel):
+    """Which games a tournament plays (docs/league.md). ``round-robin``: every pair twice
+    (paper); ``swiss`` and ``adaptive``: a game budget for big leagues; ``auto``:
+    round-robin up to AUTO_ROUND_ROBIN_MAX bots, the best-measured budgeted schedule above."""
+
+    method: Literal["auto", "round-robin", "swiss", "adaptive"] = "auto"
+    #: swiss/adaptive: games to play at most (None: the default budget of the method)
+    games: int | None = Field(default=None, ge=2, le=10_000_000)
+    #: retired bots (in the run but no longer in the YAML): drop them from the ranking, or
+    #: keep them ranked on the games they played
+    retired: Literal["drop", "keep"] = "drop"
+
+
 def _preset_known(v: str | None) -> str | None:
     if v is not None and v not in PRESETS:
         raise ValueError(unknown_preset_message(v))
@@ -104,9 +142,12 @@ class TournamentConfig(StrictModel):
     name: str = Field(default="tournament", min_length=1, max_length=200)
     description: str = ""
     bots: list[BotSpec]
-    seed_utterance: str | list[str] = DEFAULT_SEED_UTTERANCE
+    #: one utterance, a list used match by match, or a seed set by category
+    #: ({categories: {...}} or {file: seeds.csv}; chatmatch.seedsets)
+    seed_utterance: str | list[str] | SeedSet = DEFAULT_SEED_UTTERANCE
     exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=100_000)
     scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    schedule: ScheduleConfig = Field(default_factory=ScheduleConfig)
     ranking: RankingConfig = Field(default_factory=RankingConfig)
     seed: int = 0
     output_dir: str | None = None
@@ -169,7 +210,9 @@ class TournamentConfig(StrictModel):
 
     @field_validator("seed_utterance")
     @classmethod
-    def _seed_ok(cls, v: str | list[str]) -> str | list[str]:
+    def _seed_ok(cls, v: str | list[str] | SeedSet) -> str | list[str] | SeedSet:
+        if isinstance(v, SeedSet):
+            return v
         items = [v] if isinstance(v, str) else v
         if not items or any(not s.strip() for s in items):
             raise ValueError("seed utterances must be non-empty text")
@@ -177,7 +220,19 @@ class TournamentConfig(StrictModel):
 
     @property
     def seed_utterances(self) -> list[str]:
-        return [self.seed_utterance] if isinstance(self.seed_utterance, str) else list(self.seed_utterance)
+        """Every seed utterance (of every category)."""
+        v = self.seed_utterance
+        if isinstance(v, SeedSet):
+            return [s for items in v.categories.values() for s in items]
+        return [v] if isinstance(v, str) else list(v)
+
+    @property
+    def seed_plan(self) -> SeedPlan:
+        """The seed utterances as the schedule uses them (by category for a seed set)."""
+        v = self.seed_utterance
+        if isinstance(v, SeedSet):
+            return SeedPlan(tuple((k, tuple(items)) for k, items in v.categories.items()))
+        return SeedPlan.plain(self.seed_utterances)
 
     @property
     def bot_names(self) -> list[str]:
@@ -221,6 +276,7 @@ def config_from_data(located: LocatedYaml, *, check_bots: bool = True) -> Tourna
         raise ConfigError("the file must hold a mapping with at least a 'bots' list "
                           f"(got {type(data).__name__})", file=located.file, line=1)
     _check_duplicate_bots(located, data)
+    data = resolve_seed_file(data, located.file, located.line_of(("seed_utterance",)))
     _check_no_literal_secrets(located, data)
     try:
         cfg = TournamentConfig.model_validate(data)

@@ -22,6 +22,7 @@ from chatmatch.config import TournamentConfig, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.forfeits import BotForfeits, over_limit, summarize
+from chatmatch.league import League, plan_league, refusal
 from chatmatch.pipeline import bind_scorers, rank_all, save_game, save_rankings, score_transcripts
 from chatmatch.playprogress import PlayProgress
 from chatmatch.progress import Reporter
@@ -29,7 +30,7 @@ from chatmatch.ranking import Ranking
 from chatmatch.reply_cache import cache_bots
 from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
                               setup_from_config)
-from chatmatch.schedule import ScheduledGame, double_round_robin
+from chatmatch.schedule import ScheduledGame
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
 from chatmatch.stages import GameResult, Manifest
@@ -60,7 +61,8 @@ class RunSummary:
 
 def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
              schedule: Sequence[ScheduledGame], have: dict[str, Transcript],
-             results: dict[str, GameResult], allow_failures_change: bool) -> Manifest:
+             results: dict[str, GameResult], allow_failures_change: bool,
+             league: League) -> Manifest:
     """The manifest to resume from, after every check and before anything is written."""
     config_text = dump_config(cfg)
     config_sha = hashlib.sha256(config_text.encode()).hexdigest()
@@ -92,7 +94,11 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
         return manifest
     old = store.read_manifest()
     if old.play_fingerprint != fresh.play_fingerprint:
-        raise RunDirError(_another_setup(store, cfg))
+        if not league.regrouped:
+            raise RunDirError(_another_setup(store, cfg))
+        old = old.noted("bots_changed", added=list(league.added), retired=list(league.retired_now),
+                        bots=list(league.active)).replace(play_fingerprint=fresh.play_fingerprint)
+    old = league.stamp(old, cfg.schedule.retired == "keep")
     check_stored_games(store, schedule, have, results)
     changed_failures = check_failures(store, (_old_config(store) or {}).get("failures"), failures,
                                       len(have), allow_failures_change)
@@ -106,9 +112,7 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
 
 
 def _another_setup(store: RunDir, cfg: TournamentConfig) -> str:
-    return (f"{store.path} holds a run of another tournament setup ({_what_changed(store, cfg)}). "
-            "Its games cannot be reused. Start a new run with --out NEW_DIR (or set output_dir), "
-            "or delete the old directory.")
+    return refusal(store, _what_changed(store, cfg))
 
 
 def _old_config(store: RunDir) -> dict[str, Any] | None:
@@ -175,10 +179,14 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
                 replay_forfeits: bool) -> RunSummary:
     rep = progress if isinstance(progress, Reporter) else Reporter.off()
     progress = None if isinstance(progress, Reporter) else progress
-    schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
+    league = plan_league(store, cfg)
+    keep_retired = cfg.schedule.retired == "keep"
+    schedule = league.active_games(cfg)
     have, results = store.transcripts(), store.results()
-    manifest = _prepare(cfg, store, config_file, schedule, have, results, allow_failures_change)
-    manifest = manifest.replace(expected_games=len(schedule))
+    manifest = _prepare(cfg, store, config_file, league.all_games(cfg), have, results,
+                        allow_failures_change, league)
+    ranked = league.ranked_games(cfg, keep_retired, list(have))
+    manifest = manifest.replace(expected_games=len(ranked))
     replayed: list[str] = []
     if replay_forfeits:
         replayed = sorted(g for g, tr in have.items() if tr.forfeit)
@@ -189,7 +197,7 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
             have = {g: tr for g, tr in have.items() if g not in replayed}
             results = {g: r for g, r in results.items() if g not in replayed}
     todo = [g for g in schedule if g.game_id not in have]
-    total = len(schedule)
+    total = len(ranked)
     done_count = [total - len(todo)]
     if progress:
         progress(done_count[0], total)
@@ -197,7 +205,7 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers()
     bind_scorers(store, scorer_objs)  # run-level records (e.g. RUN/judges/) go into the run directory
     rescore = manifest.scoring_fingerprint != cfg.scoring_fingerprint()
-    if todo or rescore or any(gid not in results for gid in have):
+    if todo or rescore or any(g.game_id in have and g.game_id not in results for g in ranked):
         # something to score: load models now, so that a missing model fails before any bot plays
         load_scorers(scorer_objs, rep)
     if rescore:
@@ -211,7 +219,7 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     store.write_manifest(manifest)
 
     scorer = _GameScorer(cfg, store, scorer_objs, results, rep)
-    scorer.score([have[g.game_id] for g in schedule if g.game_id in have and g.game_id not in results])
+    scorer.score([have[g.game_id] for g in ranked if g.game_id in have and g.game_id not in results])
 
     played = 0
     if todo:
@@ -258,8 +266,8 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
             scorer.score(buffer)
             buffer.clear()
 
-    final = [scorer.results[g.game_id] for g in schedule if g.game_id in scorer.results]
-    rankings = rank_all(final, cfg.bot_names, cfg.ranking, cfg.seed, len(schedule))
+    final = [scorer.results[g.game_id] for g in ranked if g.game_id in scorer.results]
+    rankings = rank_all(final, league.ranked_bots(keep_retired), cfg.ranking, cfg.seed, len(ranked))
     save_rankings(store, rankings)
     forfeits = summarize(final)
     manifest = manifest.noted("ranked", games=len(final),

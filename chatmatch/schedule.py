@@ -6,14 +6,25 @@ seed. Match m (in ``itertools.combinations`` order) uses seed utterance ``m % le
 for both of its games, so both bots open with the same utterance once. Each game gets its
 own ``random_seed``, derived from the tournament seed and the game id, which bots use for
 sampling.
+
+A league that grows (:func:`league_games`) keeps every game id: the founders' matches come
+first in the order above, then each later bot's matches against every bot before it in the
+roster (the order bots joined). Match m keeps its number, seed utterance and game ids
+``g{2m+1}``, ``g{2m+2}`` however many bots join later, so adding a bot only adds games;
+a retired bot's matches are left out of the active schedule but keep their ids.
+
+Seed sets with categories (:class:`SeedPlan`): in every block of k consecutive matches
+(k = number of categories) each category opens one match, in an order shuffled by the
+tournament seed; within a category the utterances are used in turn.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence, Union
 
 
 @dataclass(frozen=True)
@@ -24,10 +35,45 @@ class ScheduledGame:
     other: str
     seed_utterance: str
     random_seed: int
+    seed_category: str = ""
 
     @property
     def players(self) -> tuple[str, str]:
         return (self.starter, self.other)
+
+
+@dataclass(frozen=True)
+class SeedPlan:
+    """Seed utterances by category (``categories``: (name, utterances) in file order). A
+    plain list of utterances is one category named "" and is used match by match."""
+
+    categories: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @classmethod
+    def plain(cls, utterances: Sequence[str]) -> "SeedPlan":
+        return cls((("", tuple(utterances)),))
+
+    @property
+    def categorized(self) -> bool:
+        return len(self.categories) > 1 or self.categories[0][0] != ""
+
+    def category_of(self) -> dict[str, str]:
+        """utterance -> its category."""
+        return {u: name for name, items in self.categories for u in items}
+
+    def for_match(self, m: int, seed: int) -> tuple[str, str]:
+        """(category, utterance) of match ``m``."""
+        if not self.categorized:
+            items = self.categories[0][1]
+            return "", items[m % len(items)]
+        k = len(self.categories)
+        order = list(range(k))
+        random.Random(derive_seed(seed, "seed-categories", m // k)).shuffle(order)
+        name, items = self.categories[order[m % k]]
+        return name, items[(m // k) % len(items)]
+
+
+Seeds = Union[Sequence[str], SeedPlan]
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -36,20 +82,47 @@ def derive_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big") >> 1
 
 
-def double_round_robin(bots: Sequence[str], seed_utterances: Sequence[str],
-                       seed: int = 0) -> list[ScheduledGame]:
-    if len(set(bots)) != len(bots):
-        raise ValueError("bot names must be unique")
-    if len(bots) < 2:
-        raise ValueError("need at least two bots")
-    if not seed_utterances:
+def _plan(seeds: Seeds) -> SeedPlan:
+    plan = seeds if isinstance(seeds, SeedPlan) else SeedPlan.plain(list(seeds))
+    if not any(items for _, items in plan.categories) or any(not items for _, items in plan.categories):
         raise ValueError("need at least one seed utterance")
+    return plan
+
+
+def league_pairs(roster: Sequence[str], founders: int) -> Iterator[tuple[str, str]]:
+    """Every match of a league in match-number order: the founders' pairs in
+    ``itertools.combinations`` order, then each later bot against every bot before it."""
+    yield from itertools.combinations(roster[:founders], 2)
+    for k in range(founders, len(roster)):
+        for j in range(k):
+            yield roster[j], roster[k]
+
+
+def league_games(roster: Sequence[str], founders: int, seeds: Seeds, seed: int = 0,
+                 active: Sequence[str] | None = None) -> list[ScheduledGame]:
+    """The games of the matches between ``active`` bots (default: all of ``roster``), with
+    the ids, seed utterances and random seeds they have in the league's full schedule."""
+    if len(set(roster)) != len(roster):
+        raise ValueError("bot names must be unique")
+    if len(roster) < 2:
+        raise ValueError("need at least two bots")
+    if not 0 < founders <= len(roster):
+        raise ValueError(f"founders must be 1..{len(roster)}, got {founders}")
+    plan = _plan(seeds)
+    keep = set(roster if active is None else active)
+    width = max(3, len(str(founders * (founders - 1))))
     games: list[ScheduledGame] = []
-    width = max(3, len(str(len(bots) * (len(bots) - 1))))
-    for m, (a, b) in enumerate(itertools.combinations(bots, 2)):
-        utterance = seed_utterances[m % len(seed_utterances)]
-        for starter, other in ((a, b), (b, a)):
-            gid = f"g{len(games) + 1:0{width}d}"
+    for m, (a, b) in enumerate(league_pairs(roster, founders)):
+        if a not in keep or b not in keep:
+            continue
+        category, utterance = plan.for_match(m, seed)
+        for leg, (starter, other) in enumerate(((a, b), (b, a))):
+            gid = f"g{2 * m + leg + 1:0{width}d}"
             games.append(ScheduledGame(gid, m, starter, other, utterance,
-                                       derive_seed(seed, gid, starter, other)))
+                                       derive_seed(seed, gid, starter, other), category))
     return games
+
+
+def double_round_robin(bots: Sequence[str], seed_utterances: Seeds,
+                       seed: int = 0) -> list[ScheduledGame]:
+    return league_games(bots, len(bots), seed_utterances, seed)

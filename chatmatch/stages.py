@@ -202,6 +202,11 @@ class Manifest:
     chatmatch_version: str | None = None
     source: str | None = None
     files: tuple[str, ...] | None = None
+    #: a league that grew (chatmatch.league): every bot that ever played, in joining order;
+    #: how many founded it; the specs of bots no longer in the YAML (None: never grew)
+    roster: tuple[str, ...] | None = None
+    founders: int | None = None
+    retired: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     #: written even when None in a tournament run's manifest (as older versions did)
@@ -235,7 +240,7 @@ class Manifest:
         """Types are checked by :meth:`chatmatch.store.RunDir.read_manifest` first."""
         names = {f.name for f in dataclasses.fields(cls)} - {"extra"}
         known = {k: v for k, v in d.items() if k in names}
-        for k in ("bots", "history", "files"):
+        for k in ("bots", "history", "files", "roster"):
             if known.get(k) is not None:
                 known[k] = tuple(known[k])
         return cls(**known, extra={k: v for k, v in d.items() if k not in names})

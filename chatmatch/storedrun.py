@@ -60,6 +60,8 @@ class Run:
         except (ValueError, TypeError) as exc:  # ValueError: pydantic's ValidationError
             raise RunDirError(f"{cfg_path}: {validation_message(exc, 'ranking')}") from None
         results = tuple(sorted(store.results().values(), key=lambda r: r.game_id))
+        if manifest.roster:  # a league that grew: retired bots' games stay on disk, unranked
+            results = tuple(r for r in results if set(r.players) <= set(bots))
         unknown = {p for r in results for p in r.players} - set(bots)
         if unknown:
             raise RunDirError(f"{store.path}: results mention bots not in the manifest: {sorted(unknown)}")

@@ -13,7 +13,7 @@ from chatmatch.config import load_config
 from chatmatch.progress import Reporter
 from chatmatch.resume import check_target
 from chatmatch.runner import run_tournament
-from chatmatch.schedule import double_round_robin
+from chatmatch.league import planned_games
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
 CONFIRM_ABOVE_GAMES = 1000
@@ -33,14 +33,6 @@ def _duration(seconds: float) -> str:
 
 def stdin_is_terminal() -> bool:
     return sys.stdin is not None and sys.stdin.isatty()
-
-
-def stored_games(run_dir: Path) -> int:
-    folder = run_dir / "transcripts"
-    try:
-        return sum(1 for _ in folder.glob("*.jsonl")) if folder.is_dir() else 0
-    except OSError:
-        return 0
 
 
 def _measured_seconds_per_turn(run_dir: Path, sample: int = 50) -> float | None:
@@ -110,13 +102,12 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
     """
     cfg = load_config(config_file)
     n = len(cfg.bots)
-    games = len(double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed))
     target = (out_dir or cfg.default_output_dir()).expanduser()
-    click.echo(f"Tournament '{cfg.name}': {n} bots, {n * (n - 1) // 2} matches, {games} games "
+    check_target(target)  # refuse a folder that is not a run before asking anything
+    games, todo = planned_games(cfg, target)  # a league that grew plays only its new games
+    click.echo(f"Tournament '{cfg.name}': {n} bots, {games // 2} matches, {games} games "
                f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
                f"run directory: {target}", err=True)
-    check_target(target)  # refuse a folder that is not a run before asking anything
-    todo = games - stored_games(target)
     click.echo(estimate_line(todo, cfg.exchanges, target)
                + ("; forfeited games are played again on top" if replay_forfeits else ""),
                err=True)

@@ -400,9 +400,10 @@ YAML_CASES: list[Case] = [
 ]
 
 RUN_DIR_CASES: list[Case] = [
-    Case("run-other-bots", "run directory", "resume with other bots", ("run", "t.yaml", "--out", "run"),
-         "holds a run of another tournament setup (changed: bots: added eliza2",
-         files={"t.yaml": GOOD.replace("  - eliza\n", "  - eliza\n  - {name: eliza2, adapter: eliza}\n")}),
+    Case("run-changed-bot", "run directory", "resume with a kept bot's params changed",
+         ("run", "t.yaml", "--out", "run"),
+         "holds a run of another tournament setup (changed: bots: changed adapter or params of dull",
+         files={"t.yaml": GOOD.replace("{style: dull}", "{style: plain}")}),
     Case("run-more-exchanges", "run directory", "resume with more exchanges", ("run", "t.yaml", "--out", "run"),
          "(changed: exchanges 2 -> 3)", files={"t.yaml": GOOD.replace("exchanges: 2", "exchanges: 3")}),
     Case("run-not-a-run", "run directory", "rank a folder that is not a run", ("rank", "."),
