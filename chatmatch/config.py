@@ -27,7 +27,7 @@ from chatmatch.ranking.config import RankingConfig
 from chatmatch.schedule import SeedPlan
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.seedsets import resolve_seed_file
-from chatmatch.validation import StrictModel, first_problem, refuse_bool_for_number
+from chatmatch.validation import StrictModel, first_problem, refuse_bool_for_number, validation_message
 from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
 #: The paper's best seed utterance (a question; section 4.4.3).
@@ -207,6 +207,18 @@ class TournamentConfig(StrictModel):
         if len(v) < 2:
             raise ValueError(f"a tournament needs at least 2 bots, got {len(v)}")
         return v
+
+    @field_validator("seed_utterance", mode="before")
+    @classmethod
+    def _seed_set(cls, v: Any) -> Any:
+        # a mapping is a seed set: report its own problem, not the union's first branch
+        if not isinstance(v, dict):
+            return v
+        try:
+            return SeedSet.model_validate(v)
+        except ValidationError as exc:
+            raise ValueError(validation_message(exc, path=False) + " (a seed set is "
+                             "{categories: {name: [utterance, ...]}} or {file: seeds.csv})") from None
 
     @field_validator("seed_utterance")
     @classmethod

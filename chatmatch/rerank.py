@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from chatmatch.errors import ChatmatchError
 from chatmatch.forfeits import BotForfeits
-from chatmatch.ranking import RANKERS, Ranking
+from chatmatch.ranking import RANKERS, Ranking, RankingConfig
 from chatmatch.ranking.points import PointsRule
 from chatmatch.ranking.trueskill_rank import SeedSpread, seed_spread
 from chatmatch.storedrun import Run
@@ -27,6 +27,22 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
            seed: int | None = None, points: str | None = None,
            save: bool = False) -> tuple[Ranking, list[str]]:
     run = Run.load(run_dir)
+    rcfg = ranking_config(run, method=method, shuffles=shuffles, points=points)
+    r = run.rank(config=rcfg, seed=seed, expected_games=run.manifest.expected_games)
+    warnings = list(run.store.warnings)
+    if not r.complete:
+        warnings.append(f"ranking rests on {r.games} of {r.expected_games} scheduled games "
+                        "(the run is unfinished)")
+    warnings += forfeit_warnings(run.forfeits)
+    if save:
+        name = rcfg.method if not points else f"{rcfg.method}-{points.replace('/', '-')}"
+        run.store.save_ranking(name, r.to_json(), r.to_csv())
+    return r, warnings
+
+
+def ranking_config(run: Run, *, method: str | None = None, shuffles: int | None = None,
+                   points: str | None = None) -> RankingConfig:
+    """The run's ranking setup with the command line's overrides."""
     update: dict[str, Any] = {}
     if method:
         try:
@@ -38,17 +54,7 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
         update["shuffles"] = shuffles
     if points:
         update["points"] = parse_points(points)
-    rcfg = run.ranking.model_copy(update=update)
-    r = run.rank(config=rcfg, seed=seed, expected_games=run.manifest.expected_games)
-    warnings = list(run.store.warnings)
-    if not r.complete:
-        warnings.append(f"ranking rests on {r.games} of {r.expected_games} scheduled games "
-                        "(the run is unfinished)")
-    warnings += forfeit_warnings(run.forfeits)
-    if save:
-        name = rcfg.method if not points else f"{rcfg.method}-{points.replace('/', '-')}"
-        run.store.save_ranking(name, r.to_json(), r.to_csv())
-    return r, warnings
+    return run.ranking.model_copy(update=update)
 
 
 def run_seed_spread(run_dir: str | Path, seeds: int, shuffles: int | None = None) -> SeedSpread:

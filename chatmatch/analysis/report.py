@@ -24,6 +24,7 @@ from chatmatch.details import turn_notes
 from chatmatch.ranking import Ranking
 from chatmatch.stages import ScoreRecord
 from chatmatch.storedrun import Run
+from chatmatch.seedtables import category_rankings, category_text
 from chatmatch.transcript import Transcript
 
 _COLOURS = {"fluency": "#e3f2fd", "knowledge": "#e8f5e9", "proactivity": "#fff8e1",
@@ -84,6 +85,18 @@ def _leaderboard(r: Ranking) -> str:
     note = "" if r.complete else (f"<p class='note'>Incomplete: {r.games} of "
                                   f"{r.expected_games} scheduled games.</p>")
     return f"<h3>By {_e(r.method)}</h3>{table}{note}"
+
+
+def _seed_categories(data: Run, main: Ranking) -> list[str]:
+    """The ranking per seed category (a run whose seeds have categories), else nothing."""
+    per = category_rankings(data)
+    if not per:
+        return []
+    title, heads, rows = category_text(main, per)
+    boards = "".join(_leaderboard(r).replace("<h3>By ", f"<h3>Seed category {_e(c)}: by ", 1)
+                     for c, r in per.items())
+    return ["<h2 id='seed-categories'>Per seed category</h2>", f"<p>{_e(title)}.</p>",
+            _table(heads, rows), boards]
 
 
 def _dimensions(data: Run, order: Sequence[str]) -> str:
@@ -200,6 +213,7 @@ def build_report(data: Run, human: HumanRanking | None = None) -> str:
         f"chatmatch {_e(__version__)}</p>",
         "<h2 id='leaderboard'>Leaderboard</h2>", _leaderboard(main),
         *([_leaderboard(pts)] if main.method != "points" else []),
+        *_seed_categories(data, main),
         "<h2 id='dimensions'>Per-dimension breakdown</h2>", _dimensions(data, order),
         "<h2 id='head-to-head'>Head to head</h2>", _head_to_head(data, order),
         "<h2 id='figures'>Figures</h2>", _figures(data, human),

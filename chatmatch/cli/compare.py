@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from chatmatch.analysis.agreement import compare_run, few_bots_note, ranks_text
+from chatmatch.analysis.agreement import compare, compare_run, few_bots_note, ranks_text
 from chatmatch.analysis.human import load_human
+from chatmatch.seedtables import category_rankings
 from chatmatch.storedrun import Run
 from chatmatch.cli.analyze import table
 
@@ -21,7 +22,9 @@ from chatmatch.cli.analyze import table
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def command(run_dir: Path, human_file: Path, method: str | None, as_json: bool) -> None:
     """Kendall tau-b and Spearman rho (with p-values) between the ranking of RUN_DIR and
-    the human ranking in --human, overall and for every dimension the human file scores.
+    the human ranking in --human, overall and for every dimension the human file scores
+    (and, for a run whose seeds have categories, the ranking of each seed category: the
+    paper's seed-type comparison).
 
     +1 means the same order, -1 the reverse; tau-b and rho both handle ties. Tied ranks
     are shown as =2. p-values are exact for few bots (exact Kendall distribution without
@@ -37,6 +40,8 @@ def command(run_dir: Path, human_file: Path, method: str | None, as_json: bool) 
     human = load_human(human_file, data.bots)
     ranking = data.rank(method=method)
     rows = compare_run(ranking, list(data.results), human)
+    rows += [compare({r.bot: float(r.rank) for r in per.rows}, human.ranks, f"seed: {cat}")
+             for cat, per in category_rankings(data, method=method).items()]
     note = few_bots_note(len(rows[0].bots))
     if note:
         click.echo(f"warning: {note}", err=True)

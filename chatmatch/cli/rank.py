@@ -11,6 +11,7 @@ import click
 from chatmatch.cli.table import ranking_table
 from chatmatch.ranking import RANKERS
 from chatmatch.rerank import rerank, run_seed_spread
+from chatmatch.seedtables import category_json, category_text, rank_by_category
 from chatmatch.tables import render_table
 
 if TYPE_CHECKING:
@@ -38,6 +39,9 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
       chatmatch rank runs/demo --method points --points 2/1/0
       chatmatch rank runs/demo --method trueskill --shuffles 20 --json
       chatmatch rank runs/demo --shuffles 3 --seeds 20   # does the order depend on the seed?
+
+    A run whose seed_utterance is a seed set with categories also gets the rank of every
+    bot in each category (ranked on that category's games only) beside the overall one.
     """
     if list_methods:
         for name in RANKERS:
@@ -50,13 +54,19 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
     spread = None
     if seeds:
         spread = run_seed_spread(run_dir, seeds, shuffles)
+    per = rank_by_category(run_dir, method=method, shuffles=shuffles, seed=seed, points=wtl)
     if as_json:
         doc = ranking.to_json()
         if spread is not None:
             doc["seed_spread"] = spread.to_json()
+        if per:
+            doc["seed_categories"] = category_json(per)
         click.echo(json.dumps(doc, indent=2))
         return
     click.echo(ranking_table(ranking))
+    if per:
+        title, heads, rows = category_text(ranking, per)
+        click.echo(f"\n{title}\n{render_table(heads, rows)}")
     if spread is not None:
         click.echo("")
         click.echo(seed_spread_table(spread))
