@@ -112,16 +112,24 @@ class SeedSet(StrictModel):
 
 
 class ScheduleConfig(StrictModel):
-    """Which games a tournament plays (docs/league.md). ``round-robin``: every pair twice
-    (paper); ``swiss`` and ``adaptive``: a game budget for big leagues; ``auto``:
+    """Which games a tournament plays (chatmatch.pairing). ``round-robin``: every pair twice
+    (paper); ``random``, ``swiss``, ``adaptive``: a game budget for big leagues; ``auto``:
     round-robin up to AUTO_ROUND_ROBIN_MAX bots, the best-measured budgeted schedule above."""
 
-    method: Literal["auto", "round-robin", "swiss", "adaptive"] = "auto"
-    #: swiss/adaptive: games to play at most (None: the default budget of the method)
+    method: Literal["auto", "round-robin", "random", "swiss", "adaptive"] = "auto"
+    #: random/swiss/adaptive: games to play at most (None: the default budget,
+    #: chatmatch.pairing.default_budget); with auto, a budget picks the budgeted method
     games: int | None = Field(default=None, ge=2, le=10_000_000)
     #: retired bots (in the run but no longer in the YAML): drop them from the ranking, or
     #: keep them ranked on the games they played
     retired: Literal["drop", "keep"] = "drop"
+
+    @model_validator(mode="after")
+    def _budget_needs_a_budgeted_method(self) -> "ScheduleConfig":
+        if self.method == "round-robin" and self.games is not None:
+            raise ValueError("games: a budget needs method random, swiss or adaptive (the "
+                             "round-robin plays every pair); remove games or change the method")
+        return self
 
 
 def _preset_known(v: str | None) -> str | None:

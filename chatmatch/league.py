@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 from chatmatch.config import TournamentConfig, config_from_data
 from chatmatch.errors import ChatmatchError, RunDirError
+from chatmatch.pairing import make_rounds
 from chatmatch.schedule import ScheduledGame, league_games
 from chatmatch.stages import Manifest
 from chatmatch.store import RunDir
@@ -166,9 +167,10 @@ def planned_games(cfg: TournamentConfig, path: Path) -> tuple[int, int]:
         league = plan_league(store, cfg)
     except ChatmatchError:
         league = League(tuple(cfg.bot_names), len(cfg.bots), tuple(cfg.bot_names))
-    games = [g.game_id for g in league.active_games(cfg)]
+    schedule = league.active_games(cfg)
     try:
         stored = {p.stem for p in (path / "transcripts").glob("*.jsonl")}
     except OSError:
         stored = set()
-    return len(games), sum(g not in stored for g in games)
+    total = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed).total
+    return total, max(0, total - sum(g.game_id in stored for g in schedule))

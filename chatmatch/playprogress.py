@@ -31,6 +31,13 @@ class PlayProgress:
         bar.set_total(self.per_game * len(games))
         self._show()
 
+    def add(self, games: Sequence[ScheduledGame]) -> None:
+        """More games to play (the next round of a budgeted schedule)."""
+        with self._lock:
+            self.turns.update({g.game_id: 0 for g in games if g.game_id not in self.turns})
+            self.bar.set_total(self.per_game * len(self.turns))
+        self._show()
+
     def wrap(self, bots: Mapping[str, Bot]) -> dict[str, Bot]:
         return {n: CountingBot(b, self) for n, b in bots.items()}
 

@@ -23,6 +23,7 @@ from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.league import League, plan_league, refusal
+from chatmatch.pairing import make_rounds
 from chatmatch.pipeline import bind_scorers, rank_all, save_game, save_rankings, score_transcripts
 from chatmatch.playprogress import PlayProgress
 from chatmatch.progress import Reporter
@@ -186,7 +187,9 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     manifest = _prepare(cfg, store, config_file, league.all_games(cfg), have, results,
                         allow_failures_change, league)
     ranked = league.ranked_games(cfg, keep_retired, list(have))
-    manifest = manifest.replace(expected_games=len(ranked))
+    rounds = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed)
+    total = len(ranked) - len(schedule) + rounds.total  # a budget plays part of the schedule
+    manifest = manifest.replace(expected_games=total)
     replayed: list[str] = []
     if replay_forfeits:
         replayed = sorted(g for g, tr in have.items() if tr.forfeit)
@@ -196,9 +199,8 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
             store.forget_games(set(replayed))
             have = {g: tr for g, tr in have.items() if g not in replayed}
             results = {g: r for g, r in results.items() if g not in replayed}
-    todo = [g for g in schedule if g.game_id not in have]
-    total = len(ranked)
-    done_count = [total - len(todo)]
+    todo = rounds.next(set(have), results)
+    done_count = [sum(g.game_id in have for g in ranked)]
     if progress:
         progress(done_count[0], total)
 
@@ -225,7 +227,7 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     if todo:
         executor = make_executor(cfg, bots, reporter=rep)  # local or ray: loads the bots
         try:
-            described = executor.start({p for g in todo for p in g.players})
+            described = executor.start(rounds.players(todo))
         except BaseException:
             executor.close()
             raise
@@ -239,8 +241,11 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
         tracker = PlayProgress(bar, todo, cfg.exchanges, done_count[0], total)
         executor.bots = tracker.wrap(executor.bots)
 
+        done_ids = set(have)
+
         def finished(tr: Transcript) -> None:
             nonlocal played
+            done_ids.add(tr.game_id)
             if not cfg.record_timings:
                 tr = _without_timings(tr)
             store.save_transcript(tr)
@@ -255,7 +260,13 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
                 progress(done_count[0], total)
 
         try:
-            executor.play(todo, finished)  # calls finished() one game at a time
+            batch = todo
+            while batch:  # one batch for a round-robin; a round at a time for swiss/adaptive
+                executor.play(batch, finished)  # calls finished() one game at a time
+                scorer.score(buffer)  # the next round is chosen on every result so far
+                buffer.clear()
+                batch = rounds.next(done_ids, scorer.results)
+                tracker.add(batch)
         finally:
             bar.close()
             executor.close()
@@ -267,7 +278,7 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
             buffer.clear()
 
     final = [scorer.results[g.game_id] for g in ranked if g.game_id in scorer.results]
-    rankings = rank_all(final, league.ranked_bots(keep_retired), cfg.ranking, cfg.seed, len(ranked))
+    rankings = rank_all(final, league.ranked_bots(keep_retired), cfg.ranking, cfg.seed, total)
     save_rankings(store, rankings)
     forfeits = summarize(final)
     manifest = manifest.noted("ranked", games=len(final),

@@ -140,3 +140,28 @@ def test_a_kept_bot_with_other_params_is_refused(tmp_path):
             run(tmp_path, ["rich", "plain", "dull"])
     finally:
         BOTS["dull"] = ("dull", 0)
+
+
+def test_the_readme_commands_grow_and_shrink_a_league(tmp_path):
+    """README, "Growing a league": run, add a bot, run, rank, delete a bot, run."""
+    from click.testing import CliRunner
+
+    from chatmatch.cli import cli
+
+    def chatmatch(*args):
+        r = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    out = tmp_path / "run"
+    yaml = league_yaml(tmp_path, ["rich", "plain", "dull", "seeded"])
+    assert "4 bots, 6 matches, 12 games" in chatmatch("run", yaml, "--out", out)
+    yaml = league_yaml(tmp_path, ["rich", "plain", "dull", "seeded", "late"])
+    text = chatmatch("run", yaml, "--out", out)
+    assert "5 bots, 10 matches, 20 games" in text and "8 game(s) to play" in text
+    assert "late" in chatmatch("rank", out)
+    yaml = league_yaml(tmp_path, ["rich", "plain", "seeded", "late"])
+    text = chatmatch("run", yaml, "--out", out)
+    assert "0 game(s) to play" in text or "nothing to play" in text.lower()
+    ranking = chatmatch("rank", out)
+    assert "dull" not in ranking and "late" in ranking

@@ -79,3 +79,14 @@ def test_reply_error_in_an_actor_forfeits_with_the_original_reason(tmp_path):
     forfeits = [json.loads(p.read_text()) for p in (tmp_path / "run" / "scores").glob("*.json")]
     reasons = {f["forfeit"]["reason"] for f in forfeits if "forfeit" in f}
     assert reasons == {"RuntimeError: model exploded (after 1 attempt(s))"}
+
+
+def test_a_budgeted_adaptive_schedule_plays_the_same_rounds_on_ray(tmp_path):
+    """schedule: adaptive plays round by round through the executor; Ray and local give
+    the same games (the rounds depend only on the results)."""
+    extra = "schedule: {method: adaptive, games: 8}\nconcurrent_games: 4\n"
+    local = run_tournament(make_cfg(tmp_path, "local", extra=extra))
+    remote = run_tournament(make_cfg(tmp_path, "remote", extra="executor: ray\n" + extra))
+    assert local.games_played == remote.games_played == 8
+    assert transcript_files(tmp_path / "remote") == transcript_files(tmp_path / "local")
+    assert ranking_file(tmp_path / "remote") == ranking_file(tmp_path / "local")
