@@ -1,8 +1,8 @@
 """Big leagues on a budget: how many games each schedule needs to reach the full
 round-robin's ranking, on simulated leagues with known strengths.
 
-    .venv/bin/python benchmarks/bench_league.py [--bots 10,30,100] [--leagues 4]
-        [--rounds-per-log 1,2,3,4,6] [--bootstrap 30] [--run RUN_DIR]
+    .venv/bin/python benchmarks/bench_league.py [--bots 10,30,100] [--leagues 8]
+        [--shares 0.1,0.2,...] [--bootstrap 20] [--run RUN_DIR]
 
 A simulated league: n bots with true strengths drawn from N(0, 1) (seeded); a game
 between A and B is a tie with probability 0.1, else A wins with probability
@@ -11,7 +11,8 @@ ranked by Bradley-Terry (chatmatch.ranking.bradley_terry, prior 0.5) and is the
 reference. Each budgeted schedule (chatmatch.pairing: ``random``, ``swiss``,
 ``adaptive``) plays rounds of n/2 matches
 (2 games each) with the same game outcomes a pair would have in the round-robin, and is
-ranked the same way after k * ceil(log2 n) rounds for each k of ``--rounds-per-log``.
+ranked the same way after each share of the round-robin's n-1 rounds in ``--shares``
+and after the default budget of chatmatch.pairing (3 * ceil(log2 n) rounds, marked *).
 
 Printed per n, schedule and budget (mean over ``--leagues`` leagues):
 
@@ -24,7 +25,8 @@ Printed per n, schedule and budget (mean over ``--leagues`` leagues):
 
 ``--run RUN_DIR``: the same on a real stored run (e.g. runs/demo): its games are the
 round-robin; each schedule draws its games from them and is compared with the run's
-Bradley-Terry ranking.
+Bradley-Terry ranking; ``--truth a,b,c`` names bots whose true order is known (best
+first, e.g. a bot and its copies with more and more injected faults) for tau-true.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from scipy.stats import kendalltau
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chatmatch.pairing import Match, Outcome, next_round  # noqa: E402
+from chatmatch.pairing import Match, Outcome, budget_rounds, default_budget, next_round  # noqa: E402
 from chatmatch.ranking.bradley_terry import bootstrap, fit_bt  # noqa: E402
 
 TIE = 0.1
@@ -51,7 +53,7 @@ THRESHOLDS = (0.8, 0.9)
 
 
 def _tau(a: dict[str, float], b: dict[str, float]) -> float:
-    bots = list(a)
+    bots = [x for x in a if x in b]
     t = kendalltau([a[x] for x in bots], [b[x] for x in bots]).statistic
     return 0.0 if t is None or math.isnan(t) else float(t)
 
@@ -122,7 +124,7 @@ def rows_for(bots: Sequence[str], truth: dict[str, float] | None, matches: list[
 
 
 def report(n: int, table: list[dict[tuple[str, int], tuple[float, float, float]]], budgets: Sequence[int],
-           rounds: Sequence[int]) -> None:
+           rounds: Sequence[str]) -> None:
     full = n * (n - 1)
     print(f"\n{n} bots (full round-robin: {full} games), mean of {len(table)} league(s)")
     print(f"{'schedule':12s} {'rounds':>6s} {'games':>6s} {'share':>6s} {'tau-full':>8s} {'tau-true':>8s} {'CI width':>8s}")
@@ -131,7 +133,7 @@ def report(n: int, table: list[dict[tuple[str, int], tuple[float, float, float]]
     for key in keys:
         vals = [t[key] for t in table if key in t]
         tf, tt, w = (statistics.fmean(v[i] for v in vals) for i in range(3))
-        rnd = "all" if key[0] == "round-robin" else str(rounds[budgets.index(key[1])])
+        rnd = "all" if key[0] == "round-robin" else rounds[budgets.index(key[1])]
         print(f"{key[0]:12s} {rnd:>6s} {key[1]:6d} {key[1] / full:6.0%} {tf:8.3f} {tt:8.3f} {w:8.2f}")
         for bar in THRESHOLDS:
             if key[0] != "round-robin" and tf >= bar:
@@ -147,16 +149,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bots", default="10,30,100")
     ap.add_argument("--leagues", type=int, default=8)
-    ap.add_argument("--rounds-per-log", default="1,2,3,4,6,8,12")
+    ap.add_argument("--shares", default="0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9")
     ap.add_argument("--bootstrap", type=int, default=30)
     ap.add_argument("--run", type=Path, action="append", default=[])
+    ap.add_argument("--truth", default="", help="with --run: bots whose true order is known, "
+                    "best first (e.g. a fault ladder); tau-true is measured on them")
     args = ap.parse_args()
-    ks = [int(x) for x in args.rounds_per_log.split(",")]
+    shares = [float(x) for x in args.shares.split(",")]
     t0 = time.perf_counter()
     for n in [int(x) for x in args.bots.split(",") if x]:
-        log = max(1, math.ceil(math.log2(n)))
-        plan = {min(n * (n - 1), k * log * (n // 2) * 2): k * log for k in ks}  # budget -> rounds
-        budgets, rounds = list(plan), list(plan.values())
+        budgets, rounds = grid(n, shares)
         table = []
         for league in range(args.leagues):
             bots, true, matches, legs = simulate(n, league)
@@ -164,12 +166,22 @@ def main() -> int:
             table.append(rows_for(bots, true, matches, legs, budgets, args.bootstrap, league, fit))
         report(n, table, budgets, rounds)
     for run_dir in args.run:
-        real_run(run_dir, ks, args.bootstrap)
+        real_run(run_dir, shares, args.bootstrap, [b for b in args.truth.split(",") if b])
     print(f"\n({time.perf_counter() - t0:.0f} s)")
     return 0
 
 
-def real_run(run_dir: Path, ks: Sequence[int], reps: int) -> None:
+def grid(n: int, shares: Sequence[float]) -> tuple[list[int], list[str]]:
+    """(budgets in games, their labels in rounds) for n bots: each share of the n-1 rounds
+    of a round-robin, and the default budget (label ending in *)."""
+    per_round = (n // 2) * 2
+    plan = {min(n * (n - 1), max(1, round(sh * (n - 1))) * per_round): str(max(1, round(sh * (n - 1))))
+            for sh in shares}
+    plan[default_budget("adaptive", n)] = f"{budget_rounds(n)}*"
+    return sorted(plan), [plan[b] for b in sorted(plan)]
+
+
+def real_run(run_dir: Path, shares: Sequence[float], reps: int, truth: Sequence[str]) -> None:
     """The schedules replayed on a stored run's games (its round-robin is the reference)."""
     from chatmatch.storedrun import Run
 
@@ -181,14 +193,13 @@ def real_run(run_dir: Path, ks: Sequence[int], reps: int) -> None:
     matches = [Match(i, *sorted(p)) for i, p in enumerate(sorted(by_pair, key=sorted))]
     legs = {m.match_id: by_pair[frozenset((m.a, m.b))] for m in matches}
     n = len(bots)
-    log = max(1, math.ceil(math.log2(n)))
-    rounds = [k * log for k in ks]
-    full = sum(len(v) for v in legs.values())
-    budgets = sorted({min(full, r * (n // 2) * 2) for r in rounds})
+    budgets, rounds = grid(n, shares)
     fit = lambda g: fit_bt(g, bots, 0.5)  # noqa: E731
-    table = [rows_for(bots, None, matches, legs, budgets, reps, seed, fit) for seed in range(4)]
-    print(f"\nreal run {run_dir} ({run.name}): tau-true is n/a (no known strengths); 4 pairing seeds")
-    report(n, table, budgets, rounds[:len(budgets)])
+    known = {b: -float(i) for i, b in enumerate(truth)} or None
+    table = [rows_for(bots, known, matches, legs, budgets, reps, seed, fit) for seed in range(4)]
+    print(f"\nreal run {run_dir} ({run.name}), 4 pairing seeds; tau-true: "
+          + (f"on the known order {' > '.join(truth)}" if truth else "n/a (no known order)"))
+    report(n, table, budgets, rounds)
 
 
 if __name__ == "__main__":

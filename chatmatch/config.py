@@ -409,5 +409,10 @@ def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
 
 
 def dump_config(cfg: TournamentConfig) -> str:
-    """The resolved config (all defaults filled in) as YAML, for the run directory."""
-    return yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False, allow_unicode=True)
+    """The resolved config (all defaults filled in) as YAML, for the run directory. The
+    ``schedule`` block is left out at its default, so that a run directory of an earlier
+    version keeps its config bytes (and ``config_sha256``) when it is resumed."""
+    data = cfg.model_dump(mode="json")
+    if data.get("schedule") == ScheduleConfig().model_dump(mode="json"):
+        del data["schedule"]
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
