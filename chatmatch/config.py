@@ -22,12 +22,13 @@ from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_va
 
 from chatmatch.adapters import create_bot
 from chatmatch.errors import ChatmatchError, ConfigError
+from chatmatch.league_config import ScheduleConfig, SeedSet, seed_set_or_value
 from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.ranking.config import RankingConfig
 from chatmatch.schedule import SeedPlan
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.seedsets import resolve_seed_file
-from chatmatch.validation import StrictModel, first_problem, refuse_bool_for_number, validation_message
+from chatmatch.validation import StrictModel, first_problem, refuse_bool_for_number
 from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
 #: The paper's best seed utterance (a question; section 4.4.3).
@@ -86,50 +87,6 @@ class RayConfig(StrictModel):
     #: which bots become actors: "auto" = neural (batched) or not thread-safe bots, the
     #: others (rule-based, HTTP) run in the driver; "all" = every bot
     actors: Literal["auto", "all"] = "auto"
-
-
-class SeedSet(StrictModel):
-    """Seed utterances by category (``seed_utterance: {categories: {name: [...]}}``; a
-    ``{file: ...}`` is read into this form when the YAML is loaded, chatmatch.seedsets)."""
-
-    categories: dict[str, list[str]]
-
-    @field_validator("categories")
-    @classmethod
-    def _categories_ok(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
-        if not v:
-            raise ValueError("give at least one category of seed utterances")
-        seen: dict[str, str] = {}
-        for name, items in v.items():
-            if not name.strip() or not items or any(not s.strip() for s in items):
-                raise ValueError(f"category {name!r}: needs a name and non-empty utterances")
-            for s in items:
-                if s in seen and seen[s] != name:
-                    raise ValueError(f"utterance {s!r} is in two categories ({seen[s]}, {name}); "
-                                     "each utterance belongs to one category")
-                seen[s] = name
-        return v
-
-
-class ScheduleConfig(StrictModel):
-    """Which games a tournament plays (chatmatch.pairing). ``round-robin``: every pair twice
-    (paper); ``random``, ``swiss``, ``adaptive``: a game budget for big leagues; ``auto``:
-    round-robin up to AUTO_ROUND_ROBIN_MAX bots, the best-measured budgeted schedule above."""
-
-    method: Literal["auto", "round-robin", "random", "swiss", "adaptive"] = "auto"
-    #: random/swiss/adaptive: games to play at most (None: the default budget,
-    #: chatmatch.pairing.default_budget); with auto, a budget picks the budgeted method
-    games: int | None = Field(default=None, ge=2, le=10_000_000)
-    #: retired bots (in the run but no longer in the YAML): drop them from the ranking, or
-    #: keep them ranked on the games they played
-    retired: Literal["drop", "keep"] = "drop"
-
-    @model_validator(mode="after")
-    def _budget_needs_a_budgeted_method(self) -> "ScheduleConfig":
-        if self.method == "round-robin" and self.games is not None:
-            raise ValueError("games: a budget needs method random, swiss or adaptive (the "
-                             "round-robin plays every pair); remove games or change the method")
-        return self
 
 
 def _preset_known(v: str | None) -> str | None:
@@ -219,14 +176,7 @@ class TournamentConfig(StrictModel):
     @field_validator("seed_utterance", mode="before")
     @classmethod
     def _seed_set(cls, v: Any) -> Any:
-        # a mapping is a seed set: report its own problem, not the union's first branch
-        if not isinstance(v, dict):
-            return v
-        try:
-            return SeedSet.model_validate(v)
-        except ValidationError as exc:
-            raise ValueError(validation_message(exc, path=False) + " (a seed set is "
-                             "{categories: {name: [utterance, ...]}} or {file: seeds.csv})") from None
+        return seed_set_or_value(v)
 
     @field_validator("seed_utterance")
     @classmethod
