@@ -362,7 +362,12 @@ def dump_config(cfg: TournamentConfig) -> str:
     """The resolved config (all defaults filled in) as YAML, for the run directory. The
     ``schedule`` block is left out at its default, so that a run directory of an earlier
     version keeps its config bytes (and ``config_sha256``) when it is resumed."""
+    return yaml.safe_dump(config_data(cfg), sort_keys=False, allow_unicode=True)
+
+
+def config_data(cfg: TournamentConfig) -> dict[str, Any]:
+    """What :func:`dump_config` writes, as a mapping."""
     data = cfg.model_dump(mode="json")
     if data.get("schedule") == ScheduleConfig().model_dump(mode="json"):
         del data["schedule"]
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    return data

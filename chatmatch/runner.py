@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from chatmatch.bot import Bot
-from chatmatch.config import TournamentConfig, dump_config
+from chatmatch.config import TournamentConfig, config_data, dump_config
 from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.forfeits import BotForfeits, over_limit, summarize
@@ -125,7 +125,7 @@ def _old_config(store: RunDir) -> dict[str, Any] | None:
 
 
 def _changed_keys(store: RunDir, cfg: TournamentConfig) -> list[str]:
-    old, new = _old_config(store) or {}, cfg.model_dump(mode="json")
+    old, new = _old_config(store) or {}, config_data(cfg)
     return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
 
 

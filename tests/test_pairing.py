@@ -128,3 +128,10 @@ def test_the_same_results_give_the_same_rounds(tmp_path):
 def test_a_budget_with_the_round_robin_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="schedule: games: a budget needs method random, swiss or adaptive"):
         league_yaml(tmp_path, "{method: round-robin, games: 10}")
+
+
+def test_a_misspelt_schedule_key_names_the_right_one(tmp_path):
+    with pytest.raises(ConfigError, match=r"schedule.methd: unknown key 'methd'; did you mean 'method'\?"):
+        league_yaml(tmp_path, "{methd: swiss}")
+    with pytest.raises(ConfigError, match=r"schedule.method: .*'adaptive'"):
+        league_yaml(tmp_path, "{method: elimination}")
