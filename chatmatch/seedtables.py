@@ -23,7 +23,8 @@ from chatmatch.yamlloc import load_located_yaml
 
 
 def _schedule(run: Run) -> list[ScheduledGame]:
-    """The run's league schedule when its seeds have categories (else empty)."""
+    """The run's league schedule when its seeds have categories (else empty), in the
+    seed set's category order (then game-id order)."""
     m = run.manifest
     if not m.is_tournament:
         return []
@@ -36,7 +37,9 @@ def _schedule(run: Run) -> list[ScheduledGame]:
     if not plan.categorized:
         return []
     roster = list(m.roster or m.bots or cfg.bot_names)
-    return league_games(roster, m.founders or len(roster), plan, cfg.seed)
+    order = {name: i for i, (name, _) in enumerate(plan.categories)}
+    games = league_games(roster, m.founders or len(roster), plan, cfg.seed)
+    return sorted(games, key=lambda g: order[g.seed_category])  # stable: ids stay in order
 
 
 def game_categories(run: Run) -> dict[str, str]:
