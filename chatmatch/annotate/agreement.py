@@ -192,8 +192,14 @@ def _bootstrap(judgements: Sequence[Judgement], bots: Sequence[str], reps: int,
     out = []
     for _ in range(reps):
         sample = [g for k in rng.integers(0, len(groups), len(groups)) for g in groups[k]]
-        out.append(fit_bt(sample, bots, PRIOR))
+        out.append(_fit(sample, bots))
     return out
+
+
+def _fit(games: Sequence[tuple[str, str, float]], bots: Sequence[str]) -> dict[str, float]:
+    """Bradley-Terry strengths rounded to 1e-9, so bots with the same record tie exactly
+    (in ranks and in tau-b alike)."""
+    return {b: round(v, 9) + 0.0 for b, v in fit_bt(games, bots, PRIOR).items()}
 
 
 def _interval(values: Sequence[float], ci: float) -> tuple[float, float]:
@@ -207,7 +213,7 @@ def question_result(question: str, judgements: Sequence[Judgement],
     """The human ranking of one question and its agreement with ``system`` (chatmatch's
     ranks, or its per-dimension wins: ``system_lower_better=False``; None: not compared)."""
     bots = sorted({b for j in judgements for b in (j.bot_a, j.bot_b)})
-    strengths = fit_bt([(j.bot_a, j.bot_b, j.score_a) for j in judgements], bots, PRIOR)
+    strengths = _fit([(j.bot_a, j.bot_b, j.score_a) for j in judgements], bots)
     boots = _bootstrap(judgements, bots, reps, seed) if judgements and reps else []
     ranks = _ranks(strengths, bots)
     boot_ranks = [_ranks(s, bots) for s in boots]
