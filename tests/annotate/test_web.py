@@ -39,7 +39,7 @@ def test_judging_needs_a_name_and_every_answer(hostile_run):
     r = c.post("/judge", data={"item": item, "q_overall": "a"})
     assert r.status_code == 400 and "Answer questions 2, 3 (" in r.text
     r = c.post("/judge", data={"item": "g999", "q_overall": "a"})
-    assert r.status_code == 400 and "No item 'g999'" in r.text
+    assert r.status_code == 400 and "No item &#39;g999&#39;" in r.text
     answers = {"q_overall": "a", "q_d1": "b", "q_d2": "tie"}
     r = c.post("/judge", data={"item": item, **answers})
     assert f"Saved your judgement of game {item}" in r.text and "1 of 6 judged" in r.text
