@@ -137,6 +137,6 @@ class Session:
         for t in tr.turns:
             role, label = roles[t.speaker]
             if t.seed:
-                role, label = "seed", f"{label}, opening line given by the tournament"
+                role = "seed"  # the page says it is the tournament's opening line
             turns.append(TurnView(t.index, label, role, t.text))
         return Panel(title, tuple(turns))
