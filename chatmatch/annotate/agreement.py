@@ -32,6 +32,8 @@ import numpy as np
 
 from chatmatch.analysis.agreement import Agreement, compare
 from chatmatch.analysis.human import HumanRanking
+from chatmatch.annotate.bootstrap import (competition_ranks_rows, fit_many, item_matrices,
+                                          resample, tau_b_rows)
 from chatmatch.annotate.store import Judgement
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking.base import competition_ranks
@@ -182,27 +184,23 @@ def _ranks(strengths: Mapping[str, float], bots: Sequence[str]) -> dict[str, int
 
 
 def _bootstrap(judgements: Sequence[Judgement], bots: Sequence[str], reps: int,
-               seed: int) -> list[dict[str, float]]:
-    """Strengths refitted on ``reps`` resamples of the items (each with all its judgements)."""
+               seed: int) -> np.ndarray:
+    """``(reps, len(bots))`` strengths refitted on resamples of the items (each drawn with
+    all its judgements)."""
     by_item: dict[str, list[tuple[str, str, float]]] = {}
     for j in judgements:
         by_item.setdefault(j.item, []).append((j.bot_a, j.bot_b, j.score_a))
-    groups = list(by_item.values())
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(reps):
-        sample = [g for k in rng.integers(0, len(groups), len(groups)) for g in groups[k]]
-        out.append(_fit(sample, bots))
-    return out
+    wins = resample(item_matrices(list(by_item.values()), bots), reps, seed)
+    return np.round(fit_many(wins, PRIOR), 6)
 
 
 def _fit(games: Sequence[tuple[str, str, float]], bots: Sequence[str]) -> dict[str, float]:
-    """Bradley-Terry strengths rounded to 1e-9, so bots with the same record tie exactly
+    """Bradley-Terry strengths rounded to 1e-6, so bots with the same record tie exactly
     (in ranks and in tau-b alike)."""
-    return {b: round(v, 9) + 0.0 for b, v in fit_bt(games, bots, PRIOR).items()}
+    return {b: round(v, 6) + 0.0 for b, v in fit_bt(games, bots, PRIOR).items()}
 
 
-def _interval(values: Sequence[float], ci: float) -> tuple[float, float]:
+def _interval(values: Sequence[float] | np.ndarray, ci: float) -> tuple[float, float]:
     lo, hi = np.percentile(values, [(1 - ci) / 2 * 100, (1 + ci) / 2 * 100])
     return float(lo), float(hi)
 
@@ -214,18 +212,21 @@ def question_result(question: str, judgements: Sequence[Judgement],
     ranks, or its per-dimension wins: ``system_lower_better=False``; None: not compared)."""
     bots = sorted({b for j in judgements for b in (j.bot_a, j.bot_b)})
     strengths = _fit([(j.bot_a, j.bot_b, j.score_a) for j in judgements], bots)
-    boots = _bootstrap(judgements, bots, reps, seed) if judgements and reps else []
+    boots = _bootstrap(judgements, bots, reps, seed) if judgements and reps else None
     ranks = _ranks(strengths, bots)
-    boot_ranks = [_ranks(s, bots) for s in boots]
+    boot_ranks = None if boots is None else competition_ranks_rows(boots)
     tally = _tally(judgements, bots)
     rows = []
     for b in sorted(bots, key=lambda b: (ranks[b], b)):
-        s_lo, s_hi = _interval([s[b] for s in boots], ci) if boots else (math.nan, math.nan)
-        r_lo, r_hi = _interval([r[b] for r in boot_ranks], ci) if boots else (ranks[b], ranks[b])
+        k = bots.index(b)
+        s_lo, s_hi = (math.nan, math.nan) if boots is None else _interval(boots[:, k], ci)
+        r_lo, r_hi = ((ranks[b], ranks[b]) if boot_ranks is None
+                      else _interval(boot_ranks[:, k], ci))
         n, won, tied, lost = tally[b]
         rows.append(HumanRow(b, ranks[b], int(n), won, int(tied), lost, strengths[b], s_lo, s_hi,
                              int(math.floor(r_lo)), int(math.ceil(r_hi))))
-    agreement, interval = _against(question, system, system_lower_better, strengths, boots, ci)
+    agreement, interval = _against(question, system, system_lower_better, strengths,
+                                   None if boots is None else (bots, boots), ci)
     alpha, overlap = krippendorff_alpha(judgements)
     return QuestionResult(question, len(judgements), len({j.item for j in judgements}),
                           len({j.annotator for j in judgements}), tuple(rows), agreement,
@@ -233,16 +234,19 @@ def question_result(question: str, judgements: Sequence[Judgement],
 
 
 def _against(label: str, system: Mapping[str, float] | None, lower_better: bool,
-             strengths: Mapping[str, float], boots: Sequence[Mapping[str, float]],
+             strengths: Mapping[str, float], boots: tuple[list[str], np.ndarray] | None,
              ci: float) -> tuple[Agreement | None, tuple[float, float] | None]:
     if system is None or len([b for b in strengths if b in system]) < 2:
         return None, None
     agreement = compare(system, strengths, label, system_lower_better=lower_better,
                         human_lower_better=False)
-    taus = [compare(system, s, label, system_lower_better=lower_better, human_lower_better=False,
-                    p_values=False).tau.value for s in boots]
-    taus = [t for t in taus if not math.isnan(t)]
-    return agreement, (_interval(taus, ci) if taus else None)
+    if boots is None:
+        return agreement, None
+    order, values = boots
+    sys_side = np.array([-system[b] if lower_better else system[b] for b in agreement.bots])
+    taus = tau_b_rows(values[:, [order.index(b) for b in agreement.bots]], sys_side)
+    taus = taus[~np.isnan(taus)]
+    return agreement, (_interval(list(taus), ci) if len(taus) else None)
 
 
 def summarize(judgements: Sequence[Judgement], bots: Sequence[str], method: str,

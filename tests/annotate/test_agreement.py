@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -85,3 +86,28 @@ def test_krippendorff_alpha_hand_computed():
 def test_no_judgement_of_the_run_bots_is_refused():
     with pytest.raises(ChatmatchError, match="no judgement of this run's bots yet"):
         summarize([judgement("ann", "g1", "zz", "yy", "a")], BOTS, "points", {}, {}, "f.sqlite")
+
+
+def test_vectorised_bootstrap_fit_matches_fit_bt():
+    """fit_many (all resamples at once) gives fit_bt's strengths, prior and floor included."""
+    import numpy as np
+
+    from chatmatch.annotate.bootstrap import fit_many, item_matrices, tau_b_rows
+    from chatmatch.ranking.bradley_terry import fit_bt
+
+    rng = np.random.default_rng(3)
+    bots = ["a", "b", "c", "d", "e"]
+    cases = []
+    for _ in range(4):
+        games = [(x, y, float(rng.choice([0.0, 0.5, 1.0])))
+                 for x, y in itertools.permutations(bots[:4], 2)]  # "e" never plays
+        games += [("a", "b", 1.0)] * 3  # a lopsided pair
+        cases.append(games)
+    wins = np.stack([item_matrices([g], bots)[0] for g in cases])
+    got = fit_many(wins, prior=0.5)
+    for row, games in zip(got, cases):
+        want = fit_bt(games, bots, 0.5)
+        assert row == pytest.approx([want[b] for b in bots], abs=1e-5)
+    x = np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [1.0, 1.0, 1.0]])
+    taus = tau_b_rows(x, np.array([1.0, 2.0, 3.0]))
+    assert taus[0] == 1.0 and taus[1] == -1.0 and math.isnan(taus[2])
