@@ -49,7 +49,8 @@ def fit_many(wins: np.ndarray, prior: float, max_iter: int = 10_000) -> np.ndarr
         if done:
             break
     logs = np.log(p)
-    return logs - (logs * played).sum(1, keepdims=True) / n_played
+    centred: np.ndarray = logs - (logs * played).sum(1, keepdims=True) / n_played
+    return centred
 
 
 def resample(matrices: np.ndarray, reps: int, seed: int) -> np.ndarray:
