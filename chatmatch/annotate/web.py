@@ -45,15 +45,20 @@ def _env() -> jinja2.Environment:
                               autoescape=True, undefined=jinja2.StrictUndefined)
 
 
-def create_app(session: Session) -> Starlette:
-    """The page for ``session``."""
-    env = _env()
+class Pages:
+    """The page's handlers for one :class:`Session`."""
 
-    def page(name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
-        html = env.get_template(name).render(run=session.run_name, quote=quote, **ctx)
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.env = _env()
+
+    def page(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        html = self.env.get_template(name).render(run=self.session.run_name, **ctx)
         return HTMLResponse(html, status_code=status, headers=HEADERS)
 
+    @staticmethod
     def who(request: Request) -> str | None:
+        """The annotator's name from the cookie (None: not logged in, or a bad cookie)."""
         raw = request.cookies.get(COOKIE)
         if raw is None:
             return None
@@ -62,89 +67,95 @@ def create_app(session: Session) -> Starlette:
         except ValueError:
             return None
 
-    def judge_page(annotator: str, item: Item, status: int = 200, error: str = "",
+    def judge_page(self, annotator: str, item: Item, status: int = 200, error: str = "",
                    notice: str = "", answers: dict[str, str] | None = None) -> HTMLResponse:
-        letters = {"a": "A", "b": "B"}
-        sides = {"a": item.a, "b": item.b}
-        choices = [(v, session.label(sides[v], letters[v]) if v in sides else "Can't tell", k)
+        s = self.session
+        sides = {"a": (item.a, "A"), "b": (item.b, "B")}
+        choices = [(v, s.label(*sides[v]) if v in sides else "Can't tell", k)
                    for v, k in zip(ANSWERS, ("1", "2", "3"))]
-        return page("judge.html", status, annotator=annotator, item=item,
-                    panels=session.panels(item), questions=session.questions, choices=choices,
-                    answers=answers or {}, judged=session.judged(annotator), total=session.total,
-                    error=error, notice=notice, pairs=not item.single_game)
+        return self.page("judge.html", status, annotator=annotator, item=item,
+                         panels=s.panels(item), questions=s.questions, choices=choices,
+                         answers=answers or {}, judged=s.judged(annotator), total=s.total,
+                         error=error, notice=notice, pairs=not item.single_game)
 
-    async def index(request: Request) -> Response:
-        if who(request):
+    async def index(self, request: Request) -> Response:
+        if self.who(request):
             return RedirectResponse("/judge", 303)
-        return page("login.html", questions=session.questions, error="")
+        return self.page("login.html", questions=self.session.questions, error="")
 
-    async def login(request: Request) -> Response:
+    async def login(self, request: Request) -> Response:
         form = await request.form()
         try:
             name = check_name(str(form.get("name", "")))
         except ValueError as exc:
-            return page("login.html", 400, questions=session.questions, error=f"Name: {exc}.")
+            return self.page("login.html", 400, questions=self.session.questions,
+                             error=f"Name: {exc}.")
         resp = RedirectResponse("/judge", 303)
         resp.set_cookie(COOKIE, quote(name), max_age=30 * 86400, httponly=True, samesite="strict")
         return resp
 
-    async def logout(request: Request) -> Response:
+    async def logout(self, request: Request) -> Response:
         resp = RedirectResponse("/", 303)
         resp.delete_cookie(COOKIE)
         return resp
 
-    def judge(request: Request) -> Response:  # sync: SQLite runs in Starlette's threadpool
-        annotator = who(request)
+    def judge(self, request: Request) -> Response:  # sync: Starlette runs it in a thread
+        annotator = self.who(request)
         if annotator is None:
             return RedirectResponse("/", 303)
         notice = ""
         done, how = request.query_params.get("saved"), request.query_params.get("how")
         if done and how in NOTICES:
-            notice = NOTICES[how].format(item=_item_name(session, done))
-        item = session.next_for(annotator)
+            notice = NOTICES[how].format(item=_item_name(self.session, done))
+        item = self.session.next_for(annotator)
         if item is None:
-            return page("done.html", annotator=annotator, judged=session.judged(annotator),
-                        total=session.total, notice=notice, run_dir=str(session.run_dir))
-        return judge_page(annotator, item, notice=notice)
+            return self.page("done.html", annotator=annotator, notice=notice,
+                             judged=self.session.judged(annotator), total=self.session.total,
+                             run_dir=str(self.session.run_dir))
+        return self.judge_page(annotator, item, notice=notice)
 
-    def revisit(request: Request) -> Response:
-        annotator = who(request)
+    def revisit(self, request: Request) -> Response:
+        annotator = self.who(request)
         if annotator is None:
             return RedirectResponse("/", 303)
         item_id = request.path_params["item"]
-        if item_id not in session.items:
-            return page("error.html", 404, message=f"No item '{item_id}' in this run.")
-        answers = session.store.answers(annotator, item_id)
-        notice = ("You judged this before; saving replaces your earlier answers." if answers
-                  else "")
-        return judge_page(annotator, session.items[item_id], notice=notice, answers=answers)
+        if item_id not in self.session.items:
+            return self.page("error.html", 404, message=f"No item '{item_id}' in this run.")
+        answers = self.session.store.answers(annotator, item_id)
+        notice = "You judged this before; saving replaces your earlier answers." if answers else ""
+        return self.judge_page(annotator, self.session.items[item_id], notice=notice,
+                               answers=answers)
 
-    async def submit(request: Request) -> Response:
-        annotator = who(request)
+    async def submit(self, request: Request) -> Response:
+        annotator = self.who(request)
         if annotator is None:
             return RedirectResponse("/", 303)
         form = await request.form()
         item_id = str(form.get("item", ""))
-        if item_id not in session.items:
-            return page("error.html", 400, message=f"No item '{item_id}' in this run; "
-                        "go back to the page and reload it.")
-        item = session.items[item_id]
-        answers = {q.key: str(form.get(f"q_{q.key}", "")) for q in session.questions}
-        missing = [str(i + 1) for i, q in enumerate(session.questions)
-                   if answers[q.key] not in ANSWERS]
+        if item_id not in self.session.items:
+            return self.page("error.html", 400, message=f"No item '{item_id}' in this run; "
+                             "go back to the page and reload it.")
+        item = self.session.items[item_id]
+        questions = self.session.questions
+        answers = {q.key: str(form.get(f"q_{q.key}", "")) for q in questions}
+        missing = [str(i + 1) for i, q in enumerate(questions) if answers[q.key] not in ANSWERS]
         if missing:
-            return judge_page(annotator, item, 400, answers=answers, error=(
+            return self.judge_page(annotator, item, 400, answers=answers, error=(
                 f"Answer question{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
                 "(\"can't tell\" is an answer too), then save."))
-        how = await run_in_threadpool(session.store.save, annotator, item, answers)
+        how = await run_in_threadpool(self.session.store.save, annotator, item, answers)
         return RedirectResponse("/judge?" + urlencode({"saved": item_id, "how": how}), 303)
 
-    routes = [Route("/", index), Route("/login", login, methods=["POST"]),
-              Route("/logout", logout, methods=["POST"]),
-              Route("/judge", judge, methods=["GET"]), Route("/judge", submit, methods=["POST"]),
-              Route("/judge/{item:path}", revisit),
-              Mount("/static", StaticFiles(directory=HERE / "static"), name="static")]
-    return Starlette(routes=routes)
+
+def create_app(session: Session) -> Starlette:
+    """The page for ``session``."""
+    p = Pages(session)
+    return Starlette(routes=[
+        Route("/", p.index), Route("/login", p.login, methods=["POST"]),
+        Route("/logout", p.logout, methods=["POST"]),
+        Route("/judge", p.judge, methods=["GET"]), Route("/judge", p.submit, methods=["POST"]),
+        Route("/judge/{item:path}", p.revisit),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static")])
 
 
 def _item_name(session: Session, item_id: str) -> str:
