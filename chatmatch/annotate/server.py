@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import errno
 import socket
-from typing import Callable
-
 from chatmatch.errors import ChatmatchError
 
 
@@ -41,19 +39,10 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(app: object, sock: socket.socket, ready: Callable[[], None] | None = None) -> None:
-    """Run uvicorn on ``sock`` until Ctrl-C or SIGTERM; ``ready`` is called once it accepts
-    connections."""
+def serve(app: object, sock: socket.socket) -> None:
+    """Run uvicorn on ``sock`` (already listening: a browser that connects before uvicorn
+    has started waits in the backlog) until Ctrl-C or SIGTERM."""
     import uvicorn
 
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")  # type: ignore[arg-type]
-    server = uvicorn.Server(config)
-    if ready is not None:
-        original = server.startup
-
-        async def startup(sockets: list[socket.socket] | None = None) -> None:
-            await original(sockets)
-            ready()
-
-        server.startup = startup  # type: ignore[method-assign]
-    server.run(sockets=[sock])
+    uvicorn.Server(config).run(sockets=[sock])

@@ -65,18 +65,15 @@ def command(run_dir: Path, port: int, host: str, mode: str, show_names: bool, di
     sock = server.bind(host, port)
     url = server.url_of(sock)
 
-    def ready() -> None:
-        click.echo(f"Judging {len(session.items)} item(s) of run {session.run_name} "
-                   f"({len(session.questions)} question(s) each); judgements go to "
-                   f"{session.store.path}")
-        if host not in ("127.0.0.1", "localhost", "::1"):
-            click.echo(f"warning: listening on {host}: anyone who can reach this machine can "
-                       "open the page (it has no password)", err=True)
-        click.echo(f"Open {url} in a browser (Ctrl-C stops; every saved judgement is kept)",
-                   nl=True)
-
+    click.echo(f"Judging {len(session.items)} item(s) of run {session.run_name} "
+               f"({len(session.questions)} question(s) each); judgements go to "
+               f"{session.store.path}")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: anyone who can reach this machine can open "
+                   "the page (it has no password)", err=True)
+    click.echo(f"Open {url} in a browser (Ctrl-C stops; every saved judgement is kept)")
     try:
-        server.serve(web.create_app(session), sock, ready)
+        server.serve(web.create_app(session), sock)
     except KeyboardInterrupt:
         pass
     finally:
