@@ -121,3 +121,10 @@ def test_report_without_or_with_damaged_annotations(scripted):
     res = invoke("report", scripted)
     assert res.exit_code == 0 and "warning:" in res.output and "damaged" in res.output
     assert (scripted / "report.html").exists()
+
+
+def test_analyze_takes_one_human_source(scripted, tmp_path):
+    res = invoke("analyze", scripted, "--annotations", "--human", tmp_path / "h.yaml")
+    assert res.exit_code == 2 and "give --human FILE or --annotations, not both" in res.output
+    res = invoke("analyze", scripted, "--annotations", "--only", "methods")
+    assert res.exit_code == 2 and "no annotations yet" in res.output
