@@ -196,6 +196,13 @@ class AnnotationStore:
             row = con.execute("SELECT item FROM current WHERE annotator=?", (annotator,)).fetchone()
         return None if row is None else str(row[0])
 
+    def last_item(self, annotator: str) -> str | None:
+        """The item ``annotator`` saved last (to change a slip of the finger)."""
+        with self._conn() as con:
+            row = con.execute("SELECT item FROM judgements WHERE annotator=? ORDER BY updated "
+                              "DESC, id DESC LIMIT 1", (annotator,)).fetchone()
+        return None if row is None else str(row[0])
+
     def judged_by(self) -> dict[str, set[str]]:
         """Item id -> the annotators who judged it."""
         out: dict[str, set[str]] = {}

@@ -76,7 +76,8 @@ class Pages:
         return self.page("judge.html", status, annotator=annotator, item=item,
                          panels=s.panels(item), questions=s.questions, choices=choices,
                          answers=answers or {}, judged=s.judged(annotator), total=s.total,
-                         error=error, notice=notice, pairs=not item.single_game)
+                         error=error, notice=notice, pairs=not item.single_game,
+                         last=s.store.last_item(annotator))
 
     async def index(self, request: Request) -> Response:
         if self.who(request):

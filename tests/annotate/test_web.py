@@ -46,6 +46,7 @@ def test_judging_needs_a_name_and_every_answer(hostile_run):
     r = c.post("/judge", data={"item": item, **answers})  # the same page sent twice
     assert "already judged" in r.text and "nothing changed" in r.text
     assert "1 of 6 judged" in r.text
+    assert f'href="/judge/{item}" id="previous"' in r.text  # a slip can be undone
 
 
 def test_transcript_text_is_escaped(hostile_run):
