@@ -121,3 +121,9 @@ def test_no_file_yet_says_how_to_make_one(tmp_path):
     with pytest.raises(AnnotationsError, match="no annotations yet; start the annotation page"):
         AnnotationStore.open(tmp_path, create=False)
     assert not (tmp_path / "annotations.sqlite").exists()  # reading never creates it
+
+
+def test_a_folder_that_cannot_hold_the_file_is_not_called_damaged(tmp_path):
+    store = AnnotationStore(tmp_path / "gone" / "annotations.sqlite", readonly=False)
+    with pytest.raises(AnnotationsError, match="cannot open the annotations file .*writable"):
+        store.save("ann", _item(1), {"overall": "a"})
