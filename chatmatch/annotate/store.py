@@ -123,12 +123,13 @@ class AnnotationStore:
                                       timeout=BUSY_TIMEOUT_S, isolation_level=None)
             else:
                 con = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-                con.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as exc:  # a missing or read-only folder, not a damaged file
             raise AnnotationsError(f"{self.path}: cannot open the annotations file ({exc}); "
                                    "check that the run directory exists and is writable (or "
                                    "copy the run somewhere writable)") from None
         try:
+            if not self.readonly:
+                con.execute("PRAGMA synchronous=FULL")
             if write:
                 con.execute("BEGIN IMMEDIATE")
             yield con
