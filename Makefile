@@ -28,11 +28,12 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/chatmatch run tournaments/demo.yaml
 
-# Debian's chromium renders the HTML report in a browser test; that test skips (saying
-# why) when chromium cannot be installed, e.g. without root.
+# Debian's chromium renders the HTML report in a browser test, and chromium-driver lets the
+# annotation page's tests drive it (selenium); those tests skip (saying why) when chromium
+# cannot be installed, e.g. without root.
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
+	@{ command -v chromium && command -v chromedriver; } >/dev/null 2>&1 || { \
+	  (apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null) \
 	  || echo "note: could not install chromium; the browser test will be skipped"; }
 
 # mypy (strict; settings in pyproject.toml [tool.mypy]) and import-linter's contracts

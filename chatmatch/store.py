@@ -67,7 +67,9 @@ RUN_ENTRIES = frozenset({"manifest.json", "config.yaml", "transcripts", "scores"
                          "results.jsonl", ".lock", "judges", "plots", "report.html",
                          # the reply cache (chatmatch/reply_cache.py) and SQLite's journal files
                          "reply_cache.sqlite", "reply_cache.sqlite-wal", "reply_cache.sqlite-shm",
-                         "reply_cache.sqlite.corrupt"})
+                         "reply_cache.sqlite.corrupt",
+                         # the judgements of `chatmatch annotate` (chatmatch/annotate/store.py)
+                         "annotations.sqlite", "annotations.sqlite-wal", "annotations.sqlite-shm"})
 #: what each entry must be (a folder or a file)
 _FOLDERS = ("transcripts", "scores", "rankings")
 _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")

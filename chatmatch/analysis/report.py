@@ -201,8 +201,10 @@ def _transcripts(data: Run) -> str:
     return "".join(out) or "<p>No transcripts stored.</p>"
 
 
-def build_report(data: Run, human: HumanRanking | None = None) -> str:
-    """The whole report as one HTML string."""
+def build_report(data: Run, human: HumanRanking | None = None,
+                 sections: Sequence[tuple[str, str, str]] = ()) -> str:
+    """The whole report as one HTML string; ``sections``: more sections (anchor id, title,
+    HTML body) put before the transcripts, e.g. the annotators' agreement."""
     main = data.rank()
     pts = data.rank(method="points")
     order = main.order()
@@ -220,6 +222,8 @@ def build_report(data: Run, human: HumanRanking | None = None) -> str:
     ]
     if human is not None:
         parts += ["<h2 id='humans'>Agreement with humans</h2>", _agreement(data, human, main)]
+    for anchor, title, body in sections:
+        parts += [f"<h2 id='{_e(anchor)}'>{_e(title)}</h2>", body]
     parts += ["<h2 id='transcripts'>Transcripts</h2>",
               "<p>Highlighted turns scored on some dimension; grey notes are measurements.</p>",
               _transcripts(data)]

@@ -16,7 +16,7 @@ from chatmatch import __version__
 from chatmatch.errors import ChatmatchError, os_error_message
 
 #: subcommand modules, each exposing a click command named ``command``
-SUBCOMMANDS = ["run", "rank", "show", "bots", "score", "compare", "plot", "report", "analyze", "meta_eval", "robustness", "validate"]
+SUBCOMMANDS = ["run", "rank", "show", "bots", "score", "compare", "plot", "report", "analyze", "meta_eval", "robustness", "validate", "annotate"]
 
 
 class _Group(click.Group):

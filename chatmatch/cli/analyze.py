@@ -14,6 +14,8 @@ from chatmatch.analysis.bootstrap import bootstrap
 from chatmatch.analysis.human import HumanRanking, load_human
 from chatmatch.analysis.methods import method_table
 from chatmatch.analysis.subsets import subset_table
+from chatmatch.annotate.report import load_summary
+from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
 from chatmatch.storedrun import Run
 from chatmatch.tables import render_table
@@ -45,6 +47,8 @@ def _variants(title: str, rows: Sequence[Variant], with_tau: bool) -> str:
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--human", "human_file", type=click.Path(path_type=Path),
               help="Human ranking (YAML or CSV); needed for the subset table and every tau.")
+@click.option("--annotations", is_flag=True,
+              help="Use as human ranking the judgements of `chatmatch annotate` instead.")
 @click.option("--subset-size", "-k", default=4, show_default=True, type=int,
               help="Bots per subset (paper: 4 of 7).")
 @click.option("--bootstrap", "samples", default=1000, show_default=True,
@@ -54,8 +58,8 @@ def _variants(title: str, rows: Sequence[Variant], with_tau: bool) -> str:
 @click.option("--only", type=click.Choice(SECTIONS), multiple=True,
               help="Print only these analyses (repeatable).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress (subsets, bootstrap).")
-def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: int, seed: int,
-            method: str | None, only: tuple[str, ...], quiet: bool) -> None:
+def command(run_dir: Path, human_file: Path | None, annotations: bool, subset_size: int,
+            samples: int, seed: int, method: str | None, only: tuple[str, ...], quiet: bool) -> None:
     """The paper's analyses of RUN_DIR from its stored results (no game is replayed):
 
     \b
@@ -71,10 +75,15 @@ def command(run_dir: Path, human_file: Path | None, subset_size: int, samples: i
       chatmatch analyze runs/demo --human humans.yaml
       chatmatch analyze runs/demo --human humans.csv -k 3 --bootstrap 200 --seed 7
       chatmatch analyze runs/demo --only bootstrap
+      chatmatch analyze runs/demo --annotations
     """
     rep = Reporter(quiet=quiet)
+    if human_file and annotations:
+        raise ChatmatchError("give --human FILE or --annotations, not both")
     data = Run.load(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
+    if annotations:  # the human ranking only: its intervals are compare --annotations' job
+        human = load_summary(data, method=method, reps=0).human_ranking()
     _warn_few_bots(data, human, subset_size, only)
     todo = set(only or SECTIONS)
     if "subsets" in todo:

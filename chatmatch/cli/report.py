@@ -8,6 +8,8 @@ import click
 
 from chatmatch.analysis.human import load_human
 from chatmatch.analysis.report import build_report
+from chatmatch.annotate.report import has_annotations, load_summary, summary_html
+from chatmatch.annotate.store import AnnotationsError
 from chatmatch.store import atomic_write
 from chatmatch.storedrun import Run
 
@@ -20,8 +22,9 @@ from chatmatch.storedrun import Run
               help="HTML file to write (default: RUN_DIR/report.html).")
 def command(run_dir: Path, human_file: Path | None, out_file: Path | None) -> None:
     """Write an HTML report of RUN_DIR: leaderboard, per-dimension breakdown,
-    head-to-head matrix, figures, agreement with humans (with --human) and every
-    transcript with the turns that scored highlighted. The file needs no network and no
+    head-to-head matrix, figures, agreement with humans (with --human), agreement with
+    the people who judged games on the `chatmatch annotate` page (when RUN_DIR has
+    annotations) and every transcript with the turns that scored highlighted. The file needs no network and no
     other file: open it in any browser or attach it to a mail.
 
     \b
@@ -32,6 +35,19 @@ def command(run_dir: Path, human_file: Path | None, out_file: Path | None) -> No
     data = Run.load(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     out = out_file or data.store.path / "report.html"
-    atomic_write(out, build_report(data, human))
+    atomic_write(out, build_report(data, human, _annotations(data)))
     out.chmod(0o644)  # a page to share: readable like any file the user writes
     click.echo(str(out))
+
+
+def _annotations(data: Run) -> list[tuple[str, str, str]]:
+    """The annotators' section when the run has judgements; a damaged annotations file is
+    a warning (the rest of the report is still written)."""
+    try:
+        if not has_annotations(data):
+            return []
+        html = summary_html(load_summary(data))
+    except AnnotationsError as exc:
+        click.echo(f"warning: {exc}; the report leaves the annotations out", err=True)
+        return []
+    return [("annotators", "Agreement with your annotators", html)]

@@ -1,0 +1,134 @@
+"""The judgements of ``RUN/annotations.sqlite`` against the run's ranking, as the tables of
+``chatmatch compare --annotations`` and the report's section, and the judgements exported
+as CSV or JSON Lines."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+from typing import Sequence
+
+from chatmatch.analysis.agreement import dimension_wins, few_bots_note
+from chatmatch.analysis.report import _e, _table
+from chatmatch.annotate.agreement import AnnotationSummary, QuestionResult, summarize
+from chatmatch.annotate.store import FIELDS, AnnotationStore, Judgement
+from chatmatch.errors import ChatmatchError
+from chatmatch.storedrun import Run
+from chatmatch.store import atomic_write
+from chatmatch.tables import render_table
+
+
+def load_summary(run: Run, *, method: str | None = None, reps: int = 200,
+                 seed: int = 0) -> AnnotationSummary:
+    """The run's judgements summarized against its ranking (``method``: another one)."""
+    store = AnnotationStore.open(run.store.path, create=False)
+    ranking = run.rank(method=method)
+    wins = dimension_wins(list(run.results), list(run.bots))
+    return summarize(store.judgements(), run.bots, ranking.method,
+                     {b: float(r) for b, r in ranking.rank_of().items()}, wins, str(store.path),
+                     reps, seed)
+
+
+def has_annotations(run: Run) -> bool:
+    """Whether the run has an annotations file with at least one judgement."""
+    if not (run.store.path / "annotations.sqlite").is_file():
+        return False
+    return bool(AnnotationStore.open(run.store.path, create=False).judgements())
+
+
+def _f(v: float, signed: bool = True) -> str:
+    return "n/a" if math.isnan(v) else (f"{v:+.2f}" if signed else f"{v:.2f}")
+
+
+def _interval(iv: tuple[float, float] | None) -> str:
+    return "n/a" if iv is None else f"[{iv[0]:+.2f}, {iv[1]:+.2f}]"
+
+
+def headline(s: AnnotationSummary) -> str:
+    return (f"{s.judgements} judgement(s) of {s.items} item(s) by {len(s.annotators)} "
+            f"annotator(s) ({', '.join(s.annotators)}), {s.answers} answers; "
+            f"{s.pairs_judged} of {s.pairs_total} bot pairs judged")
+
+
+def ranking_rows(q: QuestionResult) -> list[list[object]]:
+    return [[r.rank, r.bot, r.judged, f"{r.won:g}", r.tied, f"{r.lost:g}", f"{r.win_rate:.2f}",
+             _f(r.strength), f"[{_f(r.low)}, {_f(r.high)}]", f"[{r.rank_low}, {r.rank_high}]"]
+            for r in q.rows]
+
+
+RANK_HEADS = ["rank", "bot", "judged", "won", "can't tell", "lost", "win rate", "strength",
+              "95% interval", "rank interval"]
+AGREE_HEADS = ["question", "bots", "judgements", "Kendall tau-b", "95% interval", "p",
+               "Spearman rho", "alpha", "overlap", "agree"]
+
+
+def agreement_rows(s: AnnotationSummary) -> list[list[object]]:
+    rows: list[list[object]] = []
+    for q in s.questions:
+        a = q.agreement
+        rows.append([q.question, len(a.bots) if a else len(q.rows), q.judgements,
+                     a.tau.fmt() if a else "n/a", _interval(q.tau_interval),
+                     a.tau.fmt_p() if a else "n/a", a.rho.fmt() if a else "n/a",
+                     _f(q.alpha), q.overlap_items,
+                     "n/a" if math.isnan(q.pair_agreement) else f"{100 * q.pair_agreement:.0f}%"])
+    return rows
+
+
+def summary_text(s: AnnotationSummary) -> str:
+    """What ``compare --annotations`` prints."""
+    overall = s.questions[0]
+    out = [f"Human judgements: {headline(s)} ({s.source})", "",
+           "Human ranking (overall; Bradley-Terry over judgements, can't tell = half a win each)",
+           render_table(RANK_HEADS, ranking_rows(overall)), "",
+           f"Agreement: {s.method} vs the annotators",
+           render_table(AGREE_HEADS, agreement_rows(s)),
+           f"tau: chatmatch's ranking (overall: {s.method}; a dimension: games won on it) vs the "
+           f"human Bradley-Terry strengths; interval: {100 * s.ci:g}% cluster bootstrap over "
+           f"items ({s.bootstrap} resamples, seed {s.seed}); alpha: Krippendorff's alpha "
+           "between annotators (ordinal) on the items judged by two or more (overlap); agree: "
+           "share of annotator pairs giving the same answer"]
+    note = few_bots_note(len(overall.rows))
+    if note:
+        out.append(f"warning: {note}")
+    if math.isnan(overall.alpha):
+        out.append("note: no item was judged by two people yet, so annotator agreement is n/a "
+                   "(the page gives each item to --overlap people, default 2)")
+    return "\n".join(out)
+
+
+def summary_html(s: AnnotationSummary) -> str:
+    """The report's section (its tables escape every value)."""
+    overall = s.questions[0]
+    few = few_bots_note(len(overall.rows))
+    return (f"<p>{_e(headline(s))}; from {_e(s.source)}.</p>"
+            "<h3>Human ranking (overall)</h3>"
+            f"{_table(RANK_HEADS, ranking_rows(overall), name_cols=2)}"
+            f"<h3>Agreement: {_e(s.method)} vs the annotators</h3>"
+            f"{_table(AGREE_HEADS, agreement_rows(s))}"
+            f"<p class='meta'>Kendall tau-b of chatmatch's ranking against the human "
+            f"Bradley-Terry strengths, {100 * s.ci:g}% cluster-bootstrap interval over items "
+            f"({s.bootstrap} resamples); alpha: Krippendorff's alpha (ordinal) between "
+            "annotators on the items judged by two or more.</p>"
+            + (f"<p class='note'>Warning: {_e(few)}.</p>" if few else ""))
+
+
+def export(judgements: Sequence[Judgement], path: Path, source: Path) -> int:
+    """Write the judgements to ``path`` (``.csv`` or ``.jsonl``); returns how many."""
+    if path.resolve() == source.resolve():
+        raise ChatmatchError(f"--export {path}: that is the annotations file itself; give "
+                             "another file, e.g. judgements.csv")
+    if path.suffix == ".csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(FIELDS)
+        w.writerows([[getattr(j, k) for k in FIELDS] for j in judgements])
+        text = buf.getvalue()
+    elif path.suffix == ".jsonl":
+        text = "".join(json.dumps(j.to_json(), ensure_ascii=False) + "\n" for j in judgements)
+    else:
+        raise ChatmatchError(f"--export {path}: give a file ending in .csv or .jsonl")
+    atomic_write(path, text)
+    return len(judgements)

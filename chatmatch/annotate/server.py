@@ -1,0 +1,48 @@
+"""Serve the annotation page with uvicorn on a socket bound here first, so that a port in
+use is one clear message (not a server log), and ``--port 0`` picks a free port."""
+
+from __future__ import annotations
+
+import errno
+import socket
+from chatmatch.errors import ChatmatchError
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host``:``port``, or a :class:`ChatmatchError`."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        raise ChatmatchError(f"--host {host}: not an address of this machine ({exc.strerror}); "
+                             "leave --host out for 127.0.0.1") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ChatmatchError(f"port {port} on {host} is in use (another `chatmatch annotate`?); "
+                                 "stop that program, or choose another port with --port "
+                                 "(--port 0 picks a free one)") from None
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise ChatmatchError(f"port {port} on {host}: permission denied (ports below 1024 "
+                                 "need root); choose another with --port") from None
+        raise ChatmatchError(f"cannot listen on {host}:{port} ({exc.strerror}); choose another "
+                             "--host or --port") from None
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def serve(app: object, sock: socket.socket) -> None:
+    """Run uvicorn on ``sock`` (already listening: a browser that connects before uvicorn
+    has started waits in the backlog) until Ctrl-C or SIGTERM."""
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")  # type: ignore[arg-type]
+    uvicorn.Server(config).run(sockets=[sock])
