@@ -42,6 +42,10 @@ class _Bar(Progress):
 @click.option("--sample", type=click.IntRange(1, 100_000),
               help="Score only this many DSTC9 chats per system (seeded by the config's "
                    "seed; default: all 200).")
+@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path),
+              help="A second config (like --config) to compare with: FED and DSTC9 are scored "
+                   "with both, and the per-dimension table adds this config minus the "
+                   "baseline, with paired bootstrap intervals.")
 @click.option("--bootstrap", type=click.IntRange(1, 100_000), default=1000, show_default=True,
               help="Bootstrap resamples for the per-dimension intervals.")
 @click.option("--seeds", type=click.IntRange(1, 1000), default=5, show_default=True,
@@ -56,7 +60,8 @@ class _Bar(Progress):
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def command(config_file: Path | None, data_dir: Path | None, datasets: str,
-            dstc9_dir: Path | None, sample: int | None, bootstrap: int, seeds: int,
+            dstc9_dir: Path | None, sample: int | None, baseline_file: Path | None,
+            bootstrap: int, seeds: int,
             ladder_file: Path, ladder_exchanges: int | None, ngram_fluency: bool, as_json: bool,
             quiet: bool) -> None:
     """Score public human-judged data with the configured scorers and ranking, and print
@@ -79,14 +84,19 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       chatmatch validate --config tournaments/paper.yaml --seeds 10
       chatmatch validate --datasets stb --ngram-fluency --json
       chatmatch validate --datasets fed,dstc9 --sample 50 --ngram-fluency
+      chatmatch validate --datasets fed,dstc9 --config new.yaml --baseline old.yaml
     """
     names = parse_datasets(datasets)
     cfg = load_lab_config(config_file)
+    base = load_lab_config(baseline_file) if baseline_file else None
     if ngram_fluency:
         cfg = type(cfg)(with_ngram_fluency(cfg.scoring), cfg.ranking, cfg.seed,
                         cfg.source + ", fluency on the n-gram model")
+        if base is not None:
+            base = type(base)(with_ngram_fluency(base.scoring), base.ranking, base.seed,
+                              base.source + ", fluency on the n-gram model")
     lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges,
-              dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap)
+              dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base)
     lab.check_inputs()
     # disable=quiet explicitly: the CLI sets TQDM_DISABLE=1 to silence model loaders
     bar = tqdm(total=lab.steps_total(), disable=quiet, unit="step", leave=False,

@@ -22,7 +22,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol, Sequence
 
-from chatmatch.validity.intervals import SAMPLES, agreement
+from chatmatch.validity.intervals import SAMPLES, agreement, paired_difference
 
 RANKING = "ranking"
 SYSTEM = "System"
@@ -104,11 +104,13 @@ def _row(systems: Sequence[str], values: Sequence[float], other: Sequence[float]
 
 
 def dimension_rows(chats: Sequence[RatedChat], per_chat: Mapping[str, Sequence[float]],
-                   matches: Sequence[Match], samples: int = SAMPLES,
-                   seed: int = 0) -> list[dict[str, Any]]:
+                   matches: Sequence[Match], samples: int = SAMPLES, seed: int = 0,
+                   baseline: Mapping[str, Sequence[float]] | None = None) -> list[dict[str, Any]]:
     """One row per match whose dimension was scored and whose quality the data rates
     (``per_chat`` holds oriented values, and the whole ranking's game points under
-    :data:`RANKING`). A dimension that never applies gets a row of n/a."""
+    :data:`RANKING`). A dimension that never applies gets a row of n/a. With ``baseline``
+    (the same chats scored by another configuration) each row also gets ``vs_baseline``:
+    this tau and rho minus the baseline's, on the same resamples."""
     systems = [c.system for c in chats]
     rated = {q for c in chats for q in c.ratings}
     rows = []
@@ -116,9 +118,13 @@ def dimension_rows(chats: Sequence[RatedChat], per_chat: Mapping[str, Sequence[f
         if m.dimension not in per_chat or m.quality not in rated:
             continue
         ratings = [c.ratings.get(m.quality, math.nan) for c in chats]
-        rows.append({"dimension": m.dimension, "quality": m.quality, "fit": m.fit,
-                     "note": m.note,
-                     **_row(systems, per_chat[m.dimension], ratings, samples, seed)})
+        row = {"dimension": m.dimension, "quality": m.quality, "fit": m.fit, "note": m.note,
+               **_row(systems, per_chat[m.dimension], ratings, samples, seed)}
+        if baseline is not None and m.dimension in baseline:
+            dtau, drho = paired_difference(systems, baseline[m.dimension], per_chat[m.dimension],
+                                           ratings, samples, seed)
+            row["vs_baseline"] = {"system_tau": dtau.to_json(), "chat_rho": drho.to_json()}
+        rows.append(row)
     return rows
 
 

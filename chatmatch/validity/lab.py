@@ -139,9 +139,12 @@ class Lab:
     dstc9_dir: Path | None = None  # default: data_dir / "dstc9"
     sample: int | None = None  # DSTC9 chats per system (None: all 200)
     bootstrap: int = SAMPLES  # resamples for the per-dimension intervals
+    baseline: LabConfig | None = None  # score FED/DSTC9 with it too and report differences
+    _base: list[Scorer] | None = field(default=None, init=False, repr=False)
 
     def steps_total(self) -> int:
-        n = {"stb": 1 + 3 * 2, "fed": 1 + 3, "dstc9": 1 + 3, "ladder": 1 + 2}  # read, score, rank
+        extra = 1 if self.baseline else 0  # the baseline's scoring of FED and DSTC9
+        n = {"stb": 1 + 3 * 2, "fed": 1 + 3 + extra, "dstc9": 1 + 3 + extra, "ladder": 1 + 2}
         return sum(n[d] for d in self.datasets)
 
     def check_inputs(self) -> None:
@@ -167,6 +170,7 @@ class Lab:
     def run(self) -> dict[str, Any]:
         self.check_inputs()
         scorers = self.config.scoring.build_scorers()
+        self._base = self.baseline.scoring.build_scorers() if self.baseline else None
         reports: list[dict[str, Any]] = []
         for name in self.datasets:
             if name == "stb":
@@ -231,15 +235,29 @@ class Lab:
         report = evaluate_fed(chats, scores, self.weights(), dataset=name, **how)
         self.progress.advance()
         self.progress.start(f"{name}: bootstrap intervals")
-        per_chat: dict[str, Any] = dict(system_side(scores)[0])
-        per_chat[RANKING] = game_points(chats, scores, self.weights())
+        per_chat = self._per_chat(chats, scores, self.weights())
+        base = None
+        if self.baseline is not None and self._base is not None:
+            base_scores = score_with_steps([c.transcript() for c in chats], self._base,
+                                           f"{name} (baseline)", self.progress)
+            base = self._per_chat(chats, base_scores, {d: self.baseline.scoring.weight(d)
+                                                       for d in self.baseline.scoring.dimensions})
         seed, n = self.config.seed, self.bootstrap
-        report["per_dimension"] = dimension_rows(chats, per_chat, MATCHES[name], n, seed)
+        report["per_dimension"] = dimension_rows(chats, per_chat, MATCHES[name], n, seed, base)
         overall = how.get("overall", "Overall")
         report["length_bias"] = length_rows(chats, per_chat, [overall], n, seed)
         report["facts"].update(facts or {})
+        if self.baseline is not None:
+            report["facts"]["baseline"] = self.baseline.source
         self.progress.advance()
         return report
+
+    @staticmethod
+    def _per_chat(chats: Sequence[Chat], scores: Sequence[dict[str, DimensionScore]],
+                  weights: dict[str, float]) -> dict[str, list[float]]:
+        per_chat = dict(system_side(scores)[0])
+        per_chat[RANKING] = game_points(chats, scores, weights)
+        return per_chat
 
 
 def skipped(name: str, reason: str) -> dict[str, Any]:

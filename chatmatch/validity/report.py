@@ -102,14 +102,23 @@ def _est(e: dict[str, Any]) -> str:
 
 def per_dimension_table(report: dict[str, Any]) -> str | None:
     rows = []
+    all_rows = [r for ds in report["datasets"] for r in ds.get("per_dimension") or []]
+    base = any("vs_baseline" in r for r in all_rows)
     for ds in report["datasets"]:
         for r in ds.get("per_dimension") or []:
-            rows.append([ds["dataset"], r["dimension"], r["quality"], r["fit"], r["systems"],
-                         r["chats"], _est(r["system_tau"]), _est(r["chat_rho"])])
+            row = [ds["dataset"], r["dimension"], r["quality"], r["fit"], r["systems"],
+                   r["chats"], _est(r["system_tau"]), _est(r["chat_rho"])]
+            if base:
+                vs = r.get("vs_baseline")
+                row += [_est(vs["system_tau"]), _est(vs["chat_rho"])] if vs else ["-", "-"]
+            rows.append(row)
     if not rows:
         return None
-    return render_table(["dataset", "dimension", "people's quality", "fit", "systems", "chats",
-                         "system tau-b [95%]", "chat rho [95%]"], rows)
+    heads = ["dataset", "dimension", "people's quality", "fit", "systems", "chats",
+             "system tau-b [95%]", "chat rho [95%]"]
+    if base:
+        heads += ["tau - baseline [95%]", "rho - baseline [95%]"]
+    return render_table(heads, rows)
 
 
 def length_table(report: dict[str, Any]) -> str | None:
@@ -165,7 +174,8 @@ def extra_tables(report: dict[str, Any]) -> list[str]:
         out += ["Each dimension vs people's rating of the matching quality (oriented raw score, "
                 "System side; system tau-b over per-system means, chat rho over chats; [95%] "
                 "bootstrap over chats resampled within systems; fit: how close the quality is, "
-                "docs/validity.md)", per_dim, ""]
+                "docs/validity.md; '- baseline': this configuration minus --baseline's on the "
+                "same resamples, better only where the whole interval is above 0)", per_dim, ""]
     if length:
         out += ["Length bias: each measure vs the System's mean words per turn and total words "
                 "(a dimension close to +-1 here is mostly a length proxy; people's own rating "

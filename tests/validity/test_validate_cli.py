@@ -200,3 +200,21 @@ def test_dstc9_given_by_name_must_exist(data, tmp_path):
     res = invoke("--data", data, "--datasets", "dstc9", "--dstc9", tmp_path / "none", "-q")
     assert res.exit_code == 2
     assert "DSTC9 folder not found" in res.output and "Traceback" not in res.output
+
+
+def test_baseline_difference_is_paired(data, fast_config, tmp_path):
+    build_dstc9(data / "dstc9")
+    worse = tmp_path / "worse.yaml"  # proactivity reversed: fewer questions score higher
+    worse.write_text("scoring:\n  dimensions: [proactivity, specificity]\n")
+    res = invoke("--data", data, "--datasets", "dstc9", "--config", fast_config, "--baseline",
+                 worse, "-q", "--bootstrap", 30, "--json")
+    assert res.exit_code == 0, res.output
+    (ds,) = json.loads(res.output)["datasets"]
+    rows = {(r["dimension"], r["quality"]): r for r in ds["per_dimension"]}
+    same = rows[("proactivity", "inquisitive")]["vs_baseline"]["system_tau"]
+    assert same == {"value": 0.0, "low": 0.0, "high": 0.0}  # the same scorer both times
+    assert "vs_baseline" not in rows[("diversity", "diverse")]  # the baseline lacks it
+    assert ds["facts"]["baseline"] == str(worse)
+    text = invoke("--data", data, "--datasets", "dstc9", "--config", fast_config, "--baseline",
+                  worse, "-q", "--bootstrap", 30)
+    assert "tau - baseline [95%]" in text.output and "+0.00 [+0.00, +0.00]" in text.output
