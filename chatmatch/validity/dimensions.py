@@ -1,5 +1,5 @@
 """Each chatmatch dimension against people's rating of the matching quality, and each
-dimension's length bias, on the lab's human-bot datasets (DSTC9, FED).
+dimension's length bias, on the lab's human-bot datasets (DSTC9, FED, and Spot The Bot's per-side checkboxes).
 
 :data:`MATCHES` is the documented mapping. ``fit`` says how close the match is:
 ``close`` when the people's question asks about what the dimension counts, ``loose`` when
@@ -69,6 +69,15 @@ MATCHES: dict[str, tuple[Match, ...]] = {
         _m("relevance", "Depth", "loose", "depth on a topic, not recall of it"),
         _m("fluency", "Understanding", "loose", _LOOSE_FLUENCY),
         _m(RANKING, "Overall", "close"),
+    ),
+    # Spot The Bot: per-side checkboxes of a segment (chatmatch.validity.stb_sides)
+    "stb": (
+        _m("fluency", "fluent", "close", "workers saw the first 2-10 turns only"),
+        _m("specificity", "specific", "close", "workers saw the first 2-10 turns only"),
+        _m("knowledge", "specific", "loose", "specific replies, not named entities"),
+        _m("relevance", "sensible", "loose", "sensible replies, not recalled concepts"),
+        _m("consistency", "sensible", "loose", "no consistency box; contradictions are not sensible"),
+        _m(RANKING, "human", "close", "share of workers judging the side human"),
     ),
 }
 

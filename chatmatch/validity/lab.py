@@ -44,6 +44,7 @@ from chatmatch.validity.intervals import SAMPLES
 from chatmatch.validity.games import GameDataset, evaluate_games
 from chatmatch.validity.ladder import play_ladder
 from chatmatch.validity.stb import load_stb
+from chatmatch.validity.stb_sides import sides as stb_sides
 from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
 DATASETS = ("stb", "fed", "dstc9", "ladder")
@@ -181,8 +182,9 @@ class Lab:
                     ds = _stb_dataset(dom)
                     scores = score_with_steps(ds.games, scorers, ds.name, self.progress)
                     self.progress.start(f"{ds.name}: ranking")
-                    reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
-                                                  seed=self.config.seed, seeds=self.seeds))
+                    report = evaluate_games(ds, scores, self.weights(), self.config.ranking,
+                                            seed=self.config.seed, seeds=self.seeds)
+                    reports.append(self._stb_tables(report, dom, scores))
                     self.progress.advance()
             elif name == "fed":
                 reports.append(self._fed(scorers))
@@ -250,6 +252,15 @@ class Lab:
         if self.baseline is not None:
             report["facts"]["baseline"] = self.baseline.source
         self.progress.advance()
+        return report
+
+    def _stb_tables(self, report: dict[str, Any], dom: Any,
+                    scores: Sequence[dict[str, DimensionScore]]) -> dict[str, Any]:
+        """The per-dimension and length tables from the workers' per-side checkboxes."""
+        rated, per_side = stb_sides(dom.games, dom.judgements, scores, self.weights())
+        n, seed = self.bootstrap, self.config.seed
+        report["per_dimension"] = dimension_rows(rated, per_side, MATCHES["stb"], n, seed)
+        report["length_bias"] = length_rows(rated, per_side, ["human"], n, seed)
         return report
 
     @staticmethod

@@ -218,3 +218,19 @@ def test_baseline_difference_is_paired(data, fast_config, tmp_path):
     text = invoke("--data", data, "--datasets", "dstc9", "--config", fast_config, "--baseline",
                   worse, "-q", "--bootstrap", 30)
     assert "tau - baseline [95%]" in text.output and "+0.00 [+0.00, +0.00]" in text.output
+
+
+def test_stb_checkboxes_give_a_per_dimension_table(data, fast_config):
+    res = invoke("--data", data, "--datasets", "stb", "--config", fast_config, "--seeds", 1,
+                 "-q", "--bootstrap", 30, "--json")
+    assert res.exit_code == 0, res.output
+    convai2 = json.loads(res.output)["datasets"][0]
+    rows = {(r["dimension"], r["quality"]): r for r in convai2["per_dimension"]}
+    # two sides of each of the 12 judged games; 3 systems
+    spec = rows[("specificity", "specific")]
+    assert (spec["systems"], spec["chats"], spec["fit"]) == (3, 24, "close")
+    # people: good always specific and human, mid half the time, bad never; the game points
+    # put good first and bad last in every game
+    assert rows[("ranking", "human")]["system_tau"]["value"] == 1.0
+    assert ("fluency", "fluent") not in rows  # fluency is not among the fast config's dimensions
+    assert [r["measure"] for r in convai2["length_bias"]][-1] == "people: human"
