@@ -28,7 +28,7 @@ from typing import Any, Mapping, Protocol, Sequence
 
 from chatmatch.analysis.agreement import kendall, spearman
 from chatmatch.analysis.fed import OVERALL, SYSTEM
-from chatmatch.scoring.points import award_points, dimension_winner
+from chatmatch.scoring.points import dimension_winner, result_from_scores
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 from chatmatch.validity.dimensions import RatedChat
@@ -71,12 +71,12 @@ def _agreement(dialogues: Sequence[Chat], values: Sequence[float],
 
 def game_points(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, DimensionScore]],
                 weights: Mapping[str, float]) -> list[float]:
+    """The System's game points against its interlocutor, awarded as a tournament awards
+    them (a dimension that does not apply to either side gives nobody its point)."""
     out = []
     for d, game in zip(dialogues, scores):
         tr = d.transcript()
-        raw = {p: {k: float(s.raw.get(p, math.nan)) for k, s in game.items()} for p in tr.players}
-        res = award_points(tr.game_id, tr.players, raw,
-                           {k: s.higher_is_better for k, s in game.items()}, weights)
+        res = result_from_scores(tr.game_id, tr.players, game, weights)
         out.append(res.total[SYSTEM] if SYSTEM in res.total else math.nan)
     return out
 
@@ -96,7 +96,7 @@ def evaluate_fed(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, Dimens
             v = float(s.raw.get(SYSTEM, math.nan))
             sys_raw.append(v if s.higher_is_better else -v)
             other = next((p for p in s.raw if p != SYSTEM), None)
-            if other is not None:
+            if other is not None and not s.not_applicable:
                 decided += dimension_winner(v, float(s.raw[other]), s.higher_is_better) != 0
         fires[dim] = decided / len(dialogues) if dialogues else 0.0
         alone[dim] = (_agreement(dialogues, sys_raw, overall) if fires[dim] > 0
