@@ -139,7 +139,7 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
     for ds in report["datasets"]:
         f = ds["facts"]
         if ds["kind"] == "skipped":
-            pass
+            lines.append(f"{ds['dataset']}: not run")
         elif ds["dataset"] == "dstc9":
             ref = ds["references"]["system Overall"]
             lines.append(f"dstc9: {ds['games']} chats ({f['sampled']}) of {len(ds['bots'])} "

@@ -196,6 +196,13 @@ def test_per_dimension_and_length_tables_on_tiny_dstc9(data, fast_config):
         assert needle in text.output, needle
 
 
+def test_absent_dstc9_is_skipped_with_the_reason(data, fast_config):
+    res = invoke("--data", data, "--datasets", "fed,dstc9", "--config", fast_config, "-q",
+                 "--bootstrap", 10)
+    assert res.exit_code == 0, res.output
+    assert "dstc9: not run" in res.output and "DSTC9 folder not found" in res.output
+
+
 def test_dstc9_given_by_name_must_exist(data, tmp_path):
     res = invoke("--data", data, "--datasets", "dstc9", "--dstc9", tmp_path / "none", "-q")
     assert res.exit_code == 2
