@@ -25,7 +25,7 @@ def parse_points(text: str) -> PointsRule:
 
 def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | None = None,
            seed: int | None = None, points: str | None = None,
-           save: bool = False) -> tuple[Ranking, list[str]]:
+           save: bool = False, ties: dict[str, str] | None = None) -> tuple[Ranking, list[str]]:
     run = Run.load(run_dir)
     update: dict[str, Any] = {}
     if method:
@@ -38,6 +38,8 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
         update["shuffles"] = shuffles
     if points:
         update["points"] = parse_points(points)
+    if ties:  # --ties / --tie-break: over the run's ranking.ties block
+        update["ties"] = run.ranking.ties.model_copy(update=ties)
     rcfg = run.ranking.model_copy(update=update)
     r = run.rank(config=rcfg, seed=seed, expected_games=run.manifest.expected_games)
     warnings = list(run.store.warnings)

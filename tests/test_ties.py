@@ -25,7 +25,7 @@ def test_same_record_shares_the_rank():
     assert [(x.bot, x.rank, x.tied_with) for x in r.rows] == [
         ("a", 1, ()), ("b", 2, ("c",)), ("c", 2, ("b",)), ("d", 4, ())]
     assert r.meta["ties"] == {"rule": "record", "share": 0.25, "break_by": "none"}
-    assert [line[0] for line in r.leaderboard()[1]] == [1, "2=", "2=", 4]
+    assert [line[0] for line in r.leaderboard()[1]] == ["1", "2=", "2=", "4"]
     js = r.to_json()["ranking"]
     assert js[1]["tied_with"] == ["c"] and "tied_with" not in js[0]
     assert r.rank_of() == {"a": 1, "b": 2, "c": 2, "d": 4}
@@ -72,3 +72,31 @@ def test_rank_applies_the_config_and_the_dump_omits_the_default():
     assert RankingConfig.model_validate(other.model_dump()) == other
     with pytest.raises(ValidationError, match="rule"):
         RankingConfig(ties={"rule": "closeish"})
+
+
+def test_rank_cli_tie_options(tmp_path):
+    import json
+    import shutil
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from chatmatch.cli import cli
+
+    run = tmp_path / "old_run"
+    shutil.copytree(Path(__file__).parent / "data" / "old_run", run)
+    # 0/0/0 points: ok and plain also have equal game points: the points method itself
+    # cannot order them (bad has fewer match wins)
+    res = CliRunner().invoke(cli, ["rank", str(run), "-m", "points", "--points", "0/0/0", "--json"])
+    assert res.exit_code == 0, res.output
+    assert [r["rank"] for r in json.loads(res.stdout)["ranking"]] == [1, 1, 3]
+    res = CliRunner().invoke(cli, ["rank", str(run), "-m", "points", "--points", "0/0/0",
+                                   "--tie-break", "game_points", "--json"])
+    rows = json.loads(res.stdout)["ranking"]
+    assert [r["rank"] for r in rows] == [1, 2, 3] and rows[2]["bot"] == "bad"
+    assert rows[0]["tied_with"] == ["plain"] and "tied_with" not in rows[2]
+    table = CliRunner().invoke(cli, ["rank", str(run), "-m", "points", "--points", "0/0/0"])
+    assert "1=" in table.output
+    none = CliRunner().invoke(cli, ["rank", str(run), "-m", "points", "--points", "0/0/0",
+                                    "--ties", "none", "--json"])
+    assert none.exit_code == 0 and "tied_with" not in none.stdout

@@ -88,7 +88,7 @@ class Ranking:
         report both render this."""
         heads = [h for h, _ in self.rows[0].columns()] if self.rows else []
         shared = {r.rank for r in self.rows if sum(o.rank == r.rank for o in self.rows) > 1}
-        rows = [[f"{r.rank}=" if r.rank in shared else r.rank, r.bot,
+        rows = [[f"{r.rank}=" if r.rank in shared else str(r.rank) if shared else r.rank, r.bot,
                  *("" if v is None else v for _, v in r.columns())] for r in self.rows]
         return ["rank", "bot", *heads], rows
 

@@ -19,7 +19,8 @@ all three are one group):
   also neighbours whose order flips in at least ``share`` of the shuffled game orders
   (the rank TrueSkill gives each bot in every shuffle, ``ranks`` in the JSON): the order
   then rests on the order the games were replayed in as much as on the games;
-* ``none``: only equal scores.
+* ``none``: the ranking exactly as the method made it (equal scores still share a rank,
+  shown ``5=``, without ``tied_with``).
 
 ``break_by``: ``none`` gives every bot of a group the group's best rank (standard
 competition ranking, "1224"); ``game_points`` orders a group by its bots' summed game
@@ -63,8 +64,6 @@ def tied(a: RankRow, b: RankRow, rule: TieRule) -> bool:
     """Are neighbours ``a`` (above) and ``b`` tied under ``rule``?"""
     if a.rank == b.rank:
         return True
-    if rule.rule == "none":
-        return False
     if _record(a) == _record(b):
         return True
     return rule.rule == "shuffles" and _swap_share(a, b) >= rule.share
@@ -81,7 +80,10 @@ def groups(rows: Sequence[RankRow], rule: TieRule) -> list[list[RankRow]]:
 
 
 def apply_ties(ranking: Ranking, rule: TieRule) -> Ranking:
-    """``ranking`` with tied bots marked (and ranked) as ``rule`` says."""
+    """``ranking`` with tied bots marked (and ranked) as ``rule`` says; ``rule: none``
+    returns it as the method made it."""
+    if rule.rule == "none":
+        return ranking
     rows: list[RankRow] = []
     for group in groups(ranking.rows, rule):
         if len(group) > 1 and rule.break_by == "game_points":
