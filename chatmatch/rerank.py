@@ -25,9 +25,9 @@ def parse_points(text: str) -> PointsRule:
 
 def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | None = None,
            seed: int | None = None, points: str | None = None,
-           save: bool = False) -> tuple[Ranking, list[str]]:
+           save: bool = False, ties: dict[str, str] | None = None) -> tuple[Ranking, list[str]]:
     run = Run.load(run_dir)
-    rcfg = ranking_config(run, method=method, shuffles=shuffles, points=points)
+    rcfg = ranking_config(run, method=method, shuffles=shuffles, points=points, ties=ties)
     r = run.rank(config=rcfg, seed=seed, expected_games=run.manifest.expected_games)
     warnings = list(run.store.warnings)
     if not r.complete:
@@ -41,7 +41,8 @@ def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | No
 
 
 def ranking_config(run: Run, *, method: str | None = None, shuffles: int | None = None,
-                   points: str | None = None) -> RankingConfig:
+                   points: str | None = None,
+                   ties: dict[str, str] | None = None) -> RankingConfig:
     """The run's ranking setup with the command line's overrides."""
     update: dict[str, Any] = {}
     if method:
@@ -54,6 +55,8 @@ def ranking_config(run: Run, *, method: str | None = None, shuffles: int | None 
         update["shuffles"] = shuffles
     if points:
         update["points"] = parse_points(points)
+    if ties:  # --ties / --tie-break: over the run's ranking.ties block
+        update["ties"] = run.ranking.ties.model_copy(update=ties)
     return run.ranking.model_copy(update=update)
 
 

@@ -83,11 +83,12 @@ def category_json(per: dict[str, Ranking]) -> dict[str, Any]:
 
 
 def rank_by_category(run_dir: str | Path, *, method: str | None = None, shuffles: int | None = None,
-                     seed: int | None = None, points: str | None = None) -> dict[str, Ranking]:
+                     seed: int | None = None, points: str | None = None,
+                     ties: dict[str, str] | None = None) -> dict[str, Ranking]:
     """``chatmatch rank``'s per-category rankings, with the same overrides as its main one."""
     run = Run.load(run_dir)
     return category_rankings(run, ranking_config(run, method=method, shuffles=shuffles,
-                                                 points=points), seed)
+                                                 points=points, ties=ties), seed)
 
 
 def category_text(overall: Ranking, per: dict[str, Ranking]) -> tuple[str, list[str], list[list[Any]]]:

@@ -26,11 +26,16 @@ if TYPE_CHECKING:
 @click.option("--seeds", type=click.IntRange(2, 10_000), help="Also rank by TrueSkill under "
               "seeds 0..N-1 and show how much each bot's final rank depends on the seed.")
 @click.option("--points", "wtl", metavar="W/T/L", help="Points per match win/tie/loss, e.g. 2/1/0.")
+@click.option("--ties", "tie_rule", type=click.Choice(["record", "shuffles", "none"]),
+              help="Which bots are shown as tied (default: the run's ranking.ties.rule).")
+@click.option("--tie-break", type=click.Choice(["none", "game_points"]),
+              help="Tied bots share the rank (none) or are ordered by game points.")
 @click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
 @click.option("--save", is_flag=True, help="Also write it to RUN_DIR/rankings/.")
 @click.option("--list", "list_methods", is_flag=True, help="List the ranking methods and exit.")
 def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int | None,
-            seeds: int | None, wtl: str | None, as_json: bool, save: bool, list_methods: bool) -> None:
+            seeds: int | None, wtl: str | None, tie_rule: str | None, tie_break: str | None,
+            as_json: bool, save: bool, list_methods: bool) -> None:
     """Rank the bots of RUN_DIR from its stored game results.
 
     \b
@@ -39,6 +44,7 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
       chatmatch rank runs/demo --method points --points 2/1/0
       chatmatch rank runs/demo --method trueskill --shuffles 20 --json
       chatmatch rank runs/demo --shuffles 3 --seeds 20   # does the order depend on the seed?
+      chatmatch rank runs/demo --ties none               # no tie markers (the old table)
 
     A run whose seed_utterance is a seed set with categories also gets the rank of every
     bot in each category (ranked on that category's games only) beside the overall one.
@@ -47,14 +53,16 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
         for name in RANKERS:
             click.echo(f"{name:12s} {RANKERS.meta(name).get('description', '')}")
         return
+    ties = {k: v for k, v in (("rule", tie_rule), ("break_by", tie_break)) if v}
     ranking, warnings = rerank(run_dir, method=method, shuffles=shuffles, seed=seed,
-                               points=wtl, save=save)
+                               points=wtl, save=save, ties=ties or None)
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
     spread = None
     if seeds:
         spread = run_seed_spread(run_dir, seeds, shuffles)
-    per = rank_by_category(run_dir, method=method, shuffles=shuffles, seed=seed, points=wtl)
+    per = rank_by_category(run_dir, method=method, shuffles=shuffles, seed=seed, points=wtl,
+                           ties=ties or None)
     if as_json:
         doc = ranking.to_json()
         if spread is not None:
