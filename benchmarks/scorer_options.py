@@ -41,11 +41,15 @@ from chatmatch.scoring.text import tokens
 from chatmatch.transcript import Transcript, Turn
 
 DATA = Path(os.environ.get("CHATMATCH_DATA", "../shared/data"))
-#: dimension -> (DSTC9 quality, FED quality)
-MATCH = {"consistency": ("consistent", "Consistent"), "specificity": ("diverse", "Diverse"),
-         "diversity": ("diverse", "Diverse"), "knowledge": ("informative", "Informative"),
-         "proactivity": ("inquisitive", "Inquisitive"), "relevance": ("coherent", "Coherent"),
-         "fluency": ("understanding", "Understanding")}
+#: dimension -> (DSTC9 quality, FED dialogue quality, FED turn quality); fluency has no
+#: matching DSTC9 or FED-dialogue rating: overall there, "Fluent" on FED's turns
+MATCH = {"consistency": ("consistent", "Consistent", "Correct"),
+         "specificity": ("diverse", "Diverse", "Specific"),
+         "diversity": ("diverse", "Diverse", "Interesting"),
+         "knowledge": ("informative", "Informative", "Interesting"),
+         "proactivity": ("inquisitive", "Inquisitive", "Engaging"),
+         "relevance": ("coherent", "Coherent", "Relevant"),
+         "fluency": ("human (overall)", "Overall", "Fluent")}
 
 #: (label, dimension, params): the variants measured; "paper"/"default" rows first
 VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
@@ -78,6 +82,8 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("default-before", "relevance", {}),
     ("paper", "fluency", {"backend": "ngram", "aggregation": "authors"}),
     ("default-before", "fluency", {"backend": "ngram"}),
+    ("worst", "fluency", {"backend": "ngram", "aggregation": "worst"}),
+    ("slor", "fluency", {"backend": "ngram", "aggregation": "slor"}),
 ]
 
 
@@ -111,6 +117,21 @@ def dstc9(per_system: int = 0) -> tuple[list[Transcript], list[str], list[dict[s
 def fed() -> tuple[list[Transcript], list[str], list[dict[str, float]]]:
     ds = load_fed(DATA / "fed" / "fed_data.json")
     return [d.transcript() for d in ds], [d.system for d in ds], [d.ratings for d in ds]
+
+
+def fed_turns() -> tuple[list[Transcript], list[str], list[dict[str, float]]]:
+    """FED's turn-level items: the last context turn and the rated response, one game each."""
+    items = json.loads((DATA / "fed" / "fed_data.json").read_text())
+    games, systems, ratings = [], [], []
+    for i, it in enumerate(x for x in items if "response" in x):
+        ctx = parse_context(it["context"])
+        last = ctx[-1][1] if ctx else ""
+        games.append(Transcript(f"t{i}", ("User", SYSTEM), (Turn(0, "User", last),
+                                                            Turn(1, SYSTEM, it["response"]))))
+        systems.append(str(it.get("system")))
+        ratings.append({q: m for q, v in it["annotations"].items()
+                        if (m := mean_rating(v)) is not None})
+    return games, systems, ratings
 
 
 def lengths(games: Sequence[Transcript]) -> tuple[list[float], list[float]]:
@@ -200,8 +221,8 @@ def main(argv: Sequence[str] | None = None) -> None:
           "rho with mean turn length / total tokens | people's rho with turn length | chats scored |")
     print("|---|---|---|---|---|---|---|---|---|")
     for ds in args.datasets.split(","):
-        data = dstc9(args.per_system) if ds == "dstc9" else fed()
-        measure(ds, data, chosen, 0 if ds == "dstc9" else 1)
+        data = {"dstc9": lambda: dstc9(args.per_system), "fed": fed, "fed-turns": fed_turns}[ds]()
+        measure(ds, data, chosen, ["dstc9", "fed", "fed-turns"].index(ds))
 
 
 if __name__ == "__main__":

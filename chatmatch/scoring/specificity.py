@@ -5,8 +5,8 @@
 * ``distinct`` (the paper): the mean of Distinct-1 and Distinct-2 pooled over the bot's
   turns (below). A pooled type-token ratio falls as the text grows, so it rewards the bot
   that says less;
-* ``mattr``: the same mean of Distinct-1 and Distinct-2, but measured on every window of
-  ``window`` consecutive unigrams (bigrams) of the bot's text and averaged
+* ``mattr`` (default, measured: docs/scoring.md): the same mean of Distinct-1 and Distinct-2, but measured on every window of
+  ``window`` (25) consecutive unigrams (bigrams) of the bot's text and averaged
   (:func:`chatmatch.scoring.variety.moving_distinct`): equal-size samples, so length
   stops paying above the window;
 * ``nidf``: the mean normalised IDF of the bot's words over a chit-chat corpus (See et al.
@@ -69,9 +69,9 @@ class Specificity(Scorer):
     class Params(ScorerParams):
         #: distinct (the paper's pooled Distinct-1/2), mattr (Distinct-1/2 on equal-size
         #: windows), nidf (mean normalised IDF of the bot's words)
-        method: Literal["distinct", "mattr", "nidf"] = "distinct"
+        method: Literal["distinct", "mattr", "nidf"] = "mattr"
         #: window of ``mattr``, in unigrams (bigrams)
-        window: int = Field(default=50, ge=2, le=10_000)
+        window: int = Field(default=25, ge=2, le=10_000)
         #: which repetitions leave the pool: excused (answers to a repeated question),
         #: penalised (authors' scorer), all, none (paper's text)
         leave_out: Literal["excused", "penalised", "all", "none"] = "excused"

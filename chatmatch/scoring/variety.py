@@ -15,13 +15,17 @@ A type-token ratio pooled over all of a bot's text (Distinct-n) falls as the tex
   LM's corpus), scaled to [0, 1] between the commonest and the rarest word. Generic
   replies ("i don't know", "that's cool") are made of common words and score low;
   specific ones score high. A word the corpus never saw counts as the rarest (1).
-  The table is built once (seconds) and cached in ``<cache dir>/nidf-chitchat-v1.json``.
+  The table is built once (seconds) and cached in ``<cache dir>/chitchat-words-v1.json``.
+
+The same corpus gives :class:`UnigramTable`, the word frequencies that fluency's ``slor``
+aggregation divides out of a turn's perplexity.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 from collections import Counter
 from typing import Hashable, Sequence
@@ -29,8 +33,8 @@ from typing import Hashable, Sequence
 from chatmatch.resources import RESOURCES, cache_dir
 from chatmatch.scoring.text import tokens
 
-NIDF_CACHE = "nidf-chitchat-v1.json"
-_LOCK = threading.Lock()
+WORDS_CACHE = "chitchat-words-v1.json"
+_LOCK = threading.RLock()
 
 
 def moving_distinct(items: Sequence[Hashable], window: int) -> float:
@@ -61,13 +65,11 @@ class NidfTable:
 
     @classmethod
     def from_texts(cls, texts: Sequence[str]) -> "NidfTable":
-        df: Counter[str] = Counter()
-        docs = 0
-        for text in texts:
-            toks = set(tokens(text))
-            if toks:
-                docs += 1
-                df.update(toks)
+        counted = word_counts(texts)
+        return cls.from_counts(counted["df"], counted["docs"]["n"])
+
+    @classmethod
+    def from_counts(cls, df: dict[str, int], docs: int) -> "NidfTable":
         if not df:
             return cls({})
         idf = {w: math.log(docs / c) for w, c in df.items()}
@@ -83,20 +85,73 @@ class NidfTable:
         return sum(self.value(w) for w in words) / len(words) if words else math.nan
 
 
-def chitchat_nidf() -> NidfTable:
-    """The NIDF table of ``chitchat-dataset``, built once and cached on disk and in memory."""
-    def build() -> NidfTable:
-        path = cache_dir() / NIDF_CACHE
+class UnigramTable:
+    """Add-one smoothed word probabilities over a reference corpus."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        self.counts = counts
+        self.total = sum(counts.values()) + len(counts) + 1
+
+    def log_perplexity(self, words: Sequence[str]) -> float | None:
+        """Mean negative log-probability of ``words`` (None when there is none)."""
+        if not words:
+            return None
+        return -sum(math.log((self.counts.get(w, 0) + 1) / self.total) for w in words) / len(words)
+
+
+def word_counts(texts: Sequence[str]) -> dict[str, dict[str, int]]:
+    """``{"df": document frequencies, "count": token counts, "docs": {"n": documents}}``."""
+    df: Counter[str] = Counter()
+    count: Counter[str] = Counter()
+    docs = 0
+    for text in texts:
+        toks = tokens(text)
+        if toks:
+            docs += 1
+            df.update(set(toks))
+            count.update(toks)
+    return {"df": dict(df), "count": dict(count), "docs": {"n": docs}}
+
+
+def chitchat_words() -> dict[str, dict[str, int]]:
+    """:func:`word_counts` of ``chitchat-dataset``, built once, cached on disk and in memory."""
+    def build() -> dict[str, dict[str, int]]:
+        path = cache_dir() / WORDS_CACHE
         if path.is_file():
-            return NidfTable(json.loads(path.read_text(encoding="utf-8")))
+            try:
+                data: dict[str, dict[str, int]] = json.loads(path.read_text(encoding="utf-8"))
+                return data
+            except (OSError, ValueError):
+                pass  # a damaged cache file: count again and overwrite it
         from chatmatch.scoring.ngram import chitchat_texts
 
-        table = NidfTable.from_texts(chitchat_texts())
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(table.nidf), encoding="utf-8")
+        counted = word_counts(chitchat_texts())
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(counted), encoding="utf-8")
         tmp.replace(path)
-        return table
+        return counted
+
+    with _LOCK:
+        words: dict[str, dict[str, int]] = RESOURCES.small_models.get_or_create("chitchat-words", build)
+    return words
+
+
+def chitchat_nidf() -> NidfTable:
+    """The NIDF table of ``chitchat-dataset`` (see the module docstring)."""
+    def build() -> NidfTable:
+        words = chitchat_words()
+        return NidfTable.from_counts(words["df"], words["docs"]["n"])
 
     with _LOCK:
         table: NidfTable = RESOURCES.small_models.get_or_create("nidf-chitchat", build)
+    return table
+
+
+def chitchat_unigrams() -> UnigramTable:
+    """Word frequencies of ``chitchat-dataset`` (fluency's ``slor``)."""
+    def build() -> UnigramTable:
+        return UnigramTable(chitchat_words()["count"])
+
+    with _LOCK:
+        table: UnigramTable = RESOURCES.small_models.get_or_create("unigrams-chitchat", build)
     return table
