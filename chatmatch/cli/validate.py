@@ -33,9 +33,21 @@ class _Bar(Progress):
                    "(default: the built-in defaults).")
 @click.option("--data", "data_dir", type=click.Path(path_type=Path),
               help="Folder holding stb/MongoDump.zip and fed/fed_data.json "
-                   "[default: $CHATMATCH_DATA or ../shared/data].")
+                   "(and dstc9/chatbotN.json) [default: $CHATMATCH_DATA or ../shared/data].")
 @click.option("--datasets", default=",".join(DATASETS), show_default=True,
-              help="Comma-separated datasets: stb, fed, ladder.")
+              help="Comma-separated datasets: stb, fed, dstc9, ladder.")
+@click.option("--dstc9", "dstc9_dir", type=click.Path(path_type=Path),
+              help="Folder holding DSTC9's chatbot1.json .. chatbot11.json [default: "
+                   "DATA/dstc9; skipped with a note when absent, an error when given here].")
+@click.option("--sample", type=click.IntRange(1, 100_000),
+              help="Score only this many DSTC9 chats per system (seeded by the config's "
+                   "seed; default: all 200).")
+@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path),
+              help="A second config (like --config) to compare with: FED and DSTC9 are scored "
+                   "with both, and the per-dimension table adds this config minus the "
+                   "baseline, with paired bootstrap intervals.")
+@click.option("--bootstrap", type=click.IntRange(1, 100_000), default=1000, show_default=True,
+              help="Bootstrap resamples for the per-dimension intervals.")
 @click.option("--seeds", type=click.IntRange(1, 1000), default=5, show_default=True,
               help="Ranking seeds for the spread of tau (TrueSkill shuffles depend on it).")
 @click.option("--ladder", "ladder_file", type=click.Path(path_type=Path),
@@ -47,18 +59,23 @@ class _Bar(Progress):
               help="Score fluency with the fast n-gram model instead of the configured LM.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def command(config_file: Path | None, data_dir: Path | None, datasets: str, seeds: int,
+def command(config_file: Path | None, data_dir: Path | None, datasets: str,
+            dstc9_dir: Path | None, sample: int | None, baseline_file: Path | None,
+            bootstrap: int, seeds: int,
             ladder_file: Path, ladder_exchanges: int | None, ngram_fluency: bool, as_json: bool,
             quiet: bool) -> None:
     """Score public human-judged data with the configured scorers and ranking, and print
     how well the ranking agrees with people, per dataset: Kendall tau of the full ranking,
-    each dimension alone, minus each dimension, and the spread over ranking seeds.
+    each dimension alone, minus each dimension, and the spread over ranking seeds. On the
+    rated human-bot chats (FED, DSTC9): each dimension against people's rating of the
+    matching quality, with bootstrap intervals, and each dimension's length bias.
 
     \b
     Datasets (docs/validity.md):
       stb     Spot The Bot bot-bot conversations (convai2, dailydialog, empathetic),
               against the crowd's win-rate ranking and the fooling rate
       fed     FED dialogue level: Spearman with Overall, and the 3-system ranking
+      dstc9   DSTC9 interactive track: 11 systems' chats with people, 11 rated qualities
       ladder  tournaments/ladder.yaml, whose true order is known by construction
 
     \b
@@ -66,13 +83,20 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str, seed
       chatmatch validate
       chatmatch validate --config tournaments/paper.yaml --seeds 10
       chatmatch validate --datasets stb --ngram-fluency --json
+      chatmatch validate --datasets fed,dstc9 --sample 50 --ngram-fluency
+      chatmatch validate --datasets fed,dstc9 --config new.yaml --baseline old.yaml
     """
     names = parse_datasets(datasets)
     cfg = load_lab_config(config_file)
+    base = load_lab_config(baseline_file) if baseline_file else None
     if ngram_fluency:
         cfg = type(cfg)(with_ngram_fluency(cfg.scoring), cfg.ranking, cfg.seed,
                         cfg.source + ", fluency on the n-gram model")
-    lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges)
+        if base is not None:
+            base = type(base)(with_ngram_fluency(base.scoring), base.ranking, base.seed,
+                              base.source + ", fluency on the n-gram model")
+    lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges,
+              dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base)
     lab.check_inputs()
     # disable=quiet explicitly: the CLI sets TQDM_DISABLE=1 to silence model loaders
     bar = tqdm(total=lab.steps_total(), disable=quiet, unit="step", leave=False,

@@ -31,6 +31,8 @@ class RankRow:
     score: float  # the value the rank is ordered by (higher is better)
     games: GameTally = field(default_factory=GameTally)
     stats: MethodStats | None = None
+    #: bots the ranking cannot tell this one from (chatmatch.ranking.ties); () when none
+    tied_with: tuple[str, ...] = ()
 
     def flat(self) -> dict[str, Any]:
         """The method's statistics then the game tally, as one JSON object."""
@@ -41,7 +43,8 @@ class RankRow:
         return (*(self.stats.columns() if self.stats else ()), *self.games.columns())
 
     def to_json(self) -> dict[str, Any]:
-        return {"bot": self.bot, "rank": self.rank, "score": self.score, **self.flat()}
+        tied = {"tied_with": list(self.tied_with)} if self.tied_with else {}  # old files: no key
+        return {"bot": self.bot, "rank": self.rank, **tied, "score": self.score, **self.flat()}
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,9 @@ class Ranking:
         columns; a value the method did not compute is "". The terminal table and the HTML
         report both render this."""
         heads = [h for h, _ in self.rows[0].columns()] if self.rows else []
-        rows = [[r.rank, r.bot, *("" if v is None else v for _, v in r.columns())]
-                for r in self.rows]
+        shared = {r.rank for r in self.rows if sum(o.rank == r.rank for o in self.rows) > 1}
+        rows = [[f"{r.rank}=" if r.rank in shared else r.rank, r.bot,
+                 *("" if v is None else v for _, v in r.columns())] for r in self.rows]
         return ["rank", "bot", *heads], rows
 
 

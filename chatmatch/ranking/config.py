@@ -7,6 +7,7 @@
       trueskill: {rank_by: mu}
       bt: {bootstrap: 200}
       elo: {k: 16}
+      ties: {rule: record, break_by: none}   # which bots are shown as tied (ranking/ties.py)
 
 Each method's parameters are defined with the method (:class:`PointsRule` in
 :mod:`.points`, :class:`TrueSkillParams` in :mod:`.trueskill_rank`, ...); this module only
@@ -17,13 +18,14 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from pydantic import Field, field_validator
+from pydantic import Field, SerializationInfo, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking.base import RANKERS, Ranking
 from chatmatch.ranking.bradley_terry import BradleyTerryParams
 from chatmatch.ranking.elo import EloParams
 from chatmatch.ranking.points import PointsRule
+from chatmatch.ranking.ties import TieRule, apply_ties
 from chatmatch.ranking.trueskill_rank import DEFAULT_SHUFFLES, TrueSkillParams
 from chatmatch.stages import GameResult
 from chatmatch.validation import StrictModel
@@ -37,6 +39,16 @@ class RankingConfig(StrictModel):
     trueskill: TrueSkillParams = Field(default_factory=TrueSkillParams)
     bt: BradleyTerryParams = Field(default_factory=BradleyTerryParams)
     elo: EloParams = Field(default_factory=EloParams)
+    ties: TieRule = Field(default_factory=TieRule)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        # ``ties`` is written only when it is not the default, so a run's config.yaml
+        # written before the block existed is written again byte for byte
+        data = handler(self)
+        if isinstance(data, dict) and self.ties == TieRule():
+            data.pop("ties", None)
+        return data
 
     @field_validator("method")
     @classmethod
@@ -64,7 +76,7 @@ class RankingConfig(StrictModel):
 
 
 #: keys of the block that are not a method's parameters
-_TOP_LEVEL = ("method", "shuffles")
+_TOP_LEVEL = ("method", "shuffles", "ties")
 
 
 def rank(results: Sequence[GameResult], bots: Sequence[str], config: RankingConfig,
@@ -75,4 +87,4 @@ def rank(results: Sequence[GameResult], bots: Sequence[str], config: RankingConf
                                     **config.options(name))
     if expected_games is not None:
         ranking = Ranking(ranking.method, ranking.rows, ranking.games, expected_games, ranking.meta)
-    return ranking
+    return apply_ties(ranking, config.ties)

@@ -15,27 +15,40 @@ and only the ``System`` side is judged. Two agreement statistics are reported:
 against the user is too coarse to rank 125 dialogues) with ``Overall``; "minus" drops the
 dimension from the game points. Nothing here is random: the seed spread does not apply.
 A dimension *fires* in a dialogue when the system's and the user's raw scores differ.
+
+The DSTC9 dataset (:mod:`chatmatch.validity.dstc9`) is evaluated the same way, with its
+``human (overall)`` rating as ``overall`` (11 systems: its system level is a measurement).
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from chatmatch.analysis.agreement import kendall, spearman
-from chatmatch.analysis.fed import OVERALL, SYSTEM, FedDialogue
-from chatmatch.scoring.points import award_points, dimension_winner
+from chatmatch.analysis.fed import OVERALL, SYSTEM
+from chatmatch.scoring.points import dimension_winner, result_from_scores
 from chatmatch.stages import DimensionScore
+from chatmatch.transcript import Transcript
+from chatmatch.validity.dimensions import RatedChat
 
 DIALOGUE, SYSTEM_LEVEL = "dialogue Overall", "system Overall"
+FED_NOTES = ("no ranking randomness: the seed spread does not apply",
+             "system level has 3 systems (Meena, Mitsuku, Human): tau is -1, -1/3, 1/3 or 1")
+
+
+class Chat(RatedChat, Protocol):
+    """A rated human-bot chat (FED's FedDialogue, DSTC9's Dstc9Chat)."""
+
+    def transcript(self) -> Transcript: ...
 
 
 def _clean(v: float) -> float | None:
     return None if math.isnan(v) else round(v, 4)
 
 
-def _by_system(dialogues: Sequence[FedDialogue], values: Sequence[float]) -> dict[str, float]:
+def _by_system(dialogues: Sequence[Chat], values: Sequence[float]) -> dict[str, float]:
     groups: dict[str, list[float]] = {}
     for d, v in zip(dialogues, values):
         if not math.isnan(v):
@@ -43,34 +56,36 @@ def _by_system(dialogues: Sequence[FedDialogue], values: Sequence[float]) -> dic
     return {s: statistics.fmean(vs) for s, vs in groups.items()}
 
 
-def _agreement(dialogues: Sequence[FedDialogue], values: Sequence[float]) -> dict[str, float | None]:
+def _agreement(dialogues: Sequence[Chat], values: Sequence[float],
+               overall: str = OVERALL) -> dict[str, float | None]:
     """Dialogue-level rho and system-level tau of ``values`` (higher = better) with Overall."""
-    pairs = [(v, d.ratings[OVERALL]) for v, d in zip(values, dialogues)
-             if OVERALL in d.ratings and not math.isnan(v)]
+    pairs = [(v, d.ratings[overall]) for v, d in zip(values, dialogues)
+             if overall in d.ratings and not math.isnan(v)]
     rho = spearman([p[0] for p in pairs], [p[1] for p in pairs]).value
     mine = _by_system(dialogues, values)
-    human = _by_system(dialogues, [d.ratings.get(OVERALL, math.nan) for d in dialogues])
+    human = _by_system(dialogues, [d.ratings.get(overall, math.nan) for d in dialogues])
     systems = sorted(set(mine) & set(human))
     t = kendall([mine[s] for s in systems], [human[s] for s in systems]).value
     return {DIALOGUE: _clean(rho), SYSTEM_LEVEL: _clean(t)}
 
 
-def game_points(dialogues: Sequence[FedDialogue], scores: Sequence[Mapping[str, DimensionScore]],
+def game_points(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, DimensionScore]],
                 weights: Mapping[str, float]) -> list[float]:
+    """The System's game points against its interlocutor, awarded as a tournament awards
+    them (a dimension that does not apply to either side gives nobody its point)."""
     out = []
     for d, game in zip(dialogues, scores):
         tr = d.transcript()
-        raw = {p: {k: float(s.raw.get(p, math.nan)) for k, s in game.items()} for p in tr.players}
-        res = award_points(tr.game_id, tr.players, raw,
-                           {k: s.higher_is_better for k, s in game.items()}, weights)
+        res = result_from_scores(tr.game_id, tr.players, game, weights)
         out.append(res.total[SYSTEM] if SYSTEM in res.total else math.nan)
     return out
 
 
-def evaluate_fed(dialogues: Sequence[FedDialogue], scores: Sequence[Mapping[str, DimensionScore]],
-                 weights: Mapping[str, float]) -> dict[str, Any]:
+def evaluate_fed(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, DimensionScore]],
+                 weights: Mapping[str, float], *, dataset: str = "fed", overall: str = OVERALL,
+                 notes: Sequence[str] = FED_NOTES) -> dict[str, Any]:
     dims = list(scores[0]) if scores else []
-    full = _agreement(dialogues, game_points(dialogues, scores, weights))
+    full = _agreement(dialogues, game_points(dialogues, scores, weights), overall)
     fires: dict[str, float] = {}
     alone: dict[str, dict[str, float | None]] = {}
     minus: dict[str, dict[str, float | None]] = {}
@@ -81,32 +96,31 @@ def evaluate_fed(dialogues: Sequence[FedDialogue], scores: Sequence[Mapping[str,
             v = float(s.raw.get(SYSTEM, math.nan))
             sys_raw.append(v if s.higher_is_better else -v)
             other = next((p for p in s.raw if p != SYSTEM), None)
-            if other is not None:
+            if other is not None and not s.not_applicable:
                 decided += dimension_winner(v, float(s.raw[other]), s.higher_is_better) != 0
         fires[dim] = decided / len(dialogues) if dialogues else 0.0
-        alone[dim] = (_agreement(dialogues, sys_raw) if fires[dim] > 0
+        alone[dim] = (_agreement(dialogues, sys_raw, overall) if fires[dim] > 0
                       else {DIALOGUE: None, SYSTEM_LEVEL: None})
         without = {**weights, dim: 0.0}
         if any(without.get(x, 1.0) > 0 for x in dims):
-            minus[dim] = _agreement(dialogues, game_points(dialogues, scores, without))
-    overall = _by_system(dialogues, [d.ratings.get(OVERALL, math.nan) for d in dialogues])
+            minus[dim] = _agreement(dialogues, game_points(dialogues, scores, without), overall)
+    people = _by_system(dialogues, [d.ratings.get(overall, math.nan) for d in dialogues])
     refs = {}
     for name, statistic in ((DIALOGUE, "spearman_rho"), (SYSTEM_LEVEL, "kendall_tau_b")):
         refs[name] = {"statistic": statistic, "full": full[name],
-                      "reference_order": sorted(overall, key=lambda s: -overall[s])
+                      "reference_order": sorted(people, key=lambda s: -people[s])
                       if name == SYSTEM_LEVEL else None,
-                      "reference_scores": {s: round(v, 4) for s, v in overall.items()}
+                      "reference_scores": {s: round(v, 4) for s, v in people.items()}
                       if name == SYSTEM_LEVEL else None,
                       "seeds": None, "shorter": None, "longer": None,
                       "alone": {d: alone[d][name] for d in dims},
                       "minus": {d: minus[d][name] for d in minus}}
     never = [d for d in dims if fires[d] == 0]
-    notes = ["no ranking randomness: the seed spread does not apply",
-             "system level has 3 systems (Meena, Mitsuku, Human): tau is -1, -1/3, 1/3 or 1"]
+    notes = list(notes)
     if never:
         notes.append(f"never fires (system and user always tie), so no 'alone' value: "
                      f"{', '.join(never)}")
-    return {"dataset": "fed", "kind": "fed", "bots": sorted(overall), "games": len(dialogues),
+    return {"dataset": dataset, "kind": "fed", "bots": sorted(people), "games": len(dialogues),
             "facts": {"dialogues": len(dialogues)}, "ranking": None, "references": refs,
             "dimensions": {d: {"fires": round(fires[d], 4),
                                "fired_games": round(fires[d] * len(dialogues)),

@@ -63,8 +63,9 @@ def fire_rate(results: Sequence[GameResult], dim: str) -> float:
     """Share of games whose two bots' raw scores on ``dim`` differ (someone wins the point)."""
     if not results:
         return 0.0
-    fired = sum(dimension_winner(r.raw[r.players[0]][dim], r.raw[r.players[1]][dim],
-                                 r.higher_is_better[dim]) != 0 for r in results)
+    fired = sum(dim not in r.not_applicable  # not applicable to a bot: nobody wins it
+                and dimension_winner(r.raw[r.players[0]][dim], r.raw[r.players[1]][dim],
+                                     r.higher_is_better[dim]) != 0 for r in results)
     return fired / len(results)
 
 

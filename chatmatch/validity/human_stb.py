@@ -37,6 +37,20 @@ class Judgement:
     human1: bool | None
     turn0: int | None = None  # decision turn of each side
     turn1: int | None = None
+    convo_id: str = ""
+    #: what the worker ticked of each side: fluent, specific, sensible (1.0 / 0.0)
+    qualities0: tuple[tuple[str, float], ...] = ()
+    qualities1: tuple[tuple[str, float], ...] = ()
+
+
+#: the annotation's per-side checkboxes -> the quality names the lab uses
+QUALITY_KEYS = {"fluencyValue": "fluent", "specificityValue": "specific",
+                "sensitivenessValue": "sensible"}
+
+
+def _qualities(side: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
+    return tuple((name, 1.0 if side[key] else 0.0) for key, name in QUALITY_KEYS.items()
+                 if isinstance(side.get(key), bool))
 
 
 def _side(is_human: bool | None) -> int:
@@ -101,7 +115,8 @@ def judgement_from_record(rec: Mapping[str, Any], convo: Mapping[str, Any]) -> J
     e0, e1 = rec["entity0_annotation"], rec["entity1_annotation"]
     return Judgement(str(convo["system_type0"]), str(convo["system_type1"]),
                      _bool_or_none(e0.get("is_human")), _bool_or_none(e1.get("is_human")),
-                     _int_or_none(e0.get("decision_turn")), _int_or_none(e1.get("decision_turn")))
+                     _int_or_none(e0.get("decision_turn")), _int_or_none(e1.get("decision_turn")),
+                     str(rec.get("convo_id", "")), _qualities(e0), _qualities(e1))
 
 
 def _bool_or_none(v: Any) -> bool | None:

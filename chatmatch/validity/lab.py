@@ -6,11 +6,17 @@ Datasets (see docs/validity.md):
 * ``stb``: Spot The Bot bot-bot conversations, one dataset per domain, against the
   authors' win-rate ranking and the fooling rate (:mod:`chatmatch.validity.stb`);
 * ``fed``: FED dialogue level (:mod:`chatmatch.validity.fed_lab`);
+* ``dstc9``: DSTC9 interactive track, 11 systems' chats with people
+  (:mod:`chatmatch.validity.dstc9`), evaluated as FED is; skipped with a note when its
+  folder is absent;
 * ``ladder``: the fault ladder, whose order is known by construction
   (:mod:`chatmatch.validity.ladder`).
 
 The scorers are built once from the ``scoring`` block (models load once) and every dataset
-is scored with them; rankings use the ``ranking`` block.
+is scored with them; rankings use the ``ranking`` block. The rated human-bot datasets
+(FED, DSTC9) also get the per-dimension table (each dimension against people's rating of
+the matching quality, with bootstrap intervals) and the length-bias table
+(:mod:`chatmatch.validity.dimensions`).
 """
 
 from __future__ import annotations
@@ -29,13 +35,21 @@ from chatmatch.scoring.config import ScoringConfig
 from chatmatch.stages import DimensionScore
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
-from chatmatch.validity.fed_lab import evaluate_fed
+from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
+from chatmatch.validity.dstc9 import OVERALL as DSTC9_OVERALL
+from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9, system_side
+from chatmatch.validity.dstc9 import find_files as find_dstc9
+from chatmatch.validity.fed_lab import Chat, evaluate_fed, game_points
+from chatmatch.validity.intervals import SAMPLES
 from chatmatch.validity.games import GameDataset, evaluate_games
 from chatmatch.validity.ladder import play_ladder
 from chatmatch.validity.stb import load_stb
+from chatmatch.validity.stb_sides import sides as stb_sides
 from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
-DATASETS = ("stb", "fed", "ladder")
+DATASETS = ("stb", "fed", "dstc9", "ladder")
+DSTC9_NOTES = ("no ranking randomness: the seed spread does not apply",
+               "each chat scored as a game between User and System; the System side counts")
 DATA_ENV = "CHATMATCH_DATA"
 
 
@@ -123,9 +137,15 @@ class Lab:
     ladder_file: Path = Path("tournaments/ladder.yaml")
     ladder_exchanges: int | None = None
     progress: Progress = field(default_factory=Progress)
+    dstc9_dir: Path | None = None  # default: data_dir / "dstc9"
+    sample: int | None = None  # DSTC9 chats per system (None: all 200)
+    bootstrap: int = SAMPLES  # resamples for the per-dimension intervals
+    baseline: LabConfig | None = None  # score FED/DSTC9 with it too and report differences
+    _base: list[Scorer] | None = field(default=None, init=False, repr=False)
 
     def steps_total(self) -> int:
-        n = {"stb": 1 + 3 * 2, "fed": 1 + 2, "ladder": 1 + 2}  # read, then score and rank
+        extra = 1 if self.baseline else 0  # the baseline's scoring of FED and DSTC9
+        n = {"stb": 1 + 3 * 2, "fed": 1 + 3 + extra, "dstc9": 1 + 3 + extra, "ladder": 1 + 2}
         return sum(n[d] for d in self.datasets)
 
     def check_inputs(self) -> None:
@@ -139,6 +159,8 @@ class Lab:
             if name in self.datasets and not path.is_file():
                 raise LabError(f"--data {self.data_dir}: {path} not found; put the {name} data "
                                f"there, or leave it out with --datasets")
+        if "dstc9" in self.datasets and self.dstc9_dir is not None:
+            find_dstc9(self.dstc9_dir)  # asked for by name: it must be there
         if "ladder" in self.datasets and not self.ladder_file.is_file():
             raise LabError(f"--ladder {self.ladder_file}: file not found; run from the "
                            "repository root or give the ladder YAML's path")
@@ -149,6 +171,7 @@ class Lab:
     def run(self) -> dict[str, Any]:
         self.check_inputs()
         scorers = self.config.scoring.build_scorers()
+        self._base = self.baseline.scoring.build_scorers() if self.baseline else None
         reports: list[dict[str, Any]] = []
         for name in self.datasets:
             if name == "stb":
@@ -159,11 +182,14 @@ class Lab:
                     ds = _stb_dataset(dom)
                     scores = score_with_steps(ds.games, scorers, ds.name, self.progress)
                     self.progress.start(f"{ds.name}: ranking")
-                    reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
-                                                  seed=self.config.seed, seeds=self.seeds))
+                    report = evaluate_games(ds, scores, self.weights(), self.config.ranking,
+                                            seed=self.config.seed, seeds=self.seeds)
+                    reports.append(self._stb_tables(report, dom, scores))
                     self.progress.advance()
             elif name == "fed":
                 reports.append(self._fed(scorers))
+            elif name == "dstc9":
+                reports.append(self._dstc9(scorers))
             else:
                 self.progress.start("ladder: playing")
                 ds = play_ladder(self.ladder_file, self.ladder_exchanges)
@@ -173,6 +199,9 @@ class Lab:
                 reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
                                               seed=self.config.seed, seeds=self.seeds))
                 self.progress.advance()
+        for r in reports:  # only the rated human-bot datasets have these tables
+            r.setdefault("per_dimension", None)
+            r.setdefault("length_bias", None)
         return {"config": self.config.source,
                 "scoring": self.config.scoring.model_dump(mode="json"),
                 "ranking": self.config.ranking.model_dump(mode="json"),
@@ -182,11 +211,71 @@ class Lab:
         self.progress.start("fed: reading")
         dialogues = load_fed(self.data_dir / "fed" / "fed_data.json")
         self.progress.advance()
-        scores = score_with_steps([d.transcript() for d in dialogues], scorers, "fed", self.progress)
-        self.progress.start("fed: correlating")
-        report = evaluate_fed(dialogues, scores, self.weights())
+        return self._rated("fed", dialogues, scorers, {})
+
+    def _dstc9(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
+        path = self.dstc9_dir or self.data_dir / "dstc9"
+        self.progress.start("dstc9: reading")
+        try:
+            data = load_dstc9(path).sample(self.sample, self.config.seed)
+        except Dstc9Error as exc:
+            if self.dstc9_dir is not None or (path.is_dir() and any(path.iterdir())):
+                raise  # asked for by name, or there but unreadable: the user must know
+            self.progress.advance()
+            return skipped("dstc9", str(exc))
+        self.progress.advance()
+        return self._rated("dstc9", data.chats, scorers,
+                           {"overall": DSTC9_OVERALL, "notes": DSTC9_NOTES},
+                           {"chats": len(data.chats), "sampled": data.sampled})
+
+    def _rated(self, name: str, chats: Sequence[Chat], scorers: Sequence[Scorer],
+               how: dict[str, Any], facts: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A dataset of human-bot chats rated by people: the FED-style agreement, then the
+        per-dimension and length-bias tables."""
+        scores = score_with_steps([c.transcript() for c in chats], scorers, name, self.progress)
+        self.progress.start(f"{name}: correlating")
+        report = evaluate_fed(chats, scores, self.weights(), dataset=name, **how)
+        self.progress.advance()
+        self.progress.start(f"{name}: bootstrap intervals")
+        per_chat = self._per_chat(chats, scores, self.weights())
+        base = None
+        if self.baseline is not None and self._base is not None:
+            base_scores = score_with_steps([c.transcript() for c in chats], self._base,
+                                           f"{name} (baseline)", self.progress)
+            base = self._per_chat(chats, base_scores, {d: self.baseline.scoring.weight(d)
+                                                       for d in self.baseline.scoring.dimensions})
+        seed, n = self.config.seed, self.bootstrap
+        report["per_dimension"] = dimension_rows(chats, per_chat, MATCHES[name], n, seed, base)
+        overall = how.get("overall", "Overall")
+        report["length_bias"] = length_rows(chats, per_chat, [overall], n, seed)
+        report["facts"].update(facts or {})
+        if self.baseline is not None:
+            report["facts"]["baseline"] = self.baseline.source
         self.progress.advance()
         return report
+
+    def _stb_tables(self, report: dict[str, Any], dom: Any,
+                    scores: Sequence[dict[str, DimensionScore]]) -> dict[str, Any]:
+        """The per-dimension and length tables from the workers' per-side checkboxes."""
+        rated, per_side = stb_sides(dom.games, dom.judgements, scores, self.weights())
+        n, seed = self.bootstrap, self.config.seed
+        report["per_dimension"] = dimension_rows(rated, per_side, MATCHES["stb"], n, seed)
+        report["length_bias"] = length_rows(rated, per_side, ["human"], n, seed)
+        return report
+
+    @staticmethod
+    def _per_chat(chats: Sequence[Chat], scores: Sequence[dict[str, DimensionScore]],
+                  weights: dict[str, float]) -> dict[str, list[float]]:
+        per_chat = dict(system_side(scores)[0])
+        per_chat[RANKING] = game_points(chats, scores, weights)
+        return per_chat
+
+
+def skipped(name: str, reason: str) -> dict[str, Any]:
+    """A dataset the lab could not run, and why (shown as a note, not an error)."""
+    return {"dataset": name, "kind": "skipped", "bots": [], "games": 0, "facts": {},
+            "ranking": None, "references": {}, "dimensions": {}, "notes": [f"skipped: {reason}"],
+            "per_dimension": None, "length_bias": None}
 
 
 def _stb_dataset(dom: Any) -> Any:

@@ -75,7 +75,7 @@ def dimension_table(report: dict[str, Any], part: str) -> str:
 
 
 def fires_table(report: dict[str, Any]) -> str:
-    sets = report["datasets"]
+    sets = [d for d in report["datasets"] if d["kind"] != "skipped"]
     rows = []
     for dim in _dims(report):
         row: list[Any] = [dim]
@@ -92,11 +92,59 @@ def fires_table(report: dict[str, Any]) -> str:
     return render_table(["dimension", *[_SHORT_DATASET.get(d["dataset"], d["dataset"]) for d in sets]], rows)
 
 
+def _est(e: dict[str, Any]) -> str:
+    if e["value"] is None:
+        return "n/a"
+    if e["low"] is None:
+        return f"{e['value']:+.2f}"
+    return f"{e['value']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]"
+
+
+def per_dimension_table(report: dict[str, Any]) -> str | None:
+    rows = []
+    all_rows = [r for ds in report["datasets"] for r in ds.get("per_dimension") or []]
+    base = any("vs_baseline" in r for r in all_rows)
+    for ds in report["datasets"]:
+        for r in ds.get("per_dimension") or []:
+            row = [ds["dataset"], r["dimension"], r["quality"], r["fit"], r["systems"],
+                   r["chats"], _est(r["system_tau"]), _est(r["chat_rho"])]
+            if base:
+                vs = r.get("vs_baseline")
+                row += [_est(vs["system_tau"]), _est(vs["chat_rho"])] if vs else ["-", "-"]
+            rows.append(row)
+    if not rows:
+        return None
+    heads = ["dataset", "dimension", "people's quality", "fit", "systems", "chats",
+             "system tau-b [95%]", "chat rho [95%]"]
+    if base:
+        heads += ["tau - baseline [95%]", "rho - baseline [95%]"]
+    return render_table(heads, rows)
+
+
+def length_table(report: dict[str, Any]) -> str | None:
+    rows = []
+    for ds in report["datasets"]:
+        for r in ds.get("length_bias") or []:
+            tw, total = r["turn words"], r["total words"]
+            rows.append([ds["dataset"], r["measure"], _est(tw["system_tau"]),
+                         _est(total["system_tau"]), _est(tw["chat_rho"]), _est(total["chat_rho"])])
+    if not rows:
+        return None
+    return render_table(["dataset", "measure", "sys tau vs turn words", "sys tau vs total words",
+                         "chat rho vs turn words", "chat rho vs total words"], rows)
+
+
 def facts_lines(report: dict[str, Any]) -> list[str]:
     lines = []
     for ds in report["datasets"]:
         f = ds["facts"]
-        if ds["dataset"].startswith("stb/"):
+        if ds["kind"] == "skipped":
+            pass
+        elif ds["dataset"] == "dstc9":
+            ref = ds["references"]["system Overall"]
+            lines.append(f"dstc9: {ds['games']} chats ({f['sampled']}) of {len(ds['bots'])} "
+                         f"systems; people's system order {' > '.join(ref['reference_order'])}")
+        elif ds["dataset"].startswith("stb/"):
             by = ", ".join(f"{k} {v}" for k, v in sorted(f["turns_cleaned_by_system"].items()))
             lines.append(
                 f"{ds['dataset']}: {f['conversations']} bot-bot conversations "
@@ -119,6 +167,22 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def extra_tables(report: dict[str, Any]) -> list[str]:
+    out = []
+    per_dim, length = per_dimension_table(report), length_table(report)
+    if per_dim:
+        out += ["Each dimension vs people's rating of the matching quality (oriented raw score, "
+                "System side; system tau-b over per-system means, chat rho over chats; [95%] "
+                "bootstrap over chats resampled within systems; fit: how close the quality is, "
+                "docs/validity.md; '- baseline': this configuration minus --baseline's on the "
+                "same resamples, better only where the whole interval is above 0)", per_dim, ""]
+    if length:
+        out += ["Length bias: each measure vs the System's mean words per turn and total words "
+                "(a dimension close to +-1 here is mostly a length proxy; people's own rating "
+                "for reference)", length, ""]
+    return out
+
+
 def render(report: dict[str, Any]) -> str:
     parts: Sequence[str] = [
         f"chatmatch validity lab ({report['config']}; ranking {report['ranking']['method']}, "
@@ -137,6 +201,7 @@ def render(report: dict[str, Any]) -> str:
         "How often each dimension decides its point (share of games: all / shorter / longer)",
         fires_table(report),
         "",
+        *extra_tables(report),
         *facts_lines(report),
     ]
     return "\n".join(parts)

@@ -43,7 +43,7 @@ def conversation(n: int, a: str, b: str, turns: int, domain: str) -> dict[str, A
 
 def annotation(n: int, convo_id: str, h0: bool | None, h1: bool | None, turn: int) -> dict[str, Any]:
     def side(k: int, h: bool | None) -> dict[str, Any]:
-        return {"fluencyValue": True, "sensitivenessValue": True, "specificityValue": True,
+        return {"fluencyValue": True, "sensitivenessValue": bool(h), "specificityValue": bool(h),
                 "is_human": h, "decision_turn": turn, "entity_number": k}
     return {"_id": _oid(10_000 + n), "entity0_annotation": side(0, h0),
             "entity1_annotation": side(1, h1), "random_number": {"$numberLong": "1"},

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from chatmatch.cli import cli
+from tests.validity.dstc9_fixture import build as build_dstc9
 from tests.validity.stb_fixture import build_data_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,18 +44,21 @@ def test_table_on_tiny_stb_and_fed(data, fast_config):
 
 
 def test_json_schema(data, fast_config):
-    res = invoke("--data", data, "--datasets", "stb,fed", "--config", fast_config,
-                 "--seeds", 3, "--json", "-q")
+    res = invoke("--data", data, "--datasets", "stb,fed,dstc9", "--config", fast_config,
+                 "--seeds", 3, "--json", "-q", "--bootstrap", 20)
     assert res.exit_code == 0, res.output
     report = json.loads(res.output)
     assert set(report) == {"config", "scoring", "ranking", "seed", "seeds", "datasets"}
+    # dstc9 is in the default datasets but absent from this folder: skipped, with the reason
     assert report["ranking"]["shuffles"] == 2 and report["seeds"] == 3
     names = [d["dataset"] for d in report["datasets"]]
-    assert names == ["stb/convai2", "stb/dailydialog", "stb/empathetic", "fed"]
+    assert names == ["stb/convai2", "stb/dailydialog", "stb/empathetic", "fed", "dstc9"]
+    skipped = report["datasets"].pop()
+    assert skipped["kind"] == "skipped" and "DSTC9 folder not found" in skipped["notes"][0]
     dims = ["proactivity", "specificity", "diversity", "consistency"]
     for ds in report["datasets"]:
         assert set(ds) == {"dataset", "kind", "bots", "games", "facts", "ranking",
-                           "references", "dimensions", "notes"}
+                           "references", "dimensions", "notes", "per_dimension", "length_bias"}
         assert list(ds["dimensions"]) == dims
         for ref in ds["references"].values():
             assert set(ref) >= {"statistic", "full", "seeds", "shorter", "longer", "alone", "minus"}
@@ -162,3 +166,71 @@ def test_real_stb_through_the_lab(tmp_path):
         assert set(ds["references"]) == {"win rate", "fooling rate"}
         for ref in ds["references"].values():
             assert ref["full"] is None or -1 <= ref["full"] <= 1
+
+
+def test_per_dimension_and_length_tables_on_tiny_dstc9(data, fast_config):
+    build_dstc9(data / "dstc9")
+    res = invoke("--data", data, "--datasets", "fed,dstc9", "--config", fast_config, "-q",
+                 "--bootstrap", 50, "--json")
+    assert res.exit_code == 0, res.output
+    fed, dstc9 = json.loads(res.output)["datasets"]
+    rows = {(r["dimension"], r["quality"]): r for r in dstc9["per_dimension"]}
+    # the fixture's systems ask 2, 1 and 0 questions a chat and are rated 3, 2, 1 on
+    # inquisitive: the order agrees in every resample
+    pro = rows[("proactivity", "inquisitive")]
+    assert pro["fit"] == "close" and (pro["systems"], pro["chats"]) == (3, 12)
+    assert pro["system_tau"] == {"value": 1.0, "low": 1.0, "high": 1.0}
+    assert rows[("specificity", "diverse")]["fit"] == "loose"
+    assert rows[("ranking", "human (overall)")]["system_tau"]["value"] is not None
+    assert rows[("consistency", "consistent")]["system_tau"]["value"] is None  # never applies
+    # FED's fixture rates only Overall and Consistent: no row for unrated qualities
+    assert {r["quality"] for r in fed["per_dimension"]} == {"Overall", "Consistent"}
+    measures = [r["measure"] for r in dstc9["length_bias"]]
+    assert measures[-1] == "people: human (overall)" and "proactivity" in measures
+    assert dstc9["facts"]["chats"] == 12 and dstc9["bots"] == ["chatbot1", "chatbot2", "chatbot3"]
+    text = invoke("--data", data, "--datasets", "dstc9", "--config", fast_config, "-q",
+                  "--bootstrap", 20, "--sample", 2)
+    assert text.exit_code == 0, text.output
+    for needle in ("Each dimension vs people's rating", "Length bias", "inquisitive",
+                   "+1.00 [+1.00, +1.00]", "dstc9: 6 chats (2 chats a system (seed 0))"):
+        assert needle in text.output, needle
+
+
+def test_dstc9_given_by_name_must_exist(data, tmp_path):
+    res = invoke("--data", data, "--datasets", "dstc9", "--dstc9", tmp_path / "none", "-q")
+    assert res.exit_code == 2
+    assert "DSTC9 folder not found" in res.output and "Traceback" not in res.output
+
+
+def test_baseline_difference_is_paired(data, fast_config, tmp_path):
+    build_dstc9(data / "dstc9")
+    worse = tmp_path / "worse.yaml"  # proactivity reversed: fewer questions score higher
+    worse.write_text("scoring:\n  dimensions: [proactivity, specificity]\n")
+    res = invoke("--data", data, "--datasets", "dstc9", "--config", fast_config, "--baseline",
+                 worse, "-q", "--bootstrap", 30, "--json")
+    assert res.exit_code == 0, res.output
+    (ds,) = json.loads(res.output)["datasets"]
+    rows = {(r["dimension"], r["quality"]): r for r in ds["per_dimension"]}
+    same = rows[("proactivity", "inquisitive")]["vs_baseline"]["system_tau"]
+    assert same == {"value": 0.0, "low": 0.0, "high": 0.0}  # the same scorer both times
+    assert "vs_baseline" not in rows[("diversity", "diverse")]  # the baseline lacks it
+    assert ds["facts"]["baseline"] == str(worse)
+    text = invoke("--data", data, "--datasets", "dstc9", "--config", fast_config, "--baseline",
+                  worse, "-q", "--bootstrap", 30)
+    assert "tau - baseline [95%]" in text.output and "+0.00 [+0.00, +0.00]" in text.output
+
+
+def test_stb_checkboxes_give_a_per_dimension_table(data, fast_config):
+    res = invoke("--data", data, "--datasets", "stb", "--config", fast_config, "--seeds", 1,
+                 "-q", "--bootstrap", 30, "--json")
+    assert res.exit_code == 0, res.output
+    convai2 = json.loads(res.output)["datasets"][0]
+    rows = {(r["dimension"], r["quality"]): r for r in convai2["per_dimension"]}
+    # two sides of each of the 12 judged games; 3 systems
+    spec = rows[("specificity", "specific")]
+    assert (spec["systems"], spec["chats"], spec["fit"]) == (3, 24, "close")
+    # people: good always specific and human, mid half the time, bad never; the game points
+    # put good first and bad last in every game
+    assert rows[("ranking", "human")]["system_tau"]["value"] == 1.0
+    assert ("fluency", "fluent") not in rows  # fluency is not among the fast config's dimensions
+    assert [r["measure"] for r in convai2["length_bias"]][-1] == "people: human"

@@ -1,0 +1,242 @@
+"""DSTC9 interactive track (Gunasekara et al. 2020) as a lab dataset: 11 systems, 200
+human-bot chats each, every chat rated by 2-3 crowd workers on 11 qualities.
+
+The data (``chatbot1.json`` .. ``chatbot11.json``, MIT, see ``../shared/data/dstc9/README.md``)
+is read where it lies at run time, never copied. Each file holds one JSON object per
+*rating*; rows with the same ``context`` are one chat. Ratings that are not numbers
+("N/A") are skipped; a chat's rating of a quality is the mean over its raters.
+
+How the lab uses it (the same choice as FED): every chat is scored as a chatmatch game
+between ``User`` and ``System`` and only the ``System`` side counts. Chats are not
+re-paired into cross-system games because several dimensions (relevance, consistency,
+proactivity's excused answers) depend on the partner: the honest unit is the chat as it
+happened. A system's score on a dimension is the mean, over its chats, of the System's raw
+score (NaN, "not applicable", left out).
+
+API (small on purpose)::
+
+    from chatmatch.validity.dstc9 import load_dstc9, score_dstc9
+    data = load_dstc9("../shared/data/dstc9")          # Dstc9Data; Dstc9Error if absent
+    data = data.sample(50, seed=0)                      # 50 chats per system, seeded
+    scores = score_dstc9(data, scorers)                 # scorers: ScoringConfig.build_scorers()
+    scores.per_system("proactivity")   # {"chatbot1": 0.41, ...}: mean raw, higher = better
+    scores.per_chat["proactivity"]     # one oriented raw value per chat (data.chats order)
+    scores.higher_is_better["fluency"] # False: per_chat/per_system are negated for it
+    data.human_by_system("inquisitive")  # {"chatbot1": 2.81, ...}: mean of chat means
+    data.chats[0].ratings["human (overall)"], data.chats[0].system_words()
+
+``orient`` means: a dimension whose lower raw score is better (fluency's perplexity) is
+negated, so "higher = better" holds for every value here, as in the FED lab.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from chatmatch.errors import ChatmatchError
+from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.engine import score_games
+from chatmatch.scoring.points import result_from_scores
+from chatmatch.stages import DimensionScore
+from chatmatch.transcript import Transcript, Turn
+
+USER, SYSTEM = "User", "System"
+OVERALL = "human (overall)"
+#: every rated quality, with its scale
+QUALITIES = ("consistent", "likeable", "diverse", "informative", "coherent", "understanding",
+             "flexible", "topic depth", "error recovery", "inquisitive", OVERALL)
+FILE_RE = re.compile(r"^chatbot(\d+)\.json$")
+_SPEAKER = re.compile(r"^(User|System):\s?(.*)$")
+
+
+class Dstc9Error(ChatmatchError):
+    """DSTC9 data that is missing or cannot be read."""
+
+
+@dataclass(frozen=True)
+class Dstc9Chat:
+    system: str  # "chatbot1" .. "chatbot11" (file name)
+    index: int  # position among the system's chats (first appearance in its file)
+    turns: tuple[tuple[str, str], ...]  # (speaker, text), speaker User or System
+    ratings: Mapping[str, float]  # quality -> mean of the numeric ratings
+    raters: int
+
+    def transcript(self) -> Transcript:
+        first = self.turns[0][0] if self.turns else USER
+        players = (first, SYSTEM if first == USER else USER)
+        turns = tuple(Turn(i, s, t) for i, (s, t) in enumerate(self.turns))
+        return Transcript(f"{self.system}#{self.index:03d}", players, turns,
+                          meta={"dstc9_system": self.system})
+
+    def system_words(self) -> list[int]:
+        """Whitespace tokens in each System turn (the length-bias features)."""
+        return [len(t.split()) for s, t in self.turns if s == SYSTEM]
+
+
+@dataclass(frozen=True)
+class Dstc9Data:
+    chats: tuple[Dstc9Chat, ...]
+    source: str
+    sampled: str = "all chats"
+
+    @property
+    def systems(self) -> list[str]:
+        return sorted({c.system for c in self.chats}, key=_system_key)
+
+    def human_by_system(self, quality: str) -> dict[str, float]:
+        """System -> mean over its chats of the chat's mean rating (chats without a numeric
+        rating of ``quality`` left out)."""
+        groups: dict[str, list[float]] = {}
+        for c in self.chats:
+            if quality in c.ratings:
+                groups.setdefault(c.system, []).append(c.ratings[quality])
+        return {s: statistics.fmean(v) for s, v in groups.items()}
+
+    def sample(self, per_system: int | None, seed: int = 0) -> "Dstc9Data":
+        """At most ``per_system`` chats of each system, drawn without replacement with
+        ``numpy.random.default_rng(seed)``, kept in file order. ``None``: all."""
+        if per_system is None:
+            return self
+        if per_system < 1:
+            raise Dstc9Error(f"--sample {per_system}: give a number of chats per system >= 1")
+        rng = np.random.default_rng(seed)
+        keep: list[Dstc9Chat] = []
+        for s in self.systems:
+            mine = [c for c in self.chats if c.system == s]
+            if len(mine) > per_system:
+                idx = sorted(rng.choice(len(mine), size=per_system, replace=False).tolist())
+                mine = [mine[i] for i in idx]
+            keep += mine
+        return Dstc9Data(tuple(keep), self.source, f"{per_system} chats a system (seed {seed})")
+
+
+def _system_key(name: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (int(digits) if digits else 0, name)
+
+
+def parse_context(context: str) -> tuple[tuple[str, str], ...]:
+    """``"User: hi\\nSystem: hello"`` -> turns. A line without a speaker prefix continues the
+    turn before it (some systems' replies start on the line after ``System:``)."""
+    turns: list[list[str]] = []
+    for line in context.splitlines():
+        m = _SPEAKER.match(line)
+        if m:
+            turns.append([m.group(1), m.group(2).strip()])
+        elif turns and line.strip():
+            turns[-1][1] = f"{turns[-1][1]} {line.strip()}".strip()
+    return tuple((s, t) for s, t in turns)
+
+
+def _number(v: Any) -> float | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        return None  # "N/A" and friends
+    return float(v)
+
+
+def _chats(path: Path, system: str) -> list[Dstc9Chat]:
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise Dstc9Error(f"{path}: not a readable JSON file ({exc})") from None
+    if not isinstance(rows, list):
+        raise Dstc9Error(f"{path}: expected a JSON list of ratings, got {type(rows).__name__}")
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("context"), str):
+            raise Dstc9Error(f"{path}: rating {i} has no 'context' text; use the DSTC9 "
+                             "chatbotN.json files unmodified")
+        grouped.setdefault(row["context"], []).append(row)
+    out = []
+    for k, (ctx, ratings) in enumerate(grouped.items()):
+        means = {}
+        for q in QUALITIES:
+            nums = [n for r in ratings if (n := _number(r.get(q))) is not None]
+            if nums:
+                means[q] = statistics.fmean(nums)
+        out.append(Dstc9Chat(system, k, parse_context(ctx), means, len(ratings)))
+    return out
+
+
+def find_files(path: str | Path) -> list[Path]:
+    """The ``chatbotN.json`` files in ``path``, by N. Raises :class:`Dstc9Error` (with what
+    to do) when the folder or the files are missing."""
+    p = Path(path)
+    if not p.is_dir():
+        raise Dstc9Error(f"{p}: DSTC9 folder not found; put chatbot1.json .. chatbot11.json "
+                         "there (see ../shared/data/dstc9/README.md) or pass --dstc9")
+    files = sorted((f for f in p.iterdir() if FILE_RE.match(f.name)),
+                   key=lambda f: int(FILE_RE.match(f.name).group(1)))  # type: ignore[union-attr]
+    if not files:
+        raise Dstc9Error(f"{p}: no chatbotN.json files; put the DSTC9 ratings there or "
+                         "pass --dstc9")
+    return files
+
+
+def load_dstc9(path: str | Path) -> Dstc9Data:
+    """Every chat of every ``chatbotN.json`` in the folder ``path``."""
+    chats: list[Dstc9Chat] = []
+    for f in find_files(path):
+        chats += _chats(f, f.stem)
+    return Dstc9Data(tuple(chats), str(path))
+
+
+@dataclass(frozen=True)
+class Dstc9Scores:
+    """The System side of every chat, per dimension, oriented so higher is better."""
+
+    data: Dstc9Data
+    per_chat: Mapping[str, Sequence[float]]  # dimension -> one value per chat (NaN: n/a)
+    higher_is_better: Mapping[str, bool]
+    points: Sequence[float] = field(default=())  # System's game points against the User
+
+    def per_system(self, dimension: str) -> dict[str, float]:
+        return system_means(self.data.chats, self.per_chat[dimension])
+
+    def points_by_system(self) -> dict[str, float]:
+        return system_means(self.data.chats, self.points)
+
+
+def system_means(chats: Sequence[Dstc9Chat], values: Sequence[float]) -> dict[str, float]:
+    groups: dict[str, list[float]] = {}
+    for c, v in zip(chats, values):
+        if not math.isnan(v):
+            groups.setdefault(c.system, []).append(v)
+    return {s: statistics.fmean(v) for s, v in groups.items()}
+
+
+def system_side(games: Sequence[Mapping[str, DimensionScore]]) -> tuple[dict[str, list[float]], dict[str, bool]]:
+    """Oriented System raw scores per dimension, and each dimension's orientation."""
+    dims = list(games[0]) if games else []
+    hib = {d: games[0][d].higher_is_better for d in dims}
+    per_chat: dict[str, list[float]] = {d: [] for d in dims}
+    for game in games:
+        for d in dims:
+            v = float(game[d].raw.get(SYSTEM, math.nan))
+            per_chat[d].append(v if hib[d] else -v)
+    return per_chat, hib
+
+
+def score_dstc9(data: Dstc9Data, scorers: Sequence[Scorer],
+                weights: Mapping[str, float] | None = None,
+                games: Sequence[Mapping[str, DimensionScore]] | None = None) -> Dstc9Scores:
+    """Score every chat with ``scorers`` (or take ``games``, scores already computed in
+    ``data.chats`` order) and keep the System side; ``points`` are the System's game points
+    against the User under ``weights`` (default: all 1)."""
+    transcripts = [c.transcript() for c in data.chats]
+    scored = list(games) if games is not None else score_games(transcripts, scorers)
+    per_chat, hib = system_side(scored)
+    w = dict(weights or {d: 1.0 for d in hib})
+    points = []
+    for tr, game in zip(transcripts, scored):
+        res = result_from_scores(tr.game_id, tr.players, game, w)
+        points.append(res.total.get(SYSTEM, math.nan))
+    return Dstc9Scores(data, per_chat, hib, tuple(points))

@@ -1,0 +1,168 @@
+"""Agreement with people and its bootstrap interval, resampling chats within each system.
+
+The data is a list of chats, each belonging to one system and carrying two numbers: what
+chatmatch measured (a dimension's raw score, oriented so higher is better) and what people
+rated. Two statistics:
+
+* **system level**: Kendall's tau-b between the systems' mean measured value and their mean
+  rating (means over the system's chats);
+* **chat level**: Spearman's rho between the two numbers over all chats, pooled.
+
+A chat where either number is missing (NaN) is left out of both. The **interval** is the
+2.5th to 97.5th percentile over ``samples`` bootstrap resamples: each resample draws, for
+every system separately, as many chats as it has, with replacement (so every system keeps
+its size), using ``numpy.random.default_rng(seed)``, systems in sorted order. The same seed
+and the same chats give the same resamples, which makes :func:`paired_difference` (two
+measurements of the same chats resampled together) a fair test of "is B better than A":
+B is better only when the interval of B - A lies above 0.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from scipy import stats
+
+#: bootstrap resamples when nobody says otherwise
+SAMPLES = 1000
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A statistic on all chats and its 95% bootstrap interval (None: undefined)."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "low": self.low, "high": self.high}
+
+    def fmt(self) -> str:
+        if self.value is None:
+            return "n/a"
+        if self.low is None or self.high is None:
+            return f"{self.value:+.2f}"
+        return f"{self.value:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
+
+
+def tau_b_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kendall tau-b of every row of ``x`` against the same row of ``y`` (shape
+    ``(rows, systems)``); NaN where a row ranks every system the same."""
+    sx = np.sign(x[:, :, None] - x[:, None, :])
+    sy = np.sign(y[:, :, None] - y[:, None, :])
+    num = (sx * sy).sum(axis=(1, 2))
+    den = np.sqrt((sx != 0).sum(axis=(1, 2)) * (sy != 0).sum(axis=(1, 2)).astype(float))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: np.ndarray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    return out
+
+
+def rho_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Spearman rho (Pearson of average ranks) of every row of ``x`` against that of ``y``."""
+    rx = stats.rankdata(x, axis=1)
+    ry = stats.rankdata(y, axis=1)
+    rx -= rx.mean(axis=1, keepdims=True)
+    ry -= ry.mean(axis=1, keepdims=True)
+    den = np.linalg.norm(rx, axis=1) * np.linalg.norm(ry, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: np.ndarray = np.where(den > 0, (rx * ry).sum(axis=1) / np.where(den > 0, den, 1.0),
+                                   np.nan)
+    return out
+
+
+def _round(v: float) -> float | None:
+    return None if math.isnan(v) else round(float(v), 4)
+
+
+def _estimate(full: float, boot: np.ndarray) -> Estimate:
+    ok = boot[~np.isnan(boot)]
+    if math.isnan(full):
+        return Estimate(None, None, None)
+    if ok.size == 0:
+        return Estimate(_round(full), None, None)
+    return Estimate(_round(full), _round(float(np.quantile(ok, 0.025))),
+                    _round(float(np.quantile(ok, 0.975))))
+
+
+@dataclass(frozen=True)
+class Chats:
+    """Chats grouped by system: ``columns[k][i]`` is measurement k of chat i."""
+
+    systems: np.ndarray  # system label per chat
+    columns: np.ndarray  # shape (k, chats)
+
+    @classmethod
+    def build(cls, systems: Sequence[str], *columns: Sequence[float]) -> "Chats":
+        cols = np.array([np.asarray(c, dtype=float) for c in columns], dtype=float)
+        keep = ~np.isnan(cols).any(axis=0)
+        return cls(np.asarray(systems, dtype=object)[keep], cols[:, keep])
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(set(self.systems.tolist()))
+
+    def _members(self) -> list[np.ndarray]:
+        return [np.flatnonzero(self.systems == s) for s in self.names]
+
+    def indices(self, samples: int, seed: int) -> np.ndarray:
+        """Chat indices, shape (1 + samples, chats): row 0 is every chat once, the others
+        bootstrap resamples, every system resampled within itself. Columns are grouped by
+        system (sorted names), the same layout in every row."""
+        rng = np.random.default_rng(seed)
+        members = self._members()
+        out = np.empty((1 + samples, self.systems.size), dtype=int)
+        start = 0
+        for mine in members:
+            out[0, start:start + mine.size] = mine
+            out[1:, start:start + mine.size] = mine[rng.integers(0, mine.size,
+                                                                 (samples, mine.size))]
+            start += mine.size
+        return out
+
+    def system_means(self, idx: np.ndarray) -> np.ndarray:
+        """Shape (k, rows, systems): per row of ``idx`` (laid out as :meth:`indices`
+        lays it out), each system's mean of each measurement."""
+        out, start = [], 0
+        for mine in self._members():
+            out.append(self.columns[:, idx[:, start:start + mine.size]].mean(axis=2))
+            start += mine.size
+        return np.stack(out, axis=2)
+
+
+def agreement(systems: Sequence[str], values: Sequence[float], ratings: Sequence[float],
+              samples: int = SAMPLES, seed: int = 0) -> tuple[Estimate, Estimate, int, int]:
+    """(system-level tau-b, chat-level rho, systems, chats) of ``values`` against
+    ``ratings``, each with its bootstrap interval."""
+    chats = Chats.build(systems, values, ratings)
+    n = chats.systems.size
+    if n == 0:
+        none = Estimate(None, None, None)
+        return none, none, 0, 0
+    both = chats.indices(samples, seed)
+    means = chats.system_means(both)
+    taus = tau_b_rows(means[0], means[1])
+    x, y = chats.columns[0][both], chats.columns[1][both]
+    rhos = rho_rows(x, y)
+    return (_estimate(taus[0], taus[1:]), _estimate(rhos[0], rhos[1:]), len(chats.names), n)
+
+
+def paired_difference(systems: Sequence[str], before: Sequence[float], after: Sequence[float],
+                      ratings: Sequence[float], samples: int = SAMPLES,
+                      seed: int = 0) -> tuple[Estimate, Estimate]:
+    """System-level tau and chat-level rho of ``after`` minus those of ``before``, on the
+    chats where both and the rating are defined, both measured on the same resamples.
+    "After is better" holds when the difference's interval lies above 0."""
+    chats = Chats.build(systems, before, after, ratings)
+    if chats.systems.size == 0:
+        none = Estimate(None, None, None)
+        return none, none
+    both = chats.indices(samples, seed)
+    means = chats.system_means(both)
+    dtau = tau_b_rows(means[1], means[2]) - tau_b_rows(means[0], means[2])
+    r = chats.columns[:, both]
+    drho = rho_rows(r[1], r[2]) - rho_rows(r[0], r[2])
+    return _estimate(dtau[0], dtau[1:]), _estimate(drho[0], drho[1:])
