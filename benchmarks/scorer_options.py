@@ -80,6 +80,7 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("embedding-0.85", "diversity", {"similarity": "embedding", "sigma_r": 0.85}),
     ("paper", "relevance", {"skip_repetitions": False}),
     ("default-before", "relevance", {}),
+    ("per-turn", "relevance", {"unit": "per_turn"}),
     ("paper", "fluency", {"backend": "ngram", "aggregation": "authors"}),
     ("default-before", "fluency", {"backend": "ngram"}),
     ("worst", "fluency", {"backend": "ngram", "aggregation": "worst"}),

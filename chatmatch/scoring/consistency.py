@@ -145,8 +145,10 @@ class Consistency(Scorer):
     def _similarities(self, game: Transcript, t: int, earlier: list[int]) -> np.ndarray:
         if self.params.similarity == "embedding":
             texts = [x.text for x in game.turns]
-            return similarity_matrix(self.embedder, [texts[t]], [texts[e] for e in earlier])[0]
-        return game_similarity([x.text for x in game.turns]).block([t], earlier)[0]
+            sims: np.ndarray = similarity_matrix(self.embedder, [texts[t]], [texts[e] for e in earlier])[0]
+            return sims
+        tfidf: np.ndarray = game_similarity([x.text for x in game.turns]).block([t], earlier)[0]
+        return tfidf
 
     def score_game(self, game: Transcript) -> DimensionScore:
         turns = game.turns

@@ -105,7 +105,8 @@ def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cosines of the rows of ``a`` with the rows of ``b`` (the rows are unit vectors)."""
     if not len(a) or not len(b):
         return np.zeros((len(a), len(b)))
-    return np.clip(a @ b.T, -1.0, 1.0)
+    out: np.ndarray = np.clip(a @ b.T, -1.0, 1.0)
+    return out
 
 
 class EmbeddingSimilarity:
@@ -120,7 +121,7 @@ class EmbeddingSimilarity:
         empty = np.array([is_empty(t) for t in texts], dtype=bool)
         self.vectors = np.where(empty[:, None], 0.0, vecs) if len(texts) else vecs
 
-    def block(self, rows: Sequence[int], cols: Sequence[int]) -> np.ndarray:
+    def block(self, rows: Sequence[int] | np.ndarray, cols: Sequence[int] | np.ndarray) -> np.ndarray:
         return cosine(self.vectors[np.asarray(rows, dtype=np.int64)],
                       self.vectors[np.asarray(cols, dtype=np.int64)])
 
