@@ -26,7 +26,6 @@ import json
 import math
 import os
 import statistics
-import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Sequence
@@ -89,7 +88,7 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
 
 
 def dstc9(per_system: int = 0) -> tuple[list[Transcript], list[str], list[dict[str, float]]]:
-    """The chats (every ``per_system``-th... the first ``per_system`` per system; 0: all)."""
+    """DSTC9 as games: the first ``per_system`` chats of each system (0: all)."""
     games, systems, ratings = [], [], []
     for k in range(1, 12):
         rows = json.loads((DATA / "dstc9" / f"chatbot{k}.json").read_text())
@@ -227,4 +226,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
