@@ -25,8 +25,14 @@ scorer where chatmatch's defaults differ from them:
   and repetitions earn memory bonuses (default: a penalised repetition earns nothing
   outside diversity; a bot's own earlier words earn bonuses in both, ``own_concepts: true``
   being the default too since docs/validity.md measured it);
-* specificity ``leave_out: none`` -- Distinct-n over every turn (default: answers repeated
-  only because the partner repeated its question are left out).
+* specificity ``leave_out: none, method: distinct`` -- Distinct-n pooled over every turn
+  (default: Distinct-n on equal-size windows, MATTR, with answers repeated only because
+  the partner repeated its question left out);
+* consistency ``similarity: tfidf`` and diversity ``similarity: tfidf`` -- TF-IDF cosine
+  (the default of diversity too; consistency's default compares answers by meaning);
+  knowledge ``method: entities, unit: count``, proactivity ``questions: all, unit: turns``
+  -- the paper's counts (the defaults too; pinned so the preset does not follow a later
+  default).
 
 Every other paper setting is already chatmatch's default (sigma_r 0.95, sigma_c 0.8, d 1,
 p 50 %, all weights 1, 3/1/0 points). Add a preset or a key here, in one place.
@@ -50,6 +56,14 @@ PRESETS: dict[str, dict[str, Any]] = {
         "scoring.params.relevance.skip_repetitions": False,
         "scoring.params.relevance.own_concepts": True,
         "scoring.params.specificity.leave_out": "none",
+        "scoring.params.specificity.method": "distinct",
+        "scoring.params.consistency.similarity": "tfidf",
+        "scoring.params.consistency.self_contradictions": False,
+        "scoring.params.diversity.similarity": "tfidf",
+        "scoring.params.knowledge.method": "entities",
+        "scoring.params.knowledge.unit": "count",
+        "scoring.params.proactivity.questions": "all",
+        "scoring.params.proactivity.unit": "turns",
     },
 }
 

@@ -39,15 +39,19 @@ def test_paper_preset_sets_the_papers_and_authors_settings(tmp_path):
     fluency = cfg.scoring.scorer_params("fluency")
     assert fluency.aggregation == "authors" and fluency.cap == 50 and fluency.skip_repetitions
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
+    assert cfg.scoring.scorer_params("specificity").method == "distinct"
+    assert cfg.scoring.scorer_params("consistency").similarity == "tfidf"
+    assert cfg.scoring.scorer_params("diversity").similarity == "tfidf"
 
 
 def test_no_preset_is_the_measured_default(tmp_path):
     cfg = load_config(write(tmp_path, BOTS))
     assert cfg.preset is None and cfg.ranking.shuffles == DEFAULT_SHUFFLES != 3
     fluency = cfg.scoring.scorer_params("fluency")
-    assert fluency.aggregation == "median" and fluency.skip_repetitions
+    assert fluency.aggregation == "worst" and fluency.skip_repetitions
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
     assert cfg.scoring.scorer_params("relevance").own_concepts
+    assert cfg.scoring.scorer_params("specificity").method == "mattr"
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

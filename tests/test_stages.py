@@ -1,6 +1,9 @@
 """The typed stage data against a run directory written before they were typed
 (tests/data/old_run, made by tests/data/make_old_run.py at commit a42a87f): it loads, and
-every record is written back byte for byte; a new run writes the same files."""
+every record is written back byte for byte; a new run writes the same files as
+tests/data/current_run (the same run written by today's code: ``PYTHONPATH=. python
+tests/data/make_old_run.py --current`` after an intended change of a default the run uses;
+it first differed from old_run when specificity's default became MATTR, issue 20)."""
 
 import json
 import shutil
@@ -17,6 +20,7 @@ from chatmatch.storedrun import Run
 from tests.data.make_old_run import make
 
 OLD = Path(__file__).parent / "data" / "old_run"
+CURRENT = Path(__file__).parent / "data" / "current_run"
 
 
 @pytest.fixture
@@ -77,13 +81,13 @@ def test_cli_readers_accept_the_old_run(old):
 
 def test_a_new_run_writes_the_same_files(tmp_path):
     new = make(tmp_path)
-    files = sorted(p.relative_to(OLD) for p in OLD.rglob("*") if p.is_file())
+    files = sorted(p.relative_to(CURRENT) for p in CURRENT.rglob("*") if p.is_file())
     assert sorted(p.relative_to(new) for p in new.rglob("*") if p.is_file()) == files
     for f in files:
         if f.name == "manifest.json":  # the history is stamped with the time
-            a, b = (json.loads((d / f).read_text()) for d in (OLD, new))
+            a, b = (json.loads((d / f).read_text()) for d in (CURRENT, new))
             assert [{**e, "at": ""} for e in a.pop("history")] == \
                 [{**e, "at": ""} for e in b.pop("history")]
             assert a == b
         else:
-            assert (new / f).read_bytes() == (OLD / f).read_bytes(), f
+            assert (new / f).read_bytes() == (CURRENT / f).read_bytes(), f

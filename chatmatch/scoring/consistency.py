@@ -11,8 +11,22 @@ the answers the same bot gave when the question was asked before:
 * ``compare: original`` (the paper's pseudo-code): only the answer to the original
   question ``q`` (the most similar earlier question), turn ``q + 1``.
 
-The answer is *inconsistent* when ``Sim(t, e) <= sigma_c`` (default 0.8) for at least one
-earlier answer ``e``: turn 8 of the paper's Figure 2. It is charged to the bot that
+The answer is *inconsistent* when ``Sim(t, e) <= sigma_c`` for at least one earlier
+answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
+
+* ``tfidf`` (the paper): the TF-IDF cosine of the two answers, ``sigma_c`` 0.8. Lexical:
+  a bot that rewords an answer ("i love classical music" / "classical is my favourite",
+  cosine 0.18) is charged, a bot that repeats one canned sentence never is;
+* ``embedding``: the cosine of their sentence embeddings (:mod:`chatmatch.scoring.embed`,
+  all-MiniLM-L6-v2), ``sigma_c`` 0.5: the paraphrase above scores 0.82 and is consistent,
+  an answer about something else ("mostly heavy metal these days", 0.25) is not.
+
+With ``self_contradictions: true`` (needs ``similarity: embedding``) a bot's statements
+are also checked against its own earlier statements, wherever they were made
+(:mod:`chatmatch.scoring.contradiction`: same topic by embedding, opposite polarity; an
+approximation of a contradiction model, which cannot be had offline): every turn that
+restates something the bot said before is *tested*, and is inconsistent when it
+contradicts it. It is charged to the bot that
 answered, never to the bot that repeated the question. If an answer has no token (an
 empty turn), it is not compared: an empty reply contradicts nothing.
 
@@ -36,17 +50,24 @@ from __future__ import annotations
 import math
 from typing import Any, Literal, Sequence
 
-from pydantic import Field
+import numpy as np
+
+from pydantic import Field, model_validator
 
 from chatmatch.scoring.analysis import game_similarity
 from chatmatch.scoring.base import Scorer, ScorerParams
-from chatmatch.scoring.common import zero_raw
+from chatmatch.scoring.common import credited_turns, zero_raw
+from chatmatch.scoring.contradiction import DEFAULT_SIGMA_S, check_turns, similarity_matrix
+from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
 from chatmatch.scoring.diversity import DEFAULT_SIGMA_R, Repetition, find_repetitions
 from chatmatch.scoring.text import is_empty
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 DEFAULT_SIGMA_C = 0.8
+#: sigma_c of ``similarity: embedding`` (embedding cosines run higher than TF-IDF's on
+#: unrelated text, lower on exact repeats of short turns)
+DEFAULT_SIGMA_C_EMBEDDING = 0.5
 
 
 def earlier_answers(game: Transcript, t: int, question: Repetition, compare: str) -> list[int]:
@@ -68,7 +89,16 @@ class Consistency(Scorer):
     description = "share of the bot's answers to repeated questions that contradict an earlier answer (Algorithm 2)"
 
     class Params(ScorerParams):
-        sigma_c: float = Field(default=DEFAULT_SIGMA_C, ge=0.0, le=1.0)
+        #: tfidf (the paper) or embedding (meaning; all-MiniLM-L6-v2)
+        similarity: Literal["tfidf", "embedding"] = "tfidf"
+        #: None: 0.8 for tfidf, 0.5 for embedding
+        sigma_c: float | None = Field(default=None, ge=0.0, le=1.0)
+        #: also test each statement against the bot's own earlier statements (embedding only)
+        self_contradictions: bool = False
+        #: topic similarity of two statements about the same thing (self_contradictions)
+        sigma_s: float = Field(default=DEFAULT_SIGMA_S, ge=0.0, le=1.0)
+        #: the sentence embedding model: minilm (packaged) or a local folder
+        model: str = Field(default=MINILM, min_length=1)
         #: None: the same as diversity's sigma_r (0.95 unless configured)
         sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
         #: rate: minus the share of tested answers that are inconsistent, an untested bot
@@ -78,14 +108,50 @@ class Consistency(Scorer):
         #: pseudo-code): only the answer to Algorithm 1's original question
         compare: Literal["all", "original"] = "all"
 
+        @model_validator(mode="after")
+        def _self_needs_embedding(self) -> "Consistency.Params":
+            if self.self_contradictions and self.similarity != "embedding":
+                raise ValueError("self_contradictions: true needs similarity: embedding "
+                                 "(statements are compared by meaning)")
+            return self
+
+        def threshold(self) -> float:
+            if self.sigma_c is not None:
+                return self.sigma_c
+            return DEFAULT_SIGMA_C if self.similarity == "tfidf" else DEFAULT_SIGMA_C_EMBEDDING
+
     params: Params
 
+    def __init__(self, params: ScorerParams | None = None, *, embedder: Embedder | None = None) -> None:
+        super().__init__(params)
+        self._embedder = embedder
+
+    @property
+    def embedder(self) -> Embedder:
+        """The sentence embedder, loaded on first use (once per process)."""
+        if self._embedder is None:
+            self._embedder = get_embedder(self.params.model)
+        return self._embedder
+
+    def load(self) -> None:
+        if self.params.similarity == "embedding":
+            self.embedder  # noqa: B018 - loads the model
+
     def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+        if self.params.similarity == "embedding":  # every turn embedded in one batched call
+            self.embedder.embed([t.text for g in games for t in g.turns])
         return [self.score_game(g) for g in games]
+
+    def _similarities(self, game: Transcript, t: int, earlier: list[int]) -> np.ndarray:
+        if self.params.similarity == "embedding":
+            texts = [x.text for x in game.turns]
+            sims: np.ndarray = similarity_matrix(self.embedder, [texts[t]], [texts[e] for e in earlier])[0]
+            return sims
+        tfidf: np.ndarray = game_similarity([x.text for x in game.turns]).block([t], earlier)[0]
+        return tfidf
 
     def score_game(self, game: Transcript) -> DimensionScore:
         turns = game.turns
-        sim = game_similarity([t.text for t in turns])
         sigma_r = DEFAULT_SIGMA_R if self.params.sigma_r is None else self.params.sigma_r
         reps = find_repetitions(game, sigma_r)
         bad = zero_raw(game)
@@ -100,8 +166,8 @@ class Consistency(Scorer):
             earlier = earlier_answers(game, t, prev, self.params.compare)
             if not earlier:
                 continue
-            sims = sim.block([t], earlier)[0]
-            inconsistent = bool((sims <= self.params.sigma_c).any())
+            sims = self._similarities(game, t, earlier)
+            inconsistent = bool((sims <= self.params.threshold()).any())
             speaker = turns[t].speaker
             tested[speaker] += 1
             bad[speaker] += inconsistent
@@ -112,9 +178,31 @@ class Consistency(Scorer):
                                          for e, v in zip(earlier, sims)],
                             "similarity": round(float(sims.min()), 4),
                             "inconsistent": inconsistent})
+        if self.params.self_contradictions:
+            self._self_check(game, tested, bad, details)
         if self.params.score == "count":
             raw = {p: 0.0 - bad[p] for p in game.players}
             return DimensionScore(self.name, raw, self.higher_is_better, details)
         raw = {p: (0.0 - bad[p] / tested[p] if tested[p] else math.nan) for p in game.players}
         untested = tuple(p for p in game.players if not tested[p])
         return DimensionScore(self.name, raw, self.higher_is_better, details, untested)
+
+    def _self_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
+                    details: list[dict[str, Any]]) -> None:
+        """Add each bot's self-contradictions (a turn already tested as an answer to a
+        repeated question is not tested twice)."""
+        done = {d["turn"] for d in details}
+        for p in game.players:
+            own = [(t.index, t.text) for t in credited_turns(game) if t.speaker == p]
+            checked, found = check_turns(own, self.embedder, self.params.sigma_s)
+            checked -= done
+            tested[p] += len(checked)
+            for c in found:
+                if c.turn not in checked:
+                    continue
+                bad[p] += 1
+                details.append({"turn": c.turn, "speaker": p, "self_contradiction": True,
+                                "statement": c.statement, "earlier_turn": c.earlier_turn,
+                                "earlier_statement": c.earlier, "similarity": c.similarity,
+                                "inconsistent": True})
+        details.sort(key=lambda d: int(d["turn"]))

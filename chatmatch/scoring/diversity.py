@@ -28,7 +28,7 @@ counted them). Their parameters derive from :class:`RepetitionParams`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Literal, Sequence
 
 from pydantic import Field
 
@@ -36,6 +36,7 @@ from chatmatch.resources import RESOURCES
 from chatmatch.scoring.analysis import game_similarity
 from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns, zero_raw
+from chatmatch.scoring.embed import MINILM, Embedder, EmbeddingSimilarity, get_embedder
 from chatmatch.scoring.text import is_question
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
@@ -60,24 +61,29 @@ class Repetition:
                 "repeated_question_of": self.question_of, "penalised": self.penalised}
 
 
-def find_repetitions(game: Transcript, sigma_r: float) -> dict[int, Repetition]:
+def find_repetitions(game: Transcript, sigma_r: float,
+                     embedder: Embedder | None = None) -> dict[int, Repetition]:
     """Algorithm 1 over a whole game: turn index -> :class:`Repetition` (kept by the game's
     turns and ``sigma_r`` in ``RESOURCES.repetitions``, so every scorer that asks shares
-    one computation)."""
-    key = (tuple((t.speaker, t.text, t.seed) for t in game.turns), float(sigma_r))
+    one computation). With ``embedder``, ``Sim`` is the cosine of sentence embeddings
+    instead of TF-IDF (diversity's ``similarity: embedding``)."""
+    kind = "tfidf" if embedder is None else f"embedding:{id(embedder)}"
+    key = (tuple((t.speaker, t.text, t.seed) for t in game.turns), float(sigma_r), kind)
     reps: dict[int, Repetition] | None = RESOURCES.repetitions.get(key)
     if reps is None:  # computed outside the lock: games are scored side by side
-        reps = RESOURCES.repetitions.put(key, _find_repetitions(game, sigma_r))
+        reps = RESOURCES.repetitions.put(key, _find_repetitions(game, sigma_r, embedder))
     return reps
 
 
-def _find_repetitions(game: Transcript, sigma_r: float) -> dict[int, Repetition]:
+def _find_repetitions(game: Transcript, sigma_r: float,
+                      embedder: Embedder | None) -> dict[int, Repetition]:
     turns = game.turns
     questions = [is_question(t.text) for t in turns]
     groups: dict[str, list[int]] = {}
     for i, turn in enumerate(turns):
         groups.setdefault(turn.speaker, []).append(i)
-    sim = game_similarity([t.text for t in turns])
+    texts = [t.text for t in turns]
+    sim = game_similarity(texts) if embedder is None else EmbeddingSimilarity(texts, embedder)
     found: dict[int, tuple[tuple[int, ...], int | None, tuple[int, ...]]] = {}
     for t, earlier, sims in sim.earlier(list(groups.values())):
         hit = sims >= sigma_r
@@ -147,14 +153,37 @@ class Diversity(Scorer):
 
     class Params(ScorerParams):
         sigma_r: float = Field(default=DEFAULT_SIGMA_R, ge=0.0, le=1.0)
+        #: tfidf (the paper) or embedding (repetition of meaning; all-MiniLM-L6-v2). The
+        #: scorers that leave repetitions out keep TF-IDF's repetitions either way.
+        similarity: Literal["tfidf", "embedding"] = "tfidf"
+        #: the sentence embedding model: minilm (packaged) or a local folder
+        model: str = Field(default=MINILM, min_length=1)
 
     params: Params
 
+    def __init__(self, params: ScorerParams | None = None, *, embedder: Embedder | None = None) -> None:
+        super().__init__(params)
+        self._embedder = embedder
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The sentence embedder of ``similarity: embedding`` (None for TF-IDF)."""
+        if self.params.similarity != "embedding":
+            return None
+        if self._embedder is None:
+            self._embedder = get_embedder(self.params.model)
+        return self._embedder
+
+    def load(self) -> None:
+        self.embedder  # noqa: B018 - loads the model when one is needed
+
     def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+        if self.embedder is not None:  # every turn embedded in one batched call
+            self.embedder.embed([t.text for g in games for t in g.turns])
         return [self.score_game(g) for g in games]
 
     def score_game(self, game: Transcript) -> DimensionScore:
-        reps = find_repetitions(game, self.params.sigma_r)
+        reps = find_repetitions(game, self.params.sigma_r, self.embedder)
         raw = zero_raw(game)
         for r in reps.values():
             if r.penalised:

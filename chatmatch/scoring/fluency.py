@@ -9,7 +9,7 @@ and scores each distinct utterance once.
 
 A bot's raw score aggregates its turn perplexities (``aggregation``):
 
-* ``median`` (default) -- robust to the few turns a subword LM finds absurdly unlikely
+* ``median`` (the default until the per-quality measurements of docs/scoring.md) -- robust to the few turns a subword LM finds absurdly unlikely
   (a one-word "Yeah" can score 10^6 under SmolLM2);
 * ``capped_mean`` -- the authors' released scorer: each turn capped at ``cap`` (50), then
   averaged. Their LM was a character-level news LM; under SmolLM2 the median human
@@ -19,7 +19,16 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
   bot's turns from each end (``int(trim * n)`` turns at each end; never all of them);
 * ``authors`` -- the rule of the authors' released scorer: each turn capped at ``cap``
   (50), the bot's single worst turn (highest capped perplexity) dropped, the rest
-  averaged. A bot with one scoreable turn keeps it.
+  averaged. A bot with one scoreable turn keeps it;
+* ``worst`` (default, measured against people: docs/scoring.md) -- the bot's worst turns: the ``worst_share`` quantile (default 0.9) of its
+  turn perplexities (a bot is as fluent as its clumsy turns);
+* ``slor`` -- perplexity relative to word rarity, after SLOR (Lau et al. 2017): per turn,
+  ``log(perplexity) - log(unigram perplexity)``, the unigram perplexity of the turn's words
+  under chit-chat word frequencies (:class:`chatmatch.scoring.variety.UnigramTable`), then
+  the median over the bot's turns (lower is better). A generic reply made of common words
+  is predictable to any model; this asks how much *more* predictable the LM finds it than
+  its words alone. Approximate under a subword LM (its perplexity is per subword, the
+  unigram's per word); exact in units under ``backend: ngram``.
 
 ``skip_repetitions: true`` (the default since the validity lab measured it: the ladder's
 fluency-alone tau -1.00 -> 0.00, nothing else moved; docs/validity.md) leaves out of the
@@ -40,13 +49,15 @@ import math
 import statistics
 from typing import Any, Literal, Sequence
 
+import numpy as np
 from pydantic import Field, field_validator
 
 from chatmatch.scoring.base import Progress, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import penalised_turns
 from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
-from chatmatch.scoring.text import normalise
+from chatmatch.scoring.text import normalise, tokens
+from chatmatch.scoring.variety import chitchat_unigrams
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
@@ -63,7 +74,10 @@ class Fluency(Scorer):
     class Params(ScorerParams):
         backend: Literal["transformers", "ngram"] = "transformers"
         model: str = Field(default=SMOLLM2, min_length=1)
-        aggregation: Literal["median", "capped_mean", "mean", "trimmed_mean", "authors"] = "median"
+        aggregation: Literal["median", "capped_mean", "mean", "trimmed_mean", "authors", "worst",
+                             "slor"] = "worst"
+        #: quantile of ``worst``
+        worst_share: float = Field(default=0.9, ge=0.5, le=1.0)
         #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value: 50)
         cap: float = Field(default=50.0, gt=0.0, allow_inf_nan=False)
         #: share of a bot's turns dropped from each end by ``trimmed_mean``
@@ -141,12 +155,24 @@ class Fluency(Scorer):
             capped = sorted(min(v, p.cap) for v in values)
             kept = capped[:-1] if len(capped) > 1 else capped  # drop the worst turn
             return sum(kept) / len(kept)
+        if p.aggregation == "worst":
+            return float(np.quantile(values, p.worst_share))
+        if p.aggregation == "slor":  # values are already log-ratios (see _score)
+            return float(statistics.median(values))
         if p.aggregation == "trimmed_mean":
             cut = int(p.trim * len(values))
             ordered = sorted(values)
             kept = ordered[cut:len(ordered) - cut] or ordered
             return sum(kept) / len(kept)
         return sum(values) / len(values)
+
+    def _turn_value(self, text: str, perplexity: float) -> float:
+        """What a turn contributes to the aggregate: its perplexity, or for ``slor`` its log
+        perplexity minus its words' log unigram perplexity."""
+        if self.params.aggregation != "slor":
+            return perplexity
+        unigram = chitchat_unigrams().log_perplexity(tokens(text))
+        return math.log(max(perplexity, 1e-12)) - (unigram or 0.0)
 
     def repetitions(self, game: Transcript) -> set[int]:
         """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
@@ -164,7 +190,7 @@ class Fluency(Scorer):
             if turn.index in excluded:
                 detail["excluded"] = "repetition"
             elif value is not None:
-                per_bot[turn.speaker].append(value)
+                per_bot[turn.speaker].append(self._turn_value(turn.text, value))
             details.append(detail)
         raw = {p: self.aggregate(v) for p, v in per_bot.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)

@@ -26,6 +26,14 @@ and the ladder and one pair worse on empathetic, the full ranking one pair worse
 empathetic; so ``off``, simpler and the paper's, is the default. The decision is per bot and game, since a
 ParlAI bot can play a bot that writes with capitals. Details mark the turns whose case
 was restored (``"truecased": true``).
+
+``method: content_words`` counts, instead of entities, the *informative content words*
+the bot brings first: lemmas of nouns, proper nouns, verbs and adjectives (not stop
+words; the spaCy pass relevance uses) whose normalised IDF over a chit-chat corpus
+(:mod:`chatmatch.scoring.variety`, See et al. 2019) is at least ``min_nidf``, so that
+"thing", "good", "go" do not count and "aluminum", "propulsion", "metal" do. The same
+first-mention rule applies. ``unit: per_turn`` divides the bot's count by its number of
+credited turns (a rate; ``count``, the default, is the paper's).
 """
 
 from __future__ import annotations
@@ -36,7 +44,9 @@ from typing import Any, Literal, Sequence
 from pydantic import Field, field_validator
 
 from chatmatch.resources import load_spacy
-from chatmatch.scoring.analysis import ENTITIES, spacy_features
+from chatmatch.scoring.analysis import ENTITIES, LEMMAS, spacy_features
+from chatmatch.scoring.common import credited_turns
+from chatmatch.scoring.variety import chitchat_nidf
 from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
@@ -91,6 +101,12 @@ class Knowledge(SpacyScorer):
         per_100_exchanges: bool = False
         #: restore case before NER: auto = for a bot whose text in the game is lower-cased
         truecase: Literal["auto", "on", "off"] = "off"
+        #: entities (the paper: named entities) or content_words (informative lemmas)
+        method: Literal["entities", "content_words"] = "entities"
+        #: content_words: the least normalised IDF a lemma needs to count
+        min_nidf: float = Field(default=0.35, ge=0.0, le=1.0)
+        #: count (the paper) or per_turn (the count over the bot's credited turns)
+        unit: Literal["count", "per_turn"] = "count"
 
         @field_validator("exclude_labels", "include_labels")
         @classmethod
@@ -103,6 +119,10 @@ class Knowledge(SpacyScorer):
             return tuple(x.strip().upper() for x in v)
 
     params: Params
+
+    def spacy_request(self) -> tuple[str, frozenset[str]]:
+        needs = frozenset({LEMMAS}) if self.params.method == "content_words" else self.spacy_needs
+        return self.params.spacy_model, needs
 
     def counts(self, label: str) -> bool:
         p = self.params
@@ -123,8 +143,13 @@ class Knowledge(SpacyScorer):
         cased = [self.truecased_speakers(g) for g in games]
         texts = [restore_case(t.text) if t.speaker in who else t.text
                  for g, who in zip(games, cased) for t in g.turns]
-        feats = iter(spacy_features(texts, p.spacy_model, self.spacy_needs,
+        feats = iter(spacy_features(texts, p.spacy_model, self.spacy_request()[1],
                                     n_process=p.n_process, batch_size=p.batch_size))
+        if p.method == "content_words":
+            nidf = chitchat_nidf()
+            return [self._score(g, [tuple((w, "WORD") for w in (next(feats).lemmas or ())
+                                          if nidf.value(w) >= p.min_nidf) for _ in g.turns], who)
+                    for g, who in zip(games, cased)]
         return [self._score(g, [next(feats).entities or () for _ in g.turns], who)
                 for g, who in zip(games, cased)]
 
@@ -152,4 +177,7 @@ class Knowledge(SpacyScorer):
             details.append(detail)
         if self.params.per_100_exchanges and game.exchanges:
             raw = {k: v * 100 / game.exchanges for k, v in raw.items()}
+        if self.params.unit == "per_turn":
+            n = {p: sum(1 for t in credited_turns(game) if t.speaker == p) for p in game.players}
+            raw = {k: v / n[k] if n[k] else 0.0 for k, v in raw.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)

@@ -18,6 +18,18 @@ not spent asking. With ``excuse_answers`` (default true; the paper: false) a bot
 gave ``e`` such excused answers among its ``n`` credited turns is credited at its rate
 over its other turns: raw = asking turns x n / (n - e). In a game without repeated
 questions nothing changes (e = 0).
+
+Which questions count is ``questions``:
+
+* ``all`` (the paper): every question;
+* ``specific``: only a question that asks about something
+  (:func:`chatmatch.scoring.questions.specific_questions`): it holds a content word, not
+  only function words ("what about you?", "and you?", "really?", "how are you?" are
+  generic and earn nothing), and the bot has not asked a question with the same content
+  words earlier in the game.
+
+``unit: share`` gives the share of the bot's credited turns that ask (a rate, the same
+scale in a 10-turn chat and a 200-turn game).
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import RepetitionParams, penalised_turns, repeated_turns, scored_turns
+from chatmatch.scoring.questions import specific_questions
 from chatmatch.scoring.text import question_count
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
@@ -40,7 +53,9 @@ class Proactivity(Scorer):
 
     class Params(RepetitionParams):
         #: count turns that ask (a turn with three questions counts once) or questions
-        unit: Literal["turns", "questions"] = "turns"
+        unit: Literal["turns", "questions", "share"] = "turns"
+        #: all questions (the paper) or only specific ones (not generic, not repeated)
+        questions: Literal["all", "specific"] = "all"
         #: scale a bot's count up for the turns it spent answering its partner's repeated
         #: questions again (the paper: false)
         excuse_answers: bool = True
@@ -53,13 +68,20 @@ class Proactivity(Scorer):
     def score_game(self, game: Transcript) -> DimensionScore:
         raw = zero_raw(game)
         details: list[dict[str, Any]] = []
+        asked: dict[str, set[frozenset[str]]] = {p: set() for p in game.players}
         for turn in scored_turns(game, self.params):
             n = question_count(turn.text)
+            if n and self.params.questions == "specific":
+                n = specific_questions(turn.text, asked[turn.speaker])
             if n:
                 raw[turn.speaker] += n if self.params.unit == "questions" else 1
                 details.append({"turn": turn.index, "speaker": turn.speaker, "questions": n})
         if self.params.excuse_answers:
             raw = self._excuse(game, raw)
+        if self.params.unit == "share":
+            for p in game.players:
+                n_turns = sum(1 for t in credited_turns(game) if t.speaker == p)
+                raw[p] = raw[p] / n_turns if n_turns else 0.0
         return DimensionScore(self.name, raw, self.higher_is_better, details)
 
     def _excuse(self, game: Transcript, raw: dict[str, float]) -> dict[str, float]:

@@ -25,14 +25,16 @@ A first mention earns nothing. Seed turns earn nothing but count as mentions. Tu
 diversity penalises as repetitions earn nothing either (``skip_repetitions``, default true;
 the paper credited them), though they still count as mentions. Raw score: the number of
 bonus turns. Details list each bonus turn with the concepts, where they were last
-mentioned and by whom.
+mentioned and by whom. ``unit: per_turn`` divides the count by the bot's credited turns
+(a rate: the same scale in a 10-turn chat and a 200-turn game; ``count``, the default, is
+the paper's).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
@@ -66,6 +68,8 @@ class Relevance(SpacyScorer):
         min_df: int = Field(default=2, ge=1)
         #: a concept last mentioned by the bot itself earns a bonus too (the paper: true)
         own_concepts: bool = True
+        #: count (the paper) or per_turn (the count over the bot's credited turns)
+        unit: Literal["count", "per_turn"] = "count"
 
     params: Params
 
@@ -93,6 +97,9 @@ class Relevance(SpacyScorer):
                 raw[turn.speaker] += 1
                 details.append({"turn": t, "speaker": turn.speaker, "concepts": hits})
             last_seen.update((c, t) for c in concepts)
+        if p.unit == "per_turn":
+            n = {q: sum(1 for x in turns if x.speaker == q and not x.seed) for q in game.players}
+            raw = {q: v / n[q] if n[q] else 0.0 for q, v in raw.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)
 
 

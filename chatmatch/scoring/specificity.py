@@ -1,4 +1,17 @@
-"""Specificity: lexical variety, the mean of Distinct-1 and Distinct-2 (higher is better).
+"""Specificity: lexical variety of the bot's text (higher is better).
+
+``method`` chooses the measure (docs/scoring.md, "Options chosen by measurement"):
+
+* ``distinct`` (the paper): the mean of Distinct-1 and Distinct-2 pooled over the bot's
+  turns (below). A pooled type-token ratio falls as the text grows, so it rewards the bot
+  that says less;
+* ``mattr`` (default, measured: docs/scoring.md): the same mean of Distinct-1 and Distinct-2, but measured on every window of
+  ``window`` (25) consecutive unigrams (bigrams) of the bot's text and averaged
+  (:func:`chatmatch.scoring.variety.moving_distinct`): equal-size samples, so length
+  stops paying above the window;
+* ``nidf``: the mean normalised IDF of the bot's words over a chit-chat corpus (See et al.
+  2019; :func:`chatmatch.scoring.variety.mean_nidf`): how rare, so how specific, the words
+  are. A bot with no token has no score (NaN, which loses the dimension).
 
 Distinct-n of a bot (Li et al. 2016) = distinct token n-grams / all token n-grams, pooled
 over all the bot's turns in the game (n-grams never cross a turn boundary). Tokens are
@@ -33,6 +46,7 @@ from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.diversity import penalised_turns, repeated_turns
 from chatmatch.scoring.text import tokens
+from chatmatch.scoring.variety import chitchat_nidf, moving_distinct
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
@@ -50,9 +64,14 @@ def ngrams(toks: Sequence[str], n: int) -> list[tuple[str, ...]]:
 class Specificity(Scorer):
     name = "specificity"
     higher_is_better = True
-    description = "mean of Distinct-1 and Distinct-2 over the bot's tokens (Table 1)"
+    description = "lexical variety of the bot's tokens (Table 1: Distinct-1/2; or MATTR, NIDF)"
 
     class Params(ScorerParams):
+        #: distinct (the paper's pooled Distinct-1/2), mattr (Distinct-1/2 on equal-size
+        #: windows), nidf (mean normalised IDF of the bot's words)
+        method: Literal["distinct", "mattr", "nidf"] = "mattr"
+        #: window of ``mattr``, in unigrams (bigrams)
+        window: int = Field(default=25, ge=2, le=10_000)
         #: which repetitions leave the pool: excused (answers to a repeated question),
         #: penalised (authors' scorer), all, none (paper's text)
         leave_out: Literal["excused", "penalised", "all", "none"] = "excused"
@@ -79,8 +98,19 @@ class Specificity(Scorer):
             seen[turn.speaker].update(uni + bi)
             details.append({"turn": turn.index, "speaker": turn.speaker, "tokens": len(toks),
                             "new_unigrams": len(new_uni), "new_bigrams": len(new_bi)})
-        raw = {p: (distinct(u) + distinct(b)) / 2 for p, (u, b) in grams.items()}
+        raw = {p: self.value(u, b) for p, (u, b) in grams.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+    def value(self, uni: list[list[tuple[str, ...]]], bi: list[list[tuple[str, ...]]]) -> float:
+        """The raw score of one bot from its per-turn unigrams and bigrams."""
+        if self.params.method == "distinct":
+            return (distinct(uni) + distinct(bi)) / 2
+        flat_uni = [g for turn in uni for g in turn]
+        if self.params.method == "nidf":
+            return chitchat_nidf().mean([g[0] for g in flat_uni])
+        flat_bi = [g for turn in bi for g in turn]
+        w = self.params.window
+        return (moving_distinct(flat_uni, w) + moving_distinct(flat_bi, w)) / 2
 
     def left_out(self, game: Transcript) -> frozenset[int]:
         """The turns ``leave_out`` takes out of ``game``'s pools."""

@@ -53,7 +53,19 @@ def make(folder: Path) -> Path:
 
 
 def main() -> None:
-    make(HERE)
+    """``--current``: write tests/data/current_run instead, the same run as today's code
+    writes it (test_stages.py compares a new run with it; regenerate it, and review the
+    diff, after an intended change of a default that the run uses)."""
+    import sys
+    import tempfile
+
+    if "--current" not in sys.argv[1:]:
+        make(HERE)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        run = make(Path(tmp))
+        shutil.rmtree(HERE / "current_run", ignore_errors=True)
+        shutil.copytree(run, HERE / "current_run")
 
 
 if __name__ == "__main__":

@@ -147,3 +147,73 @@ def test_the_asker_is_never_charged() -> None:
     g = T("g", ("A", "B"), turns)
     s = Consistency().score_game(g)
     assert s.details == [] and s.not_applicable == ("A", "B")
+
+
+# --- similarity: embedding (meaning), with a tiny injected embedder ------------------------
+def meaning(**params: object) -> Consistency:
+    from fake_embedder import FakeEmbedder
+
+    return Consistency(Consistency.Params(similarity="embedding", **params), embedder=FakeEmbedder())
+
+
+def test_embedding_a_reworded_answer_is_consistent() -> None:
+    g = game(["What music do you like?", "I love classical music.", "What music do you like?",
+              "Mozart is my favourite."])
+    # TF-IDF: no shared token -> charged; meaning: classical~mozart, love~favourite -> fine
+    assert Consistency().score_game(g).raw["B"] == -1
+    s = meaning().score_game(g)
+    assert s.raw["B"] == 0 and s.details[0]["similarity"] > 0.5
+
+
+def test_embedding_an_answer_about_something_else_is_inconsistent() -> None:
+    g = game(["What music do you like?", "I love classical music.", "What music do you like?",
+              "Heavy metal, mostly."])
+    s = meaning().score_game(g)
+    assert s.raw["B"] == -1 and s.details[0]["inconsistent"] is True
+    partly = game(["What music do you like?", "I love classical music.", "What music do you like?",
+                   "Classical and heavy metal."])  # cosine 1/sqrt(15) = 0.26
+    assert meaning().score_game(partly).raw["B"] == -1
+    assert meaning(sigma_c=0.2).score_game(partly).raw["B"] == 0
+
+
+def test_embedding_sigma_c_defaults() -> None:
+    assert Consistency.Params().threshold() == 0.8
+    assert Consistency.Params(similarity="embedding").threshold() == 0.5
+    assert Consistency.Params(similarity="embedding", sigma_c=0.7).threshold() == 0.7
+
+
+def test_self_contradiction_outside_repeated_questions() -> None:
+    g = game(["Tell me about you.", "I have two kids.", "Nice.", "I like Paris a lot.",
+              "Cool.", "I don't have kids."])
+    s = meaning(self_contradictions=True).score_game(g)
+    # turn 5 restates turn 1's topic (kids, two, have) with the opposite polarity
+    (d,) = [d for d in s.details if d.get("self_contradiction")]
+    assert (d["turn"], d["earlier_turn"], d["speaker"]) == (5, 1, "B")
+    assert s.raw["B"] == -1.0  # tested once (turn 5), inconsistent once
+    assert math.isnan(s.raw["A"])  # A made no statement about itself
+
+
+def test_self_paraphrase_is_not_a_contradiction() -> None:
+    g = game(["Tell me about you.", "I love classical music.", "Nice.",
+              "My favourite is Mozart, I love him."])
+    s = meaning(self_contradictions=True).score_game(g)
+    assert s.raw["B"] == 0.0 and not any(d.get("self_contradiction") for d in s.details)
+
+
+def test_self_contradictions_need_embedding() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="self_contradictions: true needs similarity: embedding"):
+        Consistency.Params(self_contradictions=True)
+
+
+def test_embedding_scores_all_games_in_one_batch() -> None:
+    from fake_embedder import FakeEmbedder
+
+    emb = FakeEmbedder()
+    scorer = Consistency(Consistency.Params(similarity="embedding"), embedder=emb)
+    g = game(["What music do you like?", "I love classical music.", "What music do you like?",
+              "Heavy metal."])
+    scorer.score_games([g, g])
+    assert emb.calls[0] == 8  # every turn of both games in the first call

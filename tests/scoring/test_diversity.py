@@ -83,3 +83,18 @@ def test_one_word_non_english_and_ties() -> None:
 def test_a_single_turn_has_no_history() -> None:
     s = Diversity().score_game(game(FIGURE2[:1]))
     assert s.raw == {"A": 0, "B": 0} and s.details == []
+
+
+def test_embedding_similarity_finds_reworded_repetitions() -> None:
+    from fake_embedder import FakeEmbedder
+    from scoring_dialogues import game as make
+
+    g = make(["Hi.", "I love classical music.", "Oh.", "Mozart is my favourite.", "Ok.",
+              "I live in Rome."])
+    tfidf = Diversity().score_game(g)
+    meaning = Diversity(Diversity.Params(similarity="embedding", sigma_r=0.8),
+                        embedder=FakeEmbedder()).score_game(g)
+    assert tfidf.raw["B"] == 0  # no shared word
+    assert meaning.raw["B"] == -1  # the same meaning said twice
+    assert [d["turn"] for d in meaning.details] == [3]
+    assert Diversity.Params().similarity == "tfidf"

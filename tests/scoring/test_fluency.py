@@ -33,6 +33,7 @@ def fluency(**params: object) -> tuple[Fluency, ScriptedLM]:
     # the hand-computed cases repeat texts on purpose: every turn counts unless a test asks
     # for the default (skip_repetitions true, tested on its own below)
     params.setdefault("skip_repetitions", False)
+    params.setdefault("aggregation", "median")  # the hand-computed cases; default: worst
     lm = ScriptedLM()
     return Fluency(Fluency.Params(**params), lm=lm), lm
 
@@ -211,3 +212,21 @@ def test_smollm2_scorer_end_to_end(smollm2: TransformersLM) -> None:
     s = Fluency(Fluency.Params(skip_repetitions=False)).score_games([g])[0]
     assert s.raw["B"] > s.raw["A"]  # A's single turn is fluent; B's median turn is not
     assert get_lm("transformers", "smollm2") is smollm2  # loaded once per process
+
+
+def test_worst_and_slor_aggregations() -> None:
+    g = game(TEXTS, seed_first=True)
+    worst, _ = fluency(aggregation="worst", worst_share=1.0)
+    assert worst.score_games([g])[0].raw == {"A": 80.0, "B": 30.0}  # B: 20, 10, 30 -> max
+    from chatmatch.scoring.variety import UnigramTable, chitchat_unigrams
+
+    slor, _ = fluency(aggregation="slor")
+    table = chitchat_unigrams()
+    # B's turns: "a b" (20), "a" (10), "a b c" (30): log ppl minus log unigram ppl, median
+    want = sorted(math.log(p) - (table.log_perplexity(t.split()) or 0.0)
+                  for p, t in ((20, "a b"), (10, "a"), (30, "a b c")))[1]
+    assert slor.score_games([g])[0].raw["B"] == pytest.approx(want)
+    # a common word is predictable by frequency alone: its unigram log ppl is the lower
+    small = UnigramTable({"the": 90, "violin": 1})
+    assert small.log_perplexity(["the"]) < small.log_perplexity(["violin"])
+    assert small.log_perplexity([]) is None

@@ -67,3 +67,17 @@ def test_labels_are_validated() -> None:
     assert Knowledge.Params(exclude_labels=[" date "]).exclude_labels == ("DATE",)
     with pytest.raises(ValueError):
         Knowledge.Params(exclude_labels=[""])
+
+
+def test_content_words_count_informative_lemmas_first_mentioned() -> None:
+    raw, details = score(["I think it is good.", "Aluminum was used in early propulsion engines.",
+                          "I think engines are good."], method="content_words")
+    # A: "think", "good" are common chit-chat words (low NIDF): nothing; B brings aluminum,
+    # propulsion, engine (and use/early if rare enough); A's "engine" was B's first
+    assert raw["A"] == 0 and raw["B"] >= 3
+    assert any(w[0] == "aluminum" for w in details[0]["new"])
+
+
+def test_per_turn_unit() -> None:
+    raw, _ = score(["I visited Paris and Rome.", "ok", "I love Berlin.", "fine"], unit="per_turn")
+    assert raw == {"A": 1.5, "B": 0.0}  # 3 entities over A's 2 turns

@@ -78,3 +78,28 @@ def test_turns_spent_answering_a_repeated_question_are_excused() -> None:
     plain = Proactivity(Proactivity.Params(excuse_answers=False)).score_game(g)
     assert plain.raw == {"A": 1, "B": 1}
     assert PAPER.score_game(g).raw == {"A": 3, "B": 1}
+
+
+# --- questions: specific -------------------------------------------------------------------
+SPECIFIC = Proactivity(Proactivity.Params(questions="specific"))
+
+
+def test_generic_questions_earn_nothing() -> None:
+    g = game(["What about you?", "Do you play chess?", "And you? How are you?",
+              "Really? Why?", "ok", "Which chess opening do you like?"])
+    assert Proactivity().score_game(g).raw == {"A": 2, "B": 3}
+    # A asks only generic questions; B asks about chess twice (different content words)
+    assert SPECIFIC.score_game(g).raw == {"A": 0, "B": 2}
+
+
+def test_a_question_repeated_in_content_earns_once() -> None:
+    # the same content words ("play chess") asked again, reworded: counted once
+    g = game(["Do you play chess?", "no", "So, do you play chess at all?", "no"])
+    assert SPECIFIC.score_game(g).raw["A"] == 1
+    assert Proactivity().score_game(g).raw["A"] == 2
+
+
+def test_share_unit_is_a_rate() -> None:
+    g = game(["Do you play chess?", "no", "Do you like tea?", "no", "fine", "ok"])
+    s = Proactivity(Proactivity.Params(unit="share")).score_game(g)
+    assert s.raw == {"A": 2 / 3, "B": 0.0}

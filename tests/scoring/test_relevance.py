@@ -122,3 +122,9 @@ def test_each_option_alone() -> None:
     g2 = game(["I love my garden.", "Nice.", "My garden is green.", "Good."])
     assert Relevance(Relevance.Params(own_concepts=False)).score_games([g2])[0].raw == {"A": 0, "B": 0}
     assert Relevance().score_games([g2])[0].raw == {"A": 1, "B": 0}  # default: own_concepts true
+
+
+def test_per_turn_unit(figure2: Transcript) -> None:
+    # the paper's rule gives A 2 bonuses over its 5 turns (0, 2, 4, 6, 8), B 1 over its 4
+    s = Relevance(Relevance.Params(unit="per_turn", **PAPER)).score_games([figure2])[0]
+    assert s.raw == {"A": pytest.approx(2 / 5), "B": pytest.approx(1 / 4)}

@@ -80,3 +80,44 @@ def test_which_repetitions_leave_the_pool() -> None:
     assert a_b("all") == (1.0, 1.0)
     assert a_b("none") == (0.5, 0.5)
     assert [d["turn"] for d in S().score_game(g).details] == [0, 1, 2]
+
+
+# --- measures that do not reward saying less --------------------------------------------
+def test_moving_distinct_hand_computed() -> None:
+    from chatmatch.scoring.variety import moving_distinct
+
+    # windows of 3 over a b a c: (a b a) 2/3, (b a c) 3/3 -> 5/6
+    assert moving_distinct(list("abac"), 3) == pytest.approx(5 / 6)
+    assert moving_distinct(list("ab"), 3) == 1.0  # shorter than the window: pooled ratio
+    assert moving_distinct([], 3) == 0.0
+
+
+def test_mattr_does_not_reward_saying_less() -> None:
+    # A says one sentence; B says three of the same style (Heaps' law: function words come
+    # back as text grows). Pooled Distinct-n gives A a clear win for saying less; on
+    # equal-size windows of 6 the two are about equally varied.
+    g = game(["the cat sat on the mat",
+              "the cat sat on the mat. the dog lay on the rug. the bird sang in the tree"])
+    paper = Specificity().score_game(g).raw
+    mattr = Specificity(Specificity.Params(method="mattr", window=6)).score_game(g).raw
+    assert paper["A"] == pytest.approx(11 / 12) and paper["B"] < 0.81  # A wins for less text
+    assert mattr["A"] == pytest.approx(mattr["B"])  # equally varied on equal-size windows
+
+
+def test_nidf_prefers_rare_words() -> None:
+    from chatmatch.scoring.variety import NidfTable
+
+    table = NidfTable.from_texts(["i like it", "i like tea", "i like the violin", "i do"])
+    # "i" is in every document (NIDF 0), "violin" in one (the rarest: 1)
+    assert table.value("i") == 0.0 and table.value("violin") == 1.0
+    assert table.value("never-seen") == 1.0
+    assert table.mean(["i", "violin"]) == pytest.approx(0.5)
+    import math
+    assert math.isnan(table.mean([]))
+
+
+def test_nidf_method_on_the_chitchat_table() -> None:
+    g = game(["i don't know, i like it", "my grandmother restores harpsichords in vienna"])
+    s = Specificity(Specificity.Params(method="nidf")).score_game(g)
+    assert s.raw["B"] > s.raw["A"]
+    assert Specificity.Params(method="nidf").window > 0

