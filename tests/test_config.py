@@ -66,7 +66,7 @@ def test_bare_list_of_bots(tmp_path):
     # 7 nested unknown key
     (GOOD_BOTS + "ranking:\n  method: points\n  shufles: 3\n",
      "t.yaml:8: ranking.shufles: unknown key 'shufles'; did you mean 'shuffles'? Allowed: "
-     "bt, elo, method, points, shuffles, trueskill"),
+     "bt, elo, method, points, shuffles, ties, trueskill"),
     # 8 bad points rule
     (GOOD_BOTS + "ranking:\n  points: {win: 0, tie: 1, loss: 0}\n",
      "t.yaml:7: ranking.points: need win >= tie >= loss, got 0.0/1.0/0.0"),

@@ -76,7 +76,7 @@ def find_repetitions(game: Transcript, sigma_r: float,
 
 
 def _find_repetitions(game: Transcript, sigma_r: float,
-                      embedder: Embedder | None) -> dict[int, Repetition]:
+                      embedder: Embedder | None = None) -> dict[int, Repetition]:
     turns = game.turns
     questions = [is_question(t.text) for t in turns]
     groups: dict[str, list[int]] = {}
