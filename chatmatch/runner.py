@@ -178,6 +178,7 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
     have, results = store.transcripts(), store.results()
     manifest = _prepare(cfg, store, config_file, schedule, have, results, allow_failures_change)
+    store.repair_results(results)  # drop the lines results() did not trust (warned)
     manifest = manifest.replace(expected_games=len(schedule))
     replayed: list[str] = []
     if replay_forfeits:

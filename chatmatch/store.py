@@ -36,6 +36,7 @@ from typing import Any, Iterator
 
 from chatmatch import __version__
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
+from chatmatch.integrity import cross_check_results, transcript_players
 from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
@@ -139,6 +140,9 @@ _MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
 class RunDir:
     path: Path
     warnings: list[str] = field(default_factory=list)
+    #: result lines the last :meth:`results` ignored (damaged or untrusted): a resume
+    #: writes the file back without them
+    ignored_lines: int = 0
 
     # --- paths ---------------------------------------------------------------------------
     @property
@@ -301,6 +305,10 @@ class RunDir:
             self.transcript_path(gid).unlink(missing_ok=True)
 
     def _iter_results(self) -> Iterator[GameResult]:
+        for _, r in self._iter_numbered_results():
+            yield r
+
+    def _iter_numbered_results(self) -> Iterator[tuple[int, GameResult]]:
         p = self.path / RESULTS
         if not p.exists():
             return
@@ -319,14 +327,34 @@ class RunDir:
                     rec = entry["record"]
                     if entry["sha256"] != _checksum(rec):
                         raise ValueError("checksum mismatch")
-                    yield GameResult.from_json(rec)
+                    res = GameResult.from_json(rec)
                 except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
                     self.warnings.append(f"{p}:{n}: ignored a damaged result line ({exc}); "
                                          "that game is scored again from its transcript")
+                    self.ignored_lines += 1
+                    continue
+                yield n, res
 
     def results(self) -> dict[str, GameResult]:
-        """Scored games by id (the last record of a game wins)."""
-        return {r.game_id: r for r in self._iter_results()}
+        """Scored games by id that the run can trust (the last trusted record of a game
+        wins): undamaged lines that agree with the game's transcript and score record
+        (:func:`chatmatch.integrity.cross_check_results`); the others are counted in
+        :attr:`ignored_lines`, each with a warning."""
+        self.ignored_lines = 0
+        lines = list(self._iter_numbered_results())
+        trusted, kept, warnings = cross_check_results(
+            lines, self.path, self.load_scores,
+            lambda gid: transcript_players(self.transcript_path(gid), gid))
+        self.warnings.extend(warnings)
+        self.ignored_lines += len(lines) - len(kept)  # untrusted, and older lines of a game
+        return trusted
+
+    def repair_results(self, results: dict[str, GameResult]) -> None:
+        """Write ``results.jsonl`` back with only ``results`` (in their order) when the
+        last :meth:`results` ignored lines (a resume does this under the run's lock)."""
+        if self.ignored_lines:
+            self.rewrite_results(list(results.values()))
+            self.ignored_lines = 0
 
     # --- rankings ------------------------------------------------------------------------
     def save_ranking(self, name: str, json_doc: dict[str, Any], csv_text: str) -> None:
