@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from chatmatch.config import config_from_data
+from chatmatch.config import DEFAULT_TIMEOUT_S, config_from_data
 from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.schedule import ScheduledGame
 from chatmatch.stages import GameResult
@@ -99,6 +99,12 @@ def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame],
 REPORT_ONLY_FAILURE_KEYS = frozenset({"max_forfeit_share"})
 
 
+def _new_default_timeout(key: str, old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """A run stored before ``failures.timeout_s`` had a default (none) resumed with the
+    default: only a hung call is treated differently, so it is not a change of rules."""
+    return key == "timeout_s" and old.get(key) is None and new.get(key) == DEFAULT_TIMEOUT_S
+
+
 def check_failures(store: RunDir, old_failures: Any, new_failures: dict[str, Any],
                    played: int, allow: bool) -> list[str]:
     """The changed ``failures`` keys; refused when games were played under the old ones
@@ -107,7 +113,8 @@ def check_failures(store: RunDir, old_failures: Any, new_failures: dict[str, Any
         return []
     changed = sorted(k for k in set(old_failures) | set(new_failures)
                      if k not in REPORT_ONLY_FAILURE_KEYS
-                     and old_failures.get(k) != new_failures.get(k))
+                     and old_failures.get(k) != new_failures.get(k)
+                     and not _new_default_timeout(k, old_failures, new_failures))
     if changed and played and not allow:
         what = "; ".join(f"{k} {old_failures.get(k)!r} -> {new_failures.get(k)!r}" for k in changed)
         raise RunDirError(

@@ -1,0 +1,49 @@
+"""The one rule for bot names, applied when a tournament YAML is checked.
+
+A bot name is shown in terminal tables, SVG plots, the HTML report and file contents, and
+it identifies the bot's games when a run is resumed. So it is:
+
+* NFC-normalised (an accent typed as one character or as a letter plus a combining accent
+  gives the same name: ``café``);
+* free of characters that show nothing or act on the terminal: control characters (NUL,
+  BEL, ESC, tab, newline), format characters (zero-width space and joiners, BOM,
+  bidirectional overrides), line/paragraph separators, surrogates, private-use and
+  unassigned code points; no slash or backslash; no spaces at either end;
+* at most :data:`MAX_NAME_CHARS` characters;
+* unique up to look-alikes: two names equal after NFKC normalisation (``ｅｌｉｚａ`` and
+  ``eliza``, ``ﬁ`` and ``fi``) are duplicates (:func:`name_key`).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME_CHARS = 100
+#: categories refused anywhere in a name
+_REFUSED = {"Cc": "a control character", "Cf": "an invisible format character",
+            "Zl": "a line separator", "Zp": "a paragraph separator", "Cs": "a surrogate",
+            "Co": "a private-use character", "Cn": "an unassigned code point"}
+
+
+def check_bot_name(name: str) -> str:
+    """The name in NFC form; ``ValueError`` (one line, naming the character) when it breaks
+    the rule."""
+    if any(c in name for c in "/\\\n\t") or name != name.strip():
+        raise ValueError(f"bot name {name!r} must not contain slashes, tabs, newlines or "
+                         "leading/trailing spaces")
+    for i, c in enumerate(name):
+        what = _REFUSED.get(unicodedata.category(c))
+        if what:
+            raise ValueError(f"bot name {name!r} holds {what} (U+{ord(c):04X} at position "
+                             f"{i + 1}); names are shown in tables, plots and reports: use "
+                             "visible characters only")
+    if len(name) > MAX_NAME_CHARS:
+        raise ValueError(f"bot name has {len(name)} characters, more than {MAX_NAME_CHARS}; "
+                         "use a shorter name (the model and settings go in params)")
+    return unicodedata.normalize("NFC", name)
+
+
+def name_key(name: str) -> str:
+    """What two names must not share: their NFKC form (look-alike compatibility forms
+    and NFC/NFD spellings of one name are one name)."""
+    return unicodedata.normalize("NFKC", name)
