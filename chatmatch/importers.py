@@ -101,7 +101,8 @@ def _files_under(path: Path, errors: list[TranscriptError], strict: bool,
     try:
         st = path.stat()
     except OSError as exc:
-        why = ("a symbolic link loop" if exc.errno == errno.ELOOP else
+        why = ("a symbolic link loop (the link leads, through other links, back to itself); "
+               "fix or remove the link" if exc.errno == errno.ELOOP else
                "no such file or directory" if exc.errno == errno.ENOENT else
                f"cannot read it: {exc.strerror}")
         raise TranscriptError(why, file=str(path)) from None
@@ -198,6 +199,12 @@ def _check_turn_order(text: str, file: str) -> None:
         expected += 1
 
 
+#: leading bytes of packed files people keep logs in
+_PACKED = ((b"\x1f\x8b", "gzip-compressed file", "gunzip"), (b"PK\x03\x04", "zip archive", "unzip"),
+           (b"BZh", "bzip2-compressed file", "bunzip2"), (b"\xfd7zXZ\x00", "xz-compressed file", "unxz"),
+           (b"(\xb5/\xfd", "zstd-compressed file", "unzstd"), (b"7z\xbc\xaf'\x1c", "7z archive", "7z x"))
+
+
 def _decode(path: Path) -> str:
     try:
         size = path.stat().st_size
@@ -208,6 +215,10 @@ def _decode(path: Path) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise TranscriptError(f"cannot read the file: {exc.strerror}", file=str(path)) from None
+    packed = next(((what, tool) for magic, what, tool in _PACKED if data.startswith(magic)), None)
+    if packed:
+        raise TranscriptError(f"a {packed[0]}, not a text log; unpack it first ({packed[1]} "
+                              f"{path.name}) and give the unpacked file(s)", file=str(path))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -16,6 +16,7 @@ accepts.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -38,7 +39,10 @@ def check_target(path: Path) -> None:
     (even the lock file) is written there."""
     if path.exists() and not path.is_dir():
         raise RunDirError(f"{path}: is a file, not a folder; {_NEW_DIR}")
-    if not path.is_dir() or (path / MANIFEST).exists():
+    if not path.is_dir():
+        return
+    if (path / MANIFEST).exists():
+        _check_manifest_is_ours(path)
         return
     try:
         entries = {e.name for e in path.iterdir()
@@ -51,6 +55,24 @@ def check_target(path: Path) -> None:
     raise RunDirError(f"{path}: the folder is not empty ({shown}) and is not a chatmatch run "
                       "directory (no manifest.json); chatmatch writes config.yaml, transcripts/ "
                       f"and more there and would overwrite your files: {_NEW_DIR}")
+
+
+#: keys only a manifest written by chatmatch has (one of them is enough)
+_OUR_KEYS = ("chatmatch_version", "play_fingerprint", "scoring_fingerprint", "history")
+
+
+def _check_manifest_is_ours(path: Path) -> None:
+    """A ``manifest.json`` some other tool wrote (a web app, a dataset) does not make a
+    folder a run directory: refuse it before anything (even the lock) is written there."""
+    try:
+        data = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return  # chatmatch's own damaged manifest: reading the run says what is wrong
+    if isinstance(data, dict) and any(k in data for k in _OUR_KEYS):
+        return
+    raise RunDirError(f"{path}: its {MANIFEST} was not written by chatmatch (none of "
+                      f"{', '.join(_OUR_KEYS)}), so the folder is not a chatmatch run directory "
+                      f"and is left as it is; {_NEW_DIR}")
 
 
 def looks_like_run(path: Path, entries: set[str] | None = None) -> bool:

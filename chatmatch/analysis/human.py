@@ -150,6 +150,11 @@ def parse_csv(text: str, file: str = "<csv>") -> HumanRanking:
         if col not in header:
             raise HumanFileError(f"missing column '{col}' in the header (have: {', '.join(header)})",
                                  file=file, line=1)
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if twice:
+        raise HumanFileError(f"column(s) {', '.join(map(repr, twice))} appear more than once in "
+                             "the header; which one to use cannot be guessed: keep one (a judge "
+                             "per row, in a 'judge' column)", file=file, line=1)
     dims = [h for h in header if h not in ("bot", "rank", "judge")]
     per_judge: dict[str, dict[str, float]] = defaultdict(dict)
     scores: dict[str, dict[str, list[float]]] = {d: defaultdict(list) for d in dims}
