@@ -9,7 +9,8 @@ So a result line is used only when it agrees with the rest of the run directory:
 * its game has a transcript (``transcripts/GID.jsonl``) -- a result with none is not a game
   of this run;
 * its score record (``scores/GID.json``, written just before the line) names the same
-  game, the same players and the same points and raw scores (or the same forfeit);
+  game, the same players and the same points, and the same raw scores on the dimensions
+  both hold (or the same forfeit);
 * on a resume the game must also be scheduled (:func:`chatmatch.resume.check_stored_games`).
 
 A line that fails is ignored with a warning naming the line, the game and the reason; the
@@ -45,8 +46,10 @@ def _disagreement(result: GameResult, record: ScoreRecord | None, gid: str) -> s
         return None
     if record.players is not None and tuple(record.players) != tuple(result.players):
         return f"its players {list(result.players)} disagree with {where} {list(record.players)}"
-    raw = {p: {d: s.raw.get(p) for d, s in record.dimensions.items()} for p in result.players}
-    if not _same(result.points, record.points) or not _same(result.raw, raw):
+    shared = [d for d in record.dimensions if all(d in result.raw.get(p, {}) for p in result.players)]
+    mine = {p: {d: result.raw[p][d] for d in shared} for p in result.players}
+    theirs = {p: {d: record.dimensions[d].raw.get(p) for d in shared} for p in result.players}
+    if not _same(result.points, record.points) or not _same(mine, theirs):
         return f"its scores disagree with {where} (a line of another run?)"
     return None
 
