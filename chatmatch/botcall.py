@@ -6,10 +6,11 @@ path, :func:`reply_call`), so whatever the bot does is turned into something cha
 knows how to report, naming the bot and the method:
 
 * any exception, even one whose ``__str__`` raises (:func:`exception_text`), and the
-  ``BaseException`` s a plugin has no business raising (``SystemExit``, ``GeneratorExit``)
+  ``BaseException`` s a plugin raises by mistake (``SystemExit``, ``GeneratorExit``)
   become a :class:`BotCodeError` (``bot 'x': load() failed: OSError: ...``, exit 2) -- or,
   during play, a :class:`BotRaised`, which the failure policy handles like any failed turn
-  (retry, then forfeit); only Ctrl-C (``KeyboardInterrupt``) passes through;
+  (retry, then forfeit); Ctrl-C (``KeyboardInterrupt``) and other deliberate
+  ``BaseException`` s pass through;
 * a :class:`~chatmatch.errors.ChatmatchError` the bot raises on purpose (a dead endpoint,
   a missing model) is already a clear message and passes through unchanged;
 * text that comes out of a bot is made storable (:func:`clean_text`): lone UTF-16
@@ -39,6 +40,12 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 #: categories of characters that show nothing: separators, controls, format characters
 #: (zero-width space/joiners, BOM, word joiner), unassigned
 _INVISIBLE = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cn"})
+
+
+#: the ``BaseException`` s a plugin raises by mistake (``sys.exit()`` in a script turned into
+#: a bot, a generator closed under it): failures of the bot. ``KeyboardInterrupt`` (Ctrl-C)
+#: and other deliberate ``BaseException`` s (a framework's cancellation) pass through.
+_NOT_ALLOWED: tuple[type[BaseException], ...] = (SystemExit, GeneratorExit)
 
 
 class BotCodeError(BotError):
@@ -80,9 +87,9 @@ def guarded(bot: str, method: str, fn: Callable[[], T], *, adapter: str | None =
     chatmatch's own errors pass through."""
     try:
         return fn()
-    except (KeyboardInterrupt, ChatmatchError):
+    except ChatmatchError:
         raise
-    except BaseException as exc:  # noqa: BLE001 - the boundary: everything a plugin raises
+    except (Exception, *_NOT_ALLOWED) as exc:  # the boundary: what a plugin may raise by mistake
         who = f"bot '{bot}'" + (f" (adapter '{adapter}')" if adapter else "")
         raise BotCodeError(f"{who}: {method}() failed: {exception_text(exc)}"
                            + _hint(method, exc)) from None
@@ -117,9 +124,7 @@ def reply_call(fn: Callable[[], T]) -> T:
     failure policy; ``SystemExit``/``GeneratorExit`` become :class:`BotRaised`."""
     try:
         return fn()
-    except (KeyboardInterrupt, Exception):
-        raise
-    except BaseException as exc:  # noqa: BLE001 - SystemExit, GeneratorExit from a plugin
+    except _NOT_ALLOWED as exc:
         raise BotRaised(f"raised {exception_text(exc)} (a bot must return a reply or raise an "
                         "Exception)") from None
 

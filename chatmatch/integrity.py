@@ -8,7 +8,8 @@ So a result line is used only when it agrees with the rest of the run directory:
 
 * its game has a transcript (``transcripts/GID.jsonl``) -- a result with none is not a game
   of this run;
-* its score record (``scores/GID.json``, written just before the line) names the same
+* its score record (``scores/GID.json``, written just before the line; new lines record
+  the record's sha256 in ``scores_sha256``, checked without parsing the record) names the same
   game, the same players and the same points, and the same raw scores on the dimensions
   both hold (or the same forfeit);
 * on a resume the game must also be scheduled (:func:`chatmatch.resume.check_stored_games`).
@@ -54,22 +55,28 @@ def _disagreement(result: GameResult, record: ScoreRecord | None, gid: str) -> s
     return None
 
 
-def cross_check_results(lines: Iterable[tuple[int, GameResult]], run: Path,
+def cross_check_results(lines: Iterable[tuple[int, GameResult, str | None]], run: Path,
                         load_scores: Callable[[str], ScoreRecord | None],
+                        scores_digest: Callable[[str], str | None],
                         players_of: Callable[[str], tuple[str, ...] | None]
                         ) -> tuple[dict[str, GameResult], list[int], list[str]]:
     """The trusted results by game id in file order (the last trusted line of a game wins),
     the numbers of those lines, and one warning per ignored line. ``players_of(gid)``:
-    the players of the game's transcript, None when the run has no transcript of it."""
+    the players of the game's transcript, None when the run has no transcript of it. A line
+    that records the digest of its score record (``scores_sha256``) is checked by that
+    digest (no parsing); an older line by comparing the records."""
     trusted: dict[str, tuple[int, GameResult]] = {}
     warnings: list[str] = []
-    for n, res in lines:
+    for n, res, digest in lines:
         gid = res.game_id
         players = players_of(gid) if _safe_id(gid) else None
         if players is None:
             why: str | None = "the run has no transcript of that game"
         elif tuple(players) != tuple(res.players):
             why = f"its players {list(res.players)} are not those of transcripts/{gid}.jsonl {list(players)}"
+        elif digest is not None:
+            why = (None if scores_digest(gid) == digest else
+                   f"scores/{gid}.json is not the score record written with it (a line of another run?)")
         else:
             why = _disagreement(res, load_scores(gid), gid)
         if why is not None:

@@ -120,6 +120,14 @@ def _checksum(record: dict[str, Any]) -> str:
     return hashlib.sha256(dumps(record).encode()).hexdigest()
 
 
+def _result_line(result: GameResult, scores_sha256: str | None) -> str:
+    record = result.to_json()
+    entry: dict[str, Any] = {"record": nan_to_none(record), "sha256": _checksum(record)}
+    if scores_sha256 is not None:
+        entry["scores_sha256"] = scores_sha256
+    return json.dumps(entry, ensure_ascii=False, sort_keys=True)
+
+
 #: (key, accepted types, in words) of the manifest entries chatmatch reads
 _MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("bots", (list,), "a list of bot names"),
@@ -143,6 +151,8 @@ class RunDir:
     #: result lines the last :meth:`results` ignored (damaged or untrusted): a resume
     #: writes the file back without them
     ignored_lines: int = 0
+    #: the ``scores_sha256`` of the trusted lines (kept when the file is written back)
+    _digests: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     # --- paths ---------------------------------------------------------------------------
     @property
@@ -260,8 +270,19 @@ class RunDir:
         return out
 
     # --- scores and results --------------------------------------------------------------
-    def save_scores(self, record: ScoreRecord) -> None:
-        atomic_write(self.scores_path(record.game_id), dumps(record.to_json()) + "\n")
+    def save_scores(self, record: ScoreRecord) -> str:
+        """Write the game's score record; return the sha256 of the file (its result line
+        records it, so that a load can tell the two belong together without parsing)."""
+        text = dumps(record.to_json()) + "\n"
+        atomic_write(self.scores_path(record.game_id), text)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def scores_digest(self, game_id: str) -> str | None:
+        """The sha256 of ``scores/GID.json`` as stored, None when it cannot be read."""
+        try:
+            return hashlib.sha256(self.scores_path(game_id).read_bytes()).hexdigest()
+        except OSError:
+            return None
 
     def load_scores(self, game_id: str) -> ScoreRecord | None:
         """The game's score record; None when it is missing or unreadable (a reader then
@@ -275,10 +296,10 @@ class RunDir:
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
             return None
 
-    def append_result(self, result: GameResult) -> None:
-        record = result.to_json()
-        line = json.dumps({"record": nan_to_none(record), "sha256": _checksum(record)},
-                          ensure_ascii=False, sort_keys=True)
+    def append_result(self, result: GameResult, scores_sha256: str | None = None) -> None:
+        """Append the game's result line; ``scores_sha256``: the digest :meth:`save_scores`
+        returned for the score record written with it."""
+        line = _result_line(result, scores_sha256)
         path = self.path / RESULTS
         # a run killed mid-append may leave a torn last line: end it, or the new record
         # would be glued to it and lost as well
@@ -291,9 +312,9 @@ class RunDir:
         except OSError as exc:
             raise StorageError.from_os_error(exc, path) from None
 
-    def rewrite_results(self, results: list[GameResult]) -> None:
-        lines = [json.dumps({"record": nan_to_none(r.to_json()), "sha256": _checksum(r.to_json())},
-                            ensure_ascii=False, sort_keys=True) for r in results]
+    def rewrite_results(self, results: list[GameResult],
+                        digests: dict[str, str | None] | None = None) -> None:
+        lines = [_result_line(r, (digests or {}).get(r.game_id)) for r in results]
         atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
 
     def forget_games(self, game_ids: set[str]) -> None:
@@ -305,10 +326,10 @@ class RunDir:
             self.transcript_path(gid).unlink(missing_ok=True)
 
     def _iter_results(self) -> Iterator[GameResult]:
-        for _, r in self._iter_numbered_results():
+        for _, r, _ in self._iter_numbered_results():
             yield r
 
-    def _iter_numbered_results(self) -> Iterator[tuple[int, GameResult]]:
+    def _iter_numbered_results(self) -> Iterator[tuple[int, GameResult, str | None]]:
         p = self.path / RESULTS
         if not p.exists():
             return
@@ -333,7 +354,8 @@ class RunDir:
                                          "that game is scored again from its transcript")
                     self.ignored_lines += 1
                     continue
-                yield n, res
+                digest = entry.get("scores_sha256")
+                yield n, res, digest if isinstance(digest, str) else None
 
     def results(self) -> dict[str, GameResult]:
         """Scored games by id that the run can trust (the last trusted record of a game
@@ -343,8 +365,10 @@ class RunDir:
         self.ignored_lines = 0
         lines = list(self._iter_numbered_results())
         trusted, kept, warnings = cross_check_results(
-            lines, self.path, self.load_scores,
+            lines, self.path, self.load_scores, self.scores_digest,
             lambda gid: transcript_players(self.transcript_path(gid), gid))
+        keep = set(kept)
+        self._digests = {res.game_id: digest for n, res, digest in lines if n in keep}
         self.warnings.extend(warnings)
         self.ignored_lines += len(lines) - len(kept)  # untrusted, and older lines of a game
         return trusted
@@ -353,7 +377,7 @@ class RunDir:
         """Write ``results.jsonl`` back with only ``results`` (in their order) when the
         last :meth:`results` ignored lines (a resume does this under the run's lock)."""
         if self.ignored_lines:
-            self.rewrite_results(list(results.values()))
+            self.rewrite_results(list(results.values()), self._digests)
             self.ignored_lines = 0
 
     # --- rankings ------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 (tests/data/old_run, made by tests/data/make_old_run.py at commit a42a87f): it loads, and
 every record is written back byte for byte; a new run writes the same files."""
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -85,5 +86,12 @@ def test_a_new_run_writes_the_same_files(tmp_path):
             assert [{**e, "at": ""} for e in a.pop("history")] == \
                 [{**e, "at": ""} for e in b.pop("history")]
             assert a == b
+        elif f.name == "results.jsonl":  # lines now also record their scores file's sha256
+            lines = [json.loads(x) for x in (new / f).read_text().splitlines()]
+            for e in lines:
+                scores = new / "scores" / f"{e['record']['game_id']}.json"
+                assert e.pop("scores_sha256") == hashlib.sha256(scores.read_bytes()).hexdigest()
+            assert [json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in lines] == \
+                (OLD / f).read_text().splitlines(keepends=True)
         else:
             assert (new / f).read_bytes() == (OLD / f).read_bytes(), f
