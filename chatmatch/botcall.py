@@ -46,6 +46,7 @@ _INVISIBLE = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cn"})
 #: a bot, a generator closed under it): failures of the bot. ``KeyboardInterrupt`` (Ctrl-C)
 #: and other deliberate ``BaseException`` s (a framework's cancellation) pass through.
 _NOT_ALLOWED: tuple[type[BaseException], ...] = (SystemExit, GeneratorExit)
+_GUARDED: tuple[type[BaseException], ...] = (Exception, *_NOT_ALLOWED)
 
 
 class BotCodeError(BotError):
@@ -89,7 +90,7 @@ def guarded(bot: str, method: str, fn: Callable[[], T], *, adapter: str | None =
         return fn()
     except ChatmatchError:
         raise
-    except (Exception, *_NOT_ALLOWED) as exc:  # the boundary: what a plugin may raise by mistake
+    except _GUARDED as exc:  # the boundary: what a plugin may raise by mistake
         who = f"bot '{bot}'" + (f" (adapter '{adapter}')" if adapter else "")
         raise BotCodeError(f"{who}: {method}() failed: {exception_text(exc)}"
                            + _hint(method, exc)) from None
