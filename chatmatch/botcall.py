@@ -26,6 +26,7 @@ warning and the run goes on to score and rank what was played.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Callable, TypeVar
@@ -103,12 +104,23 @@ def describe_bot(bot: str, fn: Callable[[], dict[str, object]], fallback: str,
     try:
         out = guarded(bot, "describe", fn)
         if isinstance(out, dict):
-            return out
+            return _as_json(bot, out, warn)
         problem = f"describe() returned a {type(out).__name__}, not a dict"
     except BotCodeError as exc:
         problem = str(exc)
     warn(f"{problem}; the manifest records its class only")
     return {"class": fallback, "describe_error": problem}
+
+
+def _as_json(bot: str, out: dict[str, object], warn: Callable[[str], None]) -> dict[str, object]:
+    """``out`` as the manifest can store it: values that are not JSON become their text."""
+    try:
+        json.dumps(out, allow_nan=False)
+        return out
+    except (TypeError, ValueError, RecursionError):
+        fixed: dict[str, object] = json.loads(json.dumps(out, default=lambda o: repr(o)[:200]))
+        warn(f"bot '{bot}': describe() returned values that are not JSON; stored as their text")
+        return {str(k): v for k, v in fixed.items()}
 
 
 def close_bot(bot: str, fn: Callable[[], object], warn: Callable[[str], None]) -> None:

@@ -23,7 +23,7 @@ from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_va
 from chatmatch.adapters import create_bot
 from chatmatch.botcall import guarded
 from chatmatch.errors import ChatmatchError, ConfigError
-from chatmatch.names import check_bot_name, name_key
+from chatmatch.names import check_bot_name, check_visible, name_key
 from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.ranking.config import RankingConfig
 from chatmatch.scoring.config import ScoringConfig
@@ -150,7 +150,7 @@ class TournamentConfig(StrictModel):
             raise ValueError(f"name {v!r} must be a plain name (it names the run directory "
                              "runs/NAME): no '/' or '\\', not '.' or '..'; set output_dir to "
                              "choose the folder")
-        return v
+        return check_visible(v, "tournament name")
 
     @field_validator("output_dir")
     @classmethod

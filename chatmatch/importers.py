@@ -32,10 +32,13 @@ import errno
 import json
 import os
 import stat
+import unicodedata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from chatmatch.errors import ChatmatchError, TranscriptError
+from chatmatch.names import MAX_NAME_CHARS, check_visible
+from chatmatch.safeio import read_bounded
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript, Turn
 
 #: largest transcript file read (a ParlAI file holds many games; split bigger ones)
@@ -176,6 +179,15 @@ def _checked(game: Transcript, file: str, line: int | None = None) -> Transcript
         raise TranscriptError(f"turn {long.index + 1} has {len(long.text):,} characters, more "
                               f"than the {MAX_TURN_CHARS:,} chatmatch scores in one turn; is this "
                               "really a chat log?", file=file, line=line)
+    for p in game.players:  # speakers become leaderboard rows: the one name rule
+        try:
+            check_visible(p, "speaker name")
+        except ValueError as exc:
+            raise TranscriptError(str(exc), file=file, line=line) from None
+        if len(p) > MAX_NAME_CHARS:
+            raise TranscriptError(f"speaker name has {len(p):,} characters, more than "
+                                  f"{MAX_NAME_CHARS}; is this really a chat log?", file=file, line=line)
+    game = _nfc_speakers(game)
     silent = [p for p in game.players if not game.turns_of(p, include_seed=True)]
     if silent:
         speaker = game.other(silent[0])
@@ -205,6 +217,15 @@ _PACKED = ((b"\x1f\x8b", "gzip-compressed file", "gunzip"), (b"PK\x03\x04", "zip
            (b"(\xb5/\xfd", "zstd-compressed file", "unzstd"), (b"7z\xbc\xaf'\x1c", "7z archive", "7z x"))
 
 
+def _nfc_speakers(game: Transcript) -> Transcript:
+    """The game with its speakers' names in NFC form (one name, however it was typed)."""
+    nfc = {p: unicodedata.normalize("NFC", p) for p in game.players}
+    if all(k == v for k, v in nfc.items()):
+        return game
+    turns = tuple(dataclasses.replace(t, speaker=nfc.get(t.speaker, t.speaker)) for t in game.turns)
+    return dataclasses.replace(game, players=(nfc[game.players[0]], nfc[game.players[1]]), turns=turns)
+
+
 def _decode(path: Path) -> str:
     try:
         size = path.stat().st_size
@@ -212,7 +233,7 @@ def _decode(path: Path) -> str:
             raise TranscriptError(f"the file has {size / 2**20:,.0f} MiB, more than the "
                                   f"{MAX_FILE_BYTES // 2**20} MiB chatmatch reads; split it into "
                                   "smaller files", file=str(path))
-        data = path.read_bytes()
+        data = read_bounded(path, MAX_FILE_BYTES)
     except OSError as exc:
         raise TranscriptError(f"cannot read the file: {exc.strerror}", file=str(path)) from None
     packed = next(((what, tool) for magic, what, tool in _PACKED if data.startswith(magic)), None)

@@ -26,6 +26,7 @@ import json
 from pathlib import Path
 from typing import Callable, Iterable
 
+from chatmatch.safeio import check_regular
 from chatmatch.stages import GameResult, ScoreRecord
 
 
@@ -98,6 +99,7 @@ def transcript_players(path: Path, gid: str) -> tuple[str, ...] | None:
     """The players named in the header (first line) of the stored transcript of game
     ``gid``, without reading the turns; None when there is no readable transcript of it."""
     try:
+        check_regular(path)  # a named pipe would block the open
         with open(path, encoding="utf-8") as fh:
             header = json.loads(fh.readline(1_000_000))
     except (OSError, ValueError, RecursionError):

@@ -31,16 +31,23 @@ def check_bot_name(name: str) -> str:
     if any(c in name for c in "/\\\n\t") or name != name.strip():
         raise ValueError(f"bot name {name!r} must not contain slashes, tabs, newlines or "
                          "leading/trailing spaces")
-    for i, c in enumerate(name):
-        what = _REFUSED.get(unicodedata.category(c))
-        if what:
-            raise ValueError(f"bot name {name!r} holds {what} (U+{ord(c):04X} at position "
-                             f"{i + 1}); names are shown in tables, plots and reports: use "
-                             "visible characters only")
+    check_visible(name, "bot name")
     if len(name) > MAX_NAME_CHARS:
         raise ValueError(f"bot name has {len(name)} characters, more than {MAX_NAME_CHARS}; "
                          "use a shorter name (the model and settings go in params)")
     return unicodedata.normalize("NFC", name)
+
+
+def check_visible(text: str, what: str = "name") -> str:
+    """``text`` in NFC form; ``ValueError`` naming the first character that shows nothing
+    or acts on a terminal (control, format, separator, surrogate, private-use, unassigned)."""
+    for i, c in enumerate(text):
+        kind = _REFUSED.get(unicodedata.category(c))
+        if kind:
+            raise ValueError(f"{what} {text!r} holds {kind} (U+{ord(c):04X} at position "
+                             f"{i + 1}); names are shown in tables, plots and reports: use "
+                             "visible characters only")
+    return unicodedata.normalize("NFC", text)
 
 
 def name_key(name: str) -> str:

@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 from chatmatch.config import DEFAULT_TIMEOUT_S, config_from_data
 from chatmatch.errors import ChatmatchError, RunDirError
+from chatmatch.safeio import read_text_bounded
 from chatmatch.schedule import ScheduledGame
 from chatmatch.stages import GameResult
 from chatmatch.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
@@ -65,7 +66,7 @@ def _check_manifest_is_ours(path: Path) -> None:
     """A ``manifest.json`` some other tool wrote (a web app, a dataset) does not make a
     folder a run directory: refuse it before anything (even the lock) is written there."""
     try:
-        data = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        data = json.loads(read_text_bounded(path / MANIFEST))
     except (OSError, ValueError, RecursionError):
         return  # chatmatch's own damaged manifest: reading the run says what is wrong
     if isinstance(data, dict) and any(k in data for k in _OUR_KEYS):

@@ -37,6 +37,7 @@ from typing import Any, Iterator
 from chatmatch import __version__
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.integrity import cross_check_results, transcript_players
+from chatmatch.safeio import check_regular, read_bounded, read_text_bounded
 from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
@@ -176,7 +177,7 @@ class RunDir:
         fix = ("; delete it and run the same `chatmatch run` command again: the manifest is "
                "rebuilt from config.yaml and every stored game is checked and scored again")
         try:
-            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+            data = json.loads(read_text_bounded(self.manifest_path))
         except IsADirectoryError:
             raise RunDirError(f"{self.manifest_path}: is a folder, not the run's manifest file; "
                               "move it away") from None
@@ -258,7 +259,7 @@ class RunDir:
         folder = self.path / "transcripts"
         for f in sorted(folder.glob("*.jsonl")) if folder.exists() else []:
             try:
-                tr = Transcript.from_jsonl(f.read_text(encoding="utf-8"), file=str(f))
+                tr = Transcript.from_jsonl(read_text_bounded(f), file=str(f))
                 long = next((t for t in tr.turns if len(t.text) > MAX_TURN_CHARS), None)
                 if long is not None:  # an edited file: the scorers cannot take it
                     raise TranscriptError(f"turn {long.index} has {len(long.text):,} characters, "
@@ -280,7 +281,7 @@ class RunDir:
     def scores_digest(self, game_id: str) -> str | None:
         """The sha256 of ``scores/GID.json`` as stored, None when it cannot be read."""
         try:
-            return hashlib.sha256(self.scores_path(game_id).read_bytes()).hexdigest()
+            return hashlib.sha256(read_bounded(self.scores_path(game_id))).hexdigest()
         except OSError:
             return None
 
@@ -291,7 +292,7 @@ class RunDir:
         if not p.exists():
             return None
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            data = json.loads(read_text_bounded(p))
             return ScoreRecord.from_json(data) if isinstance(data, dict) else None
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
             return None
@@ -336,6 +337,7 @@ class RunDir:
         if p.is_dir():
             raise RunDirError(f"{p}: must be a file of the run, but is a folder; move it away")
         try:
+            check_regular(p)  # /dev/zero behind a symlink would be one endless line
             fh_cm = open(p, encoding="utf-8", errors="replace")
         except OSError as exc:
             raise StorageError.from_os_error(exc, p, "read") from None

@@ -9,6 +9,7 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from chatmatch.errors import ConfigError
+from chatmatch.safeio import check_regular
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,8 @@ def load_located_yaml(path: str | Path) -> LocatedYaml:
     if p.is_dir():
         raise ConfigError("is a directory, expected a YAML file", file=name)
     try:
-        with open(p, "rb") as fh:  # bounded: /dev/zero or a huge file is refused, not read
+        check_regular(p)  # a named pipe would block the open
+        with open(p, "rb") as fh:  # bounded: a huge file is refused, not read
             data = fh.read(MAX_YAML_BYTES + 1)
         if len(data) > MAX_YAML_BYTES:
             raise ConfigError(f"the file is larger than {MAX_YAML_BYTES // 2**20} MiB, the most "

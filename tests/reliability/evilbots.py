@@ -55,3 +55,17 @@ class Evil(Bot):
     def close(self) -> None:
         if self.where == "close":
             self._act()
+
+
+class _Opaque:
+    pass
+
+
+class OddDescription(Bot):
+    """``describe()`` returns values JSON cannot hold (an object, a set)."""
+
+    def reply(self, history: History) -> str:
+        return "Fine, thanks. And you?"
+
+    def describe(self) -> dict[str, object]:
+        return {**super().describe(), "obj": _Opaque(), "ids": {1, 2}}
