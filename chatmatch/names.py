@@ -50,6 +50,14 @@ def check_visible(text: str, what: str = "name") -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: control characters other than newline (ESC
+    sequences that clear the screen or set the window title, BEL, NUL) are shown escaped
+    (``\\x1b``); a bot's reply is stored as it came and shown this way."""
+    return "".join(c if c == "\n" or unicodedata.category(c) != "Cc" else ascii(c)[1:-1]
+                   for c in text)
+
+
 def name_key(name: str) -> str:
     """What two names must not share: their NFKC form (look-alike compatibility forms
     and NFC/NFD spellings of one name are one name)."""

@@ -36,7 +36,8 @@ class Evil(Bot):
         if how == "oserror":
             open("/nonexistent/chatmatch-model.bin", encoding="utf-8")
         return {"surrogate": "hi \ud800 there", "zero-width": "\u200b\u2060\ufeff",
-                "nbsp": "\u00a0 \u00a0", "bidi": "\u202e\u200e"}[how]
+                "nbsp": "\u00a0 \u00a0", "bidi": "\u202e\u200e",
+                "escape": "hello \x1b[2J\x1b]0;pwned\x07 there"}[how]
 
     def load(self) -> None:
         if self.where == "load":

@@ -114,3 +114,15 @@ def test_overflowing_weight_is_refused_before_any_game(tmp_path):
     cfg.write_text("bots: [eliza, echo]\nscoring: {weights: {proactivity: 1e308}}\n")
     with pytest.raises(ConfigError, match="weight of proactivity must be at most 1,000,000"):
         load_config(cfg)
+
+
+def test_escape_sequences_in_a_reply_are_shown_escaped(tmp_path):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("exchanges: 2\nscoring: {dimensions: [proactivity]}\nbots:\n"
+                   "  - {name: evil, adapter: 'tests.reliability.evilbots:Evil', "
+                   "params: {where: reply, how: escape}}\n  - eliza\n")
+    run_tournament(load_config(cfg), tmp_path / "run")
+    assert "\\u001b]0;pwned" in (tmp_path / "run" / "transcripts" / "g001.jsonl").read_text()  # as sent
+    res = _invoke("show", str(tmp_path / "run"), "g001")
+    assert res.exit_code == 0 and "\x1b" not in res.stdout and "\x07" not in res.stdout
+    assert "hello \\x1b[2J\\x1b]0;pwned\\x07 there" in res.stdout
