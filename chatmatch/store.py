@@ -117,6 +117,25 @@ def _ends_with_newline(path: Path) -> bool:
         return fh.read(1) == b"\n"
 
 
+#: largest results.jsonl read, and longest line of it (a line is a few kB)
+MAX_RESULTS_BYTES = 2**30
+MAX_RESULT_LINE = 16 * 2**20
+
+
+def _bounded_lines(fh: Any, limit: int) -> Iterator[str]:
+    """The lines of ``fh``; a line longer than ``limit`` is read in pieces and given as its
+    first ``limit + 1`` characters (never held whole)."""
+    while True:
+        line = fh.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):
+                rest = fh.readline(limit)
+        yield line
+
+
 def _checksum(record: dict[str, Any]) -> str:
     return hashlib.sha256(dumps(record).encode()).hexdigest()
 
@@ -337,15 +356,24 @@ class RunDir:
         if p.is_dir():
             raise RunDirError(f"{p}: must be a file of the run, but is a folder; move it away")
         try:
-            check_regular(p)  # /dev/zero behind a symlink would be one endless line
+            size = check_regular(p).st_size  # /dev/zero behind a symlink: one endless line
             fh_cm = open(p, encoding="utf-8", errors="replace")
         except OSError as exc:
             raise StorageError.from_os_error(exc, p, "read") from None
+        if size > MAX_RESULTS_BYTES:
+            fh_cm.close()
+            raise RunDirError(f"{p}: {size / 2**30:,.1f} GiB, more than the "
+                              f"{MAX_RESULTS_BYTES // 2**30} GiB a results file of a run can hold "
+                              "(a result line has a few kB); it is not this run's file: move it "
+                              "away and run `chatmatch run` again to score the games from their "
+                              "transcripts")
         with fh_cm as fh:
-            for n, raw in enumerate(fh, 1):
+            for n, raw in enumerate(_bounded_lines(fh, MAX_RESULT_LINE), 1):
                 if not raw.strip():
                     continue
                 try:
+                    if len(raw) > MAX_RESULT_LINE:
+                        raise ValueError(f"a line of more than {MAX_RESULT_LINE // 2**20} MiB")
                     entry = json.loads(raw)
                     rec = entry["record"]
                     if entry["sha256"] != _checksum(rec):

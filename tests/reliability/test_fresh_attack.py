@@ -126,3 +126,18 @@ def test_escape_sequences_in_a_reply_are_shown_escaped(tmp_path):
     res = _invoke("show", str(tmp_path / "run"), "g001")
     assert res.exit_code == 0 and "\x1b" not in res.stdout and "\x07" not in res.stdout
     assert "hello \\x1b[2J\\x1b]0;pwned\\x07 there" in res.stdout
+
+
+def test_results_file_of_a_sparse_gigabyte_is_refused_and_a_huge_line_is_not_held(finished, tmp_path):
+    run = _copy(finished, tmp_path)
+    results = run / "results.jsonl"
+    good = results.read_text()
+    with open(results, "r+b") as fh:  # sparse: no disk space used
+        fh.truncate(2**30 + 1)
+    res = _invoke("rank", str(run))
+    assert res.exit_code == 2 and "GiB, more than the 1 GiB a results file of a run can hold" in res.stderr
+    results.write_text(good + "x" * (17 * 2**20) + "\n")  # one line of 17 MiB after the good ones
+    store = RunDir(run)
+    assert len(store.results()) == len(good.splitlines())
+    assert any(f":{len(good.splitlines()) + 1}: ignored a damaged result line (a line of more than 16 MiB)" in w
+               for w in store.warnings), store.warnings
