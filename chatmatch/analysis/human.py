@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.errors import ConfigError
-from chatmatch.yamlloc import LocatedYaml, OnDuplicate, parse_located_yaml
+from chatmatch.safeio import read_bounded
+from chatmatch.yamlloc import MAX_YAML_BYTES, LocatedYaml, OnDuplicate, parse_located_yaml
 
 _YAML_KEYS = ("ranking", "judges", "dimensions")
 
@@ -85,7 +86,7 @@ def load_human(path: str | Path, run_bots: Sequence[str] | None = None) -> Human
         raise HumanFileError("file not found; give a YAML or CSV file of human ranks "
                              "(see docs/analysis.md)", file=name)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        text = read_bounded(p, MAX_YAML_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise HumanFileError(f"cannot read the file as UTF-8 text ({exc})", file=name) from None
     if p.suffix.lower() == ".csv":
