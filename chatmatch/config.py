@@ -52,6 +52,9 @@ class BotSpec(StrictModel):
 
 #: longest seed utterance accepted, in characters
 MAX_SEED_CHARS = 10_000
+#: largest ``failures.timeout_s`` (a week; larger values overflow the OS's timers; use
+#: ``null`` for no limit)
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
 #: ``failures.timeout_s`` when the YAML sets none (10 minutes a call)
 DEFAULT_TIMEOUT_S = 600.0
 
@@ -65,7 +68,7 @@ class FailurePolicy(StrictModel):
     on_failure: Literal["forfeit", "abort"] = "forfeit"
     #: seconds one call of a bot may take (a ``reply_batch`` call is one call); None: no
     #: limit. The default stops a hung plugin from hanging the run: raise it for slow models
-    timeout_s: float | None = Field(default=DEFAULT_TIMEOUT_S, gt=0)
+    timeout_s: float | None = Field(default=DEFAULT_TIMEOUT_S, gt=0, le=MAX_TIMEOUT_S)
     #: an empty or whitespace reply counts as a failure (retried) unless allow_empty
     allow_empty: bool = False
     #: longer replies are cut to this many characters (recorded in the turn's game meta);
@@ -112,7 +115,8 @@ class TournamentConfig(StrictModel):
     description: str = ""
     bots: list[BotSpec]
     seed_utterance: str | list[str] = DEFAULT_SEED_UTTERANCE
-    exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=100_000)
+    #: at most 5,000: a game of 10,000 turns is the longest chatmatch scores (as in `score`)
+    exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=5_000)
     scoring: ScoringConfig = Field(default_factory=ScoringConfig)
     ranking: RankingConfig = Field(default_factory=RankingConfig)
     seed: int = 0

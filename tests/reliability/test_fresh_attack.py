@@ -141,3 +141,14 @@ def test_results_file_of_a_sparse_gigabyte_is_refused_and_a_huge_line_is_not_hel
     assert len(store.results()) == len(good.splitlines())
     assert any(f":{len(good.splitlines()) + 1}: ignored a damaged result line (a line of more than 16 MiB)" in w
                for w in store.warnings), store.warnings
+
+
+@pytest.mark.parametrize("block, problem", [
+    ("failures: {timeout_s: 1e308}", "failures.timeout_s: Input should be less than or equal to 604800"),
+    ("exchanges: 100000", "exchanges: Input should be less than or equal to 5000"),
+])
+def test_limits_that_would_overflow_a_timer_or_the_scorers_are_refused(tmp_path, block, problem):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text(f"bots: [eliza, echo]\n{block}\n")
+    with pytest.raises(ConfigError, match=problem):
+        load_config(cfg)
