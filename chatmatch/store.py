@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import tempfile
 from contextlib import contextmanager
@@ -37,7 +36,10 @@ from typing import Any, Iterator
 from chatmatch import __version__
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.integrity import cross_check_results, transcript_players
-from chatmatch.safeio import check_regular, read_bounded, read_text_bounded
+from chatmatch.resultsfile import dumps as dumps  # re-exported: readers import them from here
+from chatmatch.resultsfile import nan_to_none as nan_to_none
+from chatmatch.resultsfile import read_result_lines, result_line
+from chatmatch.safeio import read_bounded, read_text_bounded
 from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
@@ -46,21 +48,6 @@ RESULTS = "results.jsonl"
 LOCK = ".lock"
 #: temporary files of atomic_write end with this; a killed run may leave some behind
 TMP_SUFFIX = ".tmp"
-
-
-def nan_to_none(obj: Any) -> Any:
-    if isinstance(obj, float) and math.isnan(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: nan_to_none(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [nan_to_none(v) for v in obj]
-    return obj
-
-
-def dumps(obj: Any) -> str:
-    """Strict JSON (NaN written as null), stable key order."""
-    return json.dumps(nan_to_none(obj), ensure_ascii=False, sort_keys=True, allow_nan=False)
 
 
 #: files and folders a run directory may hold; a folder holding anything else (and no
@@ -115,37 +102,6 @@ def _ends_with_newline(path: Path) -> bool:
     with open(path, "rb") as fh:
         fh.seek(-1, os.SEEK_END)
         return fh.read(1) == b"\n"
-
-
-#: largest results.jsonl read, and longest line of it (a line is a few kB)
-MAX_RESULTS_BYTES = 2**30
-MAX_RESULT_LINE = 16 * 2**20
-
-
-def _bounded_lines(fh: Any, limit: int) -> Iterator[str]:
-    """The lines of ``fh``; a line longer than ``limit`` is read in pieces and given as its
-    first ``limit + 1`` characters (never held whole)."""
-    while True:
-        line = fh.readline(limit + 1)
-        if not line:
-            return
-        if len(line) > limit and not line.endswith("\n"):
-            rest = line
-            while rest and not rest.endswith("\n"):
-                rest = fh.readline(limit)
-        yield line
-
-
-def _checksum(record: dict[str, Any]) -> str:
-    return hashlib.sha256(dumps(record).encode()).hexdigest()
-
-
-def _result_line(result: GameResult, scores_sha256: str | None) -> str:
-    record = result.to_json()
-    entry: dict[str, Any] = {"record": nan_to_none(record), "sha256": _checksum(record)}
-    if scores_sha256 is not None:
-        entry["scores_sha256"] = scores_sha256
-    return json.dumps(entry, ensure_ascii=False, sort_keys=True)
 
 
 #: (key, accepted types, in words) of the manifest entries chatmatch reads
@@ -319,7 +275,7 @@ class RunDir:
     def append_result(self, result: GameResult, scores_sha256: str | None = None) -> None:
         """Append the game's result line; ``scores_sha256``: the digest :meth:`save_scores`
         returned for the score record written with it."""
-        line = _result_line(result, scores_sha256)
+        line = result_line(result, scores_sha256)
         path = self.path / RESULTS
         # a run killed mid-append may leave a torn last line: end it, or the new record
         # would be glued to it and lost as well
@@ -334,7 +290,7 @@ class RunDir:
 
     def rewrite_results(self, results: list[GameResult],
                         digests: dict[str, str | None] | None = None) -> None:
-        lines = [_result_line(r, (digests or {}).get(r.game_id)) for r in results]
+        lines = [result_line(r, (digests or {}).get(r.game_id)) for r in results]
         atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
 
     def forget_games(self, game_ids: set[str]) -> None:
@@ -350,42 +306,12 @@ class RunDir:
             yield r
 
     def _iter_numbered_results(self) -> Iterator[tuple[int, GameResult, str | None]]:
-        p = self.path / RESULTS
-        if not p.exists():
-            return
-        if p.is_dir():
-            raise RunDirError(f"{p}: must be a file of the run, but is a folder; move it away")
-        try:
-            size = check_regular(p).st_size  # /dev/zero behind a symlink: one endless line
-            fh_cm = open(p, encoding="utf-8", errors="replace")
-        except OSError as exc:
-            raise StorageError.from_os_error(exc, p, "read") from None
-        if size > MAX_RESULTS_BYTES:
-            fh_cm.close()
-            raise RunDirError(f"{p}: {size / 2**30:,.1f} GiB, more than the "
-                              f"{MAX_RESULTS_BYTES // 2**30} GiB a results file of a run can hold "
-                              "(a result line has a few kB); it is not this run's file: move it "
-                              "away and run `chatmatch run` again to score the games from their "
-                              "transcripts")
-        with fh_cm as fh:
-            for n, raw in enumerate(_bounded_lines(fh, MAX_RESULT_LINE), 1):
-                if not raw.strip():
-                    continue
-                try:
-                    if len(raw) > MAX_RESULT_LINE:
-                        raise ValueError(f"a line of more than {MAX_RESULT_LINE // 2**20} MiB")
-                    entry = json.loads(raw)
-                    rec = entry["record"]
-                    if entry["sha256"] != _checksum(rec):
-                        raise ValueError("checksum mismatch")
-                    res = GameResult.from_json(rec)
-                except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-                    self.warnings.append(f"{p}:{n}: ignored a damaged result line ({exc}); "
-                                         "that game is scored again from its transcript")
-                    self.ignored_lines += 1
-                    continue
-                digest = entry.get("scores_sha256")
-                yield n, res, digest if isinstance(digest, str) else None
+        """(line number, result, ``scores_sha256``) of every undamaged line; damaged lines
+        are counted in :attr:`ignored_lines`, each with a warning."""
+        lines, warnings = read_result_lines(self.path / RESULTS)
+        self.warnings.extend(warnings)
+        self.ignored_lines += len(warnings)
+        yield from lines
 
     def results(self) -> dict[str, GameResult]:
         """Scored games by id that the run can trust (the last trusted record of a game
