@@ -154,4 +154,18 @@ def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) ->
     try:
         return cls(name, **params)
     except (TypeError, ValueError) as exc:
+        if not _raised_by_adapter(cls, exc):  # a library deep inside failed: not the YAML's fault
+            raise
         raise BotError(f"{where}: bad parameters: {exc}. {accepted}") from exc
+
+
+def _raised_by_adapter(cls: type[Bot], exc: BaseException) -> bool:
+    """Whether ``exc`` was raised by the adapter's own package (its parameter checks), not
+    inside some library it called (a bug or a missing resource, not the YAML's fault)."""
+    packages = {k.__module__.split(".")[0] for k in cls.__mro__}
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return True
+    return str(tb.tb_frame.f_globals.get("__name__", "")).split(".")[0] in packages

@@ -21,8 +21,10 @@ import yaml
 from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_validator, model_validator
 
 from chatmatch.adapters import create_bot
+from chatmatch.botcall import guarded
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.league_config import ScheduleConfig, SeedSet, seed_set_or_value
+from chatmatch.names import check_bot_name, check_visible, name_key
 from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.ranking.config import RankingConfig
 from chatmatch.schedule import SeedPlan
@@ -48,10 +50,16 @@ class BotSpec(StrictModel):
     @field_validator("name")
     @classmethod
     def _name_ok(cls, v: str) -> str:
-        if v != v.strip() or any(c in v for c in "/\\\n\t"):
-            raise ValueError(f"bot name {v!r} must not contain slashes, tabs, newlines or "
-                             "leading/trailing spaces")
-        return v
+        return check_bot_name(v)  # the one name rule (chatmatch/names.py)
+
+
+#: longest seed utterance accepted, in characters
+MAX_SEED_CHARS = 10_000
+#: largest ``failures.timeout_s`` (a week; larger values overflow the OS's timers; use
+#: ``null`` for no limit)
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
+#: ``failures.timeout_s`` when the YAML sets none (10 minutes a call)
+DEFAULT_TIMEOUT_S = 600.0
 
 
 class FailurePolicy(StrictModel):
@@ -61,7 +69,9 @@ class FailurePolicy(StrictModel):
     #: forfeit: the failing bot loses that game (reason recorded); abort: stop the run
     #: (finished games are kept; run again to resume).
     on_failure: Literal["forfeit", "abort"] = "forfeit"
-    timeout_s: float | None = Field(default=None, gt=0)
+    #: seconds one call of a bot may take (a ``reply_batch`` call is one call); None: no
+    #: limit. The default stops a hung plugin from hanging the run: raise it for slow models
+    timeout_s: float | None = Field(default=DEFAULT_TIMEOUT_S, gt=0, le=MAX_TIMEOUT_S)
     #: an empty or whitespace reply counts as a failure (retried) unless allow_empty
     allow_empty: bool = False
     #: longer replies are cut to this many characters (recorded in the turn's game meta);
@@ -110,7 +120,8 @@ class TournamentConfig(StrictModel):
     #: one utterance, a list used match by match, or a seed set by category
     #: ({categories: {...}} or {file: seeds.csv}; chatmatch.seedsets)
     seed_utterance: str | list[str] | SeedSet = DEFAULT_SEED_UTTERANCE
-    exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=100_000)
+    #: at most 5,000: a game of 10,000 turns is the longest chatmatch scores (as in `score`)
+    exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=5_000)
     scoring: ScoringConfig = Field(default_factory=ScoringConfig)
     schedule: ScheduleConfig = Field(default_factory=ScheduleConfig)
     ranking: RankingConfig = Field(default_factory=RankingConfig)
@@ -149,7 +160,7 @@ class TournamentConfig(StrictModel):
             raise ValueError(f"name {v!r} must be a plain name (it names the run directory "
                              "runs/NAME): no '/' or '\\', not '.' or '..'; set output_dir to "
                              "choose the folder")
-        return v
+        return check_visible(v, "tournament name")
 
     @field_validator("output_dir")
     @classmethod
@@ -252,25 +263,44 @@ def config_from_data(located: LocatedYaml, *, check_bots: bool = True) -> Tourna
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
         raise error_from_validation(exc, located) from None
+    _check_seed_lengths(cfg, located)
     if check_bots:
         _check_adapters(cfg, located)
     return cfg
+
+
+def _check_seed_lengths(cfg: TournamentConfig, located: LocatedYaml) -> None:
+    """A seed utterance is an opening line: at most :data:`MAX_SEED_CHARS` characters, so a
+    pasted book cannot make every turn slow (ELIZA's matcher is quadratic in its input)."""
+    for i, seed in enumerate(cfg.seed_utterances):
+        if len(seed) > MAX_SEED_CHARS:
+            many = isinstance(cfg.seed_utterance, list)
+            raise ConfigError(
+                f"seed utterance has {len(seed):,} characters, more than the {MAX_SEED_CHARS:,} "
+                "chatmatch accepts (an opening line, not a document); shorten it, or give a "
+                "long context to the bots through their params", file=located.file,
+                line=located.line_of(("seed_utterance", i) if many else ("seed_utterance",)),
+                path=f"seed_utterance.{i}" if many else "seed_utterance")
 
 
 def _check_duplicate_bots(located: LocatedYaml, data: dict[str, Any]) -> None:
     bots = data.get("bots")
     if not isinstance(bots, list):
         return
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[int, str]] = {}
     for i, b in enumerate(bots):
         name = b if isinstance(b, str) else (b.get("name") if isinstance(b, dict) else None)
         if not isinstance(name, str):
             continue
-        if name in seen:
-            raise ConfigError(f"duplicate bot name '{name}' (first defined as bots.{seen[name]}); "
+        key = name_key(name)
+        if key in seen:
+            first, first_name = seen[key]
+            alike = ("" if first_name == name else f" (it looks like {first_name!r} but is "
+                     f"spelled with other characters: {ascii(name)})")
+            raise ConfigError(f"duplicate bot name '{name}'{alike} (first defined as bots.{first}); "
                               "give every bot a unique name", file=located.file,
                               line=located.line_of(("bots", i)), path=f"bots.{i}.name")
-        seen[name] = i
+        seen[key] = (i, name)
 
 
 #: bot parameters that would hold a secret written literally in the YAML
@@ -304,7 +334,8 @@ def _check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> Non
 def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
     for i, spec in enumerate(cfg.bots):
         try:
-            create_bot(spec.name, spec.adapter, dict(spec.params))
+            guarded(spec.name, "__init__", lambda: create_bot(spec.name, spec.adapter, dict(spec.params)),
+                    adapter=spec.adapter)
         except ChatmatchError as exc:
             raise ConfigError(str(exc), file=located.file, line=located.line_of(("bots", i)),
                               path=f"bots.{i}") from None

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
 from chatmatch.bot import Bot, History, Message
+from chatmatch.botcall import clean_text, exception_text, is_blank, reply_call
 from chatmatch.config import FailurePolicy
 from chatmatch.errors import BotError
 from chatmatch.schedule import ScheduledGame, derive_seed
@@ -157,8 +158,9 @@ class _Caller:
     def check(self, text: object) -> tuple[str, dict[str, object] | None]:
         if not isinstance(text, str):
             raise TypeError(f"reply must be a str, got {type(text).__name__}")
-        if not text.strip() and not self.policy.allow_empty:
-            raise ValueError("empty reply")
+        text = clean_text(text)  # lone surrogates -> U+FFFD: a transcript is UTF-8
+        if is_blank(text) and not self.policy.allow_empty:
+            raise ValueError("empty reply (nothing visible in it)" if text else "empty reply")
         if len(text) > self.policy.max_chars:
             return text[: self.policy.max_chars], {"truncated_from": len(text)}
         return text, None
@@ -171,7 +173,7 @@ class _Caller:
             attempts = attempt + 1
             t0 = time.perf_counter()
             try:
-                raw = self._timed(bot, lambda: bot.reply(history))
+                raw = self._timed(bot, lambda: reply_call(lambda: bot.reply(history)))
             except Exception as exc:  # noqa: BLE001 - any bot failure is handled by policy
                 last = _reason(exc)
                 log.warning("bot '%s', game %s, turn %d: %s", speaker, state.game.game_id,
@@ -195,7 +197,7 @@ class _Caller:
         histories = [s.history_for(s.next_speaker) for s in states]
         t0 = time.perf_counter()
         try:
-            texts = self._timed(bot, lambda: bot.reply_batch(histories))
+            texts = self._timed(bot, lambda: reply_call(lambda: bot.reply_batch(histories)))
             if not isinstance(texts, list) or len(texts) != len(states):
                 raise ValueError("reply_batch returned the wrong number of replies")
             checked = [self.check(t) for t in texts]
@@ -206,7 +208,7 @@ class _Caller:
 
 
 def _reason(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"[:500]
+    return exception_text(exc)
 
 
 OnFinished = Callable[[Transcript], None]

@@ -28,11 +28,17 @@ line and skipped (a ParlAI line: only that episode), or raised when ``strict``.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
+import os
+import stat
+import unicodedata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from chatmatch.errors import TranscriptError
+from chatmatch.errors import ChatmatchError, TranscriptError
+from chatmatch.names import MAX_NAME_CHARS, check_visible
+from chatmatch.safeio import read_bounded
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript, Turn
 
 #: largest transcript file read (a ParlAI file holds many games; split bigger ones)
@@ -42,15 +48,19 @@ MAX_GAME_TURNS = 10_000
 
 
 def load_transcripts(paths: Sequence[Path], *, strict: bool) -> tuple[list[Transcript], list[TranscriptError]]:
-    """Every game in ``paths``; with ``strict`` the first problem is raised."""
+    """Every game in ``paths``, each file read once (:func:`discover`); with ``strict`` the
+    first problem is raised. Two files holding one game id are refused either way: which
+    one is meant cannot be guessed."""
     games: list[Transcript] = []
     errors: list[TranscriptError] = []
     seen: dict[str, str] = {}
-    for file in _expand(paths, errors, strict):
-        for item in _read_file(file):
+    for file in discover(paths, errors, strict):
+        for item in _read_file(file, strict):
             if isinstance(item, Transcript) and item.game_id in seen:
-                item = TranscriptError(f"game id {item.game_id!r} was already read from "
-                                       f"{seen[item.game_id]}; game ids must be unique", file=str(file))
+                raise ChatmatchError(
+                    f"{file}: holds the same game id {item.game_id!r} as {seen[item.game_id]}; "
+                    "game ids must be unique (a text log's id is its path without the suffix): "
+                    "rename or move one of the files")
             if isinstance(item, TranscriptError):
                 if strict:
                     raise item
@@ -61,28 +71,76 @@ def load_transcripts(paths: Sequence[Path], *, strict: bool) -> tuple[list[Trans
     return games, errors
 
 
-def _expand(paths: Sequence[Path], errors: list[TranscriptError], strict: bool) -> Iterator[Path]:
+def _is_run_dir(path: Path) -> bool:
+    return (path / "manifest.json").is_file() and (path / "transcripts").is_dir()
+
+
+def discover(paths: Sequence[Path], errors: list[TranscriptError], strict: bool) -> Iterator[Path]:
+    """The files to read, in order, each once (by real path: a symlink to a file already
+    read, or a folder given twice, adds nothing). A folder stands for the files under it
+    (hidden ones skipped, symlinked folders followed once); a chatmatch run directory in it
+    (e.g. an earlier ``chatmatch score --out``) is skipped with a warning, never read as
+    more logs; a path or folder that cannot be read is reported (raised when ``strict``)."""
+    seen: set[str] = set()
     for path in map(Path, paths):
-        problem = None
-        if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.is_file()
-                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
-            if files:
-                yield from files
-                continue
-            problem = TranscriptError("directory holds no transcript files", file=str(path))
-        elif path.is_file():
-            yield path
+        before, found = len(errors), False
+        try:
+            for file in _files_under(path, errors, strict, set()):
+                found = True
+                real = os.path.realpath(file)
+                if real not in seen:
+                    seen.add(real)
+                    yield file
+            if not found and len(errors) == before:
+                raise TranscriptError("directory holds no transcript files", file=str(path))
+        except TranscriptError as problem:
+            if strict:
+                raise
+            errors.append(problem)
+
+
+def _files_under(path: Path, errors: list[TranscriptError], strict: bool,
+                 dirs_seen: set[str]) -> Iterator[Path]:
+    try:
+        st = path.stat()
+    except OSError as exc:
+        why = ("a symbolic link loop (the link leads, through other links, back to itself); "
+               "fix or remove the link" if exc.errno == errno.ELOOP else
+               "no such file or directory" if exc.errno == errno.ENOENT else
+               f"cannot read it: {exc.strerror}")
+        raise TranscriptError(why, file=str(path)) from None
+    if not stat.S_ISDIR(st.st_mode):
+        yield path
+        return
+    if _is_run_dir(path):
+        note = TranscriptError("a chatmatch run directory (an earlier `chatmatch run` or "
+                               "`score --out`), not more logs; give its transcripts/ folder to "
+                               "score its games again", file=str(path))
+        errors.append(note)  # a warning even with --strict: nothing is wrong with it
+        return
+    real = os.path.realpath(path)
+    if real in dirs_seen:
+        return
+    dirs_seen.add(real)
+    try:
+        entries = sorted(os.scandir(path), key=lambda e: e.name)
+    except OSError as exc:
+        raise TranscriptError(f"cannot read the folder: {exc.strerror}", file=str(path)) from None
+    for entry in entries:
+        if entry.name.startswith("."):
             continue
-        else:
-            problem = TranscriptError("no such file or directory", file=str(path))
-        if strict:
-            raise problem
-        errors.append(problem)
+        try:
+            for file in _files_under(Path(entry.path), errors, strict, dirs_seen):
+                yield file
+        except TranscriptError as problem:
+            if strict:
+                raise
+            errors.append(problem)
 
 
-def _read_file(path: Path) -> list[Transcript | TranscriptError]:
-    """The games in one file, or the error that stopped it (ParlAI: per episode)."""
+def _read_file(path: Path, strict: bool = False) -> list[Transcript | TranscriptError]:
+    """The games in one file, or the error that stopped it (ParlAI: per episode);
+    ``strict`` also checks the turn indices of a chatmatch transcript."""
     try:
         text = _decode(path)
         first = next((ln for ln in text.splitlines() if ln.strip()), None)
@@ -93,7 +151,10 @@ def _read_file(path: Path) -> list[Transcript | TranscriptError]:
         except TranscriptError as exc:
             raise TranscriptError(exc.message, file=str(path), line=1) from None
         if head is not None and head.get("type") == "game":
-            return [_checked(Transcript.from_jsonl(text, file=str(path)), str(path))]
+            game = _checked(Transcript.from_jsonl(text, file=str(path)), str(path))
+            if strict:
+                _check_turn_order(text, str(path))
+            return [game]
         if head is not None and "dialog" in head:
             return list(_parlai(text, path))
         if head is not None:
@@ -118,12 +179,51 @@ def _checked(game: Transcript, file: str, line: int | None = None) -> Transcript
         raise TranscriptError(f"turn {long.index + 1} has {len(long.text):,} characters, more "
                               f"than the {MAX_TURN_CHARS:,} chatmatch scores in one turn; is this "
                               "really a chat log?", file=file, line=line)
+    for p in game.players:  # speakers become leaderboard rows: the one name rule
+        try:
+            check_visible(p, "speaker name")
+        except ValueError as exc:
+            raise TranscriptError(str(exc), file=file, line=line) from None
+        if len(p) > MAX_NAME_CHARS:
+            raise TranscriptError(f"speaker name has {len(p):,} characters, more than "
+                                  f"{MAX_NAME_CHARS}; is this really a chat log?", file=file, line=line)
+    game = _nfc_speakers(game)
     silent = [p for p in game.players if not game.turns_of(p, include_seed=True)]
     if silent:
         speaker = game.other(silent[0])
         raise TranscriptError(f"only one speaker ({speaker!r}); a game needs exactly two",
                               file=file, line=line)
     return game
+
+
+def _check_turn_order(text: str, file: str) -> None:
+    """``--strict``: the turns' ``index`` fields (where given) count 0, 1, 2, ... in file
+    order (chatmatch reads turns in file order and renumbers them)."""
+    expected = 0
+    for n, raw in enumerate(text.splitlines(), 1):
+        rec = json.loads(raw) if raw.strip() else None
+        if not isinstance(rec, dict) or rec.get("type") != "turn":
+            continue
+        index = rec.get("index")
+        if index is not None and index != expected:
+            raise TranscriptError(f"turn index {index!r} out of order (expected {expected}); "
+                                  "put the turns in the order they were spoken", file=file, line=n)
+        expected += 1
+
+
+#: leading bytes of packed files people keep logs in
+_PACKED = ((b"\x1f\x8b", "gzip-compressed file", "gunzip"), (b"PK\x03\x04", "zip archive", "unzip"),
+           (b"BZh", "bzip2-compressed file", "bunzip2"), (b"\xfd7zXZ\x00", "xz-compressed file", "unxz"),
+           (b"(\xb5/\xfd", "zstd-compressed file", "unzstd"), (b"7z\xbc\xaf'\x1c", "7z archive", "7z x"))
+
+
+def _nfc_speakers(game: Transcript) -> Transcript:
+    """The game with its speakers' names in NFC form (one name, however it was typed)."""
+    nfc = {p: unicodedata.normalize("NFC", p) for p in game.players}
+    if all(k == v for k, v in nfc.items()):
+        return game
+    turns = tuple(dataclasses.replace(t, speaker=nfc.get(t.speaker, t.speaker)) for t in game.turns)
+    return dataclasses.replace(game, players=(nfc[game.players[0]], nfc[game.players[1]]), turns=turns)
 
 
 def _decode(path: Path) -> str:
@@ -133,9 +233,13 @@ def _decode(path: Path) -> str:
             raise TranscriptError(f"the file has {size / 2**20:,.0f} MiB, more than the "
                                   f"{MAX_FILE_BYTES // 2**20} MiB chatmatch reads; split it into "
                                   "smaller files", file=str(path))
-        data = path.read_bytes()
+        data = read_bounded(path, MAX_FILE_BYTES)
     except OSError as exc:
         raise TranscriptError(f"cannot read the file: {exc.strerror}", file=str(path)) from None
+    packed = next(((what, tool) for magic, what, tool in _PACKED if data.startswith(magic)), None)
+    if packed:
+        raise TranscriptError(f"a {packed[0]}, not a text log; unpack it first ({packed[1]} "
+                              f"{path.name}) and give the unpacked file(s)", file=str(path))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -67,8 +67,8 @@ def save_game(store: RunDir, game: ScoredGame, *, transcript: bool = False) -> N
     transcript first when ``transcript``: the play stage has not saved it)."""
     if transcript:
         store.save_transcript(game.transcript)
-    store.save_scores(game.record)
-    store.append_result(game.result)
+    digest = store.save_scores(game.record)
+    store.append_result(game.result, digest)
 
 
 def rank_all(results: Sequence[GameResult], bots: Sequence[str], config: RankingConfig,

@@ -11,16 +11,20 @@ from chatmatch.ranking import RANKERS, Ranking, RankingConfig
 from chatmatch.ranking.points import PointsRule
 from chatmatch.ranking.trueskill_rank import SeedSpread, seed_spread
 from chatmatch.storedrun import Run
+from chatmatch.validation import validation_message
 
 
 def parse_points(text: str) -> PointsRule:
     parts = text.replace(",", "/").split("/")
     try:
         w, t, l = (float(p) for p in parts)
-        return PointsRule(win=w, tie=t, loss=l)
     except ValueError as exc:
         raise ChatmatchError(f"--points: expected W/T/L such as 3/1/0, got {text!r} "
                              f"({str(exc).splitlines()[-1].strip()})") from None
+    try:
+        return PointsRule(win=w, tie=t, loss=l)
+    except ValueError as exc:  # pydantic's ValidationError: a value out of range
+        raise ChatmatchError(f"--points: {text!r}: {validation_message(exc, path=True)}") from None
 
 
 def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | None = None,

@@ -16,11 +16,13 @@ accepts.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from chatmatch.config import config_from_data
+from chatmatch.config import DEFAULT_TIMEOUT_S, config_from_data
 from chatmatch.errors import ChatmatchError, RunDirError
+from chatmatch.safeio import read_text_bounded
 from chatmatch.schedule import ScheduledGame
 from chatmatch.stages import GameResult
 from chatmatch.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
@@ -38,7 +40,10 @@ def check_target(path: Path) -> None:
     (even the lock file) is written there."""
     if path.exists() and not path.is_dir():
         raise RunDirError(f"{path}: is a file, not a folder; {_NEW_DIR}")
-    if not path.is_dir() or (path / MANIFEST).exists():
+    if not path.is_dir():
+        return
+    if (path / MANIFEST).exists():
+        _check_manifest_is_ours(path)
         return
     try:
         entries = {e.name for e in path.iterdir()
@@ -51,6 +56,24 @@ def check_target(path: Path) -> None:
     raise RunDirError(f"{path}: the folder is not empty ({shown}) and is not a chatmatch run "
                       "directory (no manifest.json); chatmatch writes config.yaml, transcripts/ "
                       f"and more there and would overwrite your files: {_NEW_DIR}")
+
+
+#: keys only a manifest written by chatmatch has (one of them is enough)
+_OUR_KEYS = ("chatmatch_version", "play_fingerprint", "scoring_fingerprint", "history")
+
+
+def _check_manifest_is_ours(path: Path) -> None:
+    """A ``manifest.json`` some other tool wrote (a web app, a dataset) does not make a
+    folder a run directory: refuse it before anything (even the lock) is written there."""
+    try:
+        data = json.loads(read_text_bounded(path / MANIFEST))
+    except (OSError, ValueError, RecursionError):
+        return  # chatmatch's own damaged manifest: reading the run says what is wrong
+    if isinstance(data, dict) and any(k in data for k in _OUR_KEYS):
+        return
+    raise RunDirError(f"{path}: its {MANIFEST} was not written by chatmatch (none of "
+                      f"{', '.join(_OUR_KEYS)}), so the folder is not a chatmatch run directory "
+                      f"and is left as it is; {_NEW_DIR}")
 
 
 def looks_like_run(path: Path, entries: set[str] | None = None) -> bool:
@@ -99,6 +122,12 @@ def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame],
 REPORT_ONLY_FAILURE_KEYS = frozenset({"max_forfeit_share"})
 
 
+def _new_default_timeout(key: str, old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """A run stored before ``failures.timeout_s`` had a default (none) resumed with the
+    default: only a hung call is treated differently, so it is not a change of rules."""
+    return key == "timeout_s" and old.get(key) is None and new.get(key) == DEFAULT_TIMEOUT_S
+
+
 def check_failures(store: RunDir, old_failures: Any, new_failures: dict[str, Any],
                    played: int, allow: bool) -> list[str]:
     """The changed ``failures`` keys; refused when games were played under the old ones
@@ -107,7 +136,8 @@ def check_failures(store: RunDir, old_failures: Any, new_failures: dict[str, Any
         return []
     changed = sorted(k for k in set(old_failures) | set(new_failures)
                      if k not in REPORT_ONLY_FAILURE_KEYS
-                     and old_failures.get(k) != new_failures.get(k))
+                     and old_failures.get(k) != new_failures.get(k)
+                     and not _new_default_timeout(k, old_failures, new_failures))
     if changed and played and not allow:
         what = "; ".join(f"{k} {old_failures.get(k)!r} -> {new_failures.get(k)!r}" for k in changed)
         raise RunDirError(

@@ -32,11 +32,13 @@ from chatmatch.reply_cache import cache_bots
 from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
                               setup_from_config)
 from chatmatch.schedule import ScheduledGame
+from chatmatch.safeio import read_text_bounded
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
 from chatmatch.stages import GameResult, Manifest
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript
+from chatmatch.yamlloc import MAX_YAML_BYTES
 
 #: called as ``progress(games_done, games_total)`` at the start and after each game
 Progress = Callable[[int, int], None]
@@ -118,8 +120,8 @@ def _another_setup(store: RunDir, cfg: TournamentConfig) -> str:
 
 def _old_config(store: RunDir) -> dict[str, Any] | None:
     try:
-        old = yaml.safe_load((store.path / "config.yaml").read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError):
+        old = yaml.safe_load(read_text_bounded(store.path / "config.yaml", MAX_YAML_BYTES)) or {}
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError):
         return None
     return old if isinstance(old, dict) else None
 
@@ -186,6 +188,7 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     have, results = store.transcripts(), store.results()
     manifest = _prepare(cfg, store, config_file, league.all_games(cfg), have, results,
                         allow_failures_change, league)
+    store.repair_results(results)  # drop the lines results() did not trust (warned)
     ranked = league.ranked_games(cfg, keep_retired, list(have))
     rounds = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed)
     total = len(ranked) - len(schedule) + rounds.total  # a budget plays part of the schedule

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import tempfile
 from contextlib import contextmanager
@@ -36,6 +35,11 @@ from typing import Any, Iterator
 
 from chatmatch import __version__
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
+from chatmatch.integrity import cross_check_results, transcript_players
+from chatmatch.resultsfile import dumps as dumps  # re-exported: readers import them from here
+from chatmatch.resultsfile import nan_to_none as nan_to_none
+from chatmatch.resultsfile import read_result_lines, result_line
+from chatmatch.safeio import read_bounded, read_text_bounded
 from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
@@ -44,21 +48,6 @@ RESULTS = "results.jsonl"
 LOCK = ".lock"
 #: temporary files of atomic_write end with this; a killed run may leave some behind
 TMP_SUFFIX = ".tmp"
-
-
-def nan_to_none(obj: Any) -> Any:
-    if isinstance(obj, float) and math.isnan(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: nan_to_none(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [nan_to_none(v) for v in obj]
-    return obj
-
-
-def dumps(obj: Any) -> str:
-    """Strict JSON (NaN written as null), stable key order."""
-    return json.dumps(nan_to_none(obj), ensure_ascii=False, sort_keys=True, allow_nan=False)
 
 
 #: files and folders a run directory may hold; a folder holding anything else (and no
@@ -117,10 +106,6 @@ def _ends_with_newline(path: Path) -> bool:
         return fh.read(1) == b"\n"
 
 
-def _checksum(record: dict[str, Any]) -> str:
-    return hashlib.sha256(dumps(record).encode()).hexdigest()
-
-
 #: (key, accepted types, in words) of the manifest entries chatmatch reads
 _MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("bots", (list,), "a list of bot names"),
@@ -141,6 +126,11 @@ _MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
 class RunDir:
     path: Path
     warnings: list[str] = field(default_factory=list)
+    #: result lines the last :meth:`results` ignored (damaged or untrusted): a resume
+    #: writes the file back without them
+    ignored_lines: int = 0
+    #: the ``scores_sha256`` of the trusted lines (kept when the file is written back)
+    _digests: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     # --- paths ---------------------------------------------------------------------------
     @property
@@ -164,7 +154,7 @@ class RunDir:
         fix = ("; delete it and run the same `chatmatch run` command again: the manifest is "
                "rebuilt from config.yaml and every stored game is checked and scored again")
         try:
-            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+            data = json.loads(read_text_bounded(self.manifest_path))
         except IsADirectoryError:
             raise RunDirError(f"{self.manifest_path}: is a folder, not the run's manifest file; "
                               "move it away") from None
@@ -246,7 +236,7 @@ class RunDir:
         folder = self.path / "transcripts"
         for f in sorted(folder.glob("*.jsonl")) if folder.exists() else []:
             try:
-                tr = Transcript.from_jsonl(f.read_text(encoding="utf-8"), file=str(f))
+                tr = Transcript.from_jsonl(read_text_bounded(f), file=str(f))
                 long = next((t for t in tr.turns if len(t.text) > MAX_TURN_CHARS), None)
                 if long is not None:  # an edited file: the scorers cannot take it
                     raise TranscriptError(f"turn {long.index} has {len(long.text):,} characters, "
@@ -258,8 +248,19 @@ class RunDir:
         return out
 
     # --- scores and results --------------------------------------------------------------
-    def save_scores(self, record: ScoreRecord) -> None:
-        atomic_write(self.scores_path(record.game_id), dumps(record.to_json()) + "\n")
+    def save_scores(self, record: ScoreRecord) -> str:
+        """Write the game's score record; return the sha256 of the file (its result line
+        records it, so that a load can tell the two belong together without parsing)."""
+        text = dumps(record.to_json()) + "\n"
+        atomic_write(self.scores_path(record.game_id), text)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def scores_digest(self, game_id: str) -> str | None:
+        """The sha256 of ``scores/GID.json`` as stored, None when it cannot be read."""
+        try:
+            return hashlib.sha256(read_bounded(self.scores_path(game_id))).hexdigest()
+        except OSError:
+            return None
 
     def load_scores(self, game_id: str) -> ScoreRecord | None:
         """The game's score record; None when it is missing or unreadable (a reader then
@@ -268,15 +269,15 @@ class RunDir:
         if not p.exists():
             return None
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            data = json.loads(read_text_bounded(p))
             return ScoreRecord.from_json(data) if isinstance(data, dict) else None
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
             return None
 
-    def append_result(self, result: GameResult) -> None:
-        record = result.to_json()
-        line = json.dumps({"record": nan_to_none(record), "sha256": _checksum(record)},
-                          ensure_ascii=False, sort_keys=True)
+    def append_result(self, result: GameResult, scores_sha256: str | None = None) -> None:
+        """Append the game's result line; ``scores_sha256``: the digest :meth:`save_scores`
+        returned for the score record written with it."""
+        line = result_line(result, scores_sha256)
         path = self.path / RESULTS
         # a run killed mid-append may leave a torn last line: end it, or the new record
         # would be glued to it and lost as well
@@ -289,9 +290,9 @@ class RunDir:
         except OSError as exc:
             raise StorageError.from_os_error(exc, path) from None
 
-    def rewrite_results(self, results: list[GameResult]) -> None:
-        lines = [json.dumps({"record": nan_to_none(r.to_json()), "sha256": _checksum(r.to_json())},
-                            ensure_ascii=False, sort_keys=True) for r in results]
+    def rewrite_results(self, results: list[GameResult],
+                        digests: dict[str, str | None] | None = None) -> None:
+        lines = [result_line(r, (digests or {}).get(r.game_id)) for r in results]
         atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
 
     def forget_games(self, game_ids: set[str]) -> None:
@@ -303,32 +304,39 @@ class RunDir:
             self.transcript_path(gid).unlink(missing_ok=True)
 
     def _iter_results(self) -> Iterator[GameResult]:
-        p = self.path / RESULTS
-        if not p.exists():
-            return
-        if p.is_dir():
-            raise RunDirError(f"{p}: must be a file of the run, but is a folder; move it away")
-        try:
-            fh_cm = open(p, encoding="utf-8", errors="replace")
-        except OSError as exc:
-            raise StorageError.from_os_error(exc, p, "read") from None
-        with fh_cm as fh:
-            for n, raw in enumerate(fh, 1):
-                if not raw.strip():
-                    continue
-                try:
-                    entry = json.loads(raw)
-                    rec = entry["record"]
-                    if entry["sha256"] != _checksum(rec):
-                        raise ValueError("checksum mismatch")
-                    yield GameResult.from_json(rec)
-                except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-                    self.warnings.append(f"{p}:{n}: ignored a damaged result line ({exc}); "
-                                         "that game is scored again from its transcript")
+        for _, r, _ in self._iter_numbered_results():
+            yield r
+
+    def _iter_numbered_results(self) -> Iterator[tuple[int, GameResult, str | None]]:
+        """(line number, result, ``scores_sha256``) of every undamaged line; damaged lines
+        are counted in :attr:`ignored_lines`, each with a warning."""
+        lines, warnings = read_result_lines(self.path / RESULTS)
+        self.warnings.extend(warnings)
+        self.ignored_lines += len(warnings)
+        yield from lines
 
     def results(self) -> dict[str, GameResult]:
-        """Scored games by id (the last record of a game wins)."""
-        return {r.game_id: r for r in self._iter_results()}
+        """Scored games by id that the run can trust (the last trusted record of a game
+        wins): undamaged lines that agree with the game's transcript and score record
+        (:func:`chatmatch.integrity.cross_check_results`); the others are counted in
+        :attr:`ignored_lines`, each with a warning."""
+        self.ignored_lines = 0
+        lines = list(self._iter_numbered_results())
+        trusted, kept, warnings = cross_check_results(
+            lines, self.path, self.load_scores, self.scores_digest,
+            lambda gid: transcript_players(self.transcript_path(gid), gid))
+        keep = set(kept)
+        self._digests = {res.game_id: digest for n, res, digest in lines if n in keep}
+        self.warnings.extend(warnings)
+        self.ignored_lines += len(lines) - len(kept)  # untrusted, and older lines of a game
+        return trusted
+
+    def repair_results(self, results: dict[str, GameResult]) -> None:
+        """Write ``results.jsonl`` back with only ``results`` (in their order) when the
+        last :meth:`results` ignored lines (a resume does this under the run's lock)."""
+        if self.ignored_lines:
+            self.rewrite_results(list(results.values()), self._digests)
+            self.ignored_lines = 0
 
     # --- rankings ------------------------------------------------------------------------
     def save_ranking(self, name: str, json_doc: dict[str, Any], csv_text: str) -> None:

@@ -16,6 +16,7 @@ from chatmatch.errors import RunDirError
 from chatmatch.forfeits import BotForfeits, summarize
 from chatmatch.ranking import Ranking, RankingConfig, rank
 from chatmatch.ranking.points import PointsRule
+from chatmatch.safeio import read_text_bounded
 from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript
@@ -44,8 +45,8 @@ class Run:
         manifest = store.read_manifest()
         cfg_path = store.path / "config.yaml"
         try:
-            raw = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) or {}
-        except (OSError, yaml.YAMLError, RecursionError) as exc:
+            raw = yaml.safe_load(read_text_bounded(cfg_path, 16 * 2**20)) or {}
+        except (OSError, yaml.YAMLError, RecursionError, UnicodeDecodeError) as exc:
             raise RunDirError(f"{cfg_path}: cannot read the run's config ({exc})") from None
         if not isinstance(raw, dict):
             raise RunDirError(f"{cfg_path}: the run's config must be a mapping; restore it from the "

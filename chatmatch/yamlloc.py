@@ -9,6 +9,7 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from chatmatch.errors import ConfigError
+from chatmatch.safeio import check_regular
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,15 @@ def load_located_yaml(path: str | Path) -> LocatedYaml:
     if p.is_dir():
         raise ConfigError("is a directory, expected a YAML file", file=name)
     try:
-        text = p.read_text(encoding="utf-8")
+        check_regular(p)  # a named pipe would block the open
+        with open(p, "rb") as fh:  # bounded: a huge file is refused, not read
+            data = fh.read(MAX_YAML_BYTES + 1)
+        if len(data) > MAX_YAML_BYTES:
+            raise ConfigError(f"the file is larger than {MAX_YAML_BYTES // 2**20} MiB, the most "
+                              "chatmatch reads as YAML; is this really a tournament or ranking "
+                              "file? (long texts belong in files the bots read, not in the YAML)",
+                              file=name)
+        text = data.decode("utf-8")
     except PermissionError:
         raise ConfigError("cannot read the file (permission denied)", file=name) from None
     except UnicodeDecodeError as exc:
@@ -50,6 +59,8 @@ def load_located_yaml(path: str | Path) -> LocatedYaml:
     return parse_located_yaml(text, name)
 
 
+#: largest YAML file read (a tournament of a thousand bots with parameters is under 1 MiB)
+MAX_YAML_BYTES = 16 * 2**20
 #: deepest nesting of lists and mappings accepted (PyYAML composes recursively: a document
 #: nested thousands of levels deep would end in a RecursionError)
 MAX_DEPTH = 100
@@ -78,6 +89,10 @@ def compose_checked(text: str, name: str, error: type[ConfigError] = ConfigError
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        context = getattr(exc, "context", None) or ""
+        if isinstance(exc, yaml.composer.ComposerError) and "single document" in context:
+            problem = (f"{context}, {problem} (a line '---' starts a second one; keep one "
+                       "document per file)")
         raise error(f"invalid YAML: {problem}", file=name, line=line) from None
     if node is not None:
         _check_expansion(node, name, error)

@@ -5,6 +5,7 @@ tests/data/current_run (the same run written by today's code: ``PYTHONPATH=. pyt
 tests/data/make_old_run.py --current`` after an intended change of a default the run uses;
 it first differed from old_run when specificity's default became MATTR, issue 20)."""
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -89,5 +90,12 @@ def test_a_new_run_writes_the_same_files(tmp_path):
             assert [{**e, "at": ""} for e in a.pop("history")] == \
                 [{**e, "at": ""} for e in b.pop("history")]
             assert a == b
+        elif f.name == "results.jsonl":  # lines now also record their scores file's sha256
+            lines = [json.loads(x) for x in (new / f).read_text().splitlines()]
+            for e in lines:
+                scores = new / "scores" / f"{e['record']['game_id']}.json"
+                assert e.pop("scores_sha256") == hashlib.sha256(scores.read_bytes()).hexdigest()
+            assert [json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in lines] == \
+                (CURRENT / f).read_text().splitlines(keepends=True)
         else:
             assert (new / f).read_bytes() == (CURRENT / f).read_bytes(), f

@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.errors import ConfigError
-from chatmatch.yamlloc import LocatedYaml, OnDuplicate, parse_located_yaml
+from chatmatch.safeio import read_bounded
+from chatmatch.yamlloc import MAX_YAML_BYTES, LocatedYaml, OnDuplicate, parse_located_yaml
 
 _YAML_KEYS = ("ranking", "judges", "dimensions")
 
@@ -85,7 +86,7 @@ def load_human(path: str | Path, run_bots: Sequence[str] | None = None) -> Human
         raise HumanFileError("file not found; give a YAML or CSV file of human ranks "
                              "(see docs/analysis.md)", file=name)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        text = read_bounded(p, MAX_YAML_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise HumanFileError(f"cannot read the file as UTF-8 text ({exc})", file=name) from None
     if p.suffix.lower() == ".csv":
@@ -150,6 +151,11 @@ def parse_csv(text: str, file: str = "<csv>") -> HumanRanking:
         if col not in header:
             raise HumanFileError(f"missing column '{col}' in the header (have: {', '.join(header)})",
                                  file=file, line=1)
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if twice:
+        raise HumanFileError(f"column(s) {', '.join(map(repr, twice))} appear more than once in "
+                             "the header; which one to use cannot be guessed: keep one (a judge "
+                             "per row, in a 'judge' column)", file=file, line=1)
     dims = [h for h in header if h not in ("bot", "rank", "judge")]
     per_judge: dict[str, dict[str, float]] = defaultdict(dict)
     scores: dict[str, dict[str, list[float]]] = {d: defaultdict(list) for d in dims}

@@ -65,8 +65,14 @@ def cli() -> None:
 
 
 def _register() -> None:
-    for name in SUBCOMMANDS:  # every one must import: a missing module is a bug, not a skip
-        cli.add_command(importlib.import_module(f"chatmatch.cli.{name}").command)
+    """Import every subcommand (a few seconds: pydantic models, numpy); Ctrl-C meanwhile
+    ends the process with one line and status 130, not an import traceback."""
+    try:
+        for name in SUBCOMMANDS:  # every one must import: a missing module is a bug, not a skip
+            cli.add_command(importlib.import_module(f"chatmatch.cli.{name}").command)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted while starting; nothing was done\n")
+        sys.exit(130)
 
 
 _register()

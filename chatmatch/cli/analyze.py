@@ -43,14 +43,18 @@ def _variants(title: str, rows: Sequence[Variant], with_tau: bool) -> str:
     return f"{title}\n{table(heads, body, 2)}\n"
 
 
+#: bots per subset when --subset-size is not given (the paper's 4 of 7)
+DEFAULT_SUBSET_SIZE = 4
+
+
 @click.command("analyze")
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--human", "human_file", type=click.Path(path_type=Path),
               help="Human ranking (YAML or CSV); needed for the subset table and every tau.")
 @click.option("--annotations", is_flag=True,
               help="Use as human ranking the judgements of `chatmatch annotate` instead.")
-@click.option("--subset-size", "-k", default=4, show_default=True, type=int,
-              help="Bots per subset (paper: 4 of 7).")
+@click.option("--subset-size", "-k", default=None, type=int,
+              help="Bots per subset (paper: 4 of 7)  [default: 4, or all the bots when fewer]")
 @click.option("--bootstrap", "samples", default=1000, show_default=True,
               type=click.IntRange(0, 1_000_000), help="Bootstrap resamples of the games (0: skip).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
@@ -58,7 +62,7 @@ def _variants(title: str, rows: Sequence[Variant], with_tau: bool) -> str:
 @click.option("--only", type=click.Choice(SECTIONS), multiple=True,
               help="Print only these analyses (repeatable).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress (subsets, bootstrap).")
-def command(run_dir: Path, human_file: Path | None, annotations: bool, subset_size: int,
+def command(run_dir: Path, human_file: Path | None, annotations: bool, subset_size: int | None,
             samples: int, seed: int, method: str | None, only: tuple[str, ...], quiet: bool) -> None:
     """The paper's analyses of RUN_DIR from its stored results (no game is replayed):
 
@@ -84,6 +88,9 @@ def command(run_dir: Path, human_file: Path | None, annotations: bool, subset_si
     human = load_human(human_file, data.bots) if human_file else None
     if annotations:  # the human ranking only: its intervals are compare --annotations' job
         human = load_summary(data, method=method, reps=0).human_ranking()
+    if subset_size is None:  # not given: the paper's 4, or every bot of a smaller run
+        both = len([b for b in data.bots if human is not None and b in human.ranks])
+        subset_size = max(2, min(DEFAULT_SUBSET_SIZE, both))
     _warn_few_bots(data, human, subset_size, only)
     todo = set(only or SECTIONS)
     if "subsets" in todo:

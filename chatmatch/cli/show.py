@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from chatmatch.names import printable
 from chatmatch.tables import render_table
 from chatmatch.details import turn_notes
 from chatmatch.errors import RunDirError
@@ -44,7 +45,7 @@ def command(run_dir: Path, game: str | None, width: int) -> None:
     for t in tr.turns:
         head = f"{t.index:>4}  {t.speaker}{' (seed)' if t.seed else ''}:"
         click.echo(head)
-        click.echo(textwrap.fill(t.text or "(empty)", width, initial_indent=indent,
+        click.echo(textwrap.fill(printable(t.text) or "(empty)", width, initial_indent=indent,
                                  subsequent_indent=indent))
         tags = [n.text for n in notes.get(t.index, []) if n.shown]
         if tags:

@@ -15,17 +15,21 @@ thread's batch is smaller than one loop's would be (measured in docs/scale.md).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from typing import Any, Mapping, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot, History, copy_capabilities
+from chatmatch.botcall import close_bot, describe_bot, guarded
 from chatmatch.config import FailurePolicy, TournamentConfig
 from chatmatch.executors.base import OnFinished
 from chatmatch.game import play_games
 from chatmatch.progress import Reporter
 from chatmatch.schedule import ScheduledGame
+
+log = logging.getLogger(__name__)
 
 
 class SerialBot(Bot):
@@ -123,15 +127,27 @@ def load_bots(cfg: TournamentConfig, needed: set[str],
     try:
         for spec in cfg.bots:
             if spec.name in needed:
-                bot = create_bot(spec.name, spec.adapter, dict(spec.params))
+                bot = guarded(spec.name, "__init__", lambda: create_bot(
+                    spec.name, spec.adapter, dict(spec.params)), adapter=spec.adapter)
                 with rep.step(f"loading bot {spec.name}"):
-                    bot.load()
+                    guarded(spec.name, "load", bot.load, adapter=spec.adapter)
                 out[spec.name] = bot
     except BaseException:
-        for b in out.values():
-            b.close()
+        close_bots(out)
         raise
     return out
+
+
+def close_bots(bots: Mapping[str, Bot]) -> None:
+    """Close every bot; a failing ``close()`` is logged as a warning (:func:`close_bot`)."""
+    for name, b in bots.items():
+        close_bot(name, b.close, log.warning)
+
+
+def describe_bots(bots: Mapping[str, Bot]) -> dict[str, dict[str, object]]:
+    """Each bot's ``describe()`` (a failing one is replaced by its class, with a warning)."""
+    return {n: describe_bot(n, b.describe, f"{type(b).__module__}:{type(b).__qualname__}",
+                            log.warning) for n, b in bots.items()}
 
 
 class LocalExecutor:
@@ -148,7 +164,7 @@ class LocalExecutor:
     def start(self, needed: set[str]) -> dict[str, dict[str, object]]:
         self.bots = (dict(self.given) if self.given is not None
                      else load_bots(self.cfg, needed, self.reporter))
-        return {n: b.describe() for n, b in self.bots.items()}
+        return describe_bots(self.bots)
 
     def play(self, games: Sequence[ScheduledGame], on_finished: OnFinished) -> None:
         play_parallel(games, self.bots, self.cfg.exchanges, self.cfg.failures,
@@ -157,6 +173,5 @@ class LocalExecutor:
 
     def close(self) -> None:
         if self.given is None:
-            for b in self.bots.values():
-                b.close()
+            close_bots(self.bots)
         self.bots = {}

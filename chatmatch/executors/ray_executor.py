@@ -24,10 +24,11 @@ from typing import Any, Mapping, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot, History, copy_capabilities
+from chatmatch.botcall import guarded, reply_call
 from chatmatch.config import TournamentConfig
 from chatmatch.errors import BotError
 from chatmatch.executors.base import ExecutorError, OnFinished
-from chatmatch.executors.local import play_parallel
+from chatmatch.executors.local import close_bots, describe_bots, play_parallel
 from chatmatch.progress import Reporter
 from chatmatch.schedule import ScheduledGame
 
@@ -55,20 +56,20 @@ class _BotHost:
         if isinstance(spec, Bot):
             self.bot = spec
         else:
-            self.bot = create_bot(*spec)
-        self.bot.load()
+            self.bot = guarded(spec[0], "__init__", lambda: create_bot(*spec), adapter=spec[1])
+        guarded(self.bot.name, "load", self.bot.load)
 
     def describe(self) -> dict[str, Any]:
-        return self.bot.describe()
+        return describe_bots({self.bot.name: self.bot})[self.bot.name]
 
     def reply(self, history: History) -> str:
-        return self.bot.reply(history)
+        return reply_call(lambda: self.bot.reply(history))
 
     def reply_batch(self, histories: list[History]) -> list[str]:
-        return self.bot.reply_batch(histories)
+        return reply_call(lambda: self.bot.reply_batch(histories))
 
     def close(self) -> None:
-        self.bot.close()
+        close_bots({self.bot.name: self.bot})
 
 
 class RemoteBot(Bot):
@@ -137,7 +138,8 @@ class RayExecutor:
                 bot = self.given[spec.name]
                 out[spec.name] = (bot, _pickle(bot, spec.name))
             else:
-                bot = create_bot(spec.name, spec.adapter, dict(spec.params))
+                bot = guarded(spec.name, "__init__", lambda: create_bot(
+                    spec.name, spec.adapter, dict(spec.params)), adapter=spec.adapter)
                 out[spec.name] = (bot, pickle.dumps((spec.name, spec.adapter, dict(spec.params))))
         return out
 
@@ -153,7 +155,7 @@ class RayExecutor:
             if not self._wants_actor(bot):
                 if self.given is None:
                     with self.reporter.step(f"loading bot {name}"):
-                        bot.load()
+                        guarded(name, "load", bot.load)
                 self.bots[name] = bot
                 continue
             opts: dict[str, Any] = {"num_cpus": self.cfg.ray.cpus_per_bot}
@@ -171,7 +173,7 @@ class RayExecutor:
                 raise BotError(f"bot '{name}' could not be loaded in its Ray actor: "
                                f"{_first_line(exc)}") from None
             self.bots[name].described = {**desc, "ray_actor": True}  # type: ignore[attr-defined]
-        return {n: b.describe() for n, b in self.bots.items()}
+        return describe_bots(self.bots)
 
     def play(self, games: Sequence[ScheduledGame], on_finished: OnFinished) -> None:
         workers = self.cfg.workers or max(1, len(self.actors))
@@ -186,9 +188,7 @@ class RayExecutor:
             except Exception:  # noqa: BLE001 - already gone
                 pass
         if self.given is None:
-            for b in self.bots.values():
-                if not isinstance(b, RemoteBot):
-                    b.close()
+            close_bots({n: b for n, b in self.bots.items() if not isinstance(b, RemoteBot)})
         self.actors, self.bots = [], {}
         if self.owns_ray:
             self.ray.shutdown()

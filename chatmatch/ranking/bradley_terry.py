@@ -32,7 +32,7 @@ class BradleyTerryParams(StrictModel):
 
     #: virtual tied games added to every pair of bots that met (0: plain MLE, which does
     #: not exist when a bot won or lost everything; 0.5 keeps such ratings finite)
-    prior: float = Field(default=0.5, ge=0.0)
+    prior: float = Field(default=0.5, ge=0.0, le=1e6)
     bootstrap: int = Field(default=200, ge=0, le=100_000)  # resamples of the games for CIs
     ci: float = Field(default=0.95, gt=0.0, lt=1.0)
 

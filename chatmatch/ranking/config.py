@@ -16,6 +16,7 @@ puts their blocks together.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 from pydantic import Field, SerializationInfo, SerializerFunctionWrapHandler, field_validator, model_serializer
@@ -75,6 +76,22 @@ class RankingConfig(StrictModel):
         return {name: getattr(self, name) for name in names}
 
 
+def check_finite(ranking: Ranking) -> None:
+    """Refuse a ranking holding an infinite rating, or a score that is not a number: it
+    would be printed and stored as if it meant something (parameters at the edge of what
+    the method can compute, or a plugin's bug). NaN is allowed only where a method marks
+    a statistic it did not compute, never in the score the rows are ordered by."""
+    for row in ranking.rows:
+        values = {"score": row.score, **row.flat()}
+        for key, v in values.items():
+            if isinstance(v, float) and (math.isinf(v) or (key == "score" and math.isnan(v))):
+                raise ChatmatchError(
+                    f"ranking method '{ranking.method}' computed {key} = {v} for bot "
+                    f"'{row.bot}', which is not a finite number; its parameters "
+                    f"(ranking.{ranking.method}) are beyond what it can compute: use values "
+                    "of ordinary size")
+
+
 #: keys of the block that are not a method's parameters
 _TOP_LEVEL = ("method", "shuffles", "ties")
 
@@ -85,6 +102,7 @@ def rank(results: Sequence[GameResult], bots: Sequence[str], config: RankingConf
     name = method or config.method
     ranking = RANKERS.resolve(name)(results, bots, config.params(name), seed,
                                     **config.options(name))
+    check_finite(ranking)
     if expected_games is not None:
         ranking = Ranking(ranking.method, ranking.rows, ranking.games, expected_games, ranking.meta)
     return apply_ties(ranking, config.ties)

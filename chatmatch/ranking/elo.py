@@ -22,9 +22,9 @@ from chatmatch.validation import StrictModel
 class EloParams(StrictModel):
     """Elo updates over the games in schedule order; bootstrap resamples give the CIs."""
 
-    k: float = Field(default=16.0, gt=0.0)
-    initial: float = 1000.0
-    scale: float = Field(default=400.0, gt=0.0)
+    k: float = Field(default=16.0, gt=0.0, le=1_000.0)
+    initial: float = Field(default=1000.0, ge=-1e6, le=1e6)
+    scale: float = Field(default=400.0, ge=1.0, le=1e6)
     bootstrap: int = Field(default=200, ge=0, le=100_000)
     ci: float = Field(default=0.95, gt=0.0, lt=1.0)
 
@@ -34,7 +34,8 @@ def elo_ratings(games: Sequence[tuple[str, str, float]], bots: Sequence[str], k:
     """Ratings after playing ``games`` ((a, b, score of a)) in the given order."""
     r = {b: float(initial) for b in bots}
     for a, b, s in games:
-        expected = 1.0 / (1.0 + 10 ** ((r[b] - r[a]) / scale))
+        # the exponent is clamped: 10 ** 400 overflows, and the result is 0 or 1 anyway
+        expected = 1.0 / (1.0 + 10 ** max(-300.0, min(300.0, (r[b] - r[a]) / scale)))
         delta = k * (s - expected)
         r[a] += delta
         r[b] -= delta

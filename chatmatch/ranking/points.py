@@ -13,18 +13,22 @@ from collections import defaultdict
 import math
 from typing import Sequence
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
 from chatmatch.stages import GameResult, PointsStats
 from chatmatch.validation import StrictModel
 
+#: largest match points for a win, a tie or a loss (a sum over many matches stays finite)
+MAX_POINTS = 1e6
+
+
 class PointsRule(StrictModel):
     """Match points for a win, a tie and a loss (paper: 3/1/0 or 2/1/0)."""
 
-    win: float = 3.0
-    tie: float = 1.0
-    loss: float = 0.0
+    win: float = Field(default=3.0, ge=-MAX_POINTS, le=MAX_POINTS)
+    tie: float = Field(default=1.0, ge=-MAX_POINTS, le=MAX_POINTS)
+    loss: float = Field(default=0.0, ge=-MAX_POINTS, le=MAX_POINTS)
 
     @model_validator(mode="after")
     def _ordered(self) -> "PointsRule":

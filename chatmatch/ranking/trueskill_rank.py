@@ -45,13 +45,13 @@ DEFAULT_SHUFFLES = 1000
 class TrueSkillParams(StrictModel):
     """TrueSkill environment (Herbrich et al. 2007); defaults are the library's."""
 
-    mu: float = 25.0
-    sigma: float = Field(default=25.0 / 3, gt=0.0)
-    beta: float = Field(default=25.0 / 6, gt=0.0)
-    tau: float = Field(default=25.0 / 300, ge=0.0)
+    mu: float = Field(default=25.0, ge=-1e6, le=1e6)
+    sigma: float = Field(default=25.0 / 3, gt=0.0, le=1e6)
+    beta: float = Field(default=25.0 / 6, gt=0.0, le=1e6)
+    tau: float = Field(default=25.0 / 300, ge=0.0, le=1e6)
     draw_probability: float = Field(default=0.10, ge=0.0, lt=1.0)
     #: conservative score = mu - k * sigma
-    k: float = Field(default=3.0, ge=0.0)
+    k: float = Field(default=3.0, ge=0.0, le=100.0)
     rank_by: Literal["conservative", "mu"] = "conservative"
 
 

@@ -68,6 +68,8 @@ class ScoringConfig(BaseModel):
                 raise ValueError(f"weight of {name} must be a finite number, got {w}")
             if w < 0:
                 raise ValueError(f"weight of {name} must be >= 0, got {w:g}")
+            if w > 1e6:  # points are summed over games: keep the sums finite
+                raise ValueError(f"weight of {name} must be at most 1,000,000, got {w:g}")
         return v
 
     @field_validator("params")

@@ -9,9 +9,9 @@ from typing import Mapping, Sequence
 import yaml
 
 from chatmatch.scoring.points import award_points
-from chatmatch.stages import GameResult, Manifest, ScoreRecord
+from chatmatch.stages import DimensionScore, GameResult, Manifest, ScoreRecord
 from chatmatch.store import RunDir
-from chatmatch.transcript import Transcript
+from chatmatch.transcript import Transcript, make_transcript
 
 DIMS = ("d1", "d2", "d3", "d4", "d5", "d6", "d7")
 
@@ -42,13 +42,28 @@ def write_run(path: Path, bots: Sequence[str], results: Sequence[GameResult], *,
            "seed": seed, "ranking": {"method": method, "shuffles": shuffles},
            "scoring": {"weights": dict(weights or {})}}
     store.write_config(yaml.safe_dump(cfg, sort_keys=False))
-    for r in results:
+    given = {tr.game_id for tr in transcripts}
+    for r in results:  # a run directory is consistent: each result has a transcript and scores
+        if r.game_id not in given:
+            store.save_transcript(make_transcript(r.game_id, r.players, ["Hi", "Hello"]))
+        if r.game_id not in (scores or {}):
+            store.save_scores(score_record(r))
         store.append_result(r)
     for tr in transcripts:
         store.save_transcript(tr)
-    for gid, doc in (scores or {}).items():
-        store.save_scores(ScoreRecord.from_json(doc))
+    points = {r.game_id: r.points for r in results}
+    for gid, doc in (scores or {}).items():  # the result's points, as the runner records them
+        store.save_scores(ScoreRecord.from_json({**doc, "points": points.get(gid, doc.get("points"))}))
     return path
+
+
+def score_record(r: GameResult) -> ScoreRecord:
+    """The score record the runner would have written with result ``r``."""
+    if r.forfeit:
+        return ScoreRecord(r.game_id, forfeit=r.forfeit)
+    dims = {d: DimensionScore(d, {p: r.raw[p][d] for p in r.players}, r.higher_is_better.get(d, True))
+            for d in r.raw[r.players[0]]}
+    return ScoreRecord.of(r, dims)
 
 
 def write_yaml(path: Path, data: object) -> Path:

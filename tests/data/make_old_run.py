@@ -26,7 +26,7 @@ bots:
 exchanges: 3
 scoring: {dimensions: [proactivity, specificity, diversity]}
 ranking: {method: trueskill, shuffles: 5}
-failures: {retries: 0, max_forfeit_share: 1.0}
+failures: {retries: 0, max_forfeit_share: 1.0, timeout_s: null}
 record_timings: false
 concurrent_games: 1
 seed: 3

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.errors import TranscriptError
+from chatmatch.errors import ChatmatchError, TranscriptError
 from chatmatch.importers import load_transcripts
 from chatmatch.transcript import make_transcript
 
@@ -83,7 +83,6 @@ def test_directory_encoding_missing_and_duplicates(tmp_path: Path) -> None:
     write(tmp_path / "logs" / "latin1.txt", "a: ol\xe1\nb: yo\n".encode("latin-1"))
     t = make_transcript("same", ("x", "y"), ["1", "2"])
     write(tmp_path / "logs" / "d1.jsonl", t.to_jsonl())
-    write(tmp_path / "logs" / "d2.jsonl", t.to_jsonl())
     (tmp_path / "empty").mkdir()
     games, errors = load_transcripts([tmp_path / "logs", tmp_path / "nope.txt", tmp_path / "empty"],
                                      strict=False)
@@ -91,7 +90,9 @@ def test_directory_encoding_missing_and_duplicates(tmp_path: Path) -> None:
     messages = {Path(e.file or "").name: e for e in errors}
     assert "not UTF-8 text (byte 0xe1)" in str(messages["latin1.txt"])
     assert messages["latin1.txt"].line == 1
-    assert "already read from" in str(messages["d2.jsonl"])
+    write(tmp_path / "logs" / "d2.jsonl", t.to_jsonl())  # one game id in two files: refused
+    with pytest.raises(ChatmatchError, match="d2.jsonl: holds the same game id 'same' as .*d1.jsonl"):
+        load_transcripts([tmp_path / "logs"], strict=False)
     assert "no such file or directory" in str(messages["nope.txt"])
     assert "no transcript files" in str(messages["empty"])
 

@@ -7,8 +7,9 @@ import math
 from pathlib import Path
 
 from chatmatch.scoring.points import award_points, result_from_scores, reweight
-from chatmatch.stages import DimensionScore, GameResult
+from chatmatch.stages import DimensionScore, GameResult, ScoreRecord
 from chatmatch.store import RunDir
+from chatmatch.transcript import make_transcript
 
 NAN = math.nan
 
@@ -36,7 +37,9 @@ def test_not_applicable_survives_json_reweighting_and_the_results_file(tmp_path:
     assert back.not_applicable == {"consistency": ["B"]}
     assert reweight(back, {"consistency": 2.0}).points["A"]["consistency"] == 0
     run = RunDir(tmp_path)
-    run.append_result(res)
+    run.save_transcript(make_transcript("g", ("A", "B"), ["Hi", "Hello"]))  # a consistent run:
+    digest = run.save_scores(ScoreRecord(res.game_id, res.players, points=res.points))  # scores too
+    run.append_result(res, digest)
     stored = run.results()["g"]
     assert stored.not_applicable == {"consistency": ["B"]} and stored.points == res.points
     # a results line written before this field existed still reads, with nothing N/A

@@ -1,0 +1,64 @@
+"""The one rule for bot names, applied when a tournament YAML is checked.
+
+A bot name is shown in terminal tables, SVG plots, the HTML report and file contents, and
+it identifies the bot's games when a run is resumed. So it is:
+
+* NFC-normalised (an accent typed as one character or as a letter plus a combining accent
+  gives the same name: ``café``);
+* free of characters that show nothing or act on the terminal: control characters (NUL,
+  BEL, ESC, tab, newline), format characters (zero-width space and joiners, BOM,
+  bidirectional overrides), line/paragraph separators, surrogates, private-use and
+  unassigned code points; no slash or backslash; no spaces at either end;
+* at most :data:`MAX_NAME_CHARS` characters;
+* unique up to look-alikes: two names equal after NFKC normalisation (``ｅｌｉｚａ`` and
+  ``eliza``, ``ﬁ`` and ``fi``) are duplicates (:func:`name_key`).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME_CHARS = 100
+#: categories refused anywhere in a name
+_REFUSED = {"Cc": "a control character", "Cf": "an invisible format character",
+            "Zl": "a line separator", "Zp": "a paragraph separator", "Cs": "a surrogate",
+            "Co": "a private-use character", "Cn": "an unassigned code point"}
+
+
+def check_bot_name(name: str) -> str:
+    """The name in NFC form; ``ValueError`` (one line, naming the character) when it breaks
+    the rule."""
+    if any(c in name for c in "/\\\n\t") or name != name.strip():
+        raise ValueError(f"bot name {name!r} must not contain slashes, tabs, newlines or "
+                         "leading/trailing spaces")
+    check_visible(name, "bot name")
+    if len(name) > MAX_NAME_CHARS:
+        raise ValueError(f"bot name has {len(name)} characters, more than {MAX_NAME_CHARS}; "
+                         "use a shorter name (the model and settings go in params)")
+    return unicodedata.normalize("NFC", name)
+
+
+def check_visible(text: str, what: str = "name") -> str:
+    """``text`` in NFC form; ``ValueError`` naming the first character that shows nothing
+    or acts on a terminal (control, format, separator, surrogate, private-use, unassigned)."""
+    for i, c in enumerate(text):
+        kind = _REFUSED.get(unicodedata.category(c))
+        if kind:
+            raise ValueError(f"{what} {text!r} holds {kind} (U+{ord(c):04X} at position "
+                             f"{i + 1}); names are shown in tables, plots and reports: use "
+                             "visible characters only")
+    return unicodedata.normalize("NFC", text)
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: control characters other than newline (ESC
+    sequences that clear the screen or set the window title, BEL, NUL) are shown escaped
+    (``\\x1b``); a bot's reply is stored as it came and shown this way."""
+    return "".join(c if c == "\n" or unicodedata.category(c) != "Cc" else ascii(c)[1:-1]
+                   for c in text)
+
+
+def name_key(name: str) -> str:
+    """What two names must not share: their NFKC form (look-alike compatibility forms
+    and NFC/NFD spellings of one name are one name)."""
+    return unicodedata.normalize("NFKC", name)

@@ -1,0 +1,48 @@
+"""Reading files chatmatch did not necessarily write (a run directory someone edited, a
+folder of logs, a YAML file) without hanging or filling memory.
+
+:func:`read_bounded` is the one way such a file is read: it must be a regular file (a
+named pipe would block the open for ever, ``/dev/zero`` or ``/dev/urandom`` never end --
+also behind a symlink) and at most ``limit`` bytes. Problems are ``OSError`` s with a
+readable ``strerror``, so every caller's existing "cannot read PATH (...)" message applies.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+#: largest file of a run directory read whole (a transcript, a score record, the manifest)
+MAX_RUN_FILE_BYTES = 256 * 2**20
+
+
+def check_regular(path: str | Path) -> os.stat_result:
+    """``os.stat`` of ``path`` (following symlinks); ``OSError`` when it is not a regular
+    file (a pipe, a device, a socket), before anything could block on opening it."""
+    st = os.stat(path)
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "a folder, not a regular file", str(path))
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a named pipe" if stat.S_ISFIFO(st.st_mode)
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a socket"
+                if stat.S_ISSOCK(st.st_mode) else "not a regular file")
+        raise OSError(errno.EINVAL, f"{kind}, not a regular file", str(path))
+    return st
+
+
+def read_bounded(path: str | Path, limit: int = MAX_RUN_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, refused (``OSError``) beyond ``limit``."""
+    check_regular(path)
+    with open(path, "rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit // 2**20} MiB, more than chatmatch reads",
+                      str(path))
+    return data
+
+
+def read_text_bounded(path: str | Path, limit: int = MAX_RUN_FILE_BYTES) -> str:
+    """:func:`read_bounded` decoded as UTF-8 (``UnicodeDecodeError`` when it is not)."""
+    return read_bounded(path, limit).decode("utf-8")
