@@ -219,9 +219,10 @@ class OpenAIChatBot(Bot):
         if not isinstance(content, str):
             raise fail(f"bot '{self.name}': {self.url} answered a non-text message content "
                        f"({type(content).__name__})")
-        if choice.get("finish_reason") == "length":
+        cut = choice.get("finish_reason") == "length"
+        if cut:
             self.counts["cut_replies"] += 1
-        return clean_reply(content)
+        return clean_reply(content, cut=cut)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "adapter": "openai-chat", "base_url": self.base_url,

@@ -265,8 +265,25 @@ def test_cut_reply_is_trimmed_like_the_local_adapters(server: tuple[str, FakeOpe
     fake.answer = lambda path, body: {"choices": [{"finish_reason": "length",
                                                    "message": {"content": cut}}]}
     remote = bot(url)
-    assert remote.reply(HIST) == clean_reply(cut) == "I went to the lake."
+    assert remote.reply(HIST) == clean_reply(cut, cut=True) == "I went to the lake."
     assert remote.counts["cut_replies"] == 1
+
+
+@pytest.mark.parametrize("finish", ["stop", None])
+def test_a_reply_that_was_not_cut_is_kept_whole(server: tuple[str, FakeOpenAI],
+                                                finish: str | None) -> None:
+    url, fake = server
+    whole = "Sure. I don't know what you mean and"
+    fake.answer = lambda path, body: {"choices": [{"finish_reason": finish,
+                                                   "message": {"content": whole}}]}
+    assert bot(url).reply(HIST) == whole
+
+
+def test_a_cut_reply_is_never_cut_at_an_apostrophe(server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    fake.answer = lambda path, body: {"choices": [{"finish_reason": "length", "message": {
+        "content": "Sure. I don't know what you mean and"}}]}
+    assert bot(url).reply(HIST) == "Sure."
 
 
 def test_messages_start_with_a_user_turn_and_alternate(server: tuple[str, FakeOpenAI]) -> None:
