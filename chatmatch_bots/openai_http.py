@@ -6,10 +6,13 @@ on the ``httpx`` client (why: see :mod:`chatmatch_bots.http_support`).
 Messages: the bot's own turns are sent as ``assistant`` messages, the partner's as
 ``user``, the persona as the ``system`` message, the game turn's ``random_seed`` as
 ``seed``. Messages always start with a ``user`` turn and alternate, so strict chat
-templates (Mistral, Gemma: "roles must alternate") accept them: when the bot opened the
-game, its seed utterance goes into the system message ("You opened the conversation by
-saying: ..."); a window of ``max_history_turns`` that would start with the bot's own turn
-starts one turn later. Replies get the same clean-up as the local adapters
+templates (Mistral, Gemma: "roles must alternate") accept them. When the bot opened the
+game, ``opening`` says where its seed utterance goes ("You opened the conversation by
+saying: ..."): ``user`` (default: at the head of the first user message, which every
+template accepts, those without a system role included), ``system`` (in the system
+message) or ``none`` (left out); ``persona_role: user`` puts the persona there too, for
+templates with no system role. A window of ``max_history_turns`` that would start with the
+bot's own turn starts one turn later. Replies get the same clean-up as the local adapters
 (:func:`chatmatch_bots.hf_support.clean_reply`: the first line; a sentence cut off by
 ``max_tokens``, ``finish_reason: length``, is dropped when a complete one comes before).
 
@@ -36,7 +39,7 @@ import logging
 import os
 import threading
 import time
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from chatmatch.bot import Bot, History
 from chatmatch_bots.hf_support import clean_reply
@@ -59,6 +62,10 @@ class OpenAIChatBot(Bot):
     deterministic: ClassVar[bool] = False  # a remote model may sample even with a seed
     retries_inside: ClassVar[bool] = True
     remote: ClassVar[bool] = True  # replies are cached in the run directory by default
+    #: how replies are fetched, not what they say: not part of the bot's identity
+    operational_params: ClassVar[frozenset[str]] = frozenset({
+        "timeout_s", "retries", "backoff_s", "max_retry_wait_s", "max_concurrency",
+        "check_server", "max_response_bytes"})
 
     def __init__(self, name: str = "", *, base_url: str, model: str,
                  api_key_env: str | None = None, api_key_header: str = "Authorization",
@@ -66,7 +73,9 @@ class OpenAIChatBot(Bot):
                  max_history_turns: int = 20, timeout_s: float = 60.0, retries: int = 2,
                  backoff_s: float = 1.0, max_retry_wait_s: float = 60.0,
                  max_concurrency: int = 4, check_server: bool = True,
-                 extra_headers: dict[str, str] | None = None) -> None:
+                 extra_headers: dict[str, str] | None = None,
+                 opening: Literal["user", "system", "none"] = "user",
+                 persona_role: Literal["system", "user"] = "system") -> None:
         super().__init__(name)
         if timeout_s <= 0 or retries < 0 or backoff_s < 0 or max_concurrency < 1 \
                 or max_retry_wait_s < 0:
@@ -85,6 +94,9 @@ class OpenAIChatBot(Bot):
         self.timeout_s, self.retries, self.backoff_s = timeout_s, retries, backoff_s
         self.max_retry_wait_s, self.max_concurrency = max_retry_wait_s, max_concurrency
         self.check_server = check_server
+        if opening not in ("user", "system", "none") or persona_role not in ("system", "user"):
+            raise ValueError("need opening in user | system | none, persona_role in system | user")
+        self.opening, self.persona_role = opening, persona_role
         self.counts = {"retries": 0, "timeouts": 0, "cut_replies": 0}
         self._client: Any = None
 
@@ -145,12 +157,18 @@ class OpenAIChatBot(Bot):
         """The request's messages: starting with a user turn, alternating (see module doc)."""
         window = list(history.messages[-self.max_history_turns:])
         system = [self.persona] if self.persona else []
+        lead: list[str] = []  # folded into the first user message
         if window and window[0].role == "self":
             opener = window.pop(0)
-            if len(history.messages) <= self.max_history_turns:  # it is the seed utterance
-                system.append(f'You opened the conversation by saying: "{opener.text}"')
+            if len(history.messages) <= self.max_history_turns and self.opening != "none":
+                said = f'You opened the conversation by saying: "{opener.text}"'
+                (system if self.opening == "system" else lead).append(said)
+        if self.persona_role == "user" and self.persona:
+            lead.insert(0, system.pop(0))
         msgs = [{"role": "assistant" if m.role == "self" else "user", "content": m.text}
                 for m in window]
+        if lead and msgs:
+            msgs[0] = {"role": "user", "content": "\n".join(lead) + "\n\n" + msgs[0]["content"]}
         if system:
             msgs.insert(0, {"role": "system", "content": "\n".join(system)})
         return msgs
@@ -229,7 +247,8 @@ class OpenAIChatBot(Bot):
                 "model": self.model, "api_key_env": self.api_key_env,
                 "api_key_header": self.api_key_header, "persona": self.persona,
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
-                "max_history_turns": self.max_history_turns, "timeout_s": self.timeout_s,
+                "max_history_turns": self.max_history_turns, "opening": self.opening,
+                "persona_role": self.persona_role, "timeout_s": self.timeout_s,
                 "retries": self.retries, "backoff_s": self.backoff_s,
                 "max_retry_wait_s": self.max_retry_wait_s,
                 "max_concurrency": self.max_concurrency, "check_server": self.check_server,

@@ -296,14 +296,35 @@ def test_messages_start_with_a_user_turn_and_alternate(server: tuple[str, FakeOp
                    HIST.seed_utterance, "g001", 6, 1)
     bot(url, max_history_turns=2).reply(late)  # the window would start with its own turn
     first, second = (r["body"]["messages"] for r in fake.requests)
-    assert first == [{"role": "system", "content": "You are Ann.\nYou opened the conversation "
-                      "by saying: \"What did you do last week?\""},
-                     {"role": "user", "content": "I swam."}]
+    assert first == [{"role": "system", "content": "You are Ann."},
+                     {"role": "user", "content": "You opened the conversation by saying: "
+                      "\"What did you do last week?\"\n\nI swam."}]
     assert second == [{"role": "user", "content": "Yes."}]
     for r in fake.requests:
         roles = [m["role"] for m in r["body"]["messages"] if m["role"] != "system"]
         assert roles[0] == "user" and roles[-1] == "user"
         assert all(a != b for a, b in zip(roles, roles[1:]))
+
+
+OPENER = History((Message("self", "What did you do last week?"), Message("partner", "I swam.")),
+                 "What did you do last week?", "g001", 2, 1)
+
+
+@pytest.mark.parametrize("params, expected", [
+    ({"opening": "system"}, [
+        {"role": "system", "content": "You are Ann.\nYou opened the conversation by saying: "
+         "\"What did you do last week?\""}, {"role": "user", "content": "I swam."}]),
+    ({"opening": "none"}, [{"role": "system", "content": "You are Ann."},
+                           {"role": "user", "content": "I swam."}]),
+    ({"persona_role": "user"}, [  # no system message at all
+        {"role": "user", "content": "You are Ann.\nYou opened the conversation by saying: "
+         "\"What did you do last week?\"\n\nI swam."}]),
+])
+def test_opening_choices(server: tuple[str, FakeOpenAI], params: dict[str, str],
+                         expected: list[dict[str, str]]) -> None:
+    url, fake = server
+    bot(url, persona="You are Ann.", **params).reply(OPENER)
+    assert fake.requests[-1]["body"]["messages"] == expected
 
 
 def test_key_straddling_the_cut_is_redacted_before_truncation(
