@@ -28,7 +28,7 @@ import types
 from typing import Any
 
 from chatmatch.bot import Bot
-from chatmatch.errors import BotError
+from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.registry import Registry, UnknownNameError
 
 ENTRY_POINT_GROUP = "chatmatch.bots"
@@ -140,6 +140,25 @@ def _check_params(cls: type[Bot], params: dict[str, Any]) -> str | None:
     if missing:
         return f"missing required parameter(s) {', '.join(map(repr, missing))}"
     return None
+
+
+def operational_params(adapter: str) -> frozenset[str]:
+    """The parameters of ``adapter`` that change how a reply is fetched (timeouts, retries,
+    concurrency), not what the bot says: an adapter lists them in its class attribute
+    ``operational_params``. They are left out of the bot's identity (the run directory's
+    play fingerprint and the reply-cache key), so raising a timeout resumes the same run
+    with its cache. An adapter that cannot be imported has none."""
+    try:
+        cls = resolve_adapter(adapter)
+    except ChatmatchError:
+        return frozenset()
+    return frozenset(getattr(cls, "operational_params", ()))
+
+
+def identity_params(adapter: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` without the adapter's :func:`operational_params`."""
+    skip = operational_params(adapter)
+    return {k: v for k, v in params.items() if k not in skip}
 
 
 def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> Bot:

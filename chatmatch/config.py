@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, Optional
 import yaml
 from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_validator, model_validator
 
-from chatmatch.adapters import create_bot
+from chatmatch.adapters import create_bot, identity_params
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.ranking.config import RankingConfig
@@ -183,9 +183,13 @@ class TournamentConfig(StrictModel):
     def bot_names(self) -> list[str]:
         return [b.name for b in self.bots]
 
-    def play_fingerprint(self) -> str:
-        """Hash of everything that changes what is *played* (not how it is scored)."""
+    def play_fingerprint(self, legacy: bool = False) -> str:
+        """Hash of everything that changes what is *played* (not how it is scored); a bot's
+        operational params (timeouts, retries: :func:`chatmatch.adapters.operational_params`)
+        are not part of it (``legacy``: they are, as in runs written before that rule)."""
         play = self.model_dump(include={"bots", "seed_utterance", "exchanges", "seed"})
+        for bot in [] if legacy else play["bots"]:
+            bot["params"] = identity_params(bot["adapter"], bot["params"])
         return _hash(play)
 
     def scoring_fingerprint(self) -> str:

@@ -18,8 +18,8 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from chatmatch.bot import Bot
-from chatmatch.config import TournamentConfig, dump_config
-from chatmatch.errors import RunDirError
+from chatmatch.config import TournamentConfig, config_from_data, dump_config
+from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.pipeline import bind_scorers, rank_all, save_game, save_rankings, score_transcripts
@@ -35,6 +35,7 @@ from chatmatch.scoring.engine import load_scorers
 from chatmatch.stages import GameResult, Manifest
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript
+from chatmatch.yamlloc import load_located_yaml
 
 #: called as ``progress(games_done, games_total)`` at the start and after each game
 Progress = Callable[[int, int], None]
@@ -92,7 +93,10 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
         return manifest
     old = store.read_manifest()
     if old.play_fingerprint != fresh.play_fingerprint:
-        raise RunDirError(_another_setup(store, cfg))
+        if not _legacy_setup(store, old.play_fingerprint, fresh.play_fingerprint):
+            raise RunDirError(_another_setup(store, cfg))
+        old = old.noted("fingerprint_upgraded", old=old.play_fingerprint
+                        ).replace(play_fingerprint=fresh.play_fingerprint)
     check_stored_games(store, schedule, have, results)
     changed_failures = check_failures(store, (_old_config(store) or {}).get("failures"), failures,
                                       len(have), allow_failures_change)
@@ -103,6 +107,17 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
         old = old.noted("config_changed", keys=keys, old=old.config_sha256, new=config_sha,
                         **extra).replace(config_sha256=config_sha)
     return old
+
+
+def _legacy_setup(store: RunDir, old_fingerprint: str | None, fingerprint: str) -> bool:
+    """Is ``store`` a run written when operational params (timeouts...) were part of the
+    play fingerprint, of the same setup as today's but for them?"""
+    try:
+        stored = config_from_data(load_located_yaml(store.path / "config.yaml"), check_bots=False)
+    except ChatmatchError:
+        return False
+    return (stored.play_fingerprint(legacy=True) == old_fingerprint
+            and stored.play_fingerprint() == fingerprint)
 
 
 def _another_setup(store: RunDir, cfg: TournamentConfig) -> str:
