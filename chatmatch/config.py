@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, Optional
 import yaml
 from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_validator, model_validator
 
-from chatmatch.adapters import create_bot, identity_params
+from chatmatch.adapters import BadParam, create_bot, identity_params
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.ranking.config import RankingConfig
@@ -284,8 +284,11 @@ def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
         try:
             create_bot(spec.name, spec.adapter, dict(spec.params))
         except ChatmatchError as exc:
-            raise ConfigError(str(exc), file=located.file, line=located.line_of(("bots", i)),
-                              path=f"bots.{i}") from None
+            at: tuple[Any, ...] = ("bots", i)
+            if isinstance(exc, BadParam) and exc.param in spec.params:
+                at = ("bots", i, "params", exc.param)
+            raise ConfigError(str(exc), file=located.file, line=located.line_of(at),
+                              path=".".join(map(str, at))) from None
 
 
 def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:

@@ -75,7 +75,8 @@ class OpenAIChatBot(Bot):
                  max_concurrency: int = 4, check_server: bool = True,
                  extra_headers: dict[str, str] | None = None,
                  opening: Literal["user", "system", "none"] = "user",
-                 persona_role: Literal["system", "user"] = "system") -> None:
+                 persona_role: Literal["system", "user"] = "system",
+                 top_p: float | None = None, stop: str | list[str] | None = None) -> None:
         super().__init__(name)
         if timeout_s <= 0 or retries < 0 or backoff_s < 0 or max_concurrency < 1 \
                 or max_retry_wait_s < 0:
@@ -83,6 +84,12 @@ class OpenAIChatBot(Bot):
                              "max_retry_wait_s >= 0, max_concurrency >= 1")
         if max_tokens < 1 or max_history_turns < 1:
             raise ValueError("need max_tokens >= 1 and max_history_turns >= 1")
+        if not 0 <= temperature <= 2 or (top_p is not None and not 0 < top_p <= 1):
+            raise ValueError("need temperature in [0, 2] and top_p in (0, 1]")
+        self.top_p, self.stop = top_p, ([stop] if isinstance(stop, str) else stop)
+        if self.stop is not None and (not self.stop or len(self.stop) > 4
+                                      or not all(self.stop)):
+            raise ValueError("parameter 'stop' must be 1 to 4 non-empty strings")
         if api_key_env is not None and not api_key_env.strip():
             raise ValueError("parameter 'api_key_env' must name an environment variable")
         self.base_url = check_base_url(base_url)
@@ -175,9 +182,14 @@ class OpenAIChatBot(Bot):
 
     def payload(self, history: History) -> dict[str, Any]:
         """The JSON request body for ``history``."""
-        return {"model": self.model, "messages": self.chat_messages(history),
+        body = {"model": self.model, "messages": self.chat_messages(history),
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "seed": history.random_seed % (2 ** 31)}
+        if self.top_p is not None:
+            body["top_p"] = self.top_p
+        if self.stop is not None:
+            body["stop"] = list(self.stop)
+        return body
 
     def reply(self, history: History) -> str:
         if self._client is None:
@@ -248,7 +260,8 @@ class OpenAIChatBot(Bot):
                 "api_key_header": self.api_key_header, "persona": self.persona,
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "max_history_turns": self.max_history_turns, "opening": self.opening,
-                "persona_role": self.persona_role, "timeout_s": self.timeout_s,
+                "persona_role": self.persona_role, "top_p": self.top_p, "stop": self.stop,
+                "timeout_s": self.timeout_s,
                 "retries": self.retries, "backoff_s": self.backoff_s,
                 "max_retry_wait_s": self.max_retry_wait_s,
                 "max_concurrency": self.max_concurrency, "check_server": self.check_server,

@@ -362,3 +362,37 @@ def test_key_in_a_custom_header(server: tuple[str, FakeOpenAI]) -> None:
     bot(url, api_key_header="api-key").reply(HIST)
     assert fake.requests[0]["headers"]["api-key"] == KEY
     assert "Authorization" not in fake.requests[0]["headers"]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("temperature: hot", "parameter 'temperature' must be a number, got 'hot'"),
+    ("temperature: '0.7'", "not a quoted string"),
+    ("max_tokens: true", "not a boolean"),
+    ("stop: [1, 2]", "parameter 'stop'"),
+    ("opening: assistant", "parameter 'opening' must be"),
+    ("top_p: 1.5", "top_p in (0, 1]"),
+])
+def test_bad_param_types_are_refused_before_the_run_at_their_line(tmp_path, line: str,
+                                                                   message: str) -> None:
+    from chatmatch.config import load_config
+    from chatmatch.errors import ConfigError
+
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("bots:\n  - name: r\n    adapter: openai-chat\n    params:\n"
+                   "      base_url: http://127.0.0.1:9/v1\n      model: m1\n"
+                   f"      {line}\n  - eliza\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(cfg)
+    text = str(err.value)
+    assert message in text, text
+    if "must be" in message or "not a" in message:
+        assert f"{cfg}:7" in text  # the parameter's own line
+
+
+def test_stop_and_top_p_are_sent(server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    bot(url, top_p=0.9, stop="\n").reply(HIST)
+    bot(url).reply(HIST)
+    sent, plain = (r["body"] for r in fake.requests)
+    assert sent["top_p"] == 0.9 and sent["stop"] == ["\n"]
+    assert "top_p" not in plain and "stop" not in plain
