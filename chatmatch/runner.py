@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 
 import yaml
 
+from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot
 from chatmatch.config import TournamentConfig, config_from_data, dump_config
 from chatmatch.errors import ChatmatchError, RunDirError
@@ -109,7 +110,26 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
     return old
 
 
-def _legacy_setup(store: RunDir, old_fingerprint: str | None, fingerprint: str) -> bool:
+def preflight(cfg: TournamentConfig, names: set[str], scorers: Sequence[Scorer],
+              rep: Reporter) -> None:
+    """Call ``preflight()`` of the bots ``names`` (built from ``cfg``; for ``openai-chat``:
+    the server answers and serves the model) and of the scorers that have one (endpoint
+    judges)."""
+    for spec in cfg.bots:
+        if spec.name in names:
+            check = getattr(create_bot(spec.name, spec.adapter, dict(spec.params)), "preflight", None)
+            if callable(check):
+                with rep.step(f"checking bot {spec.name}"):
+                    check()
+    for scorer in scorers:
+        check = getattr(scorer, "preflight", None)
+        if callable(check):
+            with rep.step(f"checking scorer {scorer.name}"):
+                check()
+
+
+def _legacy_setup(store: RunDir, old_fingerprint: str | None,
+                  fingerprint: str | None) -> bool:
     """Is ``store`` a run written when operational params (timeouts...) were part of the
     play fingerprint, of the same setup as today's but for them?"""
     try:
@@ -213,7 +233,9 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     bind_scorers(store, scorer_objs)  # run-level records (e.g. RUN/judges/) go into the run directory
     rescore = manifest.scoring_fingerprint != cfg.scoring_fingerprint()
     if todo or rescore or any(gid not in results for gid in have):
-        # something to score: load models now, so that a missing model fails before any bot plays
+        # endpoints first (seconds), then the scorers' models (maybe a minute), so a dead
+        # server or a wrong model name fails before either is waited for
+        preflight(cfg, {p for g in todo for p in g.players} - set(bots or {}), scorer_objs, rep)
         load_scorers(scorer_objs, rep)
     if rescore:
         manifest = manifest.noted("rescored", old=manifest.scoring_fingerprint,

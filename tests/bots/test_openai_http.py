@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import pytest
 
 from chatmatch.bot import History, Message
-from chatmatch_bots import openai_http
+from chatmatch import http_client
 from chatmatch_bots.openai_http import OpenAIChatBot
 from chatmatch.adapters import create_bot
 from chatmatch.errors import BotError
@@ -36,7 +36,7 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
 def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The waits between retries, recorded instead of slept."""
     slept: list[float] = []
-    monkeypatch.setattr(openai_http, "time", types.SimpleNamespace(sleep=slept.append))
+    monkeypatch.setattr(http_client, "sleep", slept.append)
     return slept
 
 
@@ -105,7 +105,7 @@ def test_server_that_never_recovers_raises_clear_error(server: tuple[str, FakeOp
     with pytest.raises(BotError) as err:
         remote.reply(HIST)
     msg = str(err.value)
-    assert "failed after 3 attempt(s)" in msg and "HTTP 500" in msg and "overloaded" in msg
+    assert "failed after 3 HTTP attempts" in msg and "HTTP 500" in msg and "overloaded" in msg
     assert KEY not in msg and "***" in msg  # the echoed key is redacted
     assert len(b.requests) == 4
     assert waits == [0.01, 0.02]  # backoff_s, doubled
@@ -130,7 +130,7 @@ def test_timeout_is_retried_then_reported(server: tuple[str, FakeOpenAI]) -> Non
 def test_bad_json_is_reported(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     b.raw_body = b"<html>not json</html>"
-    with pytest.raises(BotError, match="did not answer with a chat completion.*not json"):
+    with pytest.raises(BotError, match="did not answer with JSON.*not json"):
         bot(url).reply(HIST)
 
 
@@ -161,7 +161,7 @@ def test_connection_lost_after_load_is_retried_then_reported(server: tuple[str, 
     url, fake = server
     remote = bot(url, retries=1)
     fake.close()
-    with pytest.raises(BotError, match="failed after 2 attempt.*cannot connect"):
+    with pytest.raises(BotError, match="failed after 2 HTTP attempts.*cannot connect"):
         remote.reply(HIST)
 
 

@@ -70,7 +70,8 @@ def test_only_failing_endpoints_forfeit_and_the_run_ends(tmp_path, servers):
     reasons = {f["bot"]: f["reason"] for f in forfeits.values()}
     assert "no reply within 3 s" in reasons["hang"]
     assert "no complete answer within timeout_s=1" in reasons["drip"]
-    assert "after 1 attempt(s)" in reasons["hang"]  # one retry layer: the engine does not retry
+    # one retry layer: the engine does not retry, and says so
+    assert "(the engine called it once: the bot retries inside)" in reasons["hang"]
     # the summary, the leaderboard marks and the one-line error
     # (the game hang vs drip is forfeited by the one that failed first)
     assert len(forfeits) == 10 and "Forfeits (" in out.stderr
