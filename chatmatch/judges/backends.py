@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from chatmatch.errors import ChatmatchError
-from chatmatch.http_client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint
+from chatmatch.http_client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, check_base_url
 from chatmatch.reply_cache import ReplyCache
 from chatmatch.resources import MissingExtra
 from chatmatch.scoring.base import ScorerParams
@@ -83,6 +83,11 @@ class Member(BaseModel):
     api: Literal["chat", "completions"] | None = None
     api_key_env: str | None = None
 
+    @field_validator("base_url")
+    @classmethod
+    def _no_secret_in_url(cls, v: str | None) -> str | None:
+        return None if v is None else check_base_url(v)
+
 
 class BackendParams(ScorerParams):
     """The judge model: shared by every judge's ``Params``."""
@@ -106,6 +111,11 @@ class BackendParams(ScorerParams):
     #: a committee: several judge models whose label probabilities are averaged (each one
     #: renormalised over the labels first); each member overrides the params above
     committee: list[Member] = Field(default_factory=list)
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_secret_in_url(cls, v: str | None) -> str | None:
+        return None if v is None else check_base_url(v)  # before config.yaml is written
 
 
 def make_backend(p: BackendParams) -> Backend:

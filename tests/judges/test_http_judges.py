@@ -205,3 +205,12 @@ def test_a_committee_averages_its_members(tmp_path, logprob_server, plain_server
     assert both.probs["A"] == pytest.approx(want)
     with pytest.raises(JudgeError, match="at least 2 members"):
         make_backend(BackendParams(backend="openai", base_url="http://h/v1", committee=[{}]))
+
+
+def test_a_key_in_a_judge_url_is_refused_before_anything_is_written(tmp_path):
+    from chatmatch.errors import ChatmatchError
+
+    cfg = tournament(tmp_path, "http://127.0.0.1:9/v1/sk-abcdef0123456789xyz")
+    with pytest.raises(ChatmatchError, match="looks like a key in its path"):
+        load_config(cfg)
+    assert not (tmp_path / "run").exists()
