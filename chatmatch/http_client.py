@@ -141,15 +141,18 @@ class Endpoint:
         except TooLarge as exc:
             raise self.fail(f"{self.base_url}/{path}: {exc}", [key]) from None
 
-    def post_json(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        """POST ``body`` to ``base_url/path`` with the retry loop; the answer's JSON."""
+    def post_json(self, path: str, body: dict[str, Any],
+                  deadline_s: float | None = None) -> dict[str, Any]:
+        """POST ``body`` to ``base_url/path`` with the retry loop; the answer's JSON
+        (``deadline_s``: per request, default ``timeout_s``)."""
         if self._client is None:
             raise self.fail("a request before open() (the bot or judge was not loaded)")
         key = self.api_key()
         url, last, attempt = f"{self.base_url}/{path}", "", 0
         for attempt in range(self.retries + 1):
             try:
-                return self._decode(url, self._post(url, body, key))
+                return self._decode(url, self._post(url, body, key,
+                                                    deadline_s or self.timeout_s))
             except Retryable as exc:
                 last = str(exc)
                 if attempt == self.retries:
@@ -167,14 +170,14 @@ class Endpoint:
                 if last.startswith("cannot connect") else "")
         raise self.fail(f"{url} failed after {tries}; last error: {last}{hint}", [key])
 
-    def _post(self, url: str, body: dict[str, Any], key: str | None) -> bytes:
+    def _post(self, url: str, body: dict[str, Any], key: str | None, deadline_s: float) -> bytes:
         sem = _semaphore(self.base_url, self.max_concurrency)
-        if not sem.acquire(timeout=self.timeout_s):
+        if not sem.acquire(timeout=deadline_s):
             raise Retryable(f"all {self.max_concurrency} request slots to {self.base_url} stayed "
-                            f"busy for timeout_s={self.timeout_s:g}")
+                            f"busy for timeout_s={deadline_s:g}")
         try:
             status, resp_headers, data = send(
-                self._client, "POST", url, body, self.headers(key), self.timeout_s,
+                self._client, "POST", url, body, self.headers(key), deadline_s,
                 lambda text: clip(text, 300, [key]), self.max_response_bytes)
         except Retryable as exc:
             if "timeout_s" in str(exc):
@@ -209,15 +212,17 @@ class Endpoint:
         return out
 
     # --- pre-flight -----------------------------------------------------------------------
-    def preflight(self, model: str, test_body: dict[str, Any], path: str) -> None:
+    def preflight(self, model: str, test_body: dict[str, Any], path: str,
+                  deadline_s: float = 60.0) -> None:
         """Stop the run now, with one line, unless the server answers and serves ``model``:
         ``GET /models`` (unreachable, 401/403, 502-504 refuse), then one test request
-        (``test_body``: one token) through the retry loop, whose 4xx refuses the model, with
-        the names ``/models`` lists as a hint."""
+        (``test_body``: one token) through the retry loop within ``deadline_s`` per attempt
+        (a server may load the model on its first request), whose failure refuses the
+        model, with the names ``/models`` lists as a hint."""
         self.open()
         listed = self._check_models()
         try:
-            self.post_json(path, test_body)
+            self.post_json(path, test_body, deadline_s)
         except ChatmatchError as exc:
             hint = ""
             if listed and model not in listed:

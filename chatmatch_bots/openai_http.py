@@ -55,7 +55,7 @@ class OpenAIChatBot(Bot):
     #: how replies are fetched, not what they say: not part of the bot's identity
     operational_params: ClassVar[frozenset[str]] = frozenset({
         "timeout_s", "retries", "backoff_s", "max_retry_wait_s", "max_concurrency",
-        "check_server", "max_response_bytes"})
+        "check_server", "max_response_bytes", "preflight_timeout_s"})
 
     def __init__(self, name: str = "", *, base_url: str, model: str,
                  api_key_env: str | None = None, api_key_header: str = "Authorization",
@@ -67,10 +67,13 @@ class OpenAIChatBot(Bot):
                  opening: Literal["user", "system", "none"] = "user",
                  persona_role: Literal["system", "user"] = "system",
                  top_p: float | None = None, stop: str | list[str] | None = None,
-                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+                 preflight_timeout_s: float = 60.0) -> None:
         super().__init__(name)
-        if max_tokens < 1 or max_history_turns < 1:
-            raise ValueError("need max_tokens >= 1 and max_history_turns >= 1")
+        if max_tokens < 1 or max_history_turns < 1 or preflight_timeout_s <= 0:
+            raise ValueError("need max_tokens >= 1, max_history_turns >= 1 and "
+                             "preflight_timeout_s > 0")
+        self.preflight_timeout_s = preflight_timeout_s
         if not 0 <= temperature <= 2 or (top_p is not None and not 0 < top_p <= 1):
             raise ValueError("need temperature in [0, 2] and top_p in (0, 1]")
         self.top_p, self.stop = top_p, ([stop] if isinstance(stop, str) else stop)
@@ -105,7 +108,8 @@ class OpenAIChatBot(Bot):
         by the runner before any scorer model loads. ``check_server: false`` skips it."""
         if self.check_server:
             try:
-                self.endpoint.preflight(self.model, self._test_body(), "chat/completions")
+                self.endpoint.preflight(self.model, self._test_body(), "chat/completions",
+                                        self.preflight_timeout_s)
             finally:
                 self.endpoint.close()
 
@@ -172,4 +176,5 @@ class OpenAIChatBot(Bot):
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "max_history_turns": self.max_history_turns, "opening": self.opening,
                 "persona_role": self.persona_role, "top_p": self.top_p, "stop": self.stop,
-                "check_server": self.check_server, "counts": dict(self.counts)}
+                "check_server": self.check_server,
+                "preflight_timeout_s": self.preflight_timeout_s, "counts": dict(self.counts)}

@@ -272,7 +272,8 @@ class OpenAIJudge:
         """The server answers and serves the model: one request of one token."""
         if not self.checked:
             self.endpoint.preflight(self.model, self._body("Say OK.", "", max_tokens=1,
-                                                           temperature=0), self.path)
+                                                           temperature=0), self.path,
+                                    max(60.0, self.timeout_s))
             self.checked = True
 
     def _body(self, prompt: str, answer_prefix: str, **extra: Any) -> dict[str, Any]:

@@ -137,3 +137,16 @@ def test_a_wrong_model_name_stops_the_run_before_any_scorer_loads(
     assert not list((tmp_path / "run").glob("transcripts/*.jsonl"))
     run_tournament(_cfg(fake.base_url, tmp_path / "ok", "qwen2.5-0.5b-instruct"))
     assert loaded == ["yes"]
+
+
+def test_a_server_that_hangs_on_completions_is_refused_by_the_preflight(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/models answers, completions hang (a server stuck loading a model it cannot get):
+    one line before any game, not a forfeit per game after minutes of timeouts."""
+    with FakeOpenAI(delay_s=3600) as hang:
+        b = create_bot("remote", "openai-chat", {"base_url": hang.base_url, "model": "m1",
+                                                 "retries": 0, "preflight_timeout_s": 1})
+        t0 = time.perf_counter()
+        with pytest.raises(BotError, match="model 'm1' cannot be used.*within timeout_s=1"):
+            b.preflight()  # type: ignore[attr-defined]
+        assert time.perf_counter() - t0 < 10
