@@ -220,7 +220,7 @@ class Endpoint:
         (a server may load the model on its first request), whose failure refuses the
         model, with the names ``/models`` lists as a hint."""
         self.open()
-        listed = self._check_models()
+        listed = self.check_models(min(deadline_s, 15.0))
         try:
             self.post_json(path, test_body, deadline_s)
         except ChatmatchError as exc:
@@ -234,10 +234,11 @@ class Endpoint:
                             f"({str(exc).removeprefix(self.who + ': ')}){hint}; check "
                             "params.model") from None
 
-    def _check_models(self) -> list[str]:
+    def check_models(self, deadline_s: float = 15.0) -> list[str]:
+        """``GET /models`` answers (else one line, at once); the model names it lists."""
         where = f"{self.base_url}/models"
         try:
-            status, _, data = self.get("models", min(self.timeout_s, 15.0))
+            status, _, data = self.get("models", deadline_s)
         except Retryable as exc:
             raise self.fail(f"cannot reach {where} ({exc}); is the server running? check "
                             "params.base_url") from None

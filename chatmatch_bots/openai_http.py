@@ -101,7 +101,7 @@ class OpenAIChatBot(Bot):
     def load(self) -> None:
         self.endpoint.open()
         if self.check_server:
-            self.endpoint._check_models()
+            self.endpoint.check_models(min(self.preflight_timeout_s, 15.0))
 
     def preflight(self) -> None:
         """The server answers and serves ``model`` (one test request of one token); called

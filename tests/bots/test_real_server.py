@@ -186,7 +186,7 @@ def test_tournament_through_a_real_server(served: tuple[str, str], tmp_path: Pat
         assert said and all(s.strip() for s in said), tr.turns
 
 
-def _tournament(tmp_path: Path, bots: list[dict], **extra: object) -> Path:
+def _tournament(tmp_path: Path, bots: list, **extra: object) -> Path:
     cfg = tmp_path / "t.yaml"
     cfg.write_text(json.dumps({  # JSON is YAML
         "name": "served", "exchanges": 2, "seed": 5,
@@ -216,3 +216,131 @@ def test_a_template_with_no_system_role(served: tuple[str, str], tmp_path: Path)
                                  "eliza"])
     summary = run_tournament(load_config(old), tmp_path / "old")
     assert [f.bot for f in summary.forfeits] == ["served"]  # the game it opened
+
+
+def test_a_cut_reply_is_trimmed_only_because_it_was_cut(served: tuple[str, str]) -> None:
+    """max_tokens 3: the real server says finish_reason length; the bot counts it."""
+    from chatmatch.adapters import create_bot
+    from chatmatch.bot import History, Message
+
+    base, model = served
+    status, body = _post(base, {"model": model, "max_tokens": 3, "temperature": 0,
+                                "messages": [{"role": "user", "content": "hello"}]})
+    assert status == 200 and json.loads(body)["choices"][0]["finish_reason"] == "length"
+    bot = create_bot("b", "openai-chat", {"base_url": base, "model": model, "max_tokens": 3,
+                                          "temperature": 0.0, "retries": 0})
+    bot.load()
+    try:
+        reply = bot.reply(History((Message("partner", "hello"),), "hello", "g1", 1, 1))
+    finally:
+        bot.close()
+    assert bot.counts["cut_replies"] == 1  # type: ignore[attr-defined]
+    assert reply.strip() and not reply.endswith("'")
+
+
+def test_a_wrong_model_name_is_refused_by_the_preflight(served: tuple[str, str]) -> None:
+    from chatmatch.adapters import create_bot
+    from chatmatch.errors import BotError
+
+    base, model = served
+    bot = create_bot("b", "openai-chat", {"base_url": base, "model": model + "-typo",
+                                          "retries": 0, "preflight_timeout_s": 60})
+    with pytest.raises(BotError, match=r"model '.*-typo' cannot be used"):
+        bot.preflight()  # type: ignore[attr-defined]
+    create_bot("b", "openai-chat", {"base_url": base, "model": model}).preflight()  # type: ignore[attr-defined]
+
+
+def test_a_server_restart_costs_retries_not_the_game(served: tuple[str, str],
+                                                     tmp_path: Path) -> None:
+    """A second server is stopped after the bot loaded and started again on the same
+    port while the bot retries."""
+    import threading
+
+    from chatmatch.adapters import create_bot
+    from chatmatch.bot import History, Message
+
+    _, model = served
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}/v1"
+    proc = _start(tmp_path, port)
+    procs = [proc]
+    try:
+        _wait_up(f"{base}/models", proc)
+        bot = create_bot("b", "openai-chat", {"base_url": base, "model": model, "max_tokens": 4,
+                                              "retries": 8, "backoff_s": 1.0,
+                                              "max_retry_wait_s": 60, "timeout_s": 60})
+        bot.load()
+        hist = History((Message("partner", "hello"),), "hello", "g1", 1, 1)
+        assert bot.reply(hist).strip()
+        _stop(proc)
+
+        def restart() -> None:
+            time.sleep(2)
+            procs.append(_start(tmp_path, port))
+        threading.Thread(target=restart, daemon=True).start()
+        assert bot.reply(hist).strip()  # answered by the restarted server
+        assert bot.counts["retries"] >= 1  # type: ignore[attr-defined]
+        bot.close()
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                _stop(p)
+
+
+def test_an_endpoint_judge_against_the_real_server(served: tuple[str, str],
+                                                   tmp_path: Path) -> None:
+    """Pre-flight, the label probabilities (logprobs or sampled), text answers and the call
+    cache, against transformers serve; a wrong judge model is refused."""
+    from chatmatch.judges.backends import JudgeError, OpenAIJudge
+
+    base, model = served
+    judge = OpenAIJudge(base, model, samples=2, retries=0)
+    judge.use_cache(tmp_path / "calls.sqlite")
+    judge.preflight()
+    prompt = "Which response is better? Response A: hi . Response B: hello . Answer A or B ."
+    got = judge.label_probs(prompt, ["A", "B"])
+    assert got is None or got.method in ("logprobs", "sampling")  # a random model may say neither
+    assert isinstance(judge.generate("hello how are you ?", max_tokens=4), str)
+    assert judge.cache is not None and len(judge.cache) >= 2
+    with pytest.raises(JudgeError, match="cannot be used"):
+        OpenAIJudge(base, model + "-typo", retries=0).preflight()
+
+
+def test_done_when_two_http_and_two_offline_bots_on_a_strict_template(
+        served: tuple[str, str], tmp_path: Path) -> None:
+    """Issue 22's 'done when': two HTTP bots and two offline bots against a real server
+    whose template has no system role play every game with whole replies; a bot whose
+    timeout is too short forfeits, and raising timeout_s then --replay-forfeits in the
+    same run directory plays those games again, reusing the cached replies."""
+    from chatmatch.config import load_config
+    from chatmatch.reply_cache import CACHE_FILE, ReplyCache
+    from chatmatch.runner import run_tournament
+    from chatmatch.store import RunDir
+
+    base, model = served
+    nosys = no_system(model)
+
+    def cfg(timeout_s: float) -> Path:
+        return _tournament(tmp_path, [
+            _http_bot("chatty", base, nosys, persona="You are friendly.", persona_role="user"),
+            _http_bot("terse", base, nosys, timeout_s=timeout_s),
+            "eliza", "canned"], exchanges=3)
+
+    run = tmp_path / "run"
+    first = run_tournament(load_config(cfg(0.001)), run)  # terse cannot answer in 1 ms
+    lost = {g for f in first.forfeits for g in f.games}
+    assert [f.bot for f in first.forfeits] == ["terse"] and len(lost) == 6
+    cached = len(ReplyCache(run / CACHE_FILE))
+    fixed = run_tournament(load_config(cfg(60)), run, replay_forfeits=True)
+    assert sorted(fixed.replayed) == sorted(lost) and fixed.forfeits == []
+    assert fixed.games_played == 6 and fixed.games_total == 12
+    games = RunDir(run).transcripts()
+    assert len(games) == 12 and not any(tr.forfeit for tr in games.values())
+    http_turns = sum(1 for g in lost for t in games[g].turns
+                     if t.speaker in ("chatty", "terse") and not t.seed)
+    added = len(ReplyCache(run / CACHE_FILE)) - cached
+    assert 0 < added < http_turns  # chatty's replies in those games came from the cache
+    for tr in games.values():
+        for t in tr.turns:
+            if t.speaker in ("chatty", "terse") and not t.seed:
+                assert t.text.strip() and not t.text.endswith("'"), t
