@@ -289,7 +289,8 @@ class OpenAIJudge:
                 data: dict[str, Any] = json.loads(hit)
                 return data
         self.endpoint.open()
-        data = self.endpoint.post_json(self.path, body)
+        # an answer that echoes the key is kept (and used) without it
+        data = json.loads(self.endpoint.redact(json.dumps(self.endpoint.post_json(self.path, body))))
         if self.cache is not None:
             self.cache.put_many([(key, self.name, json.dumps(data))])
         return data

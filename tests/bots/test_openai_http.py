@@ -224,8 +224,9 @@ def test_tournament_run_directory_never_holds_the_key(server: tuple[str, FakeOpe
     text = "\n".join(f.read_text(errors="replace") for f in files)
     assert "[m1] " in text and "TEST_CHAT_KEY" in text  # replies and the variable's name
     assert KEY not in text
-    # 2 games of 6 turns (seed included): 2 replies as starter + 3 as second speaker
-    assert len(b.requests) == 5 and all(r["headers"]["Authorization"] == f"Bearer {KEY}"
+    # the pre-flight test request, then 2 games of 6 turns (seed included): 2 replies as
+    # starter + 3 as second speaker
+    assert len(b.requests) == 6 and all(r["headers"]["Authorization"] == f"Bearer {KEY}"
                                         for r in b.requests)
 
 

@@ -214,3 +214,16 @@ def test_a_key_in_a_judge_url_is_refused_before_anything_is_written(tmp_path):
     with pytest.raises(ChatmatchError, match="looks like a key in its path"):
         load_config(cfg)
     assert not (tmp_path / "run").exists()
+
+
+def test_a_judge_answer_that_echoes_the_key_is_cached_without_it(tmp_path, monkeypatch):
+    from tests.fake_openai import FakeOpenAI, chat_completion
+
+    monkeypatch.setenv("JUDGE_KEY", KEY)
+    with FakeOpenAI(answer=lambda path, body: chat_completion(f"4 (your key: {KEY})")) as fake:
+        judge = OpenAIJudge(fake.base_url, "judge-1", api_key_env="JUDGE_KEY")
+        judge.use_cache(tmp_path / "calls.sqlite")
+        assert judge.generate("Rate it 1-5.") == "4 (your key: ***)"
+        judge.cache.close()
+    for p in tmp_path.iterdir():
+        assert KEY.encode() not in p.read_bytes()
