@@ -21,7 +21,7 @@ from tests.reliability.helpers import REPO, cli_env
 OLD_RUN = REPO / "tests" / "data" / "old_run"
 
 
-def _run(tmp_path: Path, timings: dict[str, float], forfeit: set[str] = frozenset()) -> Path:
+def _run(tmp_path: Path, timings: dict[str, float], forfeit: frozenset[str] = frozenset()) -> Path:
     """A run directory with one stored game per (a, b) pair, each turn taking the bot's time."""
     run = tmp_path / "run"
     (run / "transcripts").mkdir(parents=True)
@@ -53,7 +53,7 @@ def test_the_estimate_uses_each_bots_own_turn_time(tmp_path: Path) -> None:
 
 
 def test_a_replay_counts_the_forfeited_games_it_plays(tmp_path: Path) -> None:
-    run = _run(tmp_path, {"fast": 0.001, "slow": 0.001}, forfeit={"g002"})
+    run = _run(tmp_path, {"fast": 0.001, "slow": 0.001}, forfeit=frozenset({"g002"}))
     assert forfeited_games(run) == {"g002"}
     schedule = double_round_robin(["fast", "slow"], ["hi"], 0)
     assert [g.game_id for g in schedule] == ["g001", "g002"]
