@@ -25,10 +25,11 @@ from __future__ import annotations
 import difflib
 import inspect
 import types
+import typing
 from typing import Any
 
 from chatmatch.bot import Bot
-from chatmatch.errors import BotError
+from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.registry import Registry, UnknownNameError
 
 ENTRY_POINT_GROUP = "chatmatch.bots"
@@ -142,8 +143,94 @@ def _check_params(cls: type[Bot], params: dict[str, Any]) -> str | None:
     return None
 
 
+def operational_params(adapter: str) -> frozenset[str]:
+    """The parameters of ``adapter`` that change how a reply is fetched (timeouts, retries,
+    concurrency), not what the bot says: an adapter lists them in its class attribute
+    ``operational_params``. They are left out of the bot's identity (the run directory's
+    play fingerprint and the reply-cache key), so raising a timeout resumes the same run
+    with its cache. An adapter that cannot be imported has none."""
+    try:
+        cls = resolve_adapter(adapter)
+    except ChatmatchError:
+        return frozenset()
+    return frozenset(getattr(cls, "operational_params", ()))
+
+
+def identity_params(adapter: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` without the adapter's :func:`operational_params`."""
+    skip = operational_params(adapter)
+    return {k: v for k, v in params.items() if k not in skip}
+
+
+class BadParam(BotError):
+    """A bot parameter of the wrong type; ``param`` names it (for the YAML line)."""
+
+    def __init__(self, message: str, param: str) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+def _type_hints(cls: type[Bot]) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(cls.__init__)
+    except Exception:  # noqa: BLE001 - a plugin's annotations may not resolve: no check
+        return {}
+
+
+def _type_problem(value: Any, hint: Any) -> str | None:
+    """Why ``value`` does not fit the annotation ``hint`` (None when it does). Lax, as YAML
+    gives lists for tuples and ints for floats, but a boolean or a string is never taken
+    for a number."""
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        got = TypeAdapter(hint).validate_python(value)
+    except ValidationError as exc:
+        return exc.errors()[0]["msg"].lower()
+    except Exception:  # noqa: BLE001 - a type pydantic cannot check: no check
+        return None
+    if isinstance(value, bool) and not isinstance(got, bool):
+        return "expected a number, not a boolean"
+    if isinstance(value, str) and not isinstance(got, str):
+        return "expected a number, not a quoted string"
+    return None
+
+
+_TYPE_WORDS = {str: ("text", "strings"), float: ("a number", "numbers"),
+               int: ("an integer", "integers"), bool: ("true or false", "booleans"),
+               type(None): ("null", "nulls")}
+
+
+def describe_type(hint: Any, plural: bool = False) -> str:
+    """An annotation in words: ``list[str] | None`` -> "a list of strings or null"."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint in _TYPE_WORDS:
+        return _TYPE_WORDS[hint][plural]
+    if origin is typing.Literal:
+        return "one of " + " | ".join(map(str, args))
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(describe_type(a, plural) for a in args)
+    if origin in (list, tuple, set, frozenset) and args:
+        return ("lists" if plural else "a list") + " of " + describe_type(args[0], True)
+    if origin is dict or hint is dict:
+        return "mappings" if plural else "a mapping"
+    return getattr(hint, "__name__", str(hint))
+
+
+def _check_types(cls: type[Bot], params: dict[str, Any]) -> tuple[str, str] | None:
+    hints = _type_hints(cls)
+    for key, value in params.items():
+        if key in hints:
+            problem = _type_problem(value, hints[key])
+            if problem:
+                want = describe_type(hints[key])
+                return key, f"parameter '{key}' must be {want}, got {value!r} ({problem})"
+    return None
+
+
 def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> Bot:
-    """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``."""
+    """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``.
+    Parameters are checked against the constructor's signature and type annotations."""
     cls = resolve_adapter(adapter)
     params = dict(params or {})
     where = f"Bot '{name}' (adapter '{adapter}')"
@@ -151,6 +238,9 @@ def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) ->
     problem = _check_params(cls, params)
     if problem:
         raise BotError(f"{where}: {problem}. {accepted}")
+    wrong = _check_types(cls, params)
+    if wrong:
+        raise BadParam(f"{where}: bad parameters: {wrong[1]}. {accepted}", wrong[0])
     try:
         return cls(name, **params)
     except (TypeError, ValueError) as exc:

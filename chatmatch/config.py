@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, Optional
 import yaml
 from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_validator, model_validator
 
-from chatmatch.adapters import create_bot
+from chatmatch.adapters import BadParam, create_bot, identity_params
 from chatmatch.botcall import guarded
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.league_config import ScheduleConfig, SeedSet, seed_set_or_value
@@ -219,9 +219,13 @@ class TournamentConfig(StrictModel):
     def bot_names(self) -> list[str]:
         return [b.name for b in self.bots]
 
-    def play_fingerprint(self) -> str:
-        """Hash of everything that changes what is *played* (not how it is scored)."""
+    def play_fingerprint(self, legacy: bool = False) -> str:
+        """Hash of everything that changes what is *played* (not how it is scored); a bot's
+        operational params (timeouts, retries: :func:`chatmatch.adapters.operational_params`)
+        are not part of it (``legacy``: they are, as in runs written before that rule)."""
         play = self.model_dump(include={"bots", "seed_utterance", "exchanges", "seed"})
+        for bot in [] if legacy else play["bots"]:
+            bot["params"] = identity_params(bot["adapter"], bot["params"])
         return _hash(play)
 
     def scoring_fingerprint(self) -> str:
@@ -337,8 +341,11 @@ def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
             guarded(spec.name, "__init__", lambda: create_bot(spec.name, spec.adapter, dict(spec.params)),
                     adapter=spec.adapter)
         except ChatmatchError as exc:
-            raise ConfigError(str(exc), file=located.file, line=located.line_of(("bots", i)),
-                              path=f"bots.{i}") from None
+            at: tuple[Any, ...] = ("bots", i)
+            if isinstance(exc, BadParam) and exc.param in spec.params:
+                at = ("bots", i, "params", exc.param)
+            raise ConfigError(str(exc), file=located.file, line=located.line_of(at),
+                              path=".".join(map(str, at))) from None
 
 
 def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:

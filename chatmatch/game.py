@@ -190,8 +190,9 @@ class _Caller:
             if attempt:
                 note["retries"] = attempt
             return text, time.perf_counter() - t0, note or None
-        raise BotFailure(speaker, state.game.game_id, len(state.turns),
-                         f"{last} (after {attempts} attempt(s))")
+        tries = ("the engine called it once: the bot retries inside" if bot.retries_inside
+                 and attempts == 1 else f"after {attempts} attempt(s)")
+        raise BotFailure(speaker, state.game.game_id, len(state.turns), f"{last} ({tries})")
 
     def batch(self, bot: Bot, states: Sequence[GameState]) -> list[Reply | BotFailure]:
         histories = [s.history_for(s.next_speaker) for s in states]

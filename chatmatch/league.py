@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from chatmatch.adapters import identity_params
 from chatmatch.config import TournamentConfig, config_from_data
 from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.pairing import make_rounds
@@ -88,6 +89,13 @@ def _specs(cfg: TournamentConfig) -> dict[str, dict[str, Any]]:
     return {b.name: b.model_dump(mode="json") for b in cfg.bots}
 
 
+def _identity(spec: dict[str, Any]) -> dict[str, Any]:
+    """A bot spec without its operational params (timeouts, retries...): changing those
+    keeps the bot the same bot (:func:`chatmatch.adapters.identity_params`)."""
+    params = spec.get("params") or {}
+    return {**spec, "params": identity_params(str(spec.get("adapter")), dict(params))}
+
+
 def _stored(manifest: Manifest, store: RunDir) -> tuple[tuple[str, ...], int, dict[str, Any]]:
     """(roster, founders, retired specs) recorded in ``manifest``; a run that never grew
     has its bots as roster and founders."""
@@ -120,13 +128,16 @@ def plan_league(store: RunDir, cfg: TournamentConfig) -> League:
         return League(names, len(names), names)
     _check_same_league(store, old, cfg)
     specs = {**retired, **_specs(old)}
-    changed = [n for n, spec in _specs(cfg).items() if n in specs and specs[n] != spec]
+    changed = [n for n, spec in _specs(cfg).items() if n in specs and _identity(specs[n]) != _identity(spec)]
     if changed:
         raise RunDirError(refusal(store, "changed: bots: changed adapter or params of "
                                   + ", ".join(changed)))
     added = tuple(b for b in names if b not in roster)
     gone = tuple(b for b in roster if b not in names and b not in retired)
     now_retired = {b: specs[b] for b in roster if b not in names and b in specs}
+    if not (added or gone) and names == tuple(old.bot_names):
+        # the same bots: the fingerprint differs for another reason (the caller decides)
+        return League(roster, founders, names, retired)
     return League(roster + added, founders, names, now_retired, added, gone, regrouped=True)
 
 
@@ -158,19 +169,16 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def planned_games(cfg: TournamentConfig, path: Path) -> tuple[int, int]:
-    """(games in the schedule, games not stored yet) for a run of ``cfg`` into ``path``,
-    for the estimate printed before a run (a run directory that cannot be used counts as
-    new: the run itself then says what is wrong)."""
+def planned_games(cfg: TournamentConfig, path: Path) -> tuple[int, list[ScheduledGame]]:
+    """(games the run will have played, the active schedule) for a run of ``cfg`` into
+    ``path``, for the estimate printed before a run (a run directory that cannot be used
+    counts as new: the run itself then says what is wrong). Under a game budget the first
+    number is below the schedule's length: the rounds pick which of its games are played."""
     store = RunDir(path)
     try:
         league = plan_league(store, cfg)
     except ChatmatchError:
         league = League(tuple(cfg.bot_names), len(cfg.bots), tuple(cfg.bot_names))
     schedule = league.active_games(cfg)
-    try:
-        stored = {p.stem for p in (path / "transcripts").glob("*.jsonl")}
-    except OSError:
-        stored = set()
     total = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed).total
-    return total, max(0, total - sum(g.game_id in stored for g in schedule))
+    return total, list(schedule)

@@ -5,8 +5,11 @@ pay twice for the same remote call.
 up in a :class:`ReplyCache`, keyed by a SHA-256 of
 
 - the bot's identity: its adapter and parameters as the tournament YAML gives them (model
-  name, endpoint, decoding settings...); API keys are never part of it (the YAML cannot
-  hold them). The bot's name is not: renaming a bot keeps its cached replies;
+  name, endpoint, decoding settings...), less its operational params (timeouts, retries,
+  concurrency: :func:`chatmatch.adapters.operational_params`), so a run resumed with a
+  longer timeout reuses its replies (a cache written before that rule is still read);
+  API keys are never part of it (the YAML cannot hold them). The bot's name is not:
+  renaming a bot keeps its cached replies;
 - the turn: the whole history the bot sees (every message and its role), the seed
   utterance and ``random_seed`` (fixed per game and turn by the tournament seed), so a
   cached reply is exactly the one a deterministic replay would get.
@@ -32,6 +35,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Literal, Mapping, Sequence
 
+from chatmatch.adapters import identity_params
 from chatmatch.bot import Bot, History, copy_capabilities
 
 CACHE_FILE = "reply_cache.sqlite"
@@ -159,10 +163,21 @@ def turn_key(identity: str, history: History) -> str:
 class CachedBot(Bot):
     """``inner`` with its replies looked up in (and written to) ``cache`` first."""
 
-    def __init__(self, inner: Bot, cache: ReplyCache, identity: str) -> None:
+    def __init__(self, inner: Bot, cache: ReplyCache, identity: str,
+                 legacy_identity: str | None = None) -> None:
         super().__init__(inner.name)
         self.inner, self.cache, self.identity = inner, cache, identity
+        #: the identity caches written before operational params left the key used
+        self.legacy_identity = legacy_identity
         copy_capabilities(self, inner)
+
+    def _lookup(self, histories: Sequence[History], keys: list[str]) -> dict[str, str]:
+        found = self.cache.get_many(keys)
+        if self.legacy_identity is not None and len(found) < len(keys):
+            old = {turn_key(self.legacy_identity, h): k
+                   for h, k in zip(histories, keys) if k not in found}
+            found.update({old[o]: text for o, text in self.cache.get_many(list(old)).items()})
+        return found
 
     def reply(self, history: History) -> str:
         return self._answer([history], lambda hs: [self.inner.reply(hs[0])])[0]
@@ -173,7 +188,7 @@ class CachedBot(Bot):
     def _answer(self, histories: Sequence[History],
                 call: Callable[[list[History]], list[str]]) -> list[str]:
         keys = [turn_key(self.identity, h) for h in histories]
-        found = self.cache.get_many(keys)
+        found = self._lookup(histories, keys)
         todo = [i for i, k in enumerate(keys) if k not in found]
         with self.cache._lock:
             self.cache.hits += len(histories) - len(todo)
@@ -214,7 +229,10 @@ def cache_bots(bots: Mapping[str, Bot], specs: Mapping[str, tuple[str, Mapping[s
     out = dict(bots)
     for name in chosen:
         adapter, params = specs.get(name, (None, {}))
-        out[name] = CachedBot(bots[name], cache, bot_identity(bots[name], adapter, params))
+        kept = identity_params(adapter, dict(params)) if adapter is not None else params
+        legacy = bot_identity(bots[name], adapter, params)  # operational params included
+        out[name] = CachedBot(bots[name], cache, bot_identity(bots[name], adapter, kept),
+                              legacy if kept != params else None)
     return out, cache
 
 

@@ -17,9 +17,10 @@ from typing import Any, Callable, Sequence
 
 import yaml
 
+from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot
-from chatmatch.config import TournamentConfig, config_data, dump_config
-from chatmatch.errors import RunDirError
+from chatmatch.config import TournamentConfig, config_data, config_from_data, dump_config
+from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.league import League, plan_league, refusal
@@ -38,7 +39,7 @@ from chatmatch.scoring.engine import load_scorers
 from chatmatch.stages import GameResult, Manifest
 from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript
-from chatmatch.yamlloc import MAX_YAML_BYTES
+from chatmatch.yamlloc import MAX_YAML_BYTES, load_located_yaml
 
 #: called as ``progress(games_done, games_total)`` at the start and after each game
 Progress = Callable[[int, int], None]
@@ -97,10 +98,15 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
         return manifest
     old = store.read_manifest()
     if old.play_fingerprint != fresh.play_fingerprint:
-        if not league.regrouped:
+        if _legacy_setup(store, old.play_fingerprint, fresh.play_fingerprint):
+            old = old.noted("fingerprint_upgraded", old=old.play_fingerprint
+                            ).replace(play_fingerprint=fresh.play_fingerprint)
+        elif league.regrouped:
+            old = old.noted("bots_changed", added=list(league.added),
+                            retired=list(league.retired_now), bots=list(league.active)
+                            ).replace(play_fingerprint=fresh.play_fingerprint)
+        else:
             raise RunDirError(_another_setup(store, cfg))
-        old = old.noted("bots_changed", added=list(league.added), retired=list(league.retired_now),
-                        bots=list(league.active)).replace(play_fingerprint=fresh.play_fingerprint)
     old = league.stamp(old, cfg.schedule.retired == "keep")
     check_stored_games(store, schedule, have, results)
     changed_failures = check_failures(store, (_old_config(store) or {}).get("failures"), failures,
@@ -112,6 +118,36 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
         old = old.noted("config_changed", keys=keys, old=old.config_sha256, new=config_sha,
                         **extra).replace(config_sha256=config_sha)
     return old
+
+
+def preflight(cfg: TournamentConfig, names: set[str], scorers: Sequence[Scorer],
+              rep: Reporter) -> None:
+    """Call ``preflight()`` of the bots ``names`` (built from ``cfg``; for ``openai-chat``:
+    the server answers and serves the model) and of the scorers that have one (endpoint
+    judges)."""
+    for spec in cfg.bots:
+        if spec.name in names:
+            check = getattr(create_bot(spec.name, spec.adapter, dict(spec.params)), "preflight", None)
+            if callable(check):
+                with rep.step(f"checking bot {spec.name}"):
+                    check()
+    for scorer in scorers:
+        check = getattr(scorer, "preflight", None)
+        if callable(check):
+            with rep.step(f"checking scorer {scorer.name}"):
+                check()
+
+
+def _legacy_setup(store: RunDir, old_fingerprint: str | None,
+                  fingerprint: str | None) -> bool:
+    """Is ``store`` a run written when operational params (timeouts...) were part of the
+    play fingerprint, of the same setup as today's but for them?"""
+    try:
+        stored = config_from_data(load_located_yaml(store.path / "config.yaml"), check_bots=False)
+    except ChatmatchError:
+        return False
+    return (stored.play_fingerprint(legacy=True) == old_fingerprint
+            and stored.play_fingerprint() == fingerprint)
 
 
 def _another_setup(store: RunDir, cfg: TournamentConfig) -> str:
@@ -211,7 +247,12 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
     bind_scorers(store, scorer_objs)  # run-level records (e.g. RUN/judges/) go into the run directory
     rescore = manifest.scoring_fingerprint != cfg.scoring_fingerprint()
     if todo or rescore or any(g.game_id in have and g.game_id not in results for g in ranked):
-        # something to score: load models now, so that a missing model fails before any bot plays
+        # something to score. Endpoints first (seconds), then the scorers' models (maybe a
+        # minute), so a dead server or a wrong model name fails before either is waited for
+        # and before any bot plays
+        # (every bot that may play: a budgeted schedule picks later rounds' pairs as it goes)
+        players = {p for g in schedule for p in g.players} if todo else set()
+        preflight(cfg, players - set(bots or {}), scorer_objs, rep)
         load_scorers(scorer_objs, rep)
     if rescore:
         manifest = manifest.noted("rescored", old=manifest.scoring_fingerprint,

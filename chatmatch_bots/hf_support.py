@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -24,7 +25,9 @@ from chatmatch.resources import HF_FEATURE, require
 
 DTYPES = ("auto", "float32", "float16", "bfloat16")
 DEVICES = ("cpu", "cuda", "auto")
-_SENTENCE_END = ".!?\"')"
+#: a real sentence end: ., !, ? or an ellipsis, optionally closed by quotes or brackets,
+#: then a space or the end of the text (so the apostrophe of "don't" never is one)
+_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s|$)")
 
 
 @dataclass(frozen=True)
@@ -114,14 +117,23 @@ def set_threads(threads: int | None) -> None:
         torch.set_num_threads(wanted)
 
 
-def clean_reply(text: str) -> str:
-    """The first non-empty line of a generated text, stripped; a sentence cut off by the
-    token limit is dropped when a complete sentence comes before it."""
-    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-    if line and line[-1] not in _SENTENCE_END:
-        last = max(line.rfind(c) for c in _SENTENCE_END)
-        if last > 0:
-            line = line[:last + 1]
+def clean_reply(text: str, cut: bool = False) -> str:
+    """The first non-empty line of a generated text, stripped.
+
+    ``cut``: the text was stopped by the token limit (``finish_reason: length``, or a local
+    generation that used all of ``max_new_tokens`` without an end token). Only then, and
+    only when that first line runs to the end of the text (a line ended by a newline is
+    whole), is its unfinished last sentence dropped, at the last real sentence end
+    (``.``, ``!``, ``?`` or an ellipsis, closing quotes or brackets included, then a space)
+    when one comes before it. A reply that was not cut is never trimmed.
+    """
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    line = lines[0]
+    ends = [m.end() for m in _SENTENCE_END.finditer(line)]
+    if cut and len(lines) == 1 and ends and ends[-1] < len(line):
+        line = line[:ends[-1]]
     return line
 
 

@@ -140,7 +140,19 @@ class _TransformersBot(Bot):
                                  pad_token_id=tok.pad_token_id, **kwargs)
         if self.kind == "causal":
             out = out[:, enc["input_ids"].shape[1]:]
-        return [clean_reply(t) for t in tok.batch_decode(out, skip_special_tokens=True)]
+        texts = tok.batch_decode(out, skip_special_tokens=True)
+        return [clean_reply(t, cut=cut) for t, cut in zip(texts, self._cut_rows(out))]
+
+    def _cut_rows(self, out: Any) -> list[bool]:
+        """Per row: did generation stop at ``max_new_tokens`` with no end token?"""
+        stops = {self._tok.eos_token_id, self._tok.pad_token_id}
+        eos = getattr(getattr(self._model, "generation_config", None), "eos_token_id", None)
+        stops |= set(eos if isinstance(eos, (list, tuple)) else [eos])
+        stops.discard(None)
+        if self.kind != "causal":
+            out = out[:, 1:]  # the decoder start token (an end token for BART)
+        full = out.shape[1] >= self.decoding.max_new_tokens
+        return [full and not any(int(t) in stops for t in row) for row in out]
 
     # --- prompts ------------------------------------------------------------------------
     def _uses_template(self) -> bool:

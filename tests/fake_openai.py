@@ -14,7 +14,13 @@ it. Its attributes say what it does with request number n (1-based, POSTs only):
   server; ``GET /models`` is answered at once);
 - ``raw_body``: answer these bytes instead; ``finish_reason``: put in each choice;
 - ``key``: when set, a request without ``Authorization: Bearer KEY`` gets 401;
-- ``models_status``: the status of ``GET /v1/models`` (the reachability check).
+- ``models_status``: the status of ``GET /v1/models`` (the reachability check);
+- ``models``: when set, the models served (listed by ``/models``); a POST naming another
+  gets 404, as OpenAI answers an unknown model;
+- ``gzip``: send every POST answer gzip-compressed (``Content-Encoding: gzip``);
+- ``cut_after``: send the POST answer's headers and only this many bytes of its body, then
+  close the connection (a body cut mid-stream);
+- ``redirect_to``: answer every POST with HTTP 307 to this address.
 
 Every request is recorded in ``requests`` (path, headers, body); ``max_in_flight`` is the
 most requests served at once.
@@ -22,6 +28,7 @@ most requests served at once.
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 import time
@@ -55,6 +62,10 @@ class FakeOpenAI:
         self.finish_reason = "stop"
         self.key: str | None = None
         self.models_status = 200
+        self.models: list[str] | None = None
+        self.gzip = False
+        self.cut_after: int | None = None
+        self.redirect_to: str | None = None
         for k, v in behaviour.items():
             if not hasattr(self, k):
                 raise TypeError(f"FakeOpenAI has no setting {k!r}")
@@ -103,7 +114,8 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             if self.path.rstrip("/").endswith("/models"):
                 self._send(fake.models_status, json.dumps(
-                    {"object": "list", "data": [{"id": "m1", "object": "model"}]}).encode(),
+                    {"object": "list", "data": [{"id": m, "object": "model"}
+                                                for m in (fake.models or ["m1"])]}).encode(),
                     drip=False)
             else:
                 self._send(404, b'{"error": "not found"}')
@@ -130,6 +142,12 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                     extra = {"Retry-After": fake.retry_after} if fake.retry_after else {}
                     echo = f'{{"error": "overloaded; auth={auth}"}}'.encode()
                     self._send(fake.status, fake.error_body or echo, extra)
+                elif fake.redirect_to is not None:
+                    self._send(307, b"", {"Location": fake.redirect_to})
+                elif fake.models is not None and body.get("model") not in fake.models:
+                    self._send(404, json.dumps({"error": {
+                        "message": f"The model `{body.get('model')}` does not exist",
+                        "code": "model_not_found"}}).encode())
                 elif fake.raw_body is not None:
                     self._send(200, fake.raw_body)
                 else:
@@ -140,6 +158,10 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
 
         def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None,
                   drip: bool = True) -> None:
+            headers = dict(headers or {})
+            if fake.gzip and drip:
+                data = gzip.compress(data)
+                headers["Content-Encoding"] = "gzip"
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -147,6 +169,11 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
                 self.end_headers()
+                if fake.cut_after is not None and drip:
+                    self.wfile.write(data[:fake.cut_after])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
                 if fake.drip_s is None or not drip:
                     self.wfile.write(data)
                     return

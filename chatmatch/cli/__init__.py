@@ -34,11 +34,23 @@ class _Group(click.Group):
         except RecursionError:
             click.echo("error: the input is nested too deeply to read; flatten it", err=True)
             sys.exit(2)
+        except BrokenPipeError:  # `chatmatch show RUN | head`: the reader has what it wanted
+            _quiet_stdout()
+            sys.exit(0)
         except OSError as exc:  # a file or folder chatmatch could not read or write
             full_or_ro = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
             click.echo(f"error: {os_error_message(exc, doing='write' if full_or_ro else 'read or write it')}",
                        err=True)
             sys.exit(2)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the flush at exit does not fail on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 class Terminated(KeyboardInterrupt):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Sequence
 
 import click
 
@@ -14,6 +15,7 @@ from chatmatch.progress import Reporter
 from chatmatch.resume import check_target
 from chatmatch.runner import run_tournament
 from chatmatch.league import planned_games
+from chatmatch.schedule import ScheduledGame
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
 CONFIRM_ABOVE_GAMES = 1000
@@ -35,33 +37,72 @@ def stdin_is_terminal() -> bool:
     return sys.stdin is not None and sys.stdin.isatty()
 
 
-def _measured_seconds_per_turn(run_dir: Path, sample: int = 50) -> float | None:
-    """Mean turn time recorded in up to ``sample`` stored transcripts (None: no timings)."""
+def _measured_seconds_per_turn(run_dir: Path, sample: int = 50) -> dict[str, float]:
+    """Each bot's mean turn time recorded in up to ``sample`` stored transcripts (bots with
+    no timings are left out)."""
     import json
 
-    total, turns = 0.0, 0
+    total: dict[str, float] = {}
+    turns: dict[str, int] = {}
     try:
         files = sorted((run_dir / "transcripts").glob("*.jsonl"))[:sample]
         for f in files:
             for line in f.read_text(encoding="utf-8").splitlines()[1:]:
                 rec = json.loads(line)
-                if not rec.get("seed"):
-                    total += float(rec.get("seconds") or 0.0)
-                    turns += 1
+                if not rec.get("seed") and rec.get("speaker") is not None:
+                    who = str(rec["speaker"])
+                    total[who] = total.get(who, 0.0) + float(rec.get("seconds") or 0.0)
+                    turns[who] = turns.get(who, 0) + 1
     except (OSError, ValueError, TypeError, AttributeError, RecursionError):
-        return None
-    return total / turns if turns and total > 0 else None
+        return {}
+    return {b: total[b] / turns[b] for b in total if turns[b] and total[b] > 0}
 
 
-def estimate_line(todo: int, exchanges: int, run_dir: Path) -> str:
-    """How many games and turns are left to play, and roughly how long that takes."""
-    turns = todo * 2 * exchanges
-    head = f"{todo:,} game(s) to play ({turns:,} turns)"
-    if todo == 0:
+def forfeited_games(run_dir: Path) -> set[str]:
+    """The stored games that ended in a forfeit (``--replay-forfeits`` plays them again)."""
+    import json
+
+    out = set()
+    try:
+        for f in (run_dir / "transcripts").glob("*.jsonl"):
+            with f.open(encoding="utf-8") as fh:
+                head = json.loads(fh.readline() or "{}")
+            if isinstance(head, dict) and (head.get("meta") or {}).get("forfeit"):
+                out.add(f.stem)
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return out
+    return out
+
+
+def games_to_play(schedule: Sequence[ScheduledGame], run_dir: Path,
+                  replay_forfeits: bool) -> list[ScheduledGame]:
+    """The games of ``schedule`` a run will play: those not stored yet, and with
+    ``replay_forfeits`` the forfeited ones too."""
+    folder = run_dir / "transcripts"
+    try:
+        stored = {f.stem for f in folder.glob("*.jsonl")} if folder.is_dir() else set()
+    except OSError:
+        stored = set()
+    if replay_forfeits:
+        stored -= forfeited_games(run_dir)
+    return [g for g in schedule if g.game_id not in stored]
+
+
+def estimate_line(todo: Sequence[ScheduledGame], exchanges: int, run_dir: Path) -> str:
+    """How many games and bot turns are left to play (the seed utterance is no bot's turn,
+    as on the progress bar), and roughly how long that takes: from each player's own turn
+    time measured so far when every player of those games has one."""
+    per_game = 2 * exchanges - 1
+    turns = len(todo) * per_game
+    head = f"{len(todo):,} game(s) to play ({turns:,} bot turns)"
+    if not todo:
         return head + "; nothing to play"
     measured = _measured_seconds_per_turn(run_dir)
-    if measured is not None:
-        return head + f"; {_duration(turns * measured)} at the {measured:.3g} s a turn measured so far"
+    if all(p in measured for g in todo for p in g.players):
+        # the starter's seed is given: it answers exchanges - 1 times, the other exchanges
+        secs = sum(measured[g.players[0]] * (exchanges - 1) + measured[g.players[1]] * exchanges
+                   for g in todo)
+        return head + f"; {_duration(secs)} at each bot's turn time measured so far, one game at a time"
     lo, hi = _ASSUMED_SECONDS_PER_TURN
     return (head + f"; {_duration(turns * lo)} at {lo} s a turn, {_duration(turns * hi)} at {hi} s "
             "a turn (the progress line shows the real ETA)")
@@ -98,21 +139,24 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
     Examples:
       chatmatch run tournaments/demo.yaml
       chatmatch run tournaments/paper.yaml --out runs/paper-try2
-      chatmatch run tournaments/remote.yaml --replay-forfeits   # the server is back
+      chatmatch run tournaments/demo.yaml --replay-forfeits   # the cause is fixed
     """
     cfg = load_config(config_file)
     n = len(cfg.bots)
     target = (out_dir or cfg.default_output_dir()).expanduser()
     check_target(target)  # refuse a folder that is not a run before asking anything
-    games, todo = planned_games(cfg, target)  # a league that grew plays only its new games
+    games, schedule = planned_games(cfg, target)  # a league that grew plays only its new games
     click.echo(f"Tournament '{cfg.name}': {n} bots, {games // 2} matches, {games} games "
                f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
                f"run directory: {target}", err=True)
+    todo = games_to_play(schedule, target, replay_forfeits)
+    if games < len(schedule):  # a game budget plays part of the schedule (the rounds pick which)
+        stored = len(schedule) - len(games_to_play(schedule, target, False))
+        todo = todo[:max(0, games - stored) + len(todo) - (len(schedule) - stored)]
     click.echo(estimate_line(todo, cfg.exchanges, target)
-               + ("; forfeited games are played again on top" if replay_forfeits else ""),
-               err=True)
-    if todo > CONFIRM_ABOVE_GAMES and not yes and stdin_is_terminal():
-        if not click.confirm(f"Start {todo:,} games? (--yes skips this question)", default=False,
+               + ("; forfeited games included" if replay_forfeits else ""), err=True)
+    if len(todo) > CONFIRM_ABOVE_GAMES and not yes and stdin_is_terminal():
+        if not click.confirm(f"Start {len(todo):,} games? (--yes skips this question)", default=False,
                              err=True):
             raise click.exceptions.Exit(1)
     summary = run_tournament(cfg, target, config_file=str(config_file),

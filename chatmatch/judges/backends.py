@@ -25,19 +25,20 @@ Backends:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-import os
 import re
 import threading
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal, Protocol, Sequence
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from chatmatch.errors import ChatmatchError
+from chatmatch.http_client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, check_base_url
+from chatmatch.reply_cache import ReplyCache
 from chatmatch.resources import MissingExtra
 from chatmatch.scoring.base import ScorerParams
 from chatmatch.scoring.errors import ScoringError
@@ -72,6 +73,22 @@ class Backend(Protocol):
     def describe(self) -> dict[str, Any]: ...
 
 
+class Member(BaseModel):
+    """One judge model of a committee (the shared params apply unless set here)."""
+
+    model_config = ConfigDict(extra="forbid")
+    backend: Literal["transformers", "openai"] | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api: Literal["chat", "completions"] | None = None
+    api_key_env: str | None = None
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_secret_in_url(cls, v: str | None) -> str | None:
+        return None if v is None else check_base_url(v)
+
+
 class BackendParams(ScorerParams):
     """The judge model: shared by every judge's ``Params``."""
 
@@ -85,17 +102,41 @@ class BackendParams(ScorerParams):
     samples: int = Field(default=8, ge=1, le=128)
     temperature: float = Field(default=1.0, gt=0)  # for those samples
     top_logprobs: int = Field(default=20, ge=1, le=20)
+    #: openai: the same client, retries and caps as the openai-chat bot
     timeout_s: float = Field(default=60.0, gt=0)
+    retries: int = Field(default=2, ge=0, le=20)
+    backoff_s: float = Field(default=1.0, ge=0)
+    max_concurrency: int = Field(default=4, ge=1, le=256)
+    max_response_bytes: int = Field(default=DEFAULT_MAX_RESPONSE_BYTES, ge=1000)
+    #: a committee: several judge models whose label probabilities are averaged (each one
+    #: renormalised over the labels first); each member overrides the params above
+    committee: list[Member] = Field(default_factory=list)
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_secret_in_url(cls, v: str | None) -> str | None:
+        return None if v is None else check_base_url(v)  # before config.yaml is written
 
 
 def make_backend(p: BackendParams) -> Backend:
+    if p.committee:
+        members = [_single(p.model_copy(update={**m.model_dump(exclude_none=True),
+                                                "committee": []})) for m in p.committee]
+        return Committee(members)
+    return _single(p)
+
+
+def _single(p: BackendParams) -> Backend:
     if p.backend == "openai":
         if not p.base_url:
             raise JudgeError("judge backend 'openai' needs params.base_url (e.g. "
                              "http://127.0.0.1:8000/v1)")
         return OpenAIJudge(p.base_url, p.model, api=p.api, api_key_env=p.api_key_env,
                            samples=p.samples, temperature=p.temperature,
-                           top_logprobs=p.top_logprobs, timeout_s=p.timeout_s)
+                           top_logprobs=p.top_logprobs, timeout_s=p.timeout_s,
+                           retries=p.retries, backoff_s=p.backoff_s,
+                           max_concurrency=p.max_concurrency,
+                           max_response_bytes=p.max_response_bytes)
     return LocalLM(p.model)
 
 
@@ -189,29 +230,51 @@ class LocalLM:
 
 # --- OpenAI-compatible HTTP ----------------------------------------------------------------
 class OpenAIJudge:
-    """An OpenAI-compatible ``/chat/completions`` or ``/completions`` endpoint."""
+    """An OpenAI-compatible ``/chat/completions`` or ``/completions`` endpoint, through the
+    same client as the ``openai-chat`` bot (:class:`chatmatch.http_client.Endpoint`:
+    retries, deadline, size cap, redaction, pre-flight). With a cache
+    (:meth:`use_cache`), each request's answer is kept by a hash of the URL and the whole
+    request body (prompt, model, decoding): a resumed or re-scored run asks nothing twice."""
 
     def __init__(self, base_url: str, model: str, *, api: str = "chat",
                  api_key_env: str | None = None, samples: int = 8, temperature: float = 1.0,
-                 top_logprobs: int = 20, timeout_s: float = 60.0) -> None:
-        self.base_url, self.model, self.api = base_url.rstrip("/"), model, api
+                 top_logprobs: int = 20, timeout_s: float = 60.0, retries: int = 2,
+                 backoff_s: float = 1.0, max_concurrency: int = 4,
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
+        try:
+            self.endpoint = Endpoint(f"judge model {model}", base_url, JudgeError, api_key_env,
+                                     timeout_s=timeout_s, retries=retries, backoff_s=backoff_s,
+                                     max_concurrency=max_concurrency,
+                                     max_response_bytes=max_response_bytes)
+        except ValueError as exc:
+            raise JudgeError(f"judge backend: {exc}") from None
+        self.base_url, self.model, self.api = self.endpoint.base_url, model, api
         self.api_key_env, self.samples, self.temperature = api_key_env, samples, temperature
         self.top_logprobs, self.timeout_s = top_logprobs, timeout_s
         self.name = f"openai:{model}"
         self.logprobs_supported: bool | None = None  # learnt from the first answer
+        self.cache: ReplyCache | None = None
+        self.checked = False
+
+    @property
+    def path(self) -> str:
+        return "chat/completions" if self.api == "chat" else "completions"
 
     @property
     def url(self) -> str:
-        return f"{self.base_url}/{'chat/completions' if self.api == 'chat' else 'completions'}"
+        return f"{self.base_url}/{self.path}"
 
-    def _key(self) -> str | None:
-        if self.api_key_env is None:
-            return None
-        key = os.environ.get(self.api_key_env)
-        if not key:
-            raise JudgeError(f"judge backend: environment variable {self.api_key_env} (named by "
-                             "params.api_key_env) is not set; export it before the run")
-        return key
+    def use_cache(self, path: Path) -> None:
+        """Keep every answer in the SQLite file ``path`` (``RUN/judge_cache.sqlite``)."""
+        self.cache = ReplyCache(path)
+
+    def preflight(self) -> None:
+        """The server answers and serves the model: one request of one token."""
+        if not self.checked:
+            self.endpoint.preflight(self.model, self._body("Say OK.", "", max_tokens=1,
+                                                           temperature=0), self.path,
+                                    max(60.0, self.timeout_s))
+            self.checked = True
 
     def _body(self, prompt: str, answer_prefix: str, **extra: Any) -> dict[str, Any]:
         if self.api == "chat":  # a chat API cannot be made to continue a prefix: ask plainly
@@ -219,30 +282,24 @@ class OpenAIJudge:
         return {"model": self.model, "prompt": f"{prompt}\n{answer_prefix}", **extra}
 
     def _post(self, body: dict[str, Any]) -> dict[str, Any]:
-        key = self._key()
-        headers = {"Content-Type": "application/json"}
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        req = urllib.request.Request(self.url, data=json.dumps(body).encode(), headers=headers,
-                                     method="POST")
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
-                data: dict[str, Any] = json.loads(resp.read())
+        key = hashlib.sha256(json.dumps([self.url, body], sort_keys=True).encode()).hexdigest()
+        if self.cache is not None:
+            hit = self.cache.get_many([key]).get(key)
+            if hit is not None:
+                data: dict[str, Any] = json.loads(hit)
                 return data
-        except urllib.error.HTTPError as exc:
-            text = exc.read().decode(errors="replace")[:200]
-            if key:
-                text = text.replace(key, "***")
-            raise JudgeError(f"judge endpoint {self.url} answered HTTP {exc.code}: {text}") from None
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            raise JudgeError(f"judge endpoint {self.url} failed: {exc}; check params.base_url "
-                             "and that the server is running") from None
+        self.endpoint.open()
+        # an answer that echoes the key is kept (and used) without it
+        data = json.loads(self.endpoint.redact(json.dumps(self.endpoint.post_json(self.path, body))))
+        if self.cache is not None:
+            self.cache.put_many([(key, self.name, json.dumps(data))])
+        return data
 
     def _texts(self, data: dict[str, Any]) -> list[str]:
         out = []
         for c in data.get("choices") or []:
             text = (c.get("message") or {}).get("content") if self.api == "chat" else c.get("text")
-            out.append(text or "")
+            out.append(self.endpoint.redact(text) if isinstance(text, str) else "")
         return out
 
     def _top(self, data: dict[str, Any]) -> dict[str, float] | None:
@@ -299,9 +356,54 @@ class OpenAIJudge:
         return (answer_prefix if self.api == "completions" else "") + texts[0]
 
     def describe(self) -> dict[str, Any]:
-        return {"backend": "openai", "url": self.url, "model": self.model, "api": self.api,
-                "api_key_env": self.api_key_env, "samples_without_logprobs": self.samples,
-                "temperature": self.temperature, "logprobs_supported": self.logprobs_supported}
+        return {"backend": "openai", "url": self.endpoint.redact(self.url), "model": self.model,
+                "api": self.api, "api_key_env": self.api_key_env,
+                "samples_without_logprobs": self.samples, "temperature": self.temperature,
+                "logprobs_supported": self.logprobs_supported,
+                "retries": self.endpoint.retries, "timeout_s": self.timeout_s,
+                "cache": None if self.cache is None else self.cache.path.name}
+
+
+class Committee:
+    """Several judge models as one: P(label) is the mean over the members of each one's
+    probabilities renormalised over the labels (members with no mass on any label are left
+    out; None when every member is). Text answers (G-EVAL's steps) come from the first
+    member. The per-member distributions are kept in :attr:`last`."""
+
+    def __init__(self, members: Sequence[Backend]) -> None:
+        if len(members) < 2:
+            raise JudgeError("a judge committee needs at least 2 members (params.committee)")
+        self.members = list(members)
+        self.name = "committee:" + "+".join(m.name for m in self.members)
+
+    def label_probs(self, prompt: str, labels: Sequence[str],
+                    answer_prefix: str = "") -> LabelProbs | None:
+        votes = [renormalise(m.label_probs(prompt, labels, answer_prefix)) for m in self.members]
+        got = [v for v in votes if v is not None]
+        if not got:
+            return None
+        return LabelProbs({l: sum(v[l] for v in got) / len(got) for l in labels},
+                          f"committee of {len(got)}/{len(votes)}")
+
+    def generate(self, prompt: str, max_tokens: int = 60, answer_prefix: str = "") -> str:
+        return self.members[0].generate(prompt, max_tokens, answer_prefix)
+
+    def preflight(self) -> None:
+        for m in self.members:
+            check = getattr(m, "preflight", None)
+            if callable(check):
+                check()
+
+    def use_cache(self, path: Path) -> None:
+        for m in self.members:
+            use = getattr(m, "use_cache", None)
+            if callable(use):
+                use(path)
+
+    def describe(self) -> dict[str, Any]:
+        return {"backend": "committee", "members": [m.describe() for m in self.members],
+                "probabilities": "mean of the members' label probabilities, each "
+                                 "renormalised over the labels"}
 
 
 def label_mass(top: dict[str, float], labels: Sequence[str]) -> dict[str, float]:

@@ -23,6 +23,10 @@ from chatmatch.store import atomic_write, dumps
 from chatmatch.transcript import Transcript, Turn
 
 
+#: the endpoint judges' call cache, in RUN/judges/ (key: the URL and the whole request)
+CALL_CACHE = "calls.sqlite"
+
+
 class JudgeParams(BackendParams):
     #: judge at most this many replies of each bot per game, evenly spaced over the game
     #: (None: every reply). Model judges are slow; the choice is recorded in the details.
@@ -58,6 +62,17 @@ class JudgeScorer(Scorer):
     def bind_run_dir(self, path: Path) -> None:
         self.run_dir = Path(path)
         self.write_record()
+        use_cache = getattr(self.backend, "use_cache", None)
+        if callable(use_cache):  # endpoint judges: every call kept in the run directory
+            (self.run_dir / "judges").mkdir(parents=True, exist_ok=True)
+            use_cache(self.run_dir / "judges" / CALL_CACHE)
+
+    def preflight(self) -> None:
+        """Endpoint judges: the server answers and serves the model (one test request of
+        one token); the runner calls it before any model loads. Local judges: nothing."""
+        check = getattr(self.backend, "preflight", None)
+        if callable(check):
+            check()
 
     def record_path(self) -> Path | None:
         return None if self.run_dir is None else self.run_dir / "judges" / f"{self.name}.json"

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import pytest
 
 from chatmatch.bot import History, Message
-from chatmatch_bots import openai_http
+from chatmatch import http_client
 from chatmatch_bots.openai_http import OpenAIChatBot
 from chatmatch.adapters import create_bot
 from chatmatch.errors import BotError
@@ -36,7 +36,7 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
 def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The waits between retries, recorded instead of slept."""
     slept: list[float] = []
-    monkeypatch.setattr(openai_http, "time", types.SimpleNamespace(sleep=slept.append))
+    monkeypatch.setattr(http_client, "sleep", slept.append)
     return slept
 
 
@@ -105,7 +105,7 @@ def test_server_that_never_recovers_raises_clear_error(server: tuple[str, FakeOp
     with pytest.raises(BotError) as err:
         remote.reply(HIST)
     msg = str(err.value)
-    assert "failed after 3 attempt(s)" in msg and "HTTP 500" in msg and "overloaded" in msg
+    assert "failed after 3 HTTP attempts" in msg and "HTTP 500" in msg and "overloaded" in msg
     assert KEY not in msg and "***" in msg  # the echoed key is redacted
     assert len(b.requests) == 4
     assert waits == [0.01, 0.02]  # backoff_s, doubled
@@ -130,7 +130,7 @@ def test_timeout_is_retried_then_reported(server: tuple[str, FakeOpenAI]) -> Non
 def test_bad_json_is_reported(server: tuple[str, FakeOpenAI]) -> None:
     url, b = server
     b.raw_body = b"<html>not json</html>"
-    with pytest.raises(BotError, match="did not answer with a chat completion.*not json"):
+    with pytest.raises(BotError, match="did not answer with JSON.*not json"):
         bot(url).reply(HIST)
 
 
@@ -161,7 +161,7 @@ def test_connection_lost_after_load_is_retried_then_reported(server: tuple[str, 
     url, fake = server
     remote = bot(url, retries=1)
     fake.close()
-    with pytest.raises(BotError, match="failed after 2 attempt.*cannot connect"):
+    with pytest.raises(BotError, match="failed after 2 HTTP attempts.*cannot connect"):
         remote.reply(HIST)
 
 
@@ -224,8 +224,9 @@ def test_tournament_run_directory_never_holds_the_key(server: tuple[str, FakeOpe
     text = "\n".join(f.read_text(errors="replace") for f in files)
     assert "[m1] " in text and "TEST_CHAT_KEY" in text  # replies and the variable's name
     assert KEY not in text
-    # 2 games of 6 turns (seed included): 2 replies as starter + 3 as second speaker
-    assert len(b.requests) == 5 and all(r["headers"]["Authorization"] == f"Bearer {KEY}"
+    # the pre-flight test request, then 2 games of 6 turns (seed included): 2 replies as
+    # starter + 3 as second speaker
+    assert len(b.requests) == 6 and all(r["headers"]["Authorization"] == f"Bearer {KEY}"
                                         for r in b.requests)
 
 
@@ -265,8 +266,25 @@ def test_cut_reply_is_trimmed_like_the_local_adapters(server: tuple[str, FakeOpe
     fake.answer = lambda path, body: {"choices": [{"finish_reason": "length",
                                                    "message": {"content": cut}}]}
     remote = bot(url)
-    assert remote.reply(HIST) == clean_reply(cut) == "I went to the lake."
+    assert remote.reply(HIST) == clean_reply(cut, cut=True) == "I went to the lake."
     assert remote.counts["cut_replies"] == 1
+
+
+@pytest.mark.parametrize("finish", ["stop", None])
+def test_a_reply_that_was_not_cut_is_kept_whole(server: tuple[str, FakeOpenAI],
+                                                finish: str | None) -> None:
+    url, fake = server
+    whole = "Sure. I don't know what you mean and"
+    fake.answer = lambda path, body: {"choices": [{"finish_reason": finish,
+                                                   "message": {"content": whole}}]}
+    assert bot(url).reply(HIST) == whole
+
+
+def test_a_cut_reply_is_never_cut_at_an_apostrophe(server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    fake.answer = lambda path, body: {"choices": [{"finish_reason": "length", "message": {
+        "content": "Sure. I don't know what you mean and"}}]}
+    assert bot(url).reply(HIST) == "Sure."
 
 
 def test_messages_start_with_a_user_turn_and_alternate(server: tuple[str, FakeOpenAI]) -> None:
@@ -279,14 +297,35 @@ def test_messages_start_with_a_user_turn_and_alternate(server: tuple[str, FakeOp
                    HIST.seed_utterance, "g001", 6, 1)
     bot(url, max_history_turns=2).reply(late)  # the window would start with its own turn
     first, second = (r["body"]["messages"] for r in fake.requests)
-    assert first == [{"role": "system", "content": "You are Ann.\nYou opened the conversation "
-                      "by saying: \"What did you do last week?\""},
-                     {"role": "user", "content": "I swam."}]
+    assert first == [{"role": "system", "content": "You are Ann."},
+                     {"role": "user", "content": "You opened the conversation by saying: "
+                      "\"What did you do last week?\"\n\nI swam."}]
     assert second == [{"role": "user", "content": "Yes."}]
     for r in fake.requests:
         roles = [m["role"] for m in r["body"]["messages"] if m["role"] != "system"]
         assert roles[0] == "user" and roles[-1] == "user"
         assert all(a != b for a, b in zip(roles, roles[1:]))
+
+
+OPENER = History((Message("self", "What did you do last week?"), Message("partner", "I swam.")),
+                 "What did you do last week?", "g001", 2, 1)
+
+
+@pytest.mark.parametrize("params, expected", [
+    ({"opening": "system"}, [
+        {"role": "system", "content": "You are Ann.\nYou opened the conversation by saying: "
+         "\"What did you do last week?\""}, {"role": "user", "content": "I swam."}]),
+    ({"opening": "none"}, [{"role": "system", "content": "You are Ann."},
+                           {"role": "user", "content": "I swam."}]),
+    ({"persona_role": "user"}, [  # no system message at all
+        {"role": "user", "content": "You are Ann.\nYou opened the conversation by saying: "
+         "\"What did you do last week?\"\n\nI swam."}]),
+])
+def test_opening_choices(server: tuple[str, FakeOpenAI], params: dict[str, str],
+                         expected: list[dict[str, str]]) -> None:
+    url, fake = server
+    bot(url, persona="You are Ann.", **params).reply(OPENER)
+    assert fake.requests[-1]["body"]["messages"] == expected
 
 
 def test_key_straddling_the_cut_is_redacted_before_truncation(
@@ -324,3 +363,37 @@ def test_key_in_a_custom_header(server: tuple[str, FakeOpenAI]) -> None:
     bot(url, api_key_header="api-key").reply(HIST)
     assert fake.requests[0]["headers"]["api-key"] == KEY
     assert "Authorization" not in fake.requests[0]["headers"]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("temperature: hot", "parameter 'temperature' must be a number, got 'hot'"),
+    ("temperature: '0.7'", "not a quoted string"),
+    ("max_tokens: true", "not a boolean"),
+    ("stop: [1, 2]", "parameter 'stop'"),
+    ("opening: assistant", "parameter 'opening' must be"),
+    ("top_p: 1.5", "top_p in (0, 1]"),
+])
+def test_bad_param_types_are_refused_before_the_run_at_their_line(tmp_path, line: str,
+                                                                   message: str) -> None:
+    from chatmatch.config import load_config
+    from chatmatch.errors import ConfigError
+
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("bots:\n  - name: r\n    adapter: openai-chat\n    params:\n"
+                   "      base_url: http://127.0.0.1:9/v1\n      model: m1\n"
+                   f"      {line}\n  - eliza\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(cfg)
+    text = str(err.value)
+    assert message in text, text
+    if "must be" in message or "not a" in message:
+        assert f"{cfg}:7" in text  # the parameter's own line
+
+
+def test_stop_and_top_p_are_sent(server: tuple[str, FakeOpenAI]) -> None:
+    url, fake = server
+    bot(url, top_p=0.9, stop="\n").reply(HIST)
+    bot(url).reply(HIST)
+    sent, plain = (r["body"] for r in fake.requests)
+    assert sent["top_p"] == 0.9 and sent["stop"] == ["\n"]
+    assert "top_p" not in plain and "stop" not in plain

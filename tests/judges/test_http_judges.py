@@ -108,7 +108,7 @@ def test_missing_key_and_dead_server_are_clear_errors(monkeypatch):
     with pytest.raises(JudgeError, match="NO_SUCH_KEY"):
         OpenAIJudge("http://127.0.0.1:9/v1", "m", api_key_env="NO_SUCH_KEY").generate("hi")
     with pytest.raises(JudgeError, match="base_url"):
-        OpenAIJudge("http://127.0.0.1:9/v1", "m", timeout_s=2).generate("hi")
+        OpenAIJudge("http://127.0.0.1:9/v1", "m", timeout_s=2, retries=0).generate("hi")
 
 
 def test_bad_judge_params_are_config_errors(tmp_path):
@@ -141,3 +141,89 @@ def test_score_out_writes_the_same_judge_records_as_run(tmp_path, logprob_server
         # rewrite it keep that); score --out writes it once scoring is done
         assert ours.pop("backend")["model"] == theirs.pop("backend")["model"] == "judge-1"
         assert ours == theirs, judge
+
+
+def test_judge_retries_a_busy_server(logprob_server):
+    logprob_server.fail_from, logprob_server.fail_count, logprob_server.status = 1, 2, 503
+    judge = OpenAIJudge(logprob_server.base_url, "judge-1", backoff_s=0)
+    assert judge.generate("Which response is better?\nResponse A: a b\nResponse B: c") in "AB"
+    assert judge.endpoint.counts["retries"] == 2
+
+
+def test_judge_calls_are_cached_by_prompt_and_model(tmp_path, logprob_server):
+    def judge(model: str) -> OpenAIJudge:
+        j = OpenAIJudge(logprob_server.base_url, model)
+        j.use_cache(tmp_path / "calls.sqlite")
+        return j
+    prompt = "Which response is better?\nResponse A: one two three\nResponse B: four"
+    first = judge("judge-1").label_probs(prompt, ["A", "B"])
+    asked = len(logprob_server.requests)
+    assert judge("judge-1").label_probs(prompt, ["A", "B"]) == first  # a new object, no call
+    assert len(logprob_server.requests) == asked
+    judge("judge-2").label_probs(prompt, ["A", "B"])  # another model is asked
+    judge("judge-1").label_probs(prompt + " five", ["A", "B"])  # and another prompt
+    assert len(logprob_server.requests) == asked + 2
+
+
+def test_a_rescored_run_asks_the_judge_nothing(tmp_path, logprob_server):
+    cfg = tournament(tmp_path, logprob_server.base_url)
+    run = run_tournament(load_config(cfg)).run_dir
+    assert (run / "judges" / "calls.sqlite").is_file()
+    asked = len(logprob_server.requests)
+    (run / "results.jsonl").write_text("")  # every game is scored again
+    for p in (run / "scores").glob("*.json"):
+        p.unlink()
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["scoring_fingerprint"] = "0" * 16
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    run_tournament(load_config(cfg))
+    posts = [r for r in logprob_server.requests[asked:] if r["body"].get("max_tokens") != 1
+             or "Say OK." not in json.dumps(r["body"])]
+    assert posts == []  # only the pre-flight test request
+
+
+def test_a_wrong_judge_model_stops_the_run_before_any_game(tmp_path, logprob_server):
+    logprob_server.models = ["judge-2"]
+    with pytest.raises(JudgeError, match="model 'judge-1' cannot be used.*did you mean 'judge-2'"):
+        run_tournament(load_config(tournament(tmp_path, logprob_server.base_url)))
+    assert not list((tmp_path / "run").glob("transcripts/*.jsonl"))
+
+
+def test_a_committee_averages_its_members(tmp_path, logprob_server, plain_server):
+    from chatmatch.judges.backends import BackendParams, Committee, make_backend
+
+    p = BackendParams(backend="openai", base_url=logprob_server.base_url, model="judge-1",
+                      samples=4, committee=[{}, {"base_url": plain_server.base_url}])
+    backend = make_backend(p)
+    assert isinstance(backend, Committee) and len(backend.members) == 2
+    prompt = "Which response is better?\nResponse A: one two three\nResponse B: four"
+    one, two = (m.label_probs(prompt, ["A", "B"]) for m in backend.members)
+    both = backend.label_probs(prompt, ["A", "B"])
+    assert one.method == "logprobs" and two.method == "sampling"
+    assert both.method == "committee of 2/2"
+    want = (one.probs["A"] / one.mass + two.probs["A"] / two.mass) / 2
+    assert both.probs["A"] == pytest.approx(want)
+    with pytest.raises(JudgeError, match="at least 2 members"):
+        make_backend(BackendParams(backend="openai", base_url="http://h/v1", committee=[{}]))
+
+
+def test_a_key_in_a_judge_url_is_refused_before_anything_is_written(tmp_path):
+    from chatmatch.errors import ChatmatchError
+
+    cfg = tournament(tmp_path, "http://127.0.0.1:9/v1/sk-abcdef0123456789xyz")
+    with pytest.raises(ChatmatchError, match="looks like a key in its path"):
+        load_config(cfg)
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_judge_answer_that_echoes_the_key_is_cached_without_it(tmp_path, monkeypatch):
+    from tests.fake_openai import FakeOpenAI, chat_completion
+
+    monkeypatch.setenv("JUDGE_KEY", KEY)
+    with FakeOpenAI(answer=lambda path, body: chat_completion(f"4 (your key: {KEY})")) as fake:
+        judge = OpenAIJudge(fake.base_url, "judge-1", api_key_env="JUDGE_KEY")
+        judge.use_cache(tmp_path / "calls.sqlite")
+        assert judge.generate("Rate it 1-5.") == "4 (your key: ***)"
+        judge.cache.close()
+    for p in tmp_path.iterdir():
+        assert KEY.encode() not in p.read_bytes()

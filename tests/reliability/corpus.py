@@ -515,7 +515,7 @@ FAULT_CASES: list[Case] = [
          files={"t.yaml": "schedule: {method: round-robin}\n" + _many_bots(46)}, fault="stdin is a terminal", input="n\n",
          check=_no_run("new"), issue="14.13"),
     Case("run-count-printed", "fault", "not a terminal: the count and estimate are printed, then it plays",
-         ("run", "good.yaml", "--out", "new", "-q"), "re:6 game\\(s\\) to play \\(24 turns\\); under a minute at",
+         ("run", "good.yaml", "--out", "new", "-q"), "re:6 game\\(s\\) to play \\(18 bot turns\\); under a minute at",
          exit=0, issue="14.13"),
 ]
 

@@ -22,9 +22,10 @@ def servers() -> Iterator[tuple[FakeOpenAI, FakeOpenAI]]:
         yield hang, drip
 
 
-def _yaml(hang: str, drip: str) -> str:
+def _yaml(hang: str, drip: str, check: str = "false") -> str:
     # hang: the engine's time limit (failures.timeout_s) gives up on it; drip: the adapter's
-    # request deadline does (each byte comes within any per-read timeout)
+    # request deadline does (each byte comes within any per-read timeout); both start to
+    # misbehave after the pre-flight check (check_server: false), which would refuse them
     return f"""name: bad-endpoints
 exchanges: 2
 concurrent_games: 4
@@ -34,10 +35,10 @@ scoring: {{dimensions: [proactivity, diversity]}}
 bots:
   - name: hang
     adapter: openai-chat
-    params: {{base_url: '{hang}', model: m1, timeout_s: 60, retries: 0}}
+    params: {{base_url: '{hang}', model: m1, timeout_s: 60, retries: 0, check_server: {check}}}
   - name: drip
     adapter: openai-chat
-    params: {{base_url: '{drip}', model: m1, timeout_s: 1, retries: 1, backoff_s: 0}}
+    params: {{base_url: '{drip}', model: m1, timeout_s: 1, retries: 1, backoff_s: 0, check_server: {check}}}
   - name: eliza
     adapter: eliza
   - name: canned
@@ -70,7 +71,8 @@ def test_only_failing_endpoints_forfeit_and_the_run_ends(tmp_path, servers):
     reasons = {f["bot"]: f["reason"] for f in forfeits.values()}
     assert "no reply within 3 s" in reasons["hang"]
     assert "no complete answer within timeout_s=1" in reasons["drip"]
-    assert "after 1 attempt(s)" in reasons["hang"]  # one retry layer: the engine does not retry
+    # one retry layer: the engine does not retry, and says so
+    assert "(the engine called it once: the bot retries inside)" in reasons["hang"]
     # the summary, the leaderboard marks and the one-line error
     # (the game hang vs drip is forfeited by the one that failed first)
     assert len(forfeits) == 10 and "Forfeits (" in out.stderr
@@ -105,7 +107,7 @@ def test_dead_url_stops_before_any_game(tmp_path):
     with FakeOpenAI() as gone:
         url = gone.base_url
     cfg = tmp_path / "t.yaml"
-    cfg.write_text(_yaml(url, url))
+    cfg.write_text(_yaml(url, url, check="true"))
     run = tmp_path / "run"
     out = run_cli("run", str(cfg), "--out", str(run), "-q", timeout=60)
     assert out.returncode == 2 and "Traceback" not in out.stderr

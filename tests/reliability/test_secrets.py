@@ -77,7 +77,9 @@ def test_key_from_env_is_used_but_never_written_or_printed(tmp_path, server):
 
 def test_key_echoed_by_a_failing_server_is_redacted_everywhere(tmp_path, server):
     url, state = server
-    state.fail_from, state.status = 1, 400  # a careless server that echoes the credentials
+    # a careless server that echoes the credentials, from the first game request on (the
+    # two pre-flight test requests pass)
+    state.fail_from, state.status = 3, 400
     cfg = tmp_path / "t.yaml"
     cfg.write_text(_yaml(url))
     run = tmp_path / "run"

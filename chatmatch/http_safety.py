@@ -1,11 +1,7 @@
-"""What the HTTP adapters share: secret checks and redaction, ``Retry-After``, and one
-POST with an overall deadline on the ``httpx`` client.
-
-Why ``httpx`` and not the ``openai`` SDK: the SDK retries by itself (a second retry layer
-under the engine's), and its timeouts, like every client's, bound each socket read, not the
-request; chatmatch needs one retry loop it controls (``Retry-After``, logging, a request
-deadline), and ``httpx`` gives exactly the transport, connection pooling and streaming for
-it, with no opinion on retries.
+"""The careful parts of talking HTTP to an endpoint a user names: secrets kept out of every
+text (:func:`redact`, :func:`check_base_url`, :func:`check_headers`), ``Retry-After``, and
+one request (:func:`send`) with a deadline for the whole request and a cap on the
+decompressed answer. :mod:`chatmatch.http_client` builds the bots' and judges' client on it.
 """
 
 from __future__ import annotations
@@ -14,10 +10,10 @@ import email.utils
 import re
 import threading
 import time
+import zlib
 from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl, urlsplit
 
-from chatmatch.errors import BotError
 
 #: statuses worth another try (the server is busy, restarting or timed out)
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
@@ -65,7 +61,20 @@ def check_base_url(url: str) -> str:
         if _SECRET_NAME.search(name):
             raise ValueError(f"parameter 'base_url' holds a secret in its query ({name}=...); "
                              + hint)
+    for segment in parts.path.split("/"):
+        if _looks_like_key(segment):
+            raise ValueError(f"parameter 'base_url' holds what looks like a key in its path "
+                             f"({segment[:4]}...); " + hint)
     return url.rstrip("/")
+
+
+def _looks_like_key(segment: str) -> bool:
+    """``sk-...``, or a long token mixing letters and digits (not a word or a version)."""
+    if redact(segment) != segment:
+        return True
+    return (len(segment) >= 24 and re.fullmatch(r"[A-Za-z0-9_\-.~]+", segment) is not None
+            and sum(c.isdigit() for c in segment) >= 4
+            and sum(c.isalpha() for c in segment) >= 4)
 
 
 def check_headers(headers: dict[str, str] | None) -> dict[str, str]:
@@ -105,37 +114,82 @@ class Retryable(Exception):
         self.wait_s = wait_s
 
 
+class TooLarge(Exception):
+    """The answer went over ``max_response_bytes`` (decompressed): not worth a retry."""
+
+
+def _decoder(encoding: str) -> Any:
+    """A zlib decompressor for the Content-Encoding (None: identity)."""
+    enc = encoding.strip().lower()
+    if enc in ("", "identity"):
+        return None
+    if enc in ("gzip", "x-gzip", "deflate"):
+        return zlib.decompressobj(32 + zlib.MAX_WBITS)  # gzip or zlib header, detected
+    raise TooLarge(f"unsupported Content-Encoding {encoding!r} (chatmatch asks for gzip or "
+                   "deflate)")
+
+
+def read_capped(chunks: Iterable[bytes], encoding: str, max_bytes: int,
+                stop: Callable[[], bool] = lambda: False) -> bytes | None:
+    """The decompressed body from raw ``chunks``, never holding more than ``max_bytes`` + one
+    chunk: a small gzip body that inflates to gigabytes is stopped at the cap
+    (:class:`TooLarge`). None when ``stop()`` turns true (the caller gave up)."""
+    dec, out = _decoder(encoding), bytearray()
+    for raw in chunks:
+        if stop():
+            return None
+        pending = raw
+        while pending:
+            if dec is None:
+                piece, pending = pending, b""
+            else:
+                piece = dec.decompress(pending, max_bytes + 1 - len(out))
+                pending = dec.unconsumed_tail
+            out += piece
+            if len(out) > max_bytes:
+                raise TooLarge(f"the answer is larger than max_response_bytes={max_bytes} "
+                               "(decompressed); raise params.max_response_bytes if it is "
+                               "expected")
+            if dec is not None and not piece:
+                break
+    return bytes(out)
+
+
 def send(client: Any, method: str, url: str, body: dict[str, Any] | None,
          headers: dict[str, str], deadline_s: float,
-         describe: Callable[[str], str]) -> tuple[int, dict[str, str], bytes]:
+         describe: Callable[[str], str],
+         max_bytes: int = 1_000_000) -> tuple[int, dict[str, str], bytes]:
     """One request (JSON ``body``, if any): (status, headers, raw body) within ``deadline_s``
-    for the whole request.
+    for the whole request, the body decompressed and capped at ``max_bytes``.
 
     The request runs on a daemon thread that streams the body and stops at the deadline,
     so a server that drips one byte a second cannot hold the caller past the deadline
-    (a per-read timeout would never fire). Connection failures and timeouts raise
-    :class:`Retryable` with a message passed through ``describe`` (redaction).
+    (a per-read timeout would never fire). Connection failures, a body cut off mid-stream
+    and timeouts raise :class:`Retryable` with a message passed through ``describe``
+    (redaction); an answer over the cap raises :class:`TooLarge`.
     """
     import httpx
 
     answers: list[tuple[int, dict[str, str], bytes]] = []
     errors: list[BaseException] = []
     done, given_up = threading.Event(), threading.Event()
+    headers = {"Accept-Encoding": "gzip, deflate", **headers}
 
     def run() -> None:
+        started = False
         try:
             with client.stream(method, url, json=body, headers=headers,
                                timeout=httpx.Timeout(deadline_s)) as resp:
-                chunks = []
-                for chunk in resp.iter_bytes():
-                    chunks.append(chunk)
-                    if given_up.is_set():
-                        return
-                answers.append((resp.status_code, dict(resp.headers), b"".join(chunks)))
+                started = True
+                data = read_capped(resp.iter_raw(), resp.headers.get("content-encoding", ""),
+                                   max_bytes, given_up.is_set)
+                if data is not None:
+                    answers.append((resp.status_code, dict(resp.headers), data))
         except httpx.TimeoutException:
             errors.append(Retryable(f"no complete answer within timeout_s={deadline_s:g}"))
-        except httpx.HTTPError as exc:
-            errors.append(Retryable(describe(f"cannot connect: {type(exc).__name__}: {exc}")))
+        except (httpx.HTTPError, zlib.error) as exc:
+            what = ("the answer was cut off mid-body" if started else "cannot connect")
+            errors.append(Retryable(describe(f"{what}: {type(exc).__name__}: {exc}")))
         except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
             errors.append(exc)
         finally:
@@ -148,8 +202,3 @@ def send(client: Any, method: str, url: str, body: dict[str, Any] | None,
     if errors:
         raise errors[0]
     return answers[0]
-
-
-def fail(message: str, secrets: Iterable[str | None] = ()) -> BotError:
-    """A :class:`BotError` whose message is free of secrets (redacted, then clipped)."""
-    return BotError(clip(message, 1000, secrets))
