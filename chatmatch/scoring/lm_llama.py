@@ -3,7 +3,7 @@
 :class:`LlamaCppLM` has the same ``perplexities(texts)`` as
 :class:`chatmatch.scoring.lm.TransformersLM` and the same definition of a perplexity (the
 ``<|endoftext|>`` context token, every token of the text scored, texts longer than
-``max_tokens`` in the same sliding windows: :func:`chatmatch.scoring.lm.windows`), but the
+``max_tokens`` in the same sliding windows: :func:`chatmatch.scoring.lm_forward.windows`), but the
 model runs through ``llama-cpp-python`` on the CPU. The GGUF's Q4_1 weights are used as
 they are; the torch engine dequantises them to float32 and multiplies in float32. The two
 differ: llama.cpp quantises the activations to 8 bits for its dot products and keeps the
@@ -27,6 +27,7 @@ import threading
 from typing import Any, Iterator, Sequence
 
 from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.lm_forward import windows
 
 #: Sequences (windows) per llama_decode call, at most.
 MAX_SEQS = 64
@@ -130,8 +131,6 @@ class LlamaCppLM:
 
     def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
         """Perplexity of each id sequence (``None`` under 2 ids)."""
-        from chatmatch.scoring.lm import windows
-
         pieces = [(i, w, first) for i, s in enumerate(seqs) if len(s) >= 2
                   for w, first in windows(s, self.max_tokens)]
         order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
