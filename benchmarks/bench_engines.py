@@ -260,7 +260,8 @@ def print_tables(engines: list[str], threads: list[int], results: dict[tuple[str
     if ref is not None:
         print("\nFidelity against torch (float32): flipped fluency points | tau of the fluency-alone "
               "ranking | median / largest relative perplexity difference")
-        print("| engine | " + " | ".join(sets) + " |\n|---|" + "---|" * len(sets))
+        print("| engine | " + " | ".join(f"{k}: flips | {k}: tau | {k}: median / max diff"
+                                        for k in sets) + " |\n|---|" + "---|" * 3 * len(sets))
         for e in engines:
             if e != "torch" and (e, threads[-1]) in results:
                 got = results[e, threads[-1]]["ppl"]
