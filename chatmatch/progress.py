@@ -24,7 +24,10 @@ bars (an instant load, a small scoring batch) leave no line. ``quiet=True`` (the
 
 The ETA of a bar counts only from the moment the bar is created: open it after loading
 (the runner opens the games bar once every bot is loaded), so loading time never inflates
-the estimate. Bars and steps may be updated from several threads.
+the estimate. A bar whose units cost very different times (the scoring steps: the
+language model's pass is most of the time) is opened with ``estimate=False`` and shows no
+ETA: its sub-bar (texts through the LM) shows that one. Bars and steps may be updated from
+several threads.
 
 The ``TQDM_DISABLE=1`` the CLI sets (to hide transformers' GGUF loading bars) does not
 touch these: they do not use tqdm.
@@ -61,8 +64,9 @@ class Bar:
     """One bar of a :class:`Reporter` (from :meth:`Reporter.bar`)."""
 
     def __init__(self, rep: "Reporter", label: str, total: int | None, unit: str,
-                 done: int = 0) -> None:
+                 done: int = 0, estimate: bool = True) -> None:
         self.rep, self.label, self.total, self.unit = rep, label, total, unit
+        self.estimate = estimate  # False: units of unequal cost, so no ETA is shown
         self.done, self.detail = done, ""
         self.t0 = time.monotonic()
         self._start_done = done  # what was done before the bar opened (resume): not in the ETA
@@ -95,9 +99,10 @@ class Bar:
         return time.monotonic() - self.t0
 
     def eta(self) -> float | None:
-        """Seconds left at the rate since the bar opened (None until something moved)."""
+        """Seconds left at the rate since the bar opened (None until something moved, and
+        always for a bar opened with ``estimate=False``)."""
         new = self.done - self._start_done
-        if self.total is None or new <= 0:
+        if self.total is None or new <= 0 or not self.estimate:
             return None
         return self.elapsed / new * max(0, self.total - self.done)
 
@@ -108,7 +113,7 @@ class Bar:
         if self.detail:
             text += f" ({self.detail})"
         text += f", elapsed {fmt_duration(self.elapsed)}"
-        if self.total is not None and self.done < self.total:
+        if self.total is not None and self.done < self.total and self.estimate:
             text += f", ETA {fmt_duration(eta) if eta is not None else '--'}"
         return text
 
@@ -185,24 +190,27 @@ class Reporter:
 
     @contextlib.contextmanager
     def bar(self, label: str, total: int | None, *, unit: str = "items",
-            done: int = 0) -> Iterator[Bar]:
-        """A bar of ``total`` units (``None``: unknown), ``done`` of them already finished."""
-        b = self.open_bar(label, total, unit=unit, done=done)
+            done: int = 0, estimate: bool = True) -> Iterator[Bar]:
+        """A bar of ``total`` units (``None``: unknown), ``done`` of them already finished.
+        ``estimate=False``: the units cost very different times (the steps of scoring, where
+        the language model dominates), so the bar shows its count and elapsed time but no
+        ETA rather than a wrong one."""
+        b = self.open_bar(label, total, unit=unit, done=done, estimate=estimate)
         try:
             yield b
         finally:
             b.close()
 
     def open_bar(self, label: str, total: int | None, *, unit: str = "items",
-                 done: int = 0) -> Bar:
+                 done: int = 0, estimate: bool = True) -> Bar:
         """Like :meth:`bar` for code that cannot use a ``with`` block: call ``close()``."""
-        b = Bar(self, label, total, unit, done)
+        b = Bar(self, label, total, unit, done, estimate)
         if self.quiet:
             return b
         if self.terminal:
             progress = self._enter()
             b._task = progress.add_task(label, total=total, completed=done, unit=unit, detail="",
-                                        step=False)
+                                        step=False, estimate=estimate)
         else:
             threading.Thread(target=self._watch, args=(b,), daemon=True,
                              name=f"progress {label}").start()
@@ -310,7 +318,7 @@ def _rich_progress(stream: TextIO) -> Any:
             if task.fields.get("step"):
                 return Text("" if task.finished else fmt_duration(elapsed or 0.0), style="yellow")
             text = f"elapsed {fmt_duration(elapsed or 0.0)}"
-            if not task.finished:
+            if not task.finished and task.fields.get("estimate", True):
                 left = task.fields.get("eta")
                 text += f"  ETA {fmt_duration(left) if left is not None else '--'}"
             return Text(text, style="cyan")

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from tqdm import tqdm
 
 from chatmatch.validity.lab import (DATASETS, Lab, Progress, default_data_dir, load_lab_config,
                                     parse_datasets, with_ngram_fluency)
@@ -98,9 +97,13 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
     lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges,
               dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base)
     lab.check_inputs()
-    # disable=quiet explicitly: the CLI sets TQDM_DISABLE=1 to silence model loaders
+    # imported here, not at the top: tqdm reads TQDM_DISABLE (set by the CLI's main() to
+    # silence model loaders) when first imported; disable=quiet explicitly for this bar.
+    # No ETA: the steps cost very different times (the LM's pass dominates)
+    from tqdm import tqdm
+
     bar = tqdm(total=lab.steps_total(), disable=quiet, unit="step", leave=False,
-               dynamic_ncols=True)
+               dynamic_ncols=True, bar_format="{desc}: {n_fmt}/{total_fmt} steps [{elapsed}]")
     lab.progress = _Bar(bar)
     try:
         report = lab.run()

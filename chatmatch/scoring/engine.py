@@ -51,7 +51,9 @@ def score_games(games: Sequence[Transcript], scorers: Sequence[Scorer], *,
     rep = reporter or Reporter.off()
     out: list[dict[str, DimensionScore]] = [{} for _ in games]
     label = f"scoring {len(games)} game{'s' if len(games) != 1 else ''}"
-    with rep.bar(label, len(scorers) + 1, unit="steps") as bar:
+    # steps cost very different times (the LM's pass is most of it): no ETA from counting
+    # them; the model's own bar (texts) shows one
+    with rep.bar(label, len(scorers) + 1, unit="steps", estimate=False) as bar:
         bar.update(detail="spaCy")
         prefetch_for(games, scorers)
         bar.advance()

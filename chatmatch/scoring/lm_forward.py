@@ -73,6 +73,22 @@ def forward_nll(model: Any, split: bool, seqs: list[list[int]],
     return [float(v) for v in total.tolist()]
 
 
+def windows(ids: list[int], size: int) -> list[tuple[list[int], int]]:
+    """``(window, first scored index)`` pairs covering ``ids``: one window when it fits in
+    ``size``, else windows of ``size`` ids advancing by ``size // 2``, each later window
+    scoring only the ids the one before did not reach."""
+    if len(ids) <= size:
+        return [(ids, 1)]
+    step = max(size // 2, 1)
+    out = [(ids[:size], 1)]
+    end = size
+    while end < len(ids):
+        start = min(end - (size - step), len(ids) - size)
+        out.append((ids[start: start + size], end - start))
+        end = start + size
+    return out
+
+
 def usable_cpus() -> int:
     try:
         return len(os.sched_getaffinity(0))

@@ -176,3 +176,56 @@ def test_a_stalled_bar_still_prints_a_line_per_interval(clock):
     lines = stream.getvalue().splitlines()
     assert len(lines) >= 3 and all(line.startswith("playing: 0/10 turns") for line in lines)
     assert lines[-1].endswith("(stopped)")
+
+
+def test_a_bar_of_unequal_steps_shows_no_eta_rather_than_a_wrong_one(clock):
+    stream, rep = plain(interval_s=3600)
+    with rep.bar("scoring 42 games", 8, unit="steps", estimate=False) as bar:
+        clock.now += 1.0
+        bar.advance()  # a quick step first: counting steps would promise 7 s more
+        assert bar.eta() is None
+        assert "ETA" not in bar.line()
+    with rep.bar("  fluency", 10, unit="texts") as sub:  # units of one kind keep theirs
+        clock.now += 1.0
+        sub.advance()
+        assert sub.eta() == pytest.approx(9.0)
+        assert "ETA 9.0s" in sub.line()
+
+
+def test_the_scoring_steps_bar_shows_no_eta_the_lm_bar_does(clock):
+    from chatmatch.scoring.engine import score_games
+    from chatmatch.scoring.fluency import Fluency
+    from chatmatch.transcript import Transcript, Turn
+
+    stream = io.StringIO()
+
+    class SlowLM:  # each chunk of texts takes 10 (fake) seconds
+        name, vocab_size = "slow", 100
+        calls = 0
+
+        def perplexities(self, texts):
+            self.calls += 1
+            if self.calls > 1:  # the first chunk done: the fluency bar has an ETA
+                wait_for(lambda: "ETA" in stream.getvalue(), "a line of the fluency bar")
+            clock.now += 10.0
+            return [float(len(t)) for t in texts]
+
+    turns = tuple(Turn(i, "ab"[i % 2], f"turn number {i}", 0.0, seed=i == 0) for i in range(600))
+    games = [Transcript("g1", ("a", "b"), turns, turns[0].text, {})]
+    rep = Reporter(stream, interval_s=0.0, min_step_s=0.0)
+    score_games(games, [Fluency(lm=SlowLM())], reporter=rep)
+    lines = stream.getvalue().splitlines()
+    steps = [line for line in lines if line.startswith("scoring 1 game")]
+    assert steps and not any("ETA" in line for line in steps), lines
+    assert any(line.startswith("  fluency:") and "ETA" in line for line in lines), lines
+
+
+def test_the_cli_does_not_import_tqdm_before_main_sets_tqdm_disable():
+    # tqdm reads TQDM_DISABLE once, on import: imported before main() sets it, transformers'
+    # "Converting and de-quantizing GGUF tensors" bar would print under --quiet
+    import subprocess
+    import sys
+
+    code = "import sys, chatmatch.cli; print('tqdm' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
