@@ -48,7 +48,7 @@ def test_no_preset_is_the_measured_default(tmp_path):
     cfg = load_config(write(tmp_path, BOTS))
     assert cfg.preset is None and cfg.ranking.shuffles == DEFAULT_SHUFFLES != 3
     fluency = cfg.scoring.scorer_params("fluency")
-    assert fluency.aggregation == "worst" and fluency.skip_repetitions
+    assert fluency.aggregation == "median" and fluency.skip_repetitions
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
     assert cfg.scoring.scorer_params("relevance").own_concepts
     assert cfg.scoring.scorer_params("specificity").method == "mattr"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import pickle
+import re
 import sys
 from typing import Any, Mapping, Sequence
 
@@ -26,7 +27,7 @@ from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot, History, copy_capabilities
 from chatmatch.botcall import guarded, reply_call
 from chatmatch.config import TournamentConfig
-from chatmatch.errors import BotError
+from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.executors.base import ExecutorError, OnFinished
 from chatmatch.executors.local import close_bots, describe_bots, play_parallel
 from chatmatch.progress import Reporter
@@ -207,6 +208,11 @@ def _pickle(bot: Bot, name: str) -> bytes:
 
 def _first_line(exc: BaseException) -> str:
     cause = getattr(exc, "cause", None)
+    if isinstance(cause, ChatmatchError):  # already one line naming the bot and the method
+        return str(cause)
     if isinstance(cause, BaseException):
         return f"{type(cause).__name__}: {cause}"
-    return str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+    line = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+    # chatmatch's own errors (the guarded load) already name the bot: not their class path
+    own = re.match(r"chatmatch\.[\w.]+Error: (.+)", line)
+    return own.group(1) if own else line

@@ -20,7 +20,7 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
 * ``authors`` -- the rule of the authors' released scorer: each turn capped at ``cap``
   (50), the bot's single worst turn (highest capped perplexity) dropped, the rest
   averaged. A bot with one scoreable turn keeps it;
-* ``worst`` (default, measured against people: docs/scoring.md) -- the bot's worst turns: the ``worst_share`` quantile (default 0.9) of its
+* ``worst`` (an option, measured against people: docs/scoring.md) -- the bot's worst turns: the ``worst_share`` quantile (default 0.9) of its
   turn perplexities (a bot is as fluent as its clumsy turns);
 * ``slor`` -- perplexity relative to word rarity, after SLOR (Lau et al. 2017): per turn,
   ``log(perplexity) - log(unigram perplexity)``, the unigram perplexity of the turn's words
@@ -76,7 +76,7 @@ class Fluency(Scorer):
         backend: Literal["transformers", "ngram"] = "transformers"
         model: str = Field(default=SMOLLM2, min_length=1)
         aggregation: Literal["median", "capped_mean", "mean", "trimmed_mean", "authors", "worst",
-                             "slor"] = "worst"
+                             "slor"] = "median"
         #: quantile of ``worst``
         worst_share: float = Field(default=0.9, ge=0.5, le=1.0)
         #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value: 50)

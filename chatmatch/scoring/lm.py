@@ -242,8 +242,8 @@ def _engine(engine: str, model: str, device: str, precision: str) -> str:
         if device not in ("cpu", "auto"):
             raise ScoringError(f"engine 'llama-cpp' runs on the CPU, but device is {device!r}; "
                                "use engine: torch on a GPU, or device: cpu")
+        gguf_path(model)  # a settings mistake first, then a missing package
         require_llama()
-        gguf_path(model)
     return engine
 
 

@@ -41,7 +41,8 @@ def require_llama() -> Any:
         import llama_cpp
     except ImportError:
         raise ScoringError("fluency engine 'llama-cpp' needs the llama-cpp-python package; "
-                           f"install it with `{LLAMA_INSTALL}` (`make install` does), or set "
+                           f"install it with `{LLAMA_INSTALL}` (the `llama` extra; `make "
+                           "install` leaves it out: it compiles llama.cpp), or set "
                            "scoring.params.fluency.engine: torch") from None
     return llama_cpp
 

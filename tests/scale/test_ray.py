@@ -67,6 +67,7 @@ def test_bot_that_cannot_load_in_its_actor_is_a_bot_error(tmp_path):
     bots = BOTS[:2] + [("broken", "tests.scripted:FlakyBot", "{mode: load}")]
     cfg = make_cfg(tmp_path, "run", bots=bots, extra="executor: ray\n")
     with pytest.raises(BotError, match=r"bot 'broken' could not be loaded in its Ray actor: "
+                                       r"bot 'broken': load\(\) failed: "
                                        r"FileNotFoundError: weights.bin not found"):
         run_tournament(cfg)
 

@@ -33,7 +33,7 @@ def fluency(**params: object) -> tuple[Fluency, ScriptedLM]:
     # the hand-computed cases repeat texts on purpose: every turn counts unless a test asks
     # for the default (skip_repetitions true, tested on its own below)
     params.setdefault("skip_repetitions", False)
-    params.setdefault("aggregation", "median")  # the hand-computed cases; default: worst
+    params.setdefault("aggregation", "median")  # the hand-computed cases (the default)
     lm = ScriptedLM()
     return Fluency(Fluency.Params(**params), lm=lm), lm
 
