@@ -12,6 +12,10 @@ def ranking_table(r: Ranking, marks: dict[str, str] | None = None) -> str:
     marks = marks or {}
     rows = [[rank, f"{bot} {marks[bot]}" if bot in marks else bot, *rest]
             for rank, bot, *rest in rows]
+    if any(str(row[0]).endswith("=") for row in rows):  # shared ranks: "2=" lines up with "1 "
+        cells = [str(row[0]) if str(row[0]).endswith("=") else f"{row[0]} " for row in rows]
+        width = max(len(headers[0]), *(len(c) for c in cells))
+        rows = [[c.rjust(width), *row[1:]] for c, row in zip(cells, rows)]
     title = f"Ranking by {r.method}"
     if r.method == "trueskill":
         m = r.meta
