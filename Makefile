@@ -42,7 +42,7 @@ lint: $(STAMP)
 	@status=0; $(BIN)/mypy || status=1; $(BIN)/lint-imports || status=1; exit $$status
 
 # the whole suite, slow tests (real SmolLM2, the ladder through the CLI, a real
-# transformers-serve server) included: about 8 minutes on 2 cores; lint first (a lint
+# transformers-serve server) included: about 10 minutes on 2 cores; lint first (a lint
 # failure fails the test run, and CI).
 test: $(STAMP) browser
 	$(MAKE) lint
