@@ -32,6 +32,7 @@ pytestmark = pytest.mark.skipif(
     reason="/usr/bin/chromium or /usr/bin/chromedriver not found; install Debian's chromium "
            "and chromium-driver packages (make browser)")
 
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -84,7 +85,14 @@ def login(drv: Any, url: str, name: str) -> None:
 
 
 def progress(drv: Any) -> str:
-    return str(drv.find_element(By.ID, "progress").text)
+    """The page's progress line; read again when the page was replaced while reading it
+    (after a save the browser loads the next page under the test's feet)."""
+    for _ in range(100):
+        try:
+            return str(drv.find_element(By.ID, "progress").text)
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError("the progress line kept being replaced for 5 s")
 
 
 def item_id(drv: Any) -> str:
