@@ -111,23 +111,21 @@ def _adaptive(bots: Sequence[str], free: list[Match], outcomes: Sequence[Outcome
         sd = math.sqrt(1 / fisher[m.a] + 1 / fisher[m.b])
         return 0.5 * math.erfc(abs(s[m.a] - s[m.b]) / sd / math.sqrt(2))
 
-    ranked = sorted(free, key=lambda m: (-flip(m), rng.random()))
-    paired: set[str] = set()
-    out = []
-    for m in ranked:
-        if m.a not in paired and m.b not in paired:
-            out.append(m)
-            paired |= {m.a, m.b}
-    return out
+    return _disjoint(sorted(free, key=lambda m: (-flip(m), rng.random())))
 
 
 def _random(bots: Sequence[str], free: list[Match], outcomes: Sequence[Outcome],
             rng: random.Random) -> list[Match]:
     shuffled = list(free)
     rng.shuffle(shuffled)
+    return _disjoint(shuffled)
+
+
+def _disjoint(ordered: Sequence[Match]) -> list[Match]:
+    """The matches of ``ordered`` taken greedily in that order, no bot twice in a round."""
     paired: set[str] = set()
     out = []
-    for m in shuffled:
+    for m in ordered:
         if m.a not in paired and m.b not in paired:
             out.append(m)
             paired |= {m.a, m.b}

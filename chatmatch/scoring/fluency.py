@@ -51,7 +51,7 @@ import statistics
 from typing import Any, Literal, Sequence
 
 import numpy as np
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from chatmatch.scoring.base import Progress, Scorer, ScorerParams
 from chatmatch.scoring.common import credited_turns
@@ -107,19 +107,13 @@ class Fluency(Scorer):
         #: the perplexities are the same for any number
         processes: int | Literal["auto"] = 1
 
-        @field_validator("threads", mode="before")
+        @field_validator("threads", "processes", mode="before")
         @classmethod
-        def _threads(cls, value: Any) -> Any:
+        def _count_or_auto(cls, value: Any, info: ValidationInfo) -> Any:
             if value == "auto" or (type(value) is int and 1 <= value <= 256):
                 return value
-            raise ValueError(f"got {value!r}; give a number of threads from 1 to 256, or 'auto'")
-
-        @field_validator("processes", mode="before")
-        @classmethod
-        def _processes(cls, value: Any) -> Any:
-            if value == "auto" or (type(value) is int and 1 <= value <= 256):
-                return value
-            raise ValueError(f"got {value!r}; give a number of processes from 1 to 256, or 'auto'")
+            raise ValueError(f"got {value!r}; give a number of {info.field_name} from 1 to 256, "
+                             "or 'auto'")
 
     params: Params
 
