@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import ValidationError
 
-from chatmatch.config import PresetName, TournamentConfig, error_from_validation
+from chatmatch.config import SETTINGS_KEYS, EvalSettings, TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, ConfigError, RunDirError, StorageError, TranscriptError
 from chatmatch.importers import load_transcripts
 from chatmatch.pipeline import (ScoredGame, bind_scorers, rank_all, save_game, save_rankings,
                                 score_transcripts)
-from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
+from chatmatch.presets import PRESETS, unknown_preset_message
 from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking, RankingConfig
 from chatmatch.scoring.base import Scorer
@@ -36,24 +36,11 @@ from chatmatch.transcript import Transcript
 from chatmatch.yamlloc import load_located_yaml
 
 
-class ScoreConfig(BaseModel):
-    """What ``chatmatch score --config`` reads."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    preset: PresetName = None
-    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
-    ranking: RankingConfig = Field(default_factory=RankingConfig)
-    seed: int = 0
-
-    @model_validator(mode="before")
-    @classmethod
-    def _apply_preset(cls, data: Any) -> Any:
-        return apply_preset(data)
-
+#: what ``chatmatch score --config`` reads: the tournament's settings
+ScoreConfig = EvalSettings
 
 #: tournament keys that mean nothing when scoring logs (accepted and ignored)
-_IGNORED = set(TournamentConfig.model_fields) - set(ScoreConfig.model_fields)
+_IGNORED = set(TournamentConfig.model_fields) - set(SETTINGS_KEYS)
 
 
 def load_score_config(path: str | Path | None, preset: str | None = None) -> ScoreConfig:
@@ -70,6 +57,8 @@ def load_score_config(path: str | Path | None, preset: str | None = None) -> Sco
         raise ConfigError("expected a mapping with 'scoring', 'ranking' or 'seed' sections",
                           file=located.file, line=1)
     data = {k: v for k, v in data.items() if k not in _IGNORED}
+    if isinstance(data.get("seed"), bool):  # `score` has always read `seed: true` as 1
+        data["seed"] = int(data["seed"])
     if preset is not None:
         data["preset"] = preset
     try:
@@ -158,10 +147,11 @@ def _write_run(out_dir: Path, cfg: ScoreConfig, scored: ScoredLogs, games: Seque
     except OSError as exc:
         raise StorageError.from_os_error(exc, store.path, "create the folder") from None
     name = f"scored logs ({len(scored.games)} games)"
+    # the settings (resolved: the preset is left out) beside the speakers as bots, so that
+    # the stored-run reader reads the settings typed (chatmatch.setup.StoredSetup)
     config = {"name": name,
               "bots": [{"name": s, "adapter": "imported-log"} for s in scored.speakers],
-              "scoring": cfg.scoring.model_dump(mode="json"),
-              "ranking": cfg.ranking.model_dump(mode="json"), "seed": cfg.seed}
+              **cfg.model_dump(mode="json", exclude={"preset"})}
     store.write_config(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
     bind_scorers(store, scorers)  # run-level records (the judges' RUN/judges/)
     for game in games:
