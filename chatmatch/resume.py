@@ -118,14 +118,14 @@ def _new_default_timeout(key: str, old: dict[str, Any], new: dict[str, Any]) -> 
 
 
 def check_failures(store: RunDir, old: FailurePolicy | None, new: FailurePolicy, played: int,
-                   allow: bool, *, absent_as_default: bool = False) -> list[str]:
+                   allow: bool, *, as_written: bool = False) -> list[str]:
     """The changed ``failures`` keys; refused when games were played under the old ones
-    (unless ``allow``). ``old`` is the stored block (None: none stored); a key it does not
-    set (a run of a version before that key) is compared as absent, or as its default with
-    ``absent_as_default``."""
+    (unless ``allow``). ``old``: the stored block (None: none stored); ``as_written``:
+    compare only the keys the stored file sets (``old.model_fields_set``), a key it lacks
+    (a run of a version before that key) counting as None, as resumes always have."""
     if old is None:
         return []
-    was = old.model_dump(mode="json", include=None if absent_as_default else old.model_fields_set)
+    was = old.model_dump(mode="json", include=old.model_fields_set if as_written else None)
     now = new.model_dump(mode="json")
     changed = sorted(k for k in set(was) | set(now)
                      if k not in REPORT_ONLY_FAILURE_KEYS

@@ -80,8 +80,7 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
         if old_setup.play_fingerprint() != fresh.play_fingerprint:
             raise RunDirError(_another_setup(store, stored, cfg))
         check_stored_games(store, schedule, have, results)
-        check_failures(store, old_setup.failures, cfg.failures, len(have), allow_failures_change,
-                       absent_as_default=True)
+        check_failures(store, old_setup.failures, cfg.failures, len(have), allow_failures_change)
         # the old scores cannot be trusted without the manifest: score every game again
         manifest = fresh.replace(scoring_fingerprint=None).noted("manifest_rebuilt", games=len(have))
         store.write_config(config_text)
@@ -108,7 +107,7 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
     old = league.stamp(old, cfg.schedule.retired == "keep")
     check_stored_games(store, schedule, have, results)
     changed_failures = check_failures(store, stored.failures, cfg.failures, len(have),
-                                      allow_failures_change)
+                                      allow_failures_change, as_written=True)
     if old.config_sha256 != config_sha:  # e.g. ranking or scoring settings changed
         keys = _changed_keys(stored, cfg)
         store.write_config(config_text)
