@@ -6,7 +6,8 @@ writes (the same score, rank and save stages of :mod:`chatmatch.pipeline`, judge
 included), so ``chatmatch rank``, ``show``, ``report`` and ``analyze`` accept it.
 
 The optional config file holds the ``scoring``, ``ranking`` and ``seed`` sections of a
-tournament YAML (a whole tournament YAML is accepted too; its other keys are ignored).
+tournament YAML (:class:`~chatmatch.config.EvalSettings`; a whole tournament YAML is
+accepted too, its other keys ignored).
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ from chatmatch.pipeline import (ScoredGame, bind_scorers, rank_all, save_game, s
                                 score_transcripts)
 from chatmatch.presets import PRESETS, unknown_preset_message
 from chatmatch.progress import Reporter
-from chatmatch.ranking import Ranking, RankingConfig
+from chatmatch.ranking import Ranking
 from chatmatch.scoring.base import Scorer
-from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import load_scorers
 from chatmatch.stages import GameResult, Manifest
 from chatmatch.store import RunDir, nan_to_none
@@ -36,21 +36,22 @@ from chatmatch.transcript import Transcript
 from chatmatch.yamlloc import load_located_yaml
 
 
-#: what ``chatmatch score --config`` reads: the tournament's settings
+#: what ``chatmatch score --config`` reads: the tournament's settings (the name kept for
+#: callers of earlier versions)
 ScoreConfig = EvalSettings
 
 #: tournament keys that mean nothing when scoring logs (accepted and ignored)
 _IGNORED = set(TournamentConfig.model_fields) - set(SETTINGS_KEYS)
 
 
-def load_score_config(path: str | Path | None, preset: str | None = None) -> ScoreConfig:
+def load_score_config(path: str | Path | None, preset: str | None = None) -> EvalSettings:
     """The config file's scoring/ranking/seed sections; ``preset`` (``--preset``) replaces
     the file's ``preset`` key, and the file's explicit keys still win over it."""
     if preset is not None:
         if preset not in PRESETS:
             raise ChatmatchError(f"--preset: {unknown_preset_message(preset)}")
     if path is None:
-        return ScoreConfig.model_validate({"preset": preset} if preset else {})
+        return EvalSettings.model_validate({"preset": preset} if preset else {})
     located = load_located_yaml(path)
     data = located.data
     if not isinstance(data, dict):
@@ -62,7 +63,7 @@ def load_score_config(path: str | Path | None, preset: str | None = None) -> Sco
     if preset is not None:
         data["preset"] = preset
     try:
-        return ScoreConfig.model_validate(data)
+        return EvalSettings.model_validate(data)
     except ValidationError as exc:
         raise error_from_validation(exc, located) from None
 
@@ -96,7 +97,7 @@ def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
     return out
 
 
-def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
+def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False,
                out_dir: Path | None = None, reporter: Reporter | None = None) -> ScoredLogs:
     """Score and rank the games in ``paths``; ``reporter`` shows what is about to be scored
     (one line, before the long part starts) and the scoring progress."""
@@ -136,7 +137,7 @@ def _check_out_dir(path: Path) -> None:
         raise RunDirError(f"{path} already exists and is not empty; give a new --out folder")
 
 
-def _write_run(out_dir: Path, cfg: ScoreConfig, scored: ScoredLogs, games: Sequence[ScoredGame],
+def _write_run(out_dir: Path, cfg: EvalSettings, scored: ScoredLogs, games: Sequence[ScoredGame],
                scorers: Sequence[Scorer], rankings: dict[str, Ranking]) -> None:
     """The save stage: a run directory of the scored logs (written once scoring is done,
     so a failed scoring leaves no half-written folder)."""
@@ -148,7 +149,7 @@ def _write_run(out_dir: Path, cfg: ScoreConfig, scored: ScoredLogs, games: Seque
         raise StorageError.from_os_error(exc, store.path, "create the folder") from None
     name = f"scored logs ({len(scored.games)} games)"
     # the settings (resolved: the preset is left out) beside the speakers as bots, so that
-    # the stored-run reader reads the settings typed (chatmatch.setup.StoredSetup)
+    # the stored-run reader reads the settings typed (chatmatch.storedsetup.StoredSetup)
     config = {"name": name,
               "bots": [{"name": s, "adapter": "imported-log"} for s in scored.speakers],
               **cfg.model_dump(mode="json", exclude={"preset"})}

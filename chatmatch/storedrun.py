@@ -1,7 +1,7 @@
 """A stored run read back once for every reader (``chatmatch rank``, ``show``, ``report``,
 ``plot``, ``analyze``, ``compare``): :meth:`Run.load` reads the manifest, the ranking setup,
-seed and dimension weights of ``config.yaml`` (once) and the game results; transcripts and
-score records are read on demand.
+seed and dimension weights of ``config.yaml`` (once, typed: :mod:`chatmatch.storedsetup`)
+and the game results; transcripts and score records are read on demand.
 """
 
 from __future__ import annotations
