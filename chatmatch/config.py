@@ -109,7 +109,35 @@ def _preset_known(v: str | None) -> str | None:
 PresetName = Annotated[Optional[str], AfterValidator(_preset_known)]
 
 
+class EvalSettings(StrictModel):
+    """What judges and ranks games, the part of a tournament that ``chatmatch score``,
+    ``chatmatch validate`` and the readers of a stored run use: preset, ``scoring``,
+    ``ranking`` and ``seed``. :class:`TournamentConfig` has the same four keys at the same
+    place in the YAML (``TournamentConfig.settings`` is this model)."""
+
+    #: a named bundle of settings (chatmatch.presets), applied before validation; keys set
+    #: in the file win over it
+    preset: PresetName = None
+    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    ranking: RankingConfig = Field(default_factory=RankingConfig)
+    #: the seed of every random choice of scoring and ranking (and of the schedule)
+    seed: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_preset(cls, data: Any) -> Any:
+        return apply_preset(data)
+
+
+#: the keys of a tournament YAML that are :class:`EvalSettings`
+SETTINGS_KEYS = tuple(EvalSettings.model_fields)
+
+
 class TournamentConfig(StrictModel):
+    # preset, scoring, ranking and seed are EvalSettings' fields, declared again here so
+    # that the keys keep their order in the YAML written into the run directory and in the
+    # order problems are reported (a subclass would put them first); a test checks that
+    # both declare them alike
     #: a named bundle of settings (chatmatch.presets), applied before validation; keys set
     #: in the file win over it
     preset: PresetName = None
@@ -214,6 +242,12 @@ class TournamentConfig(StrictModel):
         if isinstance(v, SeedSet):
             return SeedPlan(tuple((k, tuple(items)) for k, items in v.categories.items()))
         return SeedPlan.plain(self.seed_utterances)
+
+    @property
+    def settings(self) -> EvalSettings:
+        """The preset, scoring, ranking and seed of this tournament (already validated)."""
+        return EvalSettings.model_construct(preset=self.preset, scoring=self.scoring,
+                                            ranking=self.ranking, seed=self.seed)
 
     @property
     def bot_names(self) -> list[str]:

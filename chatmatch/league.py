@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.adapters import identity_params
-from chatmatch.config import TournamentConfig, config_from_data
+from chatmatch.config import TournamentConfig
 from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.pairing import make_rounds
 from chatmatch.schedule import ScheduledGame, league_games
 from chatmatch.stages import Manifest
 from chatmatch.store import RunDir
-from chatmatch.yamlloc import load_located_yaml
+from chatmatch.storedsetup import StoredSetup
 
 #: settings that define the league: changing one makes every stored game another game
 LEAGUE_KEYS = ("seed", "seed_utterance", "exchanges")
@@ -110,10 +110,11 @@ def _stored(manifest: Manifest, store: RunDir) -> tuple[tuple[str, ...], int, di
     return tuple(roster), founders, retired
 
 
-def plan_league(store: RunDir, cfg: TournamentConfig) -> League:
+def plan_league(store: RunDir, cfg: TournamentConfig, stored: StoredSetup | None = None) -> League:
     """The league ``cfg`` makes of ``store``: new (no manifest), the same bots, or the
     stored league with bots added or retired. Raises :class:`RunDirError` when the change
-    makes another league (see :data:`IN_PLACE`)."""
+    makes another league (see :data:`IN_PLACE`). ``stored``: the run directory's stored
+    setup when the caller reads it too (read once)."""
     names = tuple(cfg.bot_names)
     if not store.exists():
         return League(names, len(names), names)
@@ -123,7 +124,7 @@ def plan_league(store: RunDir, cfg: TournamentConfig) -> League:
     roster, founders, retired = _stored(manifest, store)
     if manifest.play_fingerprint == cfg.play_fingerprint():
         return League(roster, founders, names, retired)
-    old = _old_config(store)
+    old = (stored or StoredSetup(store.path)).tournament
     if old is None:  # unreadable: the caller refuses it as another setup
         return League(names, len(names), names)
     _check_same_league(store, old, cfg)
@@ -139,13 +140,6 @@ def plan_league(store: RunDir, cfg: TournamentConfig) -> League:
         # the same bots: the fingerprint differs for another reason (the caller decides)
         return League(roster, founders, names, retired)
     return League(roster + added, founders, names, now_retired, added, gone, regrouped=True)
-
-
-def _old_config(store: RunDir) -> TournamentConfig | None:
-    try:
-        return config_from_data(load_located_yaml(store.path / "config.yaml"), check_bots=False)
-    except ChatmatchError:
-        return None
 
 
 def _check_same_league(store: RunDir, old: TournamentConfig, cfg: TournamentConfig) -> None:

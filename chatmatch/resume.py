@@ -20,14 +20,13 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from chatmatch.config import DEFAULT_TIMEOUT_S, config_from_data
-from chatmatch.errors import ChatmatchError, RunDirError
+from chatmatch.config import DEFAULT_TIMEOUT_S, FailurePolicy
+from chatmatch.errors import RunDirError
 from chatmatch.safeio import read_text_bounded
 from chatmatch.schedule import ScheduledGame
 from chatmatch.stages import GameResult
 from chatmatch.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.transcript import Transcript
-from chatmatch.yamlloc import load_located_yaml
 
 #: without a manifest, these decide what a folder is: config.yaml alone may be the user's
 #: own file; games without config.yaml cannot be matched to a tournament
@@ -85,16 +84,6 @@ def looks_like_run(path: Path, entries: set[str] | None = None) -> bool:
     return {"config.yaml", "transcripts"} <= entries and entries <= RUN_ENTRIES
 
 
-def setup_from_config(store: RunDir) -> dict[str, Any] | None:
-    """The play setup recorded in the ``config.yaml`` of a run that lost its manifest:
-    ``{"play_fingerprint": ..., "failures": {...}}``, or None when it is not readable."""
-    try:
-        old = config_from_data(load_located_yaml(store.path / "config.yaml"), check_bots=False)
-    except ChatmatchError:
-        return None
-    return {"play_fingerprint": old.play_fingerprint(), "failures": old.failures.model_dump(mode="json")}
-
-
 def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame],
                        transcripts: dict[str, Transcript], results: dict[str, GameResult]) -> None:
     """Every stored game must be a game of this schedule, between the same players (and,
@@ -128,18 +117,22 @@ def _new_default_timeout(key: str, old: dict[str, Any], new: dict[str, Any]) -> 
     return key == "timeout_s" and old.get(key) is None and new.get(key) == DEFAULT_TIMEOUT_S
 
 
-def check_failures(store: RunDir, old_failures: Any, new_failures: dict[str, Any],
-                   played: int, allow: bool) -> list[str]:
+def check_failures(store: RunDir, old: FailurePolicy | None, new: FailurePolicy, played: int,
+                   allow: bool, *, as_written: bool = False) -> list[str]:
     """The changed ``failures`` keys; refused when games were played under the old ones
-    (unless ``allow``)."""
-    if not isinstance(old_failures, dict):
+    (unless ``allow``). ``old``: the stored block (None: none stored); ``as_written``:
+    compare only the keys the stored file sets (``old.model_fields_set``), a key it lacks
+    (a run of a version before that key) counting as None, as resumes always have."""
+    if old is None:
         return []
-    changed = sorted(k for k in set(old_failures) | set(new_failures)
+    was = old.model_dump(mode="json", include=old.model_fields_set if as_written else None)
+    now = new.model_dump(mode="json")
+    changed = sorted(k for k in set(was) | set(now)
                      if k not in REPORT_ONLY_FAILURE_KEYS
-                     and old_failures.get(k) != new_failures.get(k)
-                     and not _new_default_timeout(k, old_failures, new_failures))
+                     and was.get(k) != now.get(k)
+                     and not _new_default_timeout(k, was, now))
     if changed and played and not allow:
-        what = "; ".join(f"{k} {old_failures.get(k)!r} -> {new_failures.get(k)!r}" for k in changed)
+        what = "; ".join(f"{k} {was.get(k)!r} -> {now.get(k)!r}" for k in changed)
         raise RunDirError(
             f"{store.path}: the 'failures' settings changed ({what}); they change what is played, "
             f"so the {played} stored game(s) and the rest would be played under different rules. "

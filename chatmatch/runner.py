@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-import yaml
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot
-from chatmatch.config import TournamentConfig, config_data, config_from_data, dump_config
-from chatmatch.errors import ChatmatchError, RunDirError
+from chatmatch.config import TournamentConfig, config_data, dump_config
+from chatmatch.errors import RunDirError
 from chatmatch.executors import make_executor
 from chatmatch.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.league import League, plan_league, refusal
@@ -30,16 +29,14 @@ from chatmatch.playprogress import PlayProgress
 from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking
 from chatmatch.reply_cache import cache_bots
-from chatmatch.resume import (check_failures, check_stored_games, check_target, looks_like_run,
-                              setup_from_config)
+from chatmatch.resume import check_failures, check_stored_games, check_target, looks_like_run
 from chatmatch.schedule import ScheduledGame
-from chatmatch.safeio import read_text_bounded
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
 from chatmatch.stages import GameResult, Manifest
 from chatmatch.store import RunDir
+from chatmatch.storedsetup import StoredSetup
 from chatmatch.transcript import Transcript
-from chatmatch.yamlloc import MAX_YAML_BYTES, load_located_yaml
 
 #: called as ``progress(games_done, games_total)`` at the start and after each game
 Progress = Callable[[int, int], None]
@@ -66,24 +63,24 @@ class RunSummary:
 def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
              schedule: Sequence[ScheduledGame], have: dict[str, Transcript],
              results: dict[str, GameResult], allow_failures_change: bool,
-             league: League) -> Manifest:
-    """The manifest to resume from, after every check and before anything is written."""
+             league: League, stored: StoredSetup) -> Manifest:
+    """The manifest to resume from, after every check and before anything is written
+    (``stored``: the run directory's stored setup, read once)."""
     config_text = dump_config(cfg)
     config_sha = hashlib.sha256(config_text.encode()).hexdigest()
     fresh = Manifest(play_fingerprint=cfg.play_fingerprint(),
                      scoring_fingerprint=cfg.scoring_fingerprint(), config_sha256=config_sha,
                      name=cfg.name, config_file=config_file, bots=tuple(cfg.bot_names))
-    failures = cfg.failures.model_dump(mode="json")
     if not store.exists() and looks_like_run(store.path):  # the manifest was deleted
-        old_setup = setup_from_config(store)
+        old_setup = stored.tournament
         if old_setup is None:
             raise RunDirError(f"{store.path}: manifest.json is missing and config.yaml is "
                               "unreadable, so its games cannot be matched to a tournament; "
                               "restore manifest.json, or start a new run with --out NEW_DIR")
-        if old_setup["play_fingerprint"] != fresh.play_fingerprint:
-            raise RunDirError(_another_setup(store, cfg))
+        if old_setup.play_fingerprint() != fresh.play_fingerprint:
+            raise RunDirError(_another_setup(store, stored, cfg))
         check_stored_games(store, schedule, have, results)
-        check_failures(store, old_setup["failures"], failures, len(have), allow_failures_change)
+        check_failures(store, old_setup.failures, cfg.failures, len(have), allow_failures_change)
         # the old scores cannot be trusted without the manifest: score every game again
         manifest = fresh.replace(scoring_fingerprint=None).noted("manifest_rebuilt", games=len(have))
         store.write_config(config_text)
@@ -98,7 +95,7 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
         return manifest
     old = store.read_manifest()
     if old.play_fingerprint != fresh.play_fingerprint:
-        if _legacy_setup(store, old.play_fingerprint, fresh.play_fingerprint):
+        if _legacy_setup(stored, old.play_fingerprint, fresh.play_fingerprint):
             old = old.noted("fingerprint_upgraded", old=old.play_fingerprint
                             ).replace(play_fingerprint=fresh.play_fingerprint)
         elif league.regrouped:
@@ -106,13 +103,13 @@ def _prepare(cfg: TournamentConfig, store: RunDir, config_file: str | None,
                             retired=list(league.retired_now), bots=list(league.active)
                             ).replace(play_fingerprint=fresh.play_fingerprint)
         else:
-            raise RunDirError(_another_setup(store, cfg))
+            raise RunDirError(_another_setup(store, stored, cfg))
     old = league.stamp(old, cfg.schedule.retired == "keep")
     check_stored_games(store, schedule, have, results)
-    changed_failures = check_failures(store, (_old_config(store) or {}).get("failures"), failures,
-                                      len(have), allow_failures_change)
+    changed_failures = check_failures(store, stored.failures, cfg.failures, len(have),
+                                      allow_failures_change, as_written=True)
     if old.config_sha256 != config_sha:  # e.g. ranking or scoring settings changed
-        keys = _changed_keys(store, cfg)
+        keys = _changed_keys(stored, cfg)
         store.write_config(config_text)
         extra = {"failures_changed": changed_failures} if changed_failures else {}
         old = old.noted("config_changed", keys=keys, old=old.config_sha256, new=config_sha,
@@ -138,37 +135,28 @@ def preflight(cfg: TournamentConfig, names: set[str], scorers: Sequence[Scorer],
                 check()
 
 
-def _legacy_setup(store: RunDir, old_fingerprint: str | None,
+def _legacy_setup(setup: StoredSetup, old_fingerprint: str | None,
                   fingerprint: str | None) -> bool:
-    """Is ``store`` a run written when operational params (timeouts...) were part of the
+    """Is ``setup`` of a run written when operational params (timeouts...) were part of the
     play fingerprint, of the same setup as today's but for them?"""
-    try:
-        stored = config_from_data(load_located_yaml(store.path / "config.yaml"), check_bots=False)
-    except ChatmatchError:
+    stored = setup.tournament
+    if stored is None:
         return False
     return (stored.play_fingerprint(legacy=True) == old_fingerprint
             and stored.play_fingerprint() == fingerprint)
 
 
-def _another_setup(store: RunDir, cfg: TournamentConfig) -> str:
-    return refusal(store, _what_changed(store, cfg))
+def _another_setup(store: RunDir, stored: StoredSetup, cfg: TournamentConfig) -> str:
+    return refusal(store, _what_changed(stored, cfg))
 
 
-def _old_config(store: RunDir) -> dict[str, Any] | None:
-    try:
-        old = yaml.safe_load(read_text_bounded(store.path / "config.yaml", MAX_YAML_BYTES)) or {}
-    except (OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError):
-        return None
-    return old if isinstance(old, dict) else None
-
-
-def _changed_keys(store: RunDir, cfg: TournamentConfig) -> list[str]:
-    old, new = _old_config(store) or {}, config_data(cfg)
+def _changed_keys(stored: StoredSetup, cfg: TournamentConfig) -> list[str]:
+    old, new = stored.data or {}, config_data(cfg)
     return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
 
 
-def _what_changed(store: RunDir, cfg: TournamentConfig) -> str:
-    old = _old_config(store)
+def _what_changed(stored: StoredSetup, cfg: TournamentConfig) -> str:
+    old = stored.data
     if old is None:
         return "its config.yaml is unreadable"
     new = cfg.model_dump(mode="json")
@@ -218,12 +206,13 @@ def _run_locked(cfg: TournamentConfig, store: RunDir, t0: float, config_file: st
                 replay_forfeits: bool) -> RunSummary:
     rep = progress if isinstance(progress, Reporter) else Reporter.off()
     progress = None if isinstance(progress, Reporter) else progress
-    league = plan_league(store, cfg)
+    stored = StoredSetup(store.path)  # the stored config.yaml, read once if at all
+    league = plan_league(store, cfg, stored)
     keep_retired = cfg.schedule.retired == "keep"
     schedule = league.active_games(cfg)
     have, results = store.transcripts(), store.results()
     manifest = _prepare(cfg, store, config_file, league.all_games(cfg), have, results,
-                        allow_failures_change, league)
+                        allow_failures_change, league, stored)
     store.repair_results(results)  # drop the lines results() did not trust (warned)
     ranked = league.ranked_games(cfg, keep_retired, list(have))
     rounds = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed)

@@ -6,7 +6,8 @@ writes (the same score, rank and save stages of :mod:`chatmatch.pipeline`, judge
 included), so ``chatmatch rank``, ``show``, ``report`` and ``analyze`` accept it.
 
 The optional config file holds the ``scoring``, ``ranking`` and ``seed`` sections of a
-tournament YAML (a whole tournament YAML is accepted too; its other keys are ignored).
+tournament YAML (:class:`~chatmatch.config.EvalSettings`; a whole tournament YAML is
+accepted too, its other keys ignored).
 """
 
 from __future__ import annotations
@@ -17,18 +18,17 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import ValidationError
 
-from chatmatch.config import PresetName, TournamentConfig, error_from_validation
+from chatmatch.config import SETTINGS_KEYS, EvalSettings, TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, ConfigError, RunDirError, StorageError, TranscriptError
 from chatmatch.importers import load_transcripts
 from chatmatch.pipeline import (ScoredGame, bind_scorers, rank_all, save_game, save_rankings,
                                 score_transcripts)
-from chatmatch.presets import PRESETS, apply_preset, unknown_preset_message
+from chatmatch.presets import PRESETS, unknown_preset_message
 from chatmatch.progress import Reporter
-from chatmatch.ranking import Ranking, RankingConfig
+from chatmatch.ranking import Ranking
 from chatmatch.scoring.base import Scorer
-from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import load_scorers
 from chatmatch.stages import GameResult, Manifest
 from chatmatch.store import RunDir, nan_to_none
@@ -36,44 +36,34 @@ from chatmatch.transcript import Transcript
 from chatmatch.yamlloc import load_located_yaml
 
 
-class ScoreConfig(BaseModel):
-    """What ``chatmatch score --config`` reads."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    preset: PresetName = None
-    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
-    ranking: RankingConfig = Field(default_factory=RankingConfig)
-    seed: int = 0
-
-    @model_validator(mode="before")
-    @classmethod
-    def _apply_preset(cls, data: Any) -> Any:
-        return apply_preset(data)
-
+#: what ``chatmatch score --config`` reads: the tournament's settings (the name kept for
+#: callers of earlier versions)
+ScoreConfig = EvalSettings
 
 #: tournament keys that mean nothing when scoring logs (accepted and ignored)
-_IGNORED = set(TournamentConfig.model_fields) - set(ScoreConfig.model_fields)
+_IGNORED = set(TournamentConfig.model_fields) - set(SETTINGS_KEYS)
 
 
-def load_score_config(path: str | Path | None, preset: str | None = None) -> ScoreConfig:
+def load_score_config(path: str | Path | None, preset: str | None = None) -> EvalSettings:
     """The config file's scoring/ranking/seed sections; ``preset`` (``--preset``) replaces
     the file's ``preset`` key, and the file's explicit keys still win over it."""
     if preset is not None:
         if preset not in PRESETS:
             raise ChatmatchError(f"--preset: {unknown_preset_message(preset)}")
     if path is None:
-        return ScoreConfig.model_validate({"preset": preset} if preset else {})
+        return EvalSettings.model_validate({"preset": preset} if preset else {})
     located = load_located_yaml(path)
     data = located.data
     if not isinstance(data, dict):
         raise ConfigError("expected a mapping with 'scoring', 'ranking' or 'seed' sections",
                           file=located.file, line=1)
     data = {k: v for k, v in data.items() if k not in _IGNORED}
+    if isinstance(data.get("seed"), bool):  # `score` has always read `seed: true` as 1
+        data["seed"] = int(data["seed"])
     if preset is not None:
         data["preset"] = preset
     try:
-        return ScoreConfig.model_validate(data)
+        return EvalSettings.model_validate(data)
     except ValidationError as exc:
         raise error_from_validation(exc, located) from None
 
@@ -107,7 +97,7 @@ def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
     return out
 
 
-def score_logs(paths: Sequence[Path], cfg: ScoreConfig, *, strict: bool = False,
+def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False,
                out_dir: Path | None = None, reporter: Reporter | None = None) -> ScoredLogs:
     """Score and rank the games in ``paths``; ``reporter`` shows what is about to be scored
     (one line, before the long part starts) and the scoring progress."""
@@ -147,7 +137,7 @@ def _check_out_dir(path: Path) -> None:
         raise RunDirError(f"{path} already exists and is not empty; give a new --out folder")
 
 
-def _write_run(out_dir: Path, cfg: ScoreConfig, scored: ScoredLogs, games: Sequence[ScoredGame],
+def _write_run(out_dir: Path, cfg: EvalSettings, scored: ScoredLogs, games: Sequence[ScoredGame],
                scorers: Sequence[Scorer], rankings: dict[str, Ranking]) -> None:
     """The save stage: a run directory of the scored logs (written once scoring is done,
     so a failed scoring leaves no half-written folder)."""
@@ -158,10 +148,11 @@ def _write_run(out_dir: Path, cfg: ScoreConfig, scored: ScoredLogs, games: Seque
     except OSError as exc:
         raise StorageError.from_os_error(exc, store.path, "create the folder") from None
     name = f"scored logs ({len(scored.games)} games)"
+    # the settings (resolved: the preset is left out) beside the speakers as bots, so that
+    # the stored-run reader reads the settings typed (chatmatch.storedsetup.StoredSetup)
     config = {"name": name,
               "bots": [{"name": s, "adapter": "imported-log"} for s in scored.speakers],
-              "scoring": cfg.scoring.model_dump(mode="json"),
-              "ranking": cfg.ranking.model_dump(mode="json"), "seed": cfg.seed}
+              **cfg.model_dump(mode="json", exclude={"preset"})}
     store.write_config(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
     bind_scorers(store, scorers)  # run-level records (the judges' RUN/judges/)
     for game in games:

@@ -1,24 +1,22 @@
 """A stored run read back once for every reader (``chatmatch rank``, ``show``, ``report``,
 ``plot``, ``analyze``, ``compare``): :meth:`Run.load` reads the manifest, the ranking setup,
-seed and dimension weights of ``config.yaml`` (once) and the game results; transcripts and
-score records are read on demand.
+seed and dimension weights of ``config.yaml`` (once, typed: :mod:`chatmatch.storedsetup`)
+and the game results; transcripts and score records are read on demand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
-
-import yaml
+from typing import Any, Sequence
 
 from chatmatch.errors import RunDirError
 from chatmatch.forfeits import BotForfeits, summarize
 from chatmatch.ranking import Ranking, RankingConfig, rank
 from chatmatch.ranking.points import PointsRule
-from chatmatch.safeio import read_text_bounded
 from chatmatch.stages import GameResult, Manifest, ScoreRecord
 from chatmatch.store import RunDir
+from chatmatch.storedsetup import READ_ERRORS, StoredSetup
 from chatmatch.transcript import Transcript
 from chatmatch.validation import validation_message
 
@@ -43,21 +41,25 @@ class Run:
         run with no scored game."""
         store = RunDir(Path(path))
         manifest = store.read_manifest()
-        cfg_path = store.path / "config.yaml"
+        setup = StoredSetup(store.path)
+        cfg_path = setup.path
         try:
-            raw = yaml.safe_load(read_text_bounded(cfg_path, 16 * 2**20)) or {}
-        except (OSError, yaml.YAMLError, RecursionError, UnicodeDecodeError) as exc:
+            raw = setup.document()
+        except READ_ERRORS as exc:
             raise RunDirError(f"{cfg_path}: cannot read the run's config ({exc})") from None
         if not isinstance(raw, dict):
             raise RunDirError(f"{cfg_path}: the run's config must be a mapping; restore it from the "
                               "tournament YAML (chatmatch run rewrites it)")
+        # typed; a run whose settings this version refuses (a scorer plugin gone) is read
+        # from the mapping, as before settings were typed
+        settings = setup.settings
         try:
             bots = list(manifest.bots or [b["name"] for b in raw.get("bots", [])])
-            seed = int(raw.get("seed", 0) or 0)
+            seed = settings.seed if settings else int(raw.get("seed", 0) or 0)
         except (TypeError, KeyError, ValueError) as exc:
             raise RunDirError(f"{cfg_path}: bad 'bots' or 'seed' in the run's config ({exc})") from None
         try:
-            ranking = RankingConfig.model_validate(raw.get("ranking", {}))
+            ranking = settings.ranking if settings else RankingConfig.model_validate(raw.get("ranking", {}))
         except (ValueError, TypeError) as exc:  # ValueError: pydantic's ValidationError
             raise RunDirError(f"{cfg_path}: {validation_message(exc, 'ranking')}") from None
         results = tuple(sorted(store.results().values(), key=lambda r: r.game_id))
@@ -68,14 +70,9 @@ class Run:
             raise RunDirError(f"{store.path}: results mention bots not in the manifest: {sorted(unknown)}")
         if need_results and not results:
             raise RunDirError(f"{store.path}: no scored games yet; run `chatmatch run` to play them")
-        scoring = raw.get("scoring")
-        weights_raw = scoring.get("weights") if isinstance(scoring, dict) else None
-        weights_raw = weights_raw if isinstance(weights_raw, dict) else {}
-        dims = {d for r in results for d in r.higher_is_better}
-        try:
-            weights = {d: float(weights_raw.get(d, 1.0)) for d in sorted(dims)}
-        except (TypeError, ValueError) as exc:
-            raise RunDirError(f"{cfg_path}: bad scoring.weights ({exc})") from None
+        dims = sorted({d for r in results for d in r.higher_is_better})
+        weights = ({d: settings.scoring.weight(d) for d in dims} if settings
+                   else _raw_weights(raw, dims, cfg_path))
         return cls(store, manifest, tuple(bots), ranking, seed, results, weights)
 
     @property
@@ -111,3 +108,14 @@ class Run:
                     list(self.bots if bots is None else bots), cfg,
                     self.seed if seed is None else seed, method=method,
                     expected_games=expected_games)
+
+
+def _raw_weights(raw: dict[str, Any], dims: list[str], cfg_path: Path) -> dict[str, float]:
+    """The weights of ``dims`` read from the mapping (settings this version refuses)."""
+    scoring = raw.get("scoring")
+    weights_raw = scoring.get("weights") if isinstance(scoring, dict) else None
+    weights_raw = weights_raw if isinstance(weights_raw, dict) else {}
+    try:
+        return {d: float(weights_raw.get(d, 1.0)) for d in dims}
+    except (TypeError, ValueError) as exc:
+        raise RunDirError(f"{cfg_path}: bad scoring.weights ({exc})") from None

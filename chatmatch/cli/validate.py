@@ -89,11 +89,8 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
     cfg = load_lab_config(config_file)
     base = load_lab_config(baseline_file) if baseline_file else None
     if ngram_fluency:
-        cfg = type(cfg)(with_ngram_fluency(cfg.scoring), cfg.ranking, cfg.seed,
-                        cfg.source + ", fluency on the n-gram model")
-        if base is not None:
-            base = type(base)(with_ngram_fluency(base.scoring), base.ranking, base.seed,
-                              base.source + ", fluency on the n-gram model")
+        cfg = with_ngram_fluency(cfg)
+        base = with_ngram_fluency(base) if base is not None else None
     lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges,
               dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base)
     lab.check_inputs()

@@ -18,12 +18,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator,
-                      model_validator)
+from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from chatmatch.registry import UnknownNameError
 from chatmatch.scoring.base import DIMENSIONS, SCORERS, Scorer, ScorerParams
-from chatmatch.validation import refuse_bool_for_number, validation_message
+from chatmatch.validation import StrictModel, validation_message
 
 
 def _known(name: str) -> str:
@@ -34,16 +33,12 @@ def _known(name: str) -> str:
     return name
 
 
-class ScoringConfig(BaseModel):
+class ScoringConfig(StrictModel):
     """Which dimensions judge a game, their weights and their parameters."""
 
-    # weights: NaN and infinity refused by _weights_ok; params: by each ScorerParams model
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _no_bool_for_numbers(cls, v: Any, info: ValidationInfo) -> Any:
-        return refuse_bool_for_number(cls, v, info)
+    # NaN and infinity reach the validators: _weights_ok refuses them with the weight's
+    # name (params: each ScorerParams model refuses them)
+    model_config = ConfigDict(allow_inf_nan=True)
 
     dimensions: list[str] = Field(default_factory=lambda: list(DIMENSIONS))
     weights: dict[str, float] = Field(default_factory=dict)

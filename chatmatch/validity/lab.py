@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.analysis.fed import load_fed
-from chatmatch.config import config_from_data
+from chatmatch.config import EvalSettings, config_from_data
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking import RankingConfig
 from chatmatch.scoring.base import Scorer
@@ -59,10 +59,22 @@ class LabError(ChatmatchError):
 
 @dataclass(frozen=True)
 class LabConfig:
-    scoring: ScoringConfig = field(default_factory=ScoringConfig)
-    ranking: RankingConfig = field(default_factory=RankingConfig)
-    seed: int = 0
+    """The settings the lab scores and ranks with, and where they came from."""
+
+    settings: EvalSettings = field(default_factory=EvalSettings)
     source: str = "built-in defaults"
+
+    @property
+    def scoring(self) -> ScoringConfig:
+        return self.settings.scoring
+
+    @property
+    def ranking(self) -> RankingConfig:
+        return self.settings.ranking
+
+    @property
+    def seed(self) -> int:
+        return self.settings.seed
 
 
 def load_lab_config(path: str | Path | None) -> LabConfig:
@@ -76,18 +88,21 @@ def load_lab_config(path: str | Path | None) -> LabConfig:
     if not isinstance(data, (dict, list)):  # a list is a tournament of bots, all defaults
         raise LabError(f"{path}: expected a mapping with 'scoring' and/or 'ranking' blocks "
                        f"(got {type(data).__name__})")
-    if isinstance(data, dict) and "bots" not in data:  # the lab plays no bots: two placeholders satisfy the schema
+    # the whole file is validated as a tournament (its problems reported as `run` reports
+    # them); the lab plays no bots: a file without any gets two placeholders for the schema
+    if isinstance(data, dict) and "bots" not in data:
         located = LocatedYaml({**data, "bots": ["lab-a", "lab-b"]}, located.file, located.lines)
-    cfg = config_from_data(located, check_bots=False)
-    return LabConfig(cfg.scoring, cfg.ranking, cfg.seed, str(path))
+    return LabConfig(config_from_data(located, check_bots=False).settings, str(path))
 
 
-def with_ngram_fluency(scoring: ScoringConfig) -> ScoringConfig:
-    """The same scoring with fluency on the n-gram backend (fast; an approximation)."""
-    if "fluency" not in scoring.dimensions:
-        return scoring
-    params = {**scoring.params, "fluency": {**scoring.params.get("fluency", {}), "backend": "ngram"}}
-    return scoring.model_copy(update={"params": params})
+def with_ngram_fluency(config: LabConfig) -> LabConfig:
+    """The same settings with fluency on the n-gram backend (fast; an approximation)."""
+    scoring = config.scoring
+    if "fluency" in scoring.dimensions:
+        params = {**scoring.params, "fluency": {**scoring.params.get("fluency", {}), "backend": "ngram"}}
+        scoring = scoring.model_copy(update={"params": params})
+    return LabConfig(config.settings.model_copy(update={"scoring": scoring}),
+                     config.source + ", fluency on the n-gram model")
 
 
 def default_data_dir() -> Path:
