@@ -22,8 +22,16 @@ from typing import Any, ClassVar, Mapping, Union
 TIE_TOLERANCE = 1e-9
 
 
-def _nan(v: Any) -> float:
+def none_to_nan(v: Any) -> float:
+    """``v`` as a float, NaN for ``None`` (how JSON files write a missing number)."""
     return math.nan if v is None else float(v)
+
+
+def nan_to_none(v: float, digits: int | None = None) -> float | None:
+    """``None`` for NaN (JSON has no NaN), else ``v``, rounded to ``digits`` when given."""
+    if math.isnan(v):
+        return None
+    return v if digits is None else round(float(v), digits)
 
 
 # --- play -------------------------------------------------------------------------------
@@ -72,7 +80,7 @@ class DimensionScore:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "DimensionScore":
-        return cls(str(d.get("dimension", "")), {p: _nan(v) for p, v in (d.get("raw") or {}).items()},
+        return cls(str(d.get("dimension", "")), {p: none_to_nan(v) for p, v in (d.get("raw") or {}).items()},
                    bool(d.get("higher_is_better", True)),
                    [x for x in d.get("details") or [] if isinstance(x, dict)],
                    tuple(d.get("not_applicable") or ()))
@@ -121,7 +129,7 @@ class GameResult:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "GameResult":
         return cls(game_id=d["game_id"], players=(d["players"][0], d["players"][1]),
-                   raw={k: {dim: _nan(v) for dim, v in dict(dims).items()}
+                   raw={k: {dim: none_to_nan(v) for dim, v in dict(dims).items()}
                         for k, dims in d["raw"].items()},
                    points={k: dict(v) for k, v in d["points"].items()},
                    higher_is_better=dict(d.get("higher_is_better", {})),

@@ -27,7 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.points import result_from_scores
-from chatmatch.stages import DimensionScore
+from chatmatch.stages import DimensionScore, nan_to_none
 from chatmatch.transcript import Transcript, Turn
 
 USER, SYSTEM = "User", "System"
@@ -173,8 +173,4 @@ def rows_to_json(rows: Sequence[MetaRow]) -> list[dict[str, Any]]:
 
 
 def _c(c: Correlation) -> Mapping[str, float | None]:
-    return {"r": _nan_to_none(c.value), "p": _nan_to_none(c.p_value)}
-
-
-def _nan_to_none(v: float) -> float | None:
-    return None if math.isnan(v) else v
+    return {"r": nan_to_none(c.value), "p": nan_to_none(c.p_value)}

@@ -29,7 +29,7 @@ from typing import Any, Mapping, Protocol, Sequence
 from chatmatch.analysis.agreement import kendall, spearman
 from chatmatch.analysis.fed import OVERALL, SYSTEM
 from chatmatch.scoring.points import dimension_winner, result_from_scores
-from chatmatch.stages import DimensionScore
+from chatmatch.stages import DimensionScore, nan_to_none
 from chatmatch.transcript import Transcript
 from chatmatch.validity.dimensions import RatedChat
 
@@ -42,10 +42,6 @@ class Chat(RatedChat, Protocol):
     """A rated human-bot chat (FED's FedDialogue, DSTC9's Dstc9Chat)."""
 
     def transcript(self) -> Transcript: ...
-
-
-def _clean(v: float) -> float | None:
-    return None if math.isnan(v) else round(v, 4)
 
 
 def _by_system(dialogues: Sequence[Chat], values: Sequence[float]) -> dict[str, float]:
@@ -66,7 +62,7 @@ def _agreement(dialogues: Sequence[Chat], values: Sequence[float],
     human = _by_system(dialogues, [d.ratings.get(overall, math.nan) for d in dialogues])
     systems = sorted(set(mine) & set(human))
     t = kendall([mine[s] for s in systems], [human[s] for s in systems]).value
-    return {DIALOGUE: _clean(rho), SYSTEM_LEVEL: _clean(t)}
+    return {DIALOGUE: nan_to_none(rho, 4), SYSTEM_LEVEL: nan_to_none(t, 4)}
 
 
 def game_points(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, DimensionScore]],
