@@ -16,7 +16,7 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, ClassVar, Mapping, Union
+from typing import Any, ClassVar, Mapping, Union, overload
 
 #: raw scores closer than this are a tie (guards against float noise)
 TIE_TOLERANCE = 1e-9
@@ -27,11 +27,23 @@ def none_to_nan(v: Any) -> float:
     return math.nan if v is None else float(v)
 
 
-def nan_to_none(v: float, digits: int | None = None) -> float | None:
-    """``None`` for NaN (JSON has no NaN), else ``v``, rounded to ``digits`` when given."""
-    if math.isnan(v):
-        return None
-    return v if digits is None else round(float(v), digits)
+@overload
+def nan_to_none(obj: float, digits: int | None = None) -> float | None: ...
+@overload
+def nan_to_none(obj: Any, digits: int | None = None) -> Any: ...
+def nan_to_none(obj: Any, digits: int | None = None) -> Any:
+    """``obj`` as strict JSON can hold it: a NaN float becomes ``None`` (also inside dicts,
+    lists and tuples, which become lists); other floats are rounded to ``digits`` when
+    given; everything else is kept as it is."""
+    if isinstance(obj, float):
+        if math.isnan(obj):
+            return None
+        return obj if digits is None else round(float(obj), digits)
+    if isinstance(obj, dict):
+        return {k: nan_to_none(v, digits) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [nan_to_none(v, digits) for v in obj]
+    return obj
 
 
 # --- play -------------------------------------------------------------------------------
