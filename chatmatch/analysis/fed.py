@@ -22,7 +22,7 @@ import math
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
@@ -51,10 +51,17 @@ class FedDialogue:
     ratings: dict[str, float]  # quality -> mean of the numeric annotations
 
     def transcript(self) -> Transcript:
-        first = self.turns[0][0] if self.turns else USER
-        players = (first, SYSTEM if first == USER else USER)
-        turns = tuple(Turn(i, s, t) for i, (s, t) in enumerate(self.turns))
-        return Transcript(f"fed{self.index:03d}", players, turns, meta={"fed_system": self.system})
+        return chat_transcript(self.turns, f"fed{self.index:03d}", {"fed_system": self.system})
+
+
+def chat_transcript(turns: Sequence[tuple[str, str]], game_id: str,
+                    meta: dict[str, Any]) -> Transcript:
+    """A rated human-bot chat (FED, DSTC9: ``(speaker, text)`` turns, speakers ``User`` and
+    ``System``) as a two-player game, whoever spoke first first."""
+    first = turns[0][0] if turns else USER
+    players = (first, SYSTEM if first == USER else USER)
+    return Transcript(game_id, players, tuple(Turn(i, s, t) for i, (s, t) in enumerate(turns)),
+                      meta=meta)
 
 
 def mean_rating(values: Any) -> float | None:
@@ -126,22 +133,57 @@ def correlate(dimension: str, quality: str, values: Sequence[float],
 ScoreFn = Callable[[Sequence[Transcript]], list[dict[str, DimensionScore]]]
 
 
+def system_side(games: Sequence[Mapping[str, DimensionScore]]
+                ) -> tuple[dict[str, list[float]], dict[str, bool]]:
+    """Per dimension, the System's raw score in every game oriented so that higher is
+    better (a dimension whose lower raw score is better, fluency's perplexity, is negated;
+    NaN: not applicable), and each dimension's orientation (``higher_is_better``)."""
+    dims = list(games[0]) if games else []
+    hib = {d: games[0][d].higher_is_better for d in dims}
+    per_game: dict[str, list[float]] = {d: [] for d in dims}
+    for game in games:
+        for d in dims:
+            v = float(game[d].raw.get(SYSTEM, math.nan))
+            per_game[d].append(v if hib[d] else -v)
+    return per_game, hib
+
+
+def system_points(transcripts: Sequence[Transcript],
+                  games: Sequence[Mapping[str, DimensionScore]],
+                  weights: Mapping[str, float]) -> list[float]:
+    """The System's game points against its interlocutor in every game, awarded as a
+    tournament awards them under ``weights`` (a dimension that does not apply to either
+    side gives nobody its point); NaN where the System is not a player."""
+    out = []
+    for tr, game in zip(transcripts, games):
+        res = result_from_scores(tr.game_id, tr.players, game, weights)
+        out.append(res.total.get(SYSTEM, math.nan))
+    return out
+
+
+class _OfSystem(Protocol):
+    @property
+    def system(self) -> str: ...
+
+
+def system_means(chats: Sequence[_OfSystem], values: Sequence[float]) -> dict[str, float]:
+    """System -> mean of ``values`` (one per chat) over its chats, NaN left out."""
+    groups: dict[str, list[float]] = {}
+    for c, v in zip(chats, values):
+        if not math.isnan(v):
+            groups.setdefault(c.system, []).append(v)
+    return {s: statistics.fmean(vs) for s, vs in groups.items()}
+
+
 def system_scores(dialogues: Sequence[FedDialogue], score: ScoreFn) -> dict[str, list[float]]:
     """Per dimension, the system's oriented raw score (higher = better) in every dialogue,
     plus ``all (game points)`` and ``all (mean z)``."""
     transcripts = [d.transcript() for d in dialogues]
     per_game = score(transcripts)
-    dims = list(per_game[0]) if per_game else []
-    out: dict[str, list[float]] = {d: [] for d in dims}
-    points: list[float] = []
-    for tr, game in zip(transcripts, per_game):
-        for d, s in game.items():
-            v = float(s.raw.get(SYSTEM, math.nan))
-            out[d].append(v if s.higher_is_better else -v)
-        res = result_from_scores(tr.game_id, tr.players, game, {})
-        points.append(res.total[SYSTEM] if SYSTEM in res.total else math.nan)
-    if dims:
-        out["all (game points)"] = points
+    out, _ = system_side(per_game)
+    if out:
+        dims = list(out)
+        out["all (game points)"] = system_points(transcripts, per_game, {})
         out["all (mean z)"] = _mean_z([out[d] for d in dims])
     return out
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from chatmatch.analysis.fed import load_fed
+from chatmatch.analysis.fed import load_fed, system_side
 from chatmatch.config import config_from_data
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking import RankingConfig
@@ -37,7 +37,7 @@ from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
 from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
 from chatmatch.validity.dstc9 import OVERALL as DSTC9_OVERALL
-from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9, system_side
+from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9
 from chatmatch.validity.dstc9 import find_files as find_dstc9
 from chatmatch.validity.fed_lab import Chat, evaluate_fed, game_points
 from chatmatch.validity.intervals import SAMPLES
