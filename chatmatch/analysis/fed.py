@@ -70,6 +70,18 @@ def mean_rating(values: Any) -> float | None:
     return statistics.fmean(nums) if nums else None
 
 
+def read_json_list(path: Path, error: type[ChatmatchError], items: str) -> list[Any]:
+    """The JSON list in the file ``path`` (a rated dataset: FED, DSTC9); ``error`` with a
+    one-line message when it is unreadable or not a list of ``items``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise error(f"{path}: not a readable JSON file ({exc})") from None
+    if not isinstance(data, list):
+        raise error(f"{path}: expected a JSON list of {items}, got {type(data).__name__}")
+    return data
+
+
 def parse_context(context: str) -> tuple[tuple[str, str], ...]:
     """``"User: hi\\nSystem: hello"`` -> turns; a line without a speaker prefix continues
     the previous turn."""
@@ -89,12 +101,7 @@ def load_fed(path: str | Path, limit: int | None = None) -> list[FedDialogue]:
     if not p.is_file():
         raise FedError(f"{p}: FED file not found; get fed_data.json from the FED release "
                        "(Mehri & Eskenazi 2020) and give its path")
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise FedError(f"{p}: not a readable JSON file ({exc})") from None
-    if not isinstance(data, list):
-        raise FedError(f"{p}: expected a JSON list of FED items, got {type(data).__name__}")
+    data = read_json_list(p, FedError, "FED items")
     out: list[FedDialogue] = []
     for i, item in enumerate(data):
         if not isinstance(item, dict) or "response" in item:

@@ -31,7 +31,6 @@ negated, so "higher = better" holds for every value here, as in the FED lab.
 
 from __future__ import annotations
 
-import json
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from chatmatch.analysis.fed import SYSTEM, chat_transcript, mean_rating, system_means
-from chatmatch.analysis.fed import system_points, system_side
+from chatmatch.analysis.fed import read_json_list, system_points, system_side
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import score_games
@@ -134,12 +133,7 @@ def parse_context(context: str) -> tuple[tuple[str, str], ...]:
 
 
 def _chats(path: Path, system: str) -> list[Dstc9Chat]:
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise Dstc9Error(f"{path}: not a readable JSON file ({exc})") from None
-    if not isinstance(rows, list):
-        raise Dstc9Error(f"{path}: expected a JSON list of ratings, got {type(rows).__name__}")
+    rows = read_json_list(path, Dstc9Error, "ratings")
     grouped: dict[str, list[dict[str, Any]]] = {}
     for i, row in enumerate(rows):
         if not isinstance(row, dict) or not isinstance(row.get("context"), str):
