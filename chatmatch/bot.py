@@ -25,6 +25,10 @@ Capabilities are class attributes, not ``hasattr`` probes:
   exception or a timeout (``failures.retries`` still covers empty replies).
 - ``remote``: each reply is a call to a remote service (paid, slow, rate-limited); the
   reply cache (:mod:`chatmatch.reply_cache`) is on for such bots by default.
+
+A bot that wraps another one (the reply cache, the games bar's turn counter, the thread
+executor's serialising wrapper, the ``faulty`` adapter) derives from :class:`BotWrapper`,
+which forwards every call and the capabilities, and overrides only what it changes.
 """
 
 from __future__ import annotations
@@ -116,3 +120,31 @@ class Bot:
     def describe(self) -> dict[str, Any]:
         """Facts about the bot written to the run directory (model id, decoding, ...)."""
         return {"class": f"{type(self).__module__}:{type(self).__qualname__}"}
+
+
+class BotWrapper(Bot):
+    """A bot that passes every call (``load``, ``reply``, ``reply_batch``, ``describe``,
+    ``close``) to ``inner`` and takes over its capabilities, except those named in
+    ``keep``, which the wrapper's class decides. The reply cache, the games bar's turn
+    counter, the serialising wrapper of the thread executor and the fault injector build
+    on it and override only what they change."""
+
+    def __init__(self, inner: Bot, *, keep: tuple[str, ...] = ()) -> None:
+        super().__init__(inner.name)
+        self.inner = inner
+        copy_capabilities(self, inner, keep=keep)
+
+    def load(self) -> None:
+        self.inner.load()
+
+    def reply(self, history: History) -> str:
+        return self.inner.reply(history)
+
+    def reply_batch(self, histories: Sequence[History]) -> list[str]:
+        return self.inner.reply_batch(histories)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()

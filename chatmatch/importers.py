@@ -39,7 +39,7 @@ from typing import Any, Iterator, Sequence
 from chatmatch.errors import ChatmatchError, TranscriptError
 from chatmatch.names import MAX_NAME_CHARS, check_visible
 from chatmatch.safeio import read_bounded
-from chatmatch.transcript import MAX_TURN_CHARS, Transcript, Turn
+from chatmatch.transcript import MAX_TURN_CHARS, Transcript, Turn, json_line
 
 #: largest transcript file read (a ParlAI file holds many games; split bigger ones)
 MAX_FILE_BYTES = 256 * 2**20
@@ -300,12 +300,7 @@ def _parlai(text: str, path: Path) -> Iterator[Transcript | TranscriptError]:
 
 
 def _parlai_episode(raw: str, game_id: str, file: str, line: int) -> Transcript:
-    try:
-        episode = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise TranscriptError(f"not valid JSON ({exc.msg})", file=file, line=line) from None
-    except RecursionError:
-        raise TranscriptError("JSON nested too deeply to read", file=file, line=line) from None
+    episode = json_line(raw, file=file, line=line)
     dialog = episode.get("dialog") if isinstance(episode, dict) else None
     if not isinstance(dialog, list) or not all(isinstance(pair, list) for pair in dialog):
         raise TranscriptError("'dialog' must be a list of lists of acts", file=file, line=line)

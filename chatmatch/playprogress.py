@@ -10,9 +10,9 @@ turn is counted once); a game that ends early (a forfeit) is counted in full whe
 from __future__ import annotations
 
 import threading
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from chatmatch.bot import Bot, History, copy_capabilities
+from chatmatch.bot import Bot, BotWrapper, History
 from chatmatch.progress import Bar
 from chatmatch.schedule import ScheduledGame
 from chatmatch.transcript import Transcript
@@ -59,13 +59,12 @@ class PlayProgress:
                         detail=f"{self.games_done}/{self.games_total} games")
 
 
-class CountingBot(Bot):
+class CountingBot(BotWrapper):
     """Passes every call to ``inner`` and tells :class:`PlayProgress` what was answered."""
 
     def __init__(self, inner: Bot, progress: PlayProgress) -> None:
-        super().__init__(inner.name)
-        self.inner, self.progress = inner, progress
-        copy_capabilities(self, inner)
+        super().__init__(inner)
+        self.progress = progress
 
     def reply(self, history: History) -> str:
         text = self.inner.reply(history)
@@ -76,9 +75,3 @@ class CountingBot(Bot):
         texts = self.inner.reply_batch(histories)
         self.progress.answered(histories)
         return texts
-
-    def close(self) -> None:
-        self.inner.close()
-
-    def describe(self) -> dict[str, Any]:
-        return self.inner.describe()

@@ -40,7 +40,7 @@ import sys
 import threading
 import time
 from collections.abc import Sized
-from typing import Any, Iterable, Iterator, TextIO, TypeVar
+from typing import Any, Iterable, Iterator, Protocol, TextIO, TypeVar
 
 T = TypeVar("T")
 
@@ -58,6 +58,15 @@ def fmt_duration(seconds: float) -> str:
     h, rem = divmod(s, 3600)
     m, s = divmod(rem, 60)
     return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s"
+
+
+class ProgressBar(Protocol):
+    """What code that reports its progress calls: :class:`Bar` is one; the validity lab
+    is handed one (the ``validate`` command's tqdm bar, or a quiet :class:`Bar`)."""
+
+    def advance(self, n: int = 1, *, detail: str | None = None) -> None: ...
+
+    def update(self, done: int | None = None, *, detail: str | None = None) -> None: ...
 
 
 class Bar:
@@ -344,4 +353,4 @@ def reporter(quiet: bool = False) -> Reporter:
     return Reporter(quiet=quiet)
 
 
-__all__ = ["Bar", "Reporter", "fmt_duration", "reporter"]
+__all__ = ["Bar", "ProgressBar", "Reporter", "fmt_duration", "reporter"]

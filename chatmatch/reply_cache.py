@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Mapping, Sequence
 
 from chatmatch.adapters import identity_params
-from chatmatch.bot import Bot, History, copy_capabilities
+from chatmatch.bot import Bot, BotWrapper, History
 
 CACHE_FILE = "reply_cache.sqlite"
 Mode = Literal["auto", "on", "off"]
@@ -160,16 +160,15 @@ def turn_key(identity: str, history: History) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-class CachedBot(Bot):
+class CachedBot(BotWrapper):
     """``inner`` with its replies looked up in (and written to) ``cache`` first."""
 
     def __init__(self, inner: Bot, cache: ReplyCache, identity: str,
                  legacy_identity: str | None = None) -> None:
-        super().__init__(inner.name)
-        self.inner, self.cache, self.identity = inner, cache, identity
+        super().__init__(inner)
+        self.cache, self.identity = cache, identity
         #: the identity caches written before operational params left the key used
         self.legacy_identity = legacy_identity
-        copy_capabilities(self, inner)
 
     def _lookup(self, histories: Sequence[History], keys: list[str]) -> dict[str, str]:
         found = self.cache.get_many(keys)
@@ -202,15 +201,6 @@ class CachedBot(Bot):
                     fresh.append((keys[i], self.name, text))
             self.cache.put_many(fresh)
         return [found[k] for k in keys]
-
-    def load(self) -> None:
-        self.inner.load()
-
-    def close(self) -> None:
-        self.inner.close()
-
-    def describe(self) -> dict[str, Any]:
-        return self.inner.describe()
 
 
 def wants_cache(bot: Bot, mode: Mode) -> bool:

@@ -10,26 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from pathlib import Path
 from typing import Any, Iterator
 
 from chatmatch.errors import RunDirError, StorageError
 from chatmatch.safeio import check_regular
-from chatmatch.stages import GameResult
+from chatmatch.stages import GameResult, nan_to_none
 
 #: one undamaged line: (line number, result, the ``scores_sha256`` it records or None)
 ResultLine = tuple[int, GameResult, "str | None"]
-
-
-def nan_to_none(obj: Any) -> Any:
-    if isinstance(obj, float) and math.isnan(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: nan_to_none(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [nan_to_none(v) for v in obj]
-    return obj
 
 
 def dumps(obj: Any) -> str:

@@ -16,14 +16,34 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, ClassVar, Mapping, Union
+from typing import Any, ClassVar, Mapping, Union, overload
 
 #: raw scores closer than this are a tie (guards against float noise)
 TIE_TOLERANCE = 1e-9
 
 
-def _nan(v: Any) -> float:
+def none_to_nan(v: Any) -> float:
+    """``v`` as a float, NaN for ``None`` (how JSON files write a missing number)."""
     return math.nan if v is None else float(v)
+
+
+@overload
+def nan_to_none(obj: float, digits: int | None = None) -> float | None: ...
+@overload
+def nan_to_none(obj: Any, digits: int | None = None) -> Any: ...
+def nan_to_none(obj: Any, digits: int | None = None) -> Any:
+    """``obj`` as strict JSON can hold it: a NaN float becomes ``None`` (also inside dicts,
+    lists and tuples, which become lists); other floats are rounded to ``digits`` when
+    given; everything else is kept as it is."""
+    if isinstance(obj, float):
+        if math.isnan(obj):
+            return None
+        return obj if digits is None else round(float(obj), digits)
+    if isinstance(obj, dict):
+        return {k: nan_to_none(v, digits) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [nan_to_none(v, digits) for v in obj]
+    return obj
 
 
 # --- play -------------------------------------------------------------------------------
@@ -72,7 +92,7 @@ class DimensionScore:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "DimensionScore":
-        return cls(str(d.get("dimension", "")), {p: _nan(v) for p, v in (d.get("raw") or {}).items()},
+        return cls(str(d.get("dimension", "")), {p: none_to_nan(v) for p, v in (d.get("raw") or {}).items()},
                    bool(d.get("higher_is_better", True)),
                    [x for x in d.get("details") or [] if isinstance(x, dict)],
                    tuple(d.get("not_applicable") or ()))
@@ -121,7 +141,7 @@ class GameResult:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "GameResult":
         return cls(game_id=d["game_id"], players=(d["players"][0], d["players"][1]),
-                   raw={k: {dim: _nan(v) for dim, v in dict(dims).items()}
+                   raw={k: {dim: none_to_nan(v) for dim, v in dict(dims).items()}
                         for k, dims in d["raw"].items()},
                    points={k: dict(v) for k, v in d["points"].items()},
                    higher_is_better=dict(d.get("higher_is_better", {})),

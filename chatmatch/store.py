@@ -37,10 +37,10 @@ from chatmatch import __version__
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.integrity import cross_check_results, transcript_players
 from chatmatch.resultsfile import dumps as dumps  # re-exported: readers import them from here
-from chatmatch.resultsfile import nan_to_none as nan_to_none
 from chatmatch.resultsfile import read_result_lines, result_line
 from chatmatch.safeio import read_bounded, read_text_bounded
 from chatmatch.stages import GameResult, Manifest, ScoreRecord
+from chatmatch.stages import nan_to_none as nan_to_none  # re-exported (scorelogs)
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
 MANIFEST = "manifest.json"

@@ -24,12 +24,16 @@ def _numeric(cell: str) -> bool:
         return cell in ("-", "")
 
 
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 0) -> str:
+    """``rows`` under ``headers``, columns two spaces apart, a dashed line under the
+    headers; numbers (:func:`_numeric`) right-aligned, text left-aligned, and the first
+    ``left`` columns (labels: a bot name that looks like a number) always left-aligned."""
     cells = [[fmt(c) for c in r] for r in rows]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
               for i, h in enumerate(headers)]
     line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
     sep = "  ".join("-" * w for w in widths)
-    body = ["  ".join(c.rjust(w) if _numeric(c) else c.ljust(w) for c, w in zip(r, widths))
+    body = ["  ".join(c.rjust(w) if i >= left and _numeric(c) else c.ljust(w)
+                      for i, (c, w) in enumerate(zip(r, widths)))
             for r in cells]
     return "\n".join([line, sep, *body])

@@ -140,16 +140,22 @@ class Transcript:
             for n, raw in enumerate(text.splitlines(), 1):
                 if not raw.strip():
                     continue
-                try:
-                    rec = json.loads(raw)
-                except json.JSONDecodeError as exc:
-                    raise TranscriptError(f"not valid JSON ({exc.msg})", file=file, line=n) from None
-                except RecursionError:
-                    raise TranscriptError("JSON nested too deeply to read", file=file, line=n) from None
+                rec = json_line(raw, file=file, line=n)
                 if not isinstance(rec, dict):
                     raise TranscriptError("each line must be a JSON object", file=file, line=n)
                 yield n, rec
         return cls.from_records(records(), file=file)
+
+
+def json_line(raw: str, *, file: str | None, line: int) -> Any:
+    """One line of a JSON Lines file, parsed; a :class:`TranscriptError` naming the file
+    and line when it is not JSON (or nested too deeply to read)."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise TranscriptError(f"not valid JSON ({exc.msg})", file=file, line=line) from None
+    except RecursionError:
+        raise TranscriptError("JSON nested too deeply to read", file=file, line=line) from None
 
 
 def make_transcript(game_id: str, players: Sequence[str], texts: Sequence[str], *,

@@ -25,7 +25,7 @@ import threading
 from typing import Any, Sequence
 
 from chatmatch.adapters import create_bot
-from chatmatch.bot import Bot, History, copy_capabilities
+from chatmatch.bot import Bot, BotWrapper, History
 from chatmatch.errors import ChatmatchError
 
 FAULTS = ("repeat", "contradict", "generic", "echo")
@@ -101,12 +101,11 @@ def _contradiction(history: History) -> str | None:
     return None
 
 
-class FaultyBot(Bot):
+class FaultyBot(BotWrapper):
     description = "Wraps another bot and injects known faults (repeat, contradict, generic, echo)."
 
     def __init__(self, name: str = "", *, base: dict[str, Any], rate: float,
                  faults: list[str] | None = None, generic_reply: str = GENERIC_REPLY) -> None:
-        super().__init__(name)
         if not isinstance(base, dict) or not isinstance(base.get("adapter"), str) \
                 or set(base) - {"adapter", "params"}:
             raise ValueError("parameter 'base' must be a mapping {adapter: NAME, params: {...}}, "
@@ -121,21 +120,21 @@ class FaultyBot(Bot):
         if not generic_reply.strip():
             raise ValueError("parameter 'generic_reply' must not be empty")
         try:
-            self.base = create_bot(name, base["adapter"], dict(base.get("params") or {}))
+            inner = create_bot(name, base["adapter"], dict(base.get("params") or {}))
         except ChatmatchError as exc:
             raise ValueError(f"parameter 'base': {exc}") from None
+        # capabilities follow the wrapped bot (instance attributes shadow the class defaults)
+        super().__init__(inner)
+        self.name = name
         self.base_spec = {"adapter": base["adapter"], "params": dict(base.get("params") or {})}
         self.rate, self.faults, self.generic_reply = float(rate), chosen, generic_reply
-        # capabilities follow the wrapped bot (instance attributes shadow the class defaults)
-        copy_capabilities(self, self.base)
         self.injected = {f: 0 for f in chosen}
         self._lock = threading.Lock()
 
-    def load(self) -> None:
-        self.base.load()
-
-    def close(self) -> None:
-        self.base.close()
+    @property
+    def base(self) -> Bot:
+        """The wrapped bot."""
+        return self.inner
 
     def plan(self, history: History) -> tuple[str, str] | None:
         """(fault, text) to say instead of the wrapped bot's reply, or None."""
@@ -162,7 +161,7 @@ class FaultyBot(Bot):
         return [out[i] for i in range(len(histories))]
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "adapter": "faulty", "rate": self.rate,
+        return {**Bot.describe(self), "adapter": "faulty", "rate": self.rate,
                 "faults": list(self.faults), "generic_reply": self.generic_reply,
                 "base": {**self.base_spec, "describe": self.base.describe()},
                 "injected": dict(self.injected)}

@@ -22,12 +22,12 @@ import math
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.points import result_from_scores
-from chatmatch.stages import DimensionScore
+from chatmatch.stages import DimensionScore, nan_to_none
 from chatmatch.transcript import Transcript, Turn
 
 USER, SYSTEM = "User", "System"
@@ -51,16 +51,35 @@ class FedDialogue:
     ratings: dict[str, float]  # quality -> mean of the numeric annotations
 
     def transcript(self) -> Transcript:
-        first = self.turns[0][0] if self.turns else USER
-        players = (first, SYSTEM if first == USER else USER)
-        turns = tuple(Turn(i, s, t) for i, (s, t) in enumerate(self.turns))
-        return Transcript(f"fed{self.index:03d}", players, turns, meta={"fed_system": self.system})
+        return chat_transcript(self.turns, f"fed{self.index:03d}", {"fed_system": self.system})
+
+
+def chat_transcript(turns: Sequence[tuple[str, str]], game_id: str,
+                    meta: dict[str, Any]) -> Transcript:
+    """A rated human-bot chat (FED, DSTC9: ``(speaker, text)`` turns, speakers ``User`` and
+    ``System``) as a two-player game, whoever spoke first first."""
+    first = turns[0][0] if turns else USER
+    players = (first, SYSTEM if first == USER else USER)
+    return Transcript(game_id, players, tuple(Turn(i, s, t) for i, (s, t) in enumerate(turns)),
+                      meta=meta)
 
 
 def mean_rating(values: Any) -> float | None:
     nums = [float(v) for v in (values if isinstance(values, list) else [values])
             if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)]
     return statistics.fmean(nums) if nums else None
+
+
+def read_json_list(path: Path, error: type[ChatmatchError], items: str) -> list[Any]:
+    """The JSON list in the file ``path`` (a rated dataset: FED, DSTC9); ``error`` with a
+    one-line message when it is unreadable or not a list of ``items``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise error(f"{path}: not a readable JSON file ({exc})") from None
+    if not isinstance(data, list):
+        raise error(f"{path}: expected a JSON list of {items}, got {type(data).__name__}")
+    return data
 
 
 def parse_context(context: str) -> tuple[tuple[str, str], ...]:
@@ -82,12 +101,7 @@ def load_fed(path: str | Path, limit: int | None = None) -> list[FedDialogue]:
     if not p.is_file():
         raise FedError(f"{p}: FED file not found; get fed_data.json from the FED release "
                        "(Mehri & Eskenazi 2020) and give its path")
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise FedError(f"{p}: not a readable JSON file ({exc})") from None
-    if not isinstance(data, list):
-        raise FedError(f"{p}: expected a JSON list of FED items, got {type(data).__name__}")
+    data = read_json_list(p, FedError, "FED items")
     out: list[FedDialogue] = []
     for i, item in enumerate(data):
         if not isinstance(item, dict) or "response" in item:
@@ -126,22 +140,57 @@ def correlate(dimension: str, quality: str, values: Sequence[float],
 ScoreFn = Callable[[Sequence[Transcript]], list[dict[str, DimensionScore]]]
 
 
+def system_side(games: Sequence[Mapping[str, DimensionScore]]
+                ) -> tuple[dict[str, list[float]], dict[str, bool]]:
+    """Per dimension, the System's raw score in every game oriented so that higher is
+    better (a dimension whose lower raw score is better, fluency's perplexity, is negated;
+    NaN: not applicable), and each dimension's orientation (``higher_is_better``)."""
+    dims = list(games[0]) if games else []
+    hib = {d: games[0][d].higher_is_better for d in dims}
+    per_game: dict[str, list[float]] = {d: [] for d in dims}
+    for game in games:
+        for d in dims:
+            v = float(game[d].raw.get(SYSTEM, math.nan))
+            per_game[d].append(v if hib[d] else -v)
+    return per_game, hib
+
+
+def system_points(transcripts: Sequence[Transcript],
+                  games: Sequence[Mapping[str, DimensionScore]],
+                  weights: Mapping[str, float]) -> list[float]:
+    """The System's game points against its interlocutor in every game, awarded as a
+    tournament awards them under ``weights`` (a dimension that does not apply to either
+    side gives nobody its point); NaN where the System is not a player."""
+    out = []
+    for tr, game in zip(transcripts, games):
+        res = result_from_scores(tr.game_id, tr.players, game, weights)
+        out.append(res.total.get(SYSTEM, math.nan))
+    return out
+
+
+class _OfSystem(Protocol):
+    @property
+    def system(self) -> str: ...
+
+
+def system_means(chats: Sequence[_OfSystem], values: Sequence[float]) -> dict[str, float]:
+    """System -> mean of ``values`` (one per chat) over its chats, NaN left out."""
+    groups: dict[str, list[float]] = {}
+    for c, v in zip(chats, values):
+        if not math.isnan(v):
+            groups.setdefault(c.system, []).append(v)
+    return {s: statistics.fmean(vs) for s, vs in groups.items()}
+
+
 def system_scores(dialogues: Sequence[FedDialogue], score: ScoreFn) -> dict[str, list[float]]:
     """Per dimension, the system's oriented raw score (higher = better) in every dialogue,
     plus ``all (game points)`` and ``all (mean z)``."""
     transcripts = [d.transcript() for d in dialogues]
     per_game = score(transcripts)
-    dims = list(per_game[0]) if per_game else []
-    out: dict[str, list[float]] = {d: [] for d in dims}
-    points: list[float] = []
-    for tr, game in zip(transcripts, per_game):
-        for d, s in game.items():
-            v = float(s.raw.get(SYSTEM, math.nan))
-            out[d].append(v if s.higher_is_better else -v)
-        res = result_from_scores(tr.game_id, tr.players, game, {})
-        points.append(res.total[SYSTEM] if SYSTEM in res.total else math.nan)
-    if dims:
-        out["all (game points)"] = points
+    out, _ = system_side(per_game)
+    if out:
+        dims = list(out)
+        out["all (game points)"] = system_points(transcripts, per_game, {})
         out["all (mean z)"] = _mean_z([out[d] for d in dims])
     return out
 
@@ -173,8 +222,4 @@ def rows_to_json(rows: Sequence[MetaRow]) -> list[dict[str, Any]]:
 
 
 def _c(c: Correlation) -> Mapping[str, float | None]:
-    return {"r": _nan_to_none(c.value), "p": _nan_to_none(c.p_value)}
-
-
-def _nan_to_none(v: float) -> float | None:
-    return None if math.isnan(v) else v
+    return {"r": nan_to_none(c.value), "p": nan_to_none(c.p_value)}

@@ -38,6 +38,7 @@ from chatmatch.annotate.store import Judgement
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking.base import competition_ranks
 from chatmatch.ranking.bradley_terry import fit_bt
+from chatmatch.stages import nan_to_none
 
 #: the ordinal scale of an answer for Krippendorff's alpha
 SCALE = {"a": 1.0, "tie": 2.0, "b": 3.0}
@@ -93,12 +94,8 @@ class QuestionResult:
                 "annotators": self.annotators, "ranking": [r.to_json() for r in self.rows],
                 "agreement": self.agreement.to_json() if self.agreement else None,
                 "kendall_tau_interval": list(self.tau_interval) if self.tau_interval else None,
-                "krippendorff_alpha": _none(self.alpha), "overlap_items": self.overlap_items,
-                "pair_agreement": _none(self.pair_agreement)}
-
-
-def _none(v: float) -> float | None:
-    return None if math.isnan(v) else v
+                "krippendorff_alpha": nan_to_none(self.alpha), "overlap_items": self.overlap_items,
+                "pair_agreement": nan_to_none(self.pair_agreement)}
 
 
 @dataclass(frozen=True)

@@ -23,16 +23,6 @@ from chatmatch.tables import render_table
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]], left: int = 1) -> str:
-    """:func:`render_table` with the first ``left`` columns (labels) left-aligned."""
-    cells = [[str(c) for c in r] for r in rows]
-    for i in range(left):
-        width = max([len(headers[i]), *(len(r[i]) for r in cells)])
-        for r in cells:
-            r[i] = r[i].ljust(width)
-    return render_table(headers, cells)
-
-
 def _tau(v: float) -> str:
     return "n/a" if math.isnan(v) else f"{v:+.2f}"
 
@@ -40,7 +30,7 @@ def _tau(v: float) -> str:
 def _variants(title: str, rows: Sequence[Variant], with_tau: bool) -> str:
     heads = ["setting", "order (best first)", *(["tau"] if with_tau else [])]
     body = [[v.label, v.order_text(), *([_tau(v.tau)] if with_tau else [])] for v in rows]
-    return f"{title}\n{table(heads, body, 2)}\n"
+    return f"{title}\n{render_table(heads, body, left=2)}\n"
 
 
 #: bots per subset when --subset-size is not given (the paper's 4 of 7)
@@ -123,7 +113,7 @@ def _subsets(data: Run, human: HumanRanking | None, k: int, method: str | None,
     t = subset_table(data, human, k, method, reporter=rep)
     body = [[v.label, v.order_text(), _tau(v.tau)] for v in t.rows]
     return (f"All {len(t.rows)} subsets of {k} bots (tau vs humans)\n"
-            f"{table(['bots', 'order (best first)', 'tau'], body, 2)}\n"
+            f"{render_table(['bots', 'order (best first)', 'tau'], body, left=2)}\n"
             f"mean tau {_tau(t.mean_tau)}; {t.above} of {len(t.rows)} above {t.threshold:g}\n")
 
 

@@ -12,10 +12,10 @@ from chatmatch.analysis.human import load_human
 from chatmatch.annotate.report import export, load_summary, summary_text
 from chatmatch.annotate.store import AnnotationStore
 from chatmatch.errors import ChatmatchError
-from chatmatch.store import nan_to_none
 from chatmatch.seedtables import category_rankings
+from chatmatch.stages import nan_to_none
 from chatmatch.storedrun import Run
-from chatmatch.cli.analyze import table
+from chatmatch.tables import render_table
 
 
 @click.command("compare")
@@ -80,10 +80,10 @@ def command(run_dir: Path, human_file: Path | None, annotations: bool, method: s
     humans = ranks_text(human.ranks)
     side = [[b, ranks[b], humans.get(b, "-")] for b in ranking.order()]
     click.echo(f"Ranks: {ranking.method} vs humans ({human.judges} judge(s), {human_file})")
-    click.echo(table(["bot", ranking.method, "humans"], side) + "\n")
-    click.echo(table(["ranking", "bots", "Kendall tau-b", "p", "Spearman rho", "p"],
+    click.echo(render_table(["bot", ranking.method, "humans"], side, left=1) + "\n")
+    click.echo(render_table(["ranking", "bots", "Kendall tau-b", "p", "Spearman rho", "p"],
                             [[a.label, len(a.bots), a.tau.fmt(), a.tau.fmt_p(), a.rho.fmt(),
-                              a.rho.fmt_p()] for a in rows]))
+                              a.rho.fmt_p()] for a in rows], left=1))
     methods = sorted({c.p_method for a in rows for c in (a.tau, a.rho) if c.p_method})
     if methods:
         click.echo(f"p: two-sided, {', '.join(methods)}" + (

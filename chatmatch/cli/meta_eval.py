@@ -11,8 +11,8 @@ import click
 from chatmatch.analysis.agreement import Correlation
 from chatmatch.analysis.fed import load_fed, meta_evaluate, rows_to_json
 from chatmatch.analysis.scorers import scorer_function
-from chatmatch.cli.analyze import table
 from chatmatch.progress import Reporter
+from chatmatch.tables import render_table
 
 FAST = "proactivity,specificity,diversity,consistency,knowledge,relevance"
 
@@ -63,6 +63,7 @@ def fed(path: Path, dimensions: str, limit: int | None, as_json: bool, quiet: bo
     click.echo(f"FED dialogue level: {len(dialogues)} dialogues, system turns scored "
                "(+ = agrees with humans, * p < 0.05; values: distinct scores, n/a when "
                "a scorer gives every dialogue the same)")
-    click.echo(table(["dimension", "FED quality", "n", "values", "Spearman", "Pearson", "Kendall"],
-                            [[r.dimension, r.quality, r.n, r.distinct, _r(r.spearman), _r(r.pearson),
-                              _r(r.kendall)] for r in rows], 2))
+    click.echo(render_table(["dimension", "FED quality", "n", "values", "Spearman", "Pearson",
+                             "Kendall"],
+                            [[r.dimension, r.quality, r.n, r.distinct, _r(r.spearman),
+                              _r(r.pearson), _r(r.kendall)] for r in rows], left=2))

@@ -8,22 +8,27 @@ from typing import Any
 
 import click
 
-from chatmatch.validity.lab import (DATASETS, Lab, Progress, default_data_dir, load_lab_config,
+from chatmatch.validity.lab import (DATASETS, Lab, default_data_dir, load_lab_config,
                                     parse_datasets, with_ngram_fluency)
 from chatmatch.validity.report import render
 
 
-class _Bar(Progress):
-    """The lab's progress on a tqdm bar (stderr)."""
+class _Bar:
+    """The lab's progress (a :class:`~chatmatch.progress.ProgressBar`) on a tqdm bar
+    (stderr): the step's label as its description, one unit a step."""
 
     def __init__(self, bar: Any) -> None:
         self.bar = bar
 
-    def start(self, label: str) -> None:
-        self.bar.set_description_str(label)
+    def advance(self, n: int = 1, *, detail: str | None = None) -> None:
+        self.update(detail=detail)
+        self.bar.update(n)
 
-    def advance(self) -> None:
-        self.bar.update(1)
+    def update(self, done: int | None = None, *, detail: str | None = None) -> None:
+        if detail is not None:
+            self.bar.set_description_str(detail)
+        if done is not None:
+            self.bar.update(done - self.bar.n)
 
 
 @click.command("validate")

@@ -21,7 +21,7 @@ from collections import deque
 from typing import Any, Mapping, Sequence
 
 from chatmatch.adapters import create_bot
-from chatmatch.bot import Bot, History, copy_capabilities
+from chatmatch.bot import Bot, BotWrapper, History
 from chatmatch.botcall import close_bot, describe_bot, guarded
 from chatmatch.config import FailurePolicy, TournamentConfig
 from chatmatch.executors.base import OnFinished
@@ -32,15 +32,13 @@ from chatmatch.schedule import ScheduledGame
 log = logging.getLogger(__name__)
 
 
-class SerialBot(Bot):
+class SerialBot(BotWrapper):
     """A bot shared by several worker threads: one call at a time, capabilities kept."""
 
     thread_safe = True  # safe *because* of the lock
 
     def __init__(self, inner: Bot) -> None:
-        super().__init__(inner.name)
-        self.inner = inner
-        copy_capabilities(self, inner, keep=("thread_safe",))
+        super().__init__(inner, keep=("thread_safe",))
         self._lock = threading.Lock()
 
     def reply(self, history: History) -> str:
@@ -50,9 +48,6 @@ class SerialBot(Bot):
     def reply_batch(self, histories: Sequence[History]) -> list[str]:
         with self._lock:
             return self.inner.reply_batch(histories)
-
-    def describe(self) -> dict[str, Any]:
-        return self.inner.describe()
 
 
 class _Stopped(Exception):

@@ -23,7 +23,6 @@ Levels and modes (``params``):
 
 from __future__ import annotations
 
-import math
 from typing import Any, Literal, Sequence
 
 from pydantic import Field
@@ -33,7 +32,7 @@ from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
 from chatmatch.judges.corpus import Example, comparison_examples
 from chatmatch.judges.prompts import PAIREVAL_GAME, PAIREVAL_TURN
 from chatmatch.scoring.base import Progress
-from chatmatch.stages import DimensionScore
+from chatmatch.stages import DimensionScore, none_to_nan
 from chatmatch.transcript import Transcript, Turn
 
 LABELS = ("A", "B")
@@ -128,7 +127,7 @@ class PairEval(JudgeScorer):
         if self.params.level == "game":
             rows = [self._game_level(game)]
             p_a = rows[0]["p_x_better"]
-            raw = {a: _num(p_a), b: _num(None if p_a is None else 1 - p_a)}
+            raw = {a: none_to_nan(p_a), b: none_to_nan(None if p_a is None else 1 - p_a)}
         elif self.params.mode == "reference":
             rows, raw = self._reference(game)
         else:
@@ -181,7 +180,3 @@ class PairEval(JudgeScorer):
         p, flip = swap_average(first, second)
         return {"x": a, "p_x_better": p, "x_first": first, "x_second": second,
                 "orders_disagree": flip, "turns_shown": len(turns)}
-
-
-def _num(v: float | None) -> float:
-    return math.nan if v is None else float(v)

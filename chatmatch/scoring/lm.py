@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import threading
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
@@ -187,6 +187,14 @@ def context_token_id(tokenizer: Any) -> int | None:
 _LOAD_LOCK = threading.Lock()
 
 
+def _load_once(key: tuple[Any, ...], build: Callable[[], LanguageModel]) -> LanguageModel:
+    """The language model kept in :data:`RESOURCES` under ``key``, built by ``build`` the
+    first time (one load at a time: two threads asking for it load it once)."""
+    with _LOAD_LOCK:
+        loaded: LanguageModel = RESOURCES.language_models.get_or_create(key, build)
+        return loaded
+
+
 def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_tokens: int = 512,
            max_batch_tokens: int = 2048, device: str = "auto",
            precision: str = "fp32", processes: int | str = 1, engine: str = "torch",
@@ -223,9 +231,7 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
                                   processes=procs)
         return chitchat_ngram_lm()
 
-    with _LOAD_LOCK:
-        loaded: LanguageModel = RESOURCES.language_models.get_or_create(key, build)
-        return loaded
+    return _load_once(key, build)
 
 
 def _engine(engine: str, model: str, device: str, precision: str) -> str:
@@ -257,10 +263,7 @@ def _llama_lm(model: str, max_tokens: int, threads: int | str) -> LanguageModel:
     def build() -> LanguageModel:
         return LlamaCppLM(path, name=model, max_tokens=max_tokens, threads=n)
 
-    with _LOAD_LOCK:
-        loaded: LanguageModel = RESOURCES.language_models.get_or_create(
-            ("llama-cpp", path, max_tokens, n), build)
-        return loaded
+    return _load_once(("llama-cpp", path, max_tokens, n), build)
 
 
 def _gguf_or_none(model: str) -> str | None:

@@ -22,10 +22,10 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol, Sequence
 
+from chatmatch.analysis.fed import SYSTEM as SYSTEM  # re-exported (stb_sides)
 from chatmatch.validity.intervals import SAMPLES, agreement, paired_difference
 
 RANKING = "ranking"
-SYSTEM = "System"
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,6 @@ negated, so "higher = better" holds for every value here, as in the FED lab.
 
 from __future__ import annotations
 
-import json
-import math
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -41,14 +39,15 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from chatmatch.analysis.fed import SYSTEM, chat_transcript, mean_rating, system_means
+from chatmatch.analysis.fed import read_json_list, system_points, system_side
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.points import result_from_scores
 from chatmatch.stages import DimensionScore
-from chatmatch.transcript import Transcript, Turn
+from chatmatch.transcript import Transcript
+from chatmatch.validity.dimensions import system_words
 
-USER, SYSTEM = "User", "System"
 OVERALL = "human (overall)"
 #: every rated quality, with its scale
 QUALITIES = ("consistent", "likeable", "diverse", "informative", "coherent", "understanding",
@@ -70,15 +69,12 @@ class Dstc9Chat:
     raters: int
 
     def transcript(self) -> Transcript:
-        first = self.turns[0][0] if self.turns else USER
-        players = (first, SYSTEM if first == USER else USER)
-        turns = tuple(Turn(i, s, t) for i, (s, t) in enumerate(self.turns))
-        return Transcript(f"{self.system}#{self.index:03d}", players, turns,
-                          meta={"dstc9_system": self.system})
+        return chat_transcript(self.turns, f"{self.system}#{self.index:03d}",
+                               {"dstc9_system": self.system})
 
     def system_words(self) -> list[int]:
         """Whitespace tokens in each System turn (the length-bias features)."""
-        return [len(t.split()) for s, t in self.turns if s == SYSTEM]
+        return system_words(self)
 
 
 @dataclass(frozen=True)
@@ -136,19 +132,8 @@ def parse_context(context: str) -> tuple[tuple[str, str], ...]:
     return tuple((s, t) for s, t in turns)
 
 
-def _number(v: Any) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        return None  # "N/A" and friends
-    return float(v)
-
-
 def _chats(path: Path, system: str) -> list[Dstc9Chat]:
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise Dstc9Error(f"{path}: not a readable JSON file ({exc})") from None
-    if not isinstance(rows, list):
-        raise Dstc9Error(f"{path}: expected a JSON list of ratings, got {type(rows).__name__}")
+    rows = read_json_list(path, Dstc9Error, "ratings")
     grouped: dict[str, list[dict[str, Any]]] = {}
     for i, row in enumerate(rows):
         if not isinstance(row, dict) or not isinstance(row.get("context"), str):
@@ -158,10 +143,9 @@ def _chats(path: Path, system: str) -> list[Dstc9Chat]:
     out = []
     for k, (ctx, ratings) in enumerate(grouped.items()):
         means = {}
-        for q in QUALITIES:
-            nums = [n for r in ratings if (n := _number(r.get(q))) is not None]
-            if nums:
-                means[q] = statistics.fmean(nums)
+        for q in QUALITIES:  # "N/A" and friends left out
+            if (m := mean_rating([r.get(q) for r in ratings])) is not None:
+                means[q] = m
         out.append(Dstc9Chat(system, k, parse_context(ctx), means, len(ratings)))
     return out
 
@@ -205,26 +189,6 @@ class Dstc9Scores:
         return system_means(self.data.chats, self.points)
 
 
-def system_means(chats: Sequence[Dstc9Chat], values: Sequence[float]) -> dict[str, float]:
-    groups: dict[str, list[float]] = {}
-    for c, v in zip(chats, values):
-        if not math.isnan(v):
-            groups.setdefault(c.system, []).append(v)
-    return {s: statistics.fmean(v) for s, v in groups.items()}
-
-
-def system_side(games: Sequence[Mapping[str, DimensionScore]]) -> tuple[dict[str, list[float]], dict[str, bool]]:
-    """Oriented System raw scores per dimension, and each dimension's orientation."""
-    dims = list(games[0]) if games else []
-    hib = {d: games[0][d].higher_is_better for d in dims}
-    per_chat: dict[str, list[float]] = {d: [] for d in dims}
-    for game in games:
-        for d in dims:
-            v = float(game[d].raw.get(SYSTEM, math.nan))
-            per_chat[d].append(v if hib[d] else -v)
-    return per_chat, hib
-
-
 def score_dstc9(data: Dstc9Data, scorers: Sequence[Scorer],
                 weights: Mapping[str, float] | None = None,
                 games: Sequence[Mapping[str, DimensionScore]] | None = None) -> Dstc9Scores:
@@ -235,8 +199,4 @@ def score_dstc9(data: Dstc9Data, scorers: Sequence[Scorer],
     scored = list(games) if games is not None else score_games(transcripts, scorers)
     per_chat, hib = system_side(scored)
     w = dict(weights or {d: 1.0 for d in hib})
-    points = []
-    for tr, game in zip(transcripts, scored):
-        res = result_from_scores(tr.game_id, tr.players, game, w)
-        points.append(res.total.get(SYSTEM, math.nan))
-    return Dstc9Scores(data, per_chat, hib, tuple(points))
+    return Dstc9Scores(data, per_chat, hib, tuple(system_points(transcripts, scored, w)))

@@ -23,13 +23,12 @@ The DSTC9 dataset (:mod:`chatmatch.validity.dstc9`) is evaluated the same way, w
 from __future__ import annotations
 
 import math
-import statistics
 from typing import Any, Mapping, Protocol, Sequence
 
 from chatmatch.analysis.agreement import kendall, spearman
-from chatmatch.analysis.fed import OVERALL, SYSTEM
-from chatmatch.scoring.points import dimension_winner, result_from_scores
-from chatmatch.stages import DimensionScore
+from chatmatch.analysis.fed import OVERALL, SYSTEM, system_means, system_points, system_side
+from chatmatch.scoring.points import dimension_winner
+from chatmatch.stages import DimensionScore, nan_to_none
 from chatmatch.transcript import Transcript
 from chatmatch.validity.dimensions import RatedChat
 
@@ -44,41 +43,24 @@ class Chat(RatedChat, Protocol):
     def transcript(self) -> Transcript: ...
 
 
-def _clean(v: float) -> float | None:
-    return None if math.isnan(v) else round(v, 4)
-
-
-def _by_system(dialogues: Sequence[Chat], values: Sequence[float]) -> dict[str, float]:
-    groups: dict[str, list[float]] = {}
-    for d, v in zip(dialogues, values):
-        if not math.isnan(v):
-            groups.setdefault(d.system, []).append(v)
-    return {s: statistics.fmean(vs) for s, vs in groups.items()}
-
-
 def _agreement(dialogues: Sequence[Chat], values: Sequence[float],
                overall: str = OVERALL) -> dict[str, float | None]:
     """Dialogue-level rho and system-level tau of ``values`` (higher = better) with Overall."""
     pairs = [(v, d.ratings[overall]) for v, d in zip(values, dialogues)
              if overall in d.ratings and not math.isnan(v)]
     rho = spearman([p[0] for p in pairs], [p[1] for p in pairs]).value
-    mine = _by_system(dialogues, values)
-    human = _by_system(dialogues, [d.ratings.get(overall, math.nan) for d in dialogues])
+    mine = system_means(dialogues, values)
+    human = system_means(dialogues, [d.ratings.get(overall, math.nan) for d in dialogues])
     systems = sorted(set(mine) & set(human))
     t = kendall([mine[s] for s in systems], [human[s] for s in systems]).value
-    return {DIALOGUE: _clean(rho), SYSTEM_LEVEL: _clean(t)}
+    return {DIALOGUE: nan_to_none(rho, 4), SYSTEM_LEVEL: nan_to_none(t, 4)}
 
 
 def game_points(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, DimensionScore]],
                 weights: Mapping[str, float]) -> list[float]:
     """The System's game points against its interlocutor, awarded as a tournament awards
     them (a dimension that does not apply to either side gives nobody its point)."""
-    out = []
-    for d, game in zip(dialogues, scores):
-        tr = d.transcript()
-        res = result_from_scores(tr.game_id, tr.players, game, weights)
-        out.append(res.total[SYSTEM] if SYSTEM in res.total else math.nan)
-    return out
+    return system_points([d.transcript() for d in dialogues], scores, weights)
 
 
 def evaluate_fed(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, DimensionScore]],
@@ -89,22 +71,22 @@ def evaluate_fed(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, Dimens
     fires: dict[str, float] = {}
     alone: dict[str, dict[str, float | None]] = {}
     minus: dict[str, dict[str, float | None]] = {}
+    oriented, _ = system_side(scores)
     for dim in dims:
-        sys_raw, decided = [], 0
-        for d, game in zip(dialogues, scores):
+        decided = 0
+        for game in scores:
             s = game[dim]
-            v = float(s.raw.get(SYSTEM, math.nan))
-            sys_raw.append(v if s.higher_is_better else -v)
             other = next((p for p in s.raw if p != SYSTEM), None)
             if other is not None and not s.not_applicable:
-                decided += dimension_winner(v, float(s.raw[other]), s.higher_is_better) != 0
+                mine = float(s.raw.get(SYSTEM, math.nan))
+                decided += dimension_winner(mine, float(s.raw[other]), s.higher_is_better) != 0
         fires[dim] = decided / len(dialogues) if dialogues else 0.0
-        alone[dim] = (_agreement(dialogues, sys_raw, overall) if fires[dim] > 0
+        alone[dim] = (_agreement(dialogues, oriented[dim], overall) if fires[dim] > 0
                       else {DIALOGUE: None, SYSTEM_LEVEL: None})
         without = {**weights, dim: 0.0}
         if any(without.get(x, 1.0) > 0 for x in dims):
             minus[dim] = _agreement(dialogues, game_points(dialogues, scores, without), overall)
-    people = _by_system(dialogues, [d.ratings.get(overall, math.nan) for d in dialogues])
+    people = system_means(dialogues, [d.ratings.get(overall, math.nan) for d in dialogues])
     refs = {}
     for name, statistic in ((DIALOGUE, "spearman_rho"), (SYSTEM_LEVEL, "kendall_tau_b")):
         refs[name] = {"statistic": statistic, "full": full[name],

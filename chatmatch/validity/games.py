@@ -21,7 +21,6 @@ Agreement is Kendall's tau-b between chatmatch's ranks and the reference scores.
 
 from __future__ import annotations
 
-import math
 import statistics
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
@@ -29,7 +28,7 @@ from typing import Any, Mapping, Sequence
 from chatmatch.analysis.agreement import compare
 from chatmatch.ranking import RankingConfig, rank
 from chatmatch.scoring.points import dimension_winner, result_from_scores, reweight
-from chatmatch.stages import DimensionScore, GameResult
+from chatmatch.stages import DimensionScore, GameResult, nan_to_none
 from chatmatch.transcript import Transcript
 
 #: a dimension deciding fewer games than this share is flagged as rare
@@ -56,7 +55,7 @@ def tau(order_ranks: Mapping[str, int], reference: Mapping[str, float]) -> float
     better); None when undefined (a side ranks every bot the same)."""
     value = compare({b: float(r) for b, r in order_ranks.items()}, reference,
                     system_lower_better=True, human_lower_better=False).tau.value
-    return None if math.isnan(value) else round(value, 4)
+    return nan_to_none(value, 4)
 
 
 def fire_rate(results: Sequence[GameResult], dim: str) -> float:

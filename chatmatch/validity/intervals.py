@@ -26,6 +26,8 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats
 
+from chatmatch.stages import nan_to_none
+
 #: bootstrap resamples when nobody says otherwise
 SAMPLES = 1000
 
@@ -74,18 +76,14 @@ def rho_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
-def _round(v: float) -> float | None:
-    return None if math.isnan(v) else round(float(v), 4)
-
-
 def _estimate(full: float, boot: np.ndarray) -> Estimate:
     ok = boot[~np.isnan(boot)]
     if math.isnan(full):
         return Estimate(None, None, None)
     if ok.size == 0:
-        return Estimate(_round(full), None, None)
-    return Estimate(_round(full), _round(float(np.quantile(ok, 0.025))),
-                    _round(float(np.quantile(ok, 0.975))))
+        return Estimate(nan_to_none(full, 4), None, None)
+    return Estimate(nan_to_none(full, 4), nan_to_none(float(np.quantile(ok, 0.025)), 4),
+                    nan_to_none(float(np.quantile(ok, 0.975)), 4))
 
 
 @dataclass(frozen=True)

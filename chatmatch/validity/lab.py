@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from chatmatch.analysis.fed import load_fed
+from chatmatch.analysis.fed import load_fed, system_side
 from chatmatch.config import EvalSettings, config_from_data
 from chatmatch.errors import ChatmatchError
+from chatmatch.progress import ProgressBar, Reporter
 from chatmatch.ranking import RankingConfig
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
@@ -37,7 +38,7 @@ from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
 from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
 from chatmatch.validity.dstc9 import OVERALL as DSTC9_OVERALL
-from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9, system_side
+from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9
 from chatmatch.validity.dstc9 import find_files as find_dstc9
 from chatmatch.validity.fed_lab import Chat, evaluate_fed, game_points
 from chatmatch.validity.intervals import SAMPLES
@@ -120,25 +121,19 @@ def parse_datasets(text: str) -> tuple[str, ...]:
 
 
 def score_with_steps(games: Sequence[Transcript], scorers: Sequence[Scorer], label: str,
-                     progress: "Progress") -> list[dict[str, DimensionScore]]:
+                     progress: ProgressBar) -> list[dict[str, DimensionScore]]:
     """:func:`chatmatch.scoring.engine.score_games` as one progress step. The engine is
     called as a whole (not scorer by scorer) so that whatever it does across scorers is
     what the lab measures."""
-    progress.start(f"{label}: scoring {', '.join(s.name for s in scorers)}")
+    progress.update(detail=f"{label}: scoring {', '.join(s.name for s in scorers)}")
     out = score_games(games, scorers)
     progress.advance()
     return out
 
 
-class Progress:
-    """What the lab tells about its work: ``start(label)`` before a step, ``advance()``
-    after it. This one says nothing; the CLI's draws a bar."""
-
-    def start(self, label: str) -> None:
-        pass
-
-    def advance(self) -> None:
-        pass
+def quiet_steps() -> ProgressBar:
+    """A bar that shows nothing: the lab's progress when nobody draws it."""
+    return Reporter.off().open_bar("validity lab", None, unit="steps")
 
 
 @dataclass
@@ -151,7 +146,9 @@ class Lab:
     seeds: int = 5
     ladder_file: Path = Path("tournaments/ladder.yaml")
     ladder_exchanges: int | None = None
-    progress: Progress = field(default_factory=Progress)
+    #: one step per :meth:`steps_total`: ``update(detail=label)`` before a step (the
+    #: ``validate`` command shows the label), ``advance()`` after it
+    progress: ProgressBar = field(default_factory=quiet_steps)
     dstc9_dir: Path | None = None  # default: data_dir / "dstc9"
     sample: int | None = None  # DSTC9 chats per system (None: all 200)
     bootstrap: int = SAMPLES  # resamples for the per-dimension intervals
@@ -190,13 +187,13 @@ class Lab:
         reports: list[dict[str, Any]] = []
         for name in self.datasets:
             if name == "stb":
-                self.progress.start("stb: reading the zip")
+                self.progress.update(detail="stb: reading the zip")
                 domains = load_stb(self.data_dir / "stb")
                 self.progress.advance()
                 for dom in domains:
                     ds = _stb_dataset(dom)
                     scores = score_with_steps(ds.games, scorers, ds.name, self.progress)
-                    self.progress.start(f"{ds.name}: ranking")
+                    self.progress.update(detail=f"{ds.name}: ranking")
                     report = evaluate_games(ds, scores, self.weights(), self.config.ranking,
                                             seed=self.config.seed, seeds=self.seeds)
                     reports.append(self._stb_tables(report, dom, scores))
@@ -206,11 +203,11 @@ class Lab:
             elif name == "dstc9":
                 reports.append(self._dstc9(scorers))
             else:
-                self.progress.start("ladder: playing")
+                self.progress.update(detail="ladder: playing")
                 ds = play_ladder(self.ladder_file, self.ladder_exchanges)
                 self.progress.advance()
                 scores = score_with_steps(ds.games, scorers, "ladder", self.progress)
-                self.progress.start("ladder: ranking")
+                self.progress.update(detail="ladder: ranking")
                 reports.append(evaluate_games(ds, scores, self.weights(), self.config.ranking,
                                               seed=self.config.seed, seeds=self.seeds))
                 self.progress.advance()
@@ -223,14 +220,14 @@ class Lab:
                 "seed": self.config.seed, "seeds": self.seeds, "datasets": reports}
 
     def _fed(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
-        self.progress.start("fed: reading")
+        self.progress.update(detail="fed: reading")
         dialogues = load_fed(self.data_dir / "fed" / "fed_data.json")
         self.progress.advance()
         return self._rated("fed", dialogues, scorers, {})
 
     def _dstc9(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
         path = self.dstc9_dir or self.data_dir / "dstc9"
-        self.progress.start("dstc9: reading")
+        self.progress.update(detail="dstc9: reading")
         try:
             data = load_dstc9(path).sample(self.sample, self.config.seed)
         except Dstc9Error as exc:
@@ -248,10 +245,10 @@ class Lab:
         """A dataset of human-bot chats rated by people: the FED-style agreement, then the
         per-dimension and length-bias tables."""
         scores = score_with_steps([c.transcript() for c in chats], scorers, name, self.progress)
-        self.progress.start(f"{name}: correlating")
+        self.progress.update(detail=f"{name}: correlating")
         report = evaluate_fed(chats, scores, self.weights(), dataset=name, **how)
         self.progress.advance()
-        self.progress.start(f"{name}: bootstrap intervals")
+        self.progress.update(detail=f"{name}: bootstrap intervals")
         per_chat = self._per_chat(chats, scores, self.weights())
         base = None
         if self.baseline is not None and self._base is not None:
