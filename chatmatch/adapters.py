@@ -22,7 +22,6 @@ A module or plugin that fails to import does not stop the others; its error is k
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import types
 import typing
@@ -30,7 +29,7 @@ from typing import Any
 
 from chatmatch.bot import Bot
 from chatmatch.errors import BotError, ChatmatchError
-from chatmatch.registry import Registry, UnknownNameError
+from chatmatch.registry import Registry, UnknownNameError, close_matches
 
 ENTRY_POINT_GROUP = "chatmatch.bots"
 
@@ -134,7 +133,7 @@ def _check_params(cls: type[Bot], params: dict[str, Any]) -> str | None:
     if unknown and not takes_any:
         hints = [f"'{u}' (did you mean '{close[0]}'?)" if close else f"'{u}'"
                  for u in unknown
-                 for close in [difflib.get_close_matches(u, list(accepted), n=1, cutoff=0.6)]]
+                 for close in [close_matches(u, accepted, n=1)]]
         return f"unknown parameter(s) {', '.join(hints)}"
     missing = [n for n, p in accepted.items()
                if p.default is inspect.Parameter.empty and n not in params]

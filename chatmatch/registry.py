@@ -34,7 +34,7 @@ import importlib
 import importlib.metadata
 import threading
 import types
-from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
 from chatmatch.errors import ChatmatchError
 
@@ -43,6 +43,20 @@ T = TypeVar("T")
 
 class UnknownNameError(ChatmatchError):
     """A name that is not in a registry."""
+
+
+def close_matches(name: str, names: Iterable[str], n: int = 3) -> list[str]:
+    """Up to ``n`` of ``names`` that look like ``name`` (a typo's likely meaning), closest
+    first: the one similarity rule of every did-you-mean in chatmatch."""
+    return difflib.get_close_matches(name, list(names), n=n, cutoff=0.6)
+
+
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """`` Did you mean: a, b?`` for the names close to ``name`` ("" when none is): the hint of
+    every registry-like lookup (bots, scorers, ranking methods, presets, perturbation
+    families), e.g. ``f"Unknown preset '{name}'.{did_you_mean(name, PRESETS)} Available: ..."``."""
+    close = close_matches(name, names)
+    return f" Did you mean: {', '.join(close)}?" if close else ""
 
 
 def describe_exception(exc: BaseException) -> str:
@@ -210,9 +224,8 @@ class Registry(Generic[T]):
     def miss_message(self, name: str, *, among: list[str] | None = None,
                      kind: str | None = None) -> str:
         names = sorted(self if among is None else among)
-        close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-        hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        return f"Unknown {kind or self.kind} '{name}'.{hint} Available: {', '.join(names) or 'none'}"
+        return (f"Unknown {kind or self.kind} '{name}'.{did_you_mean(name, names)} "
+                f"Available: {', '.join(names) or 'none'}")
 
     # --- import paths ---------------------------------------------------------------------
     def resolve(self, spec: str) -> T:
