@@ -216,6 +216,11 @@ class Registry(Generic[T]):
             return ""
         return f"{stop} Some {self.noun}s failed to load: " + "; ".join(self.load_errors)
 
+    def registered_name(self, item: object) -> str | None:
+        """The name a loaded item is registered under (None: not registered), e.g. a
+        function named by import path whose module registered it when imported."""
+        return next((name for name, it in self._items.items() if it is item), None)
+
     def meta(self, name: str) -> dict[str, object]:
         """The item's metadata: what it declares itself, then what registration added."""
         item = self.get(name)
