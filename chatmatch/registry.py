@@ -4,17 +4,18 @@ families.
 
 An item is found in one of three ways, all lazy (nothing is imported before it is asked for):
 
-- a **registered name**: a built-in listed in the registry's table (``name ->
-  'package.module:Attr'``), or an item added with :meth:`Registry.add` /
-  ``@REGISTRY.register("name")``;
-- an **entry point** of the registry's group (e.g. ``chatmatch.bots``) declared by another
-  package; the entry point's name becomes the item's name (it may also point at a module
-  that registers its items itself when imported);
+- an **entry point** of the registry's group (e.g. ``chatmatch.bots``): chatmatch declares its
+  own built-ins this way in its ``setup.cfg``, exactly as another package declares a plugin,
+  so the core's code names none of them; the entry point's name becomes the item's name (it
+  may also point at a module that registers its items itself when imported);
+- an item added with :meth:`Registry.add` / ``@REGISTRY.register("name")`` (e.g. the
+  perturbation families defined in the registry's own module);
 - an **import path** ``package.module:Attr`` (:meth:`Registry.resolve`).
 
 Metadata (``description``, a scorer's ``higher_is_better``...) is declared once, on the item
 where it is defined, and read by the registry's ``describe`` function; :meth:`Registry.add`
-may add more. A miss says what exists and suggests the closest name::
+may add more. A miss says what exists and suggests the closest name (:func:`did_you_mean`,
+the hint of every lookup by name in chatmatch)::
 
     >>> r: Registry[int] = Registry("metric")
     >>> r.add("acc_norm", 1)
@@ -80,11 +81,13 @@ class Registry(Generic[T]):
     a module defines that could be an item (shown when an import path names a missing
     attribute); ``listing`` is the command that lists the registered names. ``error`` is the
     exception class of import-path errors. ``name_of(item)``: the name an item gives itself
-    (a scorer's ``name``), which a built-in or entry point must be registered under.
+    (a scorer's ``name``), which an entry point must be registered under. ``provider``: the
+    distribution whose entry points are the registry's built-ins (``"chatmatch"``); when none
+    of them is found, a miss says that it is not installed.
     """
 
-    def __init__(self, kind: str, *, builtins: Mapping[str, str] | None = None,
-                 group: str | None = None, noun: str | None = None,
+    def __init__(self, kind: str, *, group: str | None = None, provider: str | None = None,
+                 noun: str | None = None,
                  check: Callable[[object], str | None] = _anything,
                  candidates: Callable[[types.ModuleType], str] | None = None,
                  listing: str = "",
@@ -94,7 +97,7 @@ class Registry(Generic[T]):
         self.kind = kind
         self.noun = noun or kind
         self.group = group
-        self.builtins: dict[str, str] = dict(builtins or {})
+        self._provider = provider
         self._check = check
         self._candidates = candidates
         self._listing = listing
@@ -104,8 +107,7 @@ class Registry(Generic[T]):
         self._items: dict[str, T] = {}
         self._meta: dict[str, dict[str, object]] = {}
         #: name -> (where it comes from, how to load it): not imported yet
-        self._pending: dict[str, tuple[str, Callable[[], object]]] = {
-            name: (f"built-in {path}", _importer(path)) for name, path in self.builtins.items()}
+        self._pending: dict[str, tuple[str, Callable[[], object]]] = {}
         self._discovered = group is None
         #: "where: why" for each built-in or entry point that failed to load
         self.load_errors: list[str] = []
@@ -147,6 +149,12 @@ class Registry(Generic[T]):
                                         "unavailable until the broken package is reinstalled")
                 return
             self.add_entry_points(eps)
+            if self._provider and not any(_distribution(ep) == self._provider for ep in eps):
+                self.load_errors.append(
+                    f"the built-in {self.noun}s (entry points '{self.group}' of {self._provider}) "
+                    f"were not found: {self._provider} is not installed in this Python "
+                    "environment, or was installed before they were declared; install it again "
+                    "(`pip install -e .` in its folder)")
 
     # --- loading --------------------------------------------------------------------------
     def _load_one(self, name: str) -> None:
@@ -285,14 +293,8 @@ class Registry(Generic[T]):
                               f"{describe_exception(exc)}") from exc
 
 
-def _importer(path: str) -> Callable[[], object]:
-    """A loader for a built-in's ``package.module:Attr``."""
-    module_name, _, attr = path.partition(":")
 
-    def load() -> object:
-        obj: Any = importlib.import_module(module_name)
-        for part in attr.split(".") if attr else ():
-            obj = getattr(obj, part)
-        return obj
-
-    return load
+def _distribution(ep: importlib.metadata.EntryPoint) -> str | None:
+    """The name of the distribution that declares ``ep`` (None when unknown)."""
+    dist = getattr(ep, "dist", None)
+    return None if dist is None else str(dist.name)

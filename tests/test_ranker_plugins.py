@@ -16,7 +16,9 @@ from pydantic import ValidationError
 
 from chatmatch.errors import RunDirError
 from chatmatch.ranking import RankingConfig, rank
+from chatmatch.ranking.params import PointsRule
 from chatmatch.scoring.points import award_points
+from chatmatch.stages import GameResult
 from chatmatch.storedrun import Run
 from chatmatch.ranking import RANKERS
 from tests.ranking_plugin import WinsParams, rank_by_wins
@@ -25,7 +27,7 @@ PLUGIN = "tests.ranking_plugin:rank_by_wins"
 HIB = {"fluency": False, "proactivity": True}
 
 
-def _game(gid: str, a: str, b: str, ra: tuple[float, float], rb: tuple[float, float]):  # type: ignore[no-untyped-def]
+def _game(gid: str, a: str, b: str, ra: tuple[float, float], rb: tuple[float, float]) -> GameResult:
     return award_points(gid, (a, b), {a: dict(zip(HIB, ra)), b: dict(zip(HIB, rb))}, HIB, {})
 
 
@@ -83,7 +85,7 @@ def test_a_plugin_method_without_a_block_gets_its_defaults_and_one_without_param
 
 
 def test_a_builtin_named_by_import_path_uses_its_block() -> None:
-    config = RankingConfig(method="points", points={"win": 2, "tie": 1, "loss": 0})
+    config = RankingConfig(method="points", points=PointsRule(win=2, tie=1, loss=0))
     by_path = rank(RESULTS, BOTS, config, method="chatmatch.ranking.points:rank_points")
     assert by_path.to_json() == rank(RESULTS, BOTS, config).to_json()
 
