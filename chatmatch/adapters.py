@@ -4,17 +4,17 @@ A bot entry names its adapter either by a registered short name (``eliza``, ``ca
 or by an import path ``package.module:Class``. Adapters are found the same way whether they
 are built in or come from another package (see :mod:`chatmatch.registry`):
 
-- a built-in adapter is listed in :data:`BUILTIN_ADAPTERS` (name -> ``module:Class`` in
-  :mod:`chatmatch_bots`); its module is imported when the name is first asked for, not
-  when chatmatch starts;
-- a third-party package declares an entry point in the group :data:`ENTRY_POINT_GROUP`::
+- a package declares an entry point in the group :data:`ENTRY_POINT_GROUP`, and chatmatch
+  declares its own adapters (:mod:`chatmatch_bots`) the same way, in its ``setup.cfg``
+  (the core never imports :mod:`chatmatch_bots`)::
 
       [options.entry_points]
       chatmatch.bots =
           my-bot = my_package.bots:MyBot
 
-  The entry point's name becomes the adapter name. It may also point at a module that
-  registers its classes itself with ``@ADAPTERS.register("name")``.
+  The entry point's name becomes the adapter name; its module is imported when the name is
+  first asked for, not when chatmatch starts. It may also point at a module that registers
+  its classes itself with ``@ADAPTERS.register("name")``.
 
 A module or plugin that fails to import does not stop the others; its error is kept in
 ``ADAPTERS.load_errors`` and shown when an adapter cannot be found.
@@ -22,7 +22,6 @@ A module or plugin that fails to import does not stop the others; its error is k
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import types
 import typing
@@ -30,25 +29,9 @@ from typing import Any
 
 from chatmatch.bot import Bot
 from chatmatch.errors import BotError, ChatmatchError
-from chatmatch.registry import Registry, UnknownNameError
+from chatmatch.registry import Registry, UnknownNameError, close_matches
 
 ENTRY_POINT_GROUP = "chatmatch.bots"
-
-#: The built-in adapters: name -> ``module:Class``. To add one, add a line here.
-BUILTIN_ADAPTERS: dict[str, str] = {
-    "canned": "chatmatch_bots.baseline:CannedBot",
-    "echo": "chatmatch_bots.baseline:EchoBot",
-    "random-line": "chatmatch_bots.baseline:RandomLineBot",
-    "eliza": "chatmatch_bots.eliza:ElizaBot",
-    "retrieval": "chatmatch_bots.retrieval:RetrievalBot",
-    "chatterbot": "chatmatch_bots.chatterbot_bot:ChatterBotBot",
-    "causal-lm": "chatmatch_bots.transformers_bot:CausalLMBot",
-    "smollm2": "chatmatch_bots.transformers_bot:SmolLM2Bot",
-    "seq2seq": "chatmatch_bots.transformers_bot:Seq2SeqBot",
-    "openai-chat": "chatmatch_bots.openai_http:OpenAIChatBot",
-    "faulty": "chatmatch_bots.faults:FaultyBot",
-}
-
 
 def _is_bot_class(obj: object) -> bool:
     return isinstance(obj, type) and issubclass(obj, Bot)
@@ -71,7 +54,7 @@ def _describe_adapter(cls: type[Bot]) -> dict[str, object]:
 
 
 ADAPTERS: Registry[type[Bot]] = Registry(
-    "bot adapter", builtins=BUILTIN_ADAPTERS, group=ENTRY_POINT_GROUP, noun="adapter",
+    "bot adapter", group=ENTRY_POINT_GROUP, provider="chatmatch", noun="adapter",
     check=_check_adapter, candidates=_bot_classes_in, listing="chatmatch bots",
     describe=_describe_adapter, error=BotError)
 
@@ -134,7 +117,7 @@ def _check_params(cls: type[Bot], params: dict[str, Any]) -> str | None:
     if unknown and not takes_any:
         hints = [f"'{u}' (did you mean '{close[0]}'?)" if close else f"'{u}'"
                  for u in unknown
-                 for close in [difflib.get_close_matches(u, list(accepted), n=1, cutoff=0.6)]]
+                 for close in [close_matches(u, accepted, n=1)]]
         return f"unknown parameter(s) {', '.join(hints)}"
     missing = [n for n, p in accepted.items()
                if p.default is inspect.Parameter.empty and n not in params]

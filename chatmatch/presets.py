@@ -40,8 +40,9 @@ p 50 %, all weights 1, 3/1/0 points). Add a preset or a key here, in one place.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
+
+from chatmatch.registry import did_you_mean
 
 PRESETS: dict[str, dict[str, Any]] = {
     "paper": {
@@ -70,9 +71,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 def unknown_preset_message(name: object) -> str:
     """``Unknown preset 'papr'. Did you mean: paper? Available: paper``."""
-    close = difflib.get_close_matches(str(name), list(PRESETS), n=3, cutoff=0.6)
-    hint = f" Did you mean: {', '.join(close)}?" if close else ""
-    return f"Unknown preset '{name}'.{hint} Available: {', '.join(sorted(PRESETS))}"
+    return (f"Unknown preset '{name}'.{did_you_mean(str(name), PRESETS)} "
+            f"Available: {', '.join(sorted(PRESETS))}")
 
 
 def apply_preset(data: Any) -> Any:

@@ -4,17 +4,18 @@ families.
 
 An item is found in one of three ways, all lazy (nothing is imported before it is asked for):
 
-- a **registered name**: a built-in listed in the registry's table (``name ->
-  'package.module:Attr'``), or an item added with :meth:`Registry.add` /
-  ``@REGISTRY.register("name")``;
-- an **entry point** of the registry's group (e.g. ``chatmatch.bots``) declared by another
-  package; the entry point's name becomes the item's name (it may also point at a module
-  that registers its items itself when imported);
+- an **entry point** of the registry's group (e.g. ``chatmatch.bots``): chatmatch declares its
+  own built-ins this way in its ``setup.cfg``, exactly as another package declares a plugin,
+  so the core's code names none of them; the entry point's name becomes the item's name (it
+  may also point at a module that registers its items itself when imported);
+- an item added with :meth:`Registry.add` / ``@REGISTRY.register("name")`` (e.g. the
+  perturbation families defined in the registry's own module);
 - an **import path** ``package.module:Attr`` (:meth:`Registry.resolve`).
 
 Metadata (``description``, a scorer's ``higher_is_better``...) is declared once, on the item
 where it is defined, and read by the registry's ``describe`` function; :meth:`Registry.add`
-may add more. A miss says what exists and suggests the closest name::
+may add more. A miss says what exists and suggests the closest name (:func:`did_you_mean`,
+the hint of every lookup by name in chatmatch)::
 
     >>> r: Registry[int] = Registry("metric")
     >>> r.add("acc_norm", 1)
@@ -34,7 +35,7 @@ import importlib
 import importlib.metadata
 import threading
 import types
-from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
 from chatmatch.errors import ChatmatchError
 
@@ -43,6 +44,20 @@ T = TypeVar("T")
 
 class UnknownNameError(ChatmatchError):
     """A name that is not in a registry."""
+
+
+def close_matches(name: str, names: Iterable[str], n: int = 3) -> list[str]:
+    """Up to ``n`` of ``names`` that look like ``name`` (a typo's likely meaning), closest
+    first: the one similarity rule of every did-you-mean in chatmatch."""
+    return difflib.get_close_matches(name, list(names), n=n, cutoff=0.6)
+
+
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """`` Did you mean: a, b?`` for the names close to ``name`` ("" when none is): the hint of
+    every registry-like lookup (bots, scorers, ranking methods, presets, perturbation
+    families), e.g. ``f"Unknown preset '{name}'.{did_you_mean(name, PRESETS)} Available: ..."``."""
+    close = close_matches(name, names)
+    return f" Did you mean: {', '.join(close)}?" if close else ""
 
 
 def describe_exception(exc: BaseException) -> str:
@@ -66,11 +81,13 @@ class Registry(Generic[T]):
     a module defines that could be an item (shown when an import path names a missing
     attribute); ``listing`` is the command that lists the registered names. ``error`` is the
     exception class of import-path errors. ``name_of(item)``: the name an item gives itself
-    (a scorer's ``name``), which a built-in or entry point must be registered under.
+    (a scorer's ``name``), which an entry point must be registered under. ``provider``: the
+    distribution whose entry points are the registry's built-ins (``"chatmatch"``); when none
+    of them is found, a miss says that it is not installed.
     """
 
-    def __init__(self, kind: str, *, builtins: Mapping[str, str] | None = None,
-                 group: str | None = None, noun: str | None = None,
+    def __init__(self, kind: str, *, group: str | None = None, provider: str | None = None,
+                 noun: str | None = None,
                  check: Callable[[object], str | None] = _anything,
                  candidates: Callable[[types.ModuleType], str] | None = None,
                  listing: str = "",
@@ -80,7 +97,7 @@ class Registry(Generic[T]):
         self.kind = kind
         self.noun = noun or kind
         self.group = group
-        self.builtins: dict[str, str] = dict(builtins or {})
+        self._provider = provider
         self._check = check
         self._candidates = candidates
         self._listing = listing
@@ -90,8 +107,7 @@ class Registry(Generic[T]):
         self._items: dict[str, T] = {}
         self._meta: dict[str, dict[str, object]] = {}
         #: name -> (where it comes from, how to load it): not imported yet
-        self._pending: dict[str, tuple[str, Callable[[], object]]] = {
-            name: (f"built-in {path}", _importer(path)) for name, path in self.builtins.items()}
+        self._pending: dict[str, tuple[str, Callable[[], object]]] = {}
         self._discovered = group is None
         #: "where: why" for each built-in or entry point that failed to load
         self.load_errors: list[str] = []
@@ -133,6 +149,12 @@ class Registry(Generic[T]):
                                         "unavailable until the broken package is reinstalled")
                 return
             self.add_entry_points(eps)
+            if self._provider and not any(_distribution(ep) == self._provider for ep in eps):
+                self.load_errors.append(
+                    f"the built-in {self.noun}s (entry points '{self.group}' of {self._provider}) "
+                    f"were not found: {self._provider} is not installed in this Python "
+                    "environment, or was installed before they were declared; install it again "
+                    "(`pip install -e .` in its folder)")
 
     # --- loading --------------------------------------------------------------------------
     def _load_one(self, name: str) -> None:
@@ -202,6 +224,11 @@ class Registry(Generic[T]):
             return ""
         return f"{stop} Some {self.noun}s failed to load: " + "; ".join(self.load_errors)
 
+    def registered_name(self, item: object) -> str | None:
+        """The name a loaded item is registered under (None: not registered), e.g. a
+        function named by import path whose module registered it when imported."""
+        return next((name for name, it in self._items.items() if it is item), None)
+
     def meta(self, name: str) -> dict[str, object]:
         """The item's metadata: what it declares itself, then what registration added."""
         item = self.get(name)
@@ -210,9 +237,8 @@ class Registry(Generic[T]):
     def miss_message(self, name: str, *, among: list[str] | None = None,
                      kind: str | None = None) -> str:
         names = sorted(self if among is None else among)
-        close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-        hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        return f"Unknown {kind or self.kind} '{name}'.{hint} Available: {', '.join(names) or 'none'}"
+        return (f"Unknown {kind or self.kind} '{name}'.{did_you_mean(name, names)} "
+                f"Available: {', '.join(names) or 'none'}")
 
     # --- import paths ---------------------------------------------------------------------
     def resolve(self, spec: str) -> T:
@@ -267,14 +293,8 @@ class Registry(Generic[T]):
                               f"{describe_exception(exc)}") from exc
 
 
-def _importer(path: str) -> Callable[[], object]:
-    """A loader for a built-in's ``package.module:Attr``."""
-    module_name, _, attr = path.partition(":")
 
-    def load() -> object:
-        obj: Any = importlib.import_module(module_name)
-        for part in attr.split(".") if attr else ():
-            obj = getattr(obj, part)
-        return obj
-
-    return load
+def _distribution(ep: importlib.metadata.EntryPoint) -> str | None:
+    """The name of the distribution that declares ``ep`` (None when unknown)."""
+    dist = getattr(ep, "dist", None)
+    return None if dist is None else str(dist.name)

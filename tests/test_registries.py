@@ -4,8 +4,10 @@ carries its metadata, a typo gets a "did you mean", and an import path finds the
 
 from __future__ import annotations
 
+import configparser
 import importlib.metadata
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -153,3 +155,57 @@ def test_unreadable_entry_point_metadata_is_named_not_raised(
     with pytest.raises(UnknownNameError) as err:
         reg.get("glicko")
     assert "entry points of group 'chatmatch.rankers' could not be read (TypeError: " in str(err.value)
+
+
+#: where chatmatch's own entry points may point: the import contracts of pyproject.toml
+#: (the core never imports chatmatch_bots, scoring never imports the judges) hold for the
+#: built-ins because the core's code names none of them; setup.cfg does, and only these
+BUILTIN_HOMES = {"chatmatch.bots": ("chatmatch_bots.",),
+                 "chatmatch.scorers": ("chatmatch.scoring.", "chatmatch.judges."),
+                 "chatmatch.rankers": ("chatmatch.ranking.",)}
+
+
+def _declared(group: str) -> dict[str, str]:
+    """The entry points of ``group`` that chatmatch's setup.cfg declares: name -> value."""
+    setup = next(p / "setup.cfg" for p in Path(__file__).resolve().parents
+                 if (p / "setup.cfg").is_file())
+    cfg = configparser.ConfigParser()
+    cfg.read(setup)
+    pairs = [line.split("=", 1) for line in cfg["options.entry_points"][group].strip().splitlines()]
+    return {name.strip(): value.strip() for name, value in pairs}
+
+
+@pytest.mark.parametrize("group", sorted(BUILTIN_HOMES))
+def test_the_builtins_are_the_entry_points_setup_cfg_declares(group: str) -> None:
+    declared = _declared(group)
+    installed = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=group)
+                 if ep.dist is not None and ep.dist.name == "chatmatch"}
+    assert installed == declared, (
+        f"the installed entry points of {group} are not setup.cfg's: reinstall chatmatch "
+        "(pip install -e .)")
+    for name, value in declared.items():
+        assert value.startswith(BUILTIN_HOMES[group]), f"{group}: {name} = {value}"
+
+
+@pytest.mark.parametrize("contract", [c for k, c in sorted(CONTRACTS.items()) if k != "families"],
+                         ids=["bots", "rankers", "scorers"])
+def test_every_builtin_is_registered_under_its_entry_point(contract: Contract) -> None:
+    assert contract.group is not None
+    declared = _declared(contract.group)
+    assert sorted(declared) == sorted(contract.expected_names)
+    for name, value in declared.items():
+        assert contract.registry.get(name) is contract.registry.import_path(value), name
+
+
+def test_a_registry_whose_builtins_are_not_installed_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda *, group: [])
+    reg: Registry[Any] = Registry("ranking method", group="chatmatch.rankers",
+                                  provider="chatmatch")
+    with pytest.raises(UnknownNameError) as err:
+        reg.get("elo")
+    assert str(err.value) == (
+        "Unknown ranking method 'elo'. Available: none. Some ranking methods failed to load: "
+        "the built-in ranking methods (entry points 'chatmatch.rankers' of chatmatch) were not "
+        "found: chatmatch is not installed in this Python environment, or was installed before "
+        "they were declared; install it again (`pip install -e .` in its folder)")

@@ -5,8 +5,8 @@ A ranking method is a function ``(results, bots, params, seed) -> Ranking`` regi
 ``@RANKERS.register("name", description=..., params=ParamsModel)``; ``params`` is its own
 pydantic model, defined next to it and read from the YAML block ``ranking.<name>``
 (``options=("shuffles",)``: top-level keys of ``ranking`` it also takes, as keywords). The
-built-in methods are listed in :data:`BUILTIN_RANKERS` (imported when first named); another
-package adds its own through the entry point group ``chatmatch.rankers``, and
+methods are found through the entry point group ``chatmatch.rankers``, chatmatch's own
+(declared in its ``setup.cfg``) like another package's, and imported when first named;
 ``ranking.method`` may also be an import path ``package.module:function``.
 """
 
@@ -120,15 +120,6 @@ def competition_ranks(keys: Sequence[Any], tol: float = 1e-9) -> list[int]:
 #: ``(results, bots, params, seed) -> Ranking``; ``params``: the method's own model (or None)
 Ranker = Callable[..., Ranking]
 
-#: The built-in methods: name -> module (which registers the method when imported).
-BUILTIN_RANKERS: dict[str, str] = {
-    "points": "chatmatch.ranking.points",
-    "trueskill": "chatmatch.ranking.trueskill_rank",
-    "bt": "chatmatch.ranking.bradley_terry",
-    "elo": "chatmatch.ranking.elo",
-}
-
-
 def _check_ranker(obj: object) -> str | None:
     if callable(obj) and not isinstance(obj, type):
         return None
@@ -136,8 +127,8 @@ def _check_ranker(obj: object) -> str | None:
             "(results, bots, params, seed) -> Ranking.")
 
 
-RANKERS: Registry[Ranker] = Registry("ranking method", builtins=BUILTIN_RANKERS,
-                                     group="chatmatch.rankers", check=_check_ranker)
+RANKERS: Registry[Ranker] = Registry("ranking method", group="chatmatch.rankers",
+                                     provider="chatmatch", check=_check_ranker)
 
 
 def win_tie_loss(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, GameTally]:

@@ -18,23 +18,12 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from pydantic import Field
 
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
+from chatmatch.ranking.params import BradleyTerryParams as BradleyTerryParams
 from chatmatch.stages import GameResult, IntervalStats
-from chatmatch.validation import StrictModel
 
 _FLOOR = 1e-12
-
-
-class BradleyTerryParams(StrictModel):
-    """Bradley-Terry maximum likelihood (ties count as half a win each)."""
-
-    #: virtual tied games added to every pair of bots that met (0: plain MLE, which does
-    #: not exist when a bot won or lost everything; 0.5 keeps such ratings finite)
-    prior: float = Field(default=0.5, ge=0.0, le=1e6)
-    bootstrap: int = Field(default=200, ge=0, le=100_000)  # resamples of the games for CIs
-    ci: float = Field(default=0.95, gt=0.0, lt=1.0)
 
 
 def outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, float]]:

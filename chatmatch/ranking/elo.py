@@ -11,22 +11,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from pydantic import Field
-
 from chatmatch.ranking.base import RANKERS, Ranking
 from chatmatch.ranking.bradley_terry import bootstrap, outcomes, ranking_with_ci
+from chatmatch.ranking.params import EloParams as EloParams
 from chatmatch.stages import GameResult
-from chatmatch.validation import StrictModel
-
-
-class EloParams(StrictModel):
-    """Elo updates over the games in schedule order; bootstrap resamples give the CIs."""
-
-    k: float = Field(default=16.0, gt=0.0, le=1_000.0)
-    initial: float = Field(default=1000.0, ge=-1e6, le=1e6)
-    scale: float = Field(default=400.0, ge=1.0, le=1e6)
-    bootstrap: int = Field(default=200, ge=0, le=100_000)
-    ci: float = Field(default=0.95, gt=0.0, lt=1.0)
 
 
 def elo_ratings(games: Sequence[tuple[str, str, float]], bots: Sequence[str], k: float = 16.0,

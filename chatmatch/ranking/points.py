@@ -10,35 +10,12 @@ total game points, then name (for a stable table); equal points and game points 
 from __future__ import annotations
 
 from collections import defaultdict
-import math
 from typing import Sequence
 
-from pydantic import Field, model_validator
-
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
+from chatmatch.ranking.params import MAX_POINTS as MAX_POINTS
+from chatmatch.ranking.params import PointsRule as PointsRule
 from chatmatch.stages import GameResult, PointsStats
-from chatmatch.validation import StrictModel
-
-#: largest match points for a win, a tie or a loss (a sum over many matches stays finite)
-MAX_POINTS = 1e6
-
-
-class PointsRule(StrictModel):
-    """Match points for a win, a tie and a loss (paper: 3/1/0 or 2/1/0)."""
-
-    win: float = Field(default=3.0, ge=-MAX_POINTS, le=MAX_POINTS)
-    tie: float = Field(default=1.0, ge=-MAX_POINTS, le=MAX_POINTS)
-    loss: float = Field(default=0.0, ge=-MAX_POINTS, le=MAX_POINTS)
-
-    @model_validator(mode="after")
-    def _ordered(self) -> "PointsRule":
-        for k in ("win", "tie", "loss"):
-            if not math.isfinite(getattr(self, k)):
-                raise ValueError(f"{k} must be a finite number")
-        if not self.win >= self.tie >= self.loss:
-            raise ValueError(f"need win >= tie >= loss, got {self.win}/{self.tie}/{self.loss}")
-        return self
-
 
 def match_outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, str | None]]:
     """(bot_a, bot_b, winner or None) for every match found in ``results``."""

@@ -24,36 +24,16 @@ import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Literal, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 import trueskill
-from pydantic import Field
 
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
+from chatmatch.ranking.params import DEFAULT_SHUFFLES as DEFAULT_SHUFFLES
+from chatmatch.ranking.params import TrueSkillParams as TrueSkillParams
 from chatmatch.ranking.trueskill_batch import play_shuffles
 from chatmatch.stages import GameResult, TrueSkillStats
-from chatmatch.validation import StrictModel
-
-#: TrueSkill shuffles by default: with 1000 the final order of a 7-bot tournament no longer
-#: depended on the seed in any of 150 measured cases (3 shuffles: 63 % of seeds gave the
-#: most common order), at about 0.3 s a ranking (the paper: 3, kept by ``preset: paper``;
-#: benchmarks/trueskill_shuffles.py, docs/scoring.md "TrueSkill shuffles").
-DEFAULT_SHUFFLES = 1000
-
-
-class TrueSkillParams(StrictModel):
-    """TrueSkill environment (Herbrich et al. 2007); defaults are the library's."""
-
-    mu: float = Field(default=25.0, ge=-1e6, le=1e6)
-    sigma: float = Field(default=25.0 / 3, gt=0.0, le=1e6)
-    beta: float = Field(default=25.0 / 6, gt=0.0, le=1e6)
-    tau: float = Field(default=25.0 / 300, ge=0.0, le=1e6)
-    draw_probability: float = Field(default=0.10, ge=0.0, lt=1.0)
-    #: conservative score = mu - k * sigma
-    k: float = Field(default=3.0, ge=0.0, le=100.0)
-    rank_by: Literal["conservative", "mu"] = "conservative"
-
 
 def _env(p: TrueSkillParams) -> trueskill.TrueSkill:
     # an explicit environment: never trueskill's global one

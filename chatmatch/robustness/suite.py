@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from chatmatch.progress import Reporter
+from chatmatch.registry import did_you_mean
 from chatmatch.robustness.dialogue import DIALOGUE_FAMILIES, DialogueCell, build_game_pairs, evaluate_games
 from chatmatch.robustness.evaluators import DimensionEvaluator, Evaluator
 from chatmatch.robustness.perturb import FAMILIES, turn_families
@@ -25,9 +25,8 @@ def check_families(names: Sequence[str]) -> list[str]:
     known = all_families()
     for name in names:
         if name not in known:
-            close = difflib.get_close_matches(name, known, n=3)
-            hint = f" Did you mean: {', '.join(close)}?" if close else ""
-            raise RobustnessError(f"unknown family {name!r}.{hint} Available: {', '.join(known)}")
+            raise RobustnessError(f"unknown family {name!r}.{did_you_mean(name, known)} "
+                                  f"Available: {', '.join(known)}")
     return list(dict.fromkeys(names))
 
 

@@ -16,10 +16,10 @@ Its metadata is declared once, on the class::
 ``Params`` is a pydantic model (unknown keys forbidden) validated from the YAML
 ``scoring.params.<dimension>`` block before any bot runs.
 
-:data:`SCORERS` holds every scorer: the seven dimensions of the paper and the model judges
-(:mod:`chatmatch.judges`), listed in :data:`BUILTIN_SCORERS` and imported when first named,
-and scorers of other packages declared as entry points of the group ``chatmatch.scorers``
-(the entry point's name is the dimension's name).
+:data:`SCORERS` holds every scorer: the seven dimensions of the paper, the model judges
+(:mod:`chatmatch.judges`) and scorers of other packages, all declared as entry points of the
+group ``chatmatch.scorers`` (chatmatch's own in its ``setup.cfg``; the entry point's name is
+the dimension's name) and imported when first named: scoring never imports the judges.
 """
 
 from __future__ import annotations
@@ -34,23 +34,6 @@ from chatmatch.validation import StrictModel
 #: The paper's seven dimensions, in the order results are shown.
 DIMENSIONS = ("fluency", "knowledge", "proactivity", "specificity", "diversity",
               "consistency", "relevance")
-
-#: Every built-in scorer: name -> ``module:Class`` (imported when the name is first used).
-BUILTIN_SCORERS: dict[str, str] = {
-    "fluency": "chatmatch.scoring.fluency:Fluency",
-    "knowledge": "chatmatch.scoring.knowledge:Knowledge",
-    "proactivity": "chatmatch.scoring.proactivity:Proactivity",
-    "specificity": "chatmatch.scoring.specificity:Specificity",
-    "diversity": "chatmatch.scoring.diversity:Diversity",
-    "consistency": "chatmatch.scoring.consistency:Consistency",
-    "relevance": "chatmatch.scoring.relevance:Relevance",
-    # the model judges (chatmatch.judges)
-    "paireval": "chatmatch.judges.paireval:PairEval",
-    "geval": "chatmatch.judges.geval:GEval",
-    "amr_judge": "chatmatch.judges.amr:AMRJudge",
-    "aspect_judge": "chatmatch.judges.aspect:AspectJudge",
-}
-
 
 class ScorerParams(StrictModel):
     """Base of every scorer's parameter model: unknown keys are errors, and so are NaN,
@@ -112,5 +95,5 @@ def _describe_scorer(cls: type[Scorer]) -> dict[str, object]:
 
 
 SCORERS: Registry[type[Scorer]] = Registry(
-    "scoring dimension", builtins=BUILTIN_SCORERS, group="chatmatch.scorers", noun="scorer",
+    "scoring dimension", group="chatmatch.scorers", provider="chatmatch", noun="scorer",
     check=_check_scorer, describe=_describe_scorer, name_of=lambda cls: cls.name)

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from chatmatch import adapters
-from chatmatch.adapters import (ADAPTERS, BUILTIN_ADAPTERS, ENTRY_POINT_GROUP, create_bot,
-                                list_adapters, resolve_adapter)
+from chatmatch.adapters import ADAPTERS, ENTRY_POINT_GROUP, create_bot, list_adapters, resolve_adapter
 from chatmatch.bot import Bot, History
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.registry import Registry, UnknownNameError
@@ -89,10 +88,10 @@ def test_import_path_with_a_missing_dependency_names_it(tmp_path: Path,
     monkeypatch.delitem(sys.modules, "cm_plugin_missing_dep", raising=False)
 
 
-def _fresh(monkeypatch: pytest.MonkeyPatch, builtins: dict[str, str] | None = None,
+def _fresh(monkeypatch: pytest.MonkeyPatch,
            eps: list[importlib.metadata.EntryPoint] | None = None,
            asked: list[str] | None = None) -> Registry[type[Bot]]:
-    """An adapter registry in place of the global one, with these built-ins and entry points
+    """An adapter registry in place of the global one, with these entry points
     (each entry point discovery appends its group to ``asked``)."""
     asked = [] if asked is None else asked
 
@@ -102,7 +101,7 @@ def _fresh(monkeypatch: pytest.MonkeyPatch, builtins: dict[str, str] | None = No
 
     monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
     reg: Registry[type[Bot]] = Registry(
-        "bot adapter", builtins=builtins, group=ENTRY_POINT_GROUP, noun="adapter",
+        "bot adapter", group=ENTRY_POINT_GROUP, noun="adapter",
         check=adapters._check_adapter, describe=adapters._describe_adapter, error=BotError)
     monkeypatch.setattr(adapters, "ADAPTERS", reg)
     return reg
@@ -144,9 +143,9 @@ def test_entry_point_may_name_a_self_registering_module(
 
 
 def test_entry_point_name_clash_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
-    fresh = _fresh(monkeypatch, builtins={"parrot": "tests.scripted:ParrotBot"},
-                   eps=[_ep("parrot", "chatmatch_bots.eliza:ElizaBot"),
-                        _ep("parrot2", "tests.scripted:ParrotBot")])
+    fresh = _fresh(monkeypatch, eps=[_ep("parrot", "tests.scripted:ParrotBot"),
+                                     _ep("parrot", "chatmatch_bots.eliza:ElizaBot"),
+                                     _ep("parrot2", "tests.scripted:ParrotBot")])
     assert fresh.get("parrot") is ParrotBot and fresh.get("parrot2") is ParrotBot
     assert "registered twice" in fresh.load_errors[0]
 
@@ -156,20 +155,20 @@ def test_a_broken_builtin_does_not_hide_the_others(tmp_path: Path,
     (tmp_path / "cm_builtin_broken_dep.py").write_text("import no_such_dependency_xyz\n")
     (tmp_path / "cm_builtin_raises.py").write_text("raise RuntimeError('boom')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    fresh = _fresh(monkeypatch, builtins={"a": "cm_builtin_broken_dep:Bot",
-                                          "b": "cm_builtin_raises:Bot",
-                                          "parrot": "tests.scripted:ParrotBot"})
+    fresh = _fresh(monkeypatch, eps=[_ep("a", "cm_builtin_broken_dep:Bot"),
+                                     _ep("b", "cm_builtin_raises:Bot"),
+                                     _ep("parrot", "tests.scripted:ParrotBot")])
     assert fresh.names() == ["parrot"]
     errors = fresh.load_errors
     assert len(errors) == 2
     assert "cm_builtin_broken_dep" in errors[0] and "no_such_dependency_xyz" in errors[0]
     assert "RuntimeError: boom" in errors[1]
-    with pytest.raises(UnknownNameError, match="Some adapters failed to load: built-in "):
+    with pytest.raises(UnknownNameError, match="Some adapters failed to load: entry point 'a = "):
         resolve_adapter("a")
 
 
 def test_a_builtin_is_imported_only_when_its_name_is_asked_for() -> None:
-    assert set(MINE) <= set(BUILTIN_ADAPTERS)
+    assert set(MINE) <= {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     code = ("import sys; from chatmatch.adapters import resolve_adapter; resolve_adapter('eliza'); "
             "print(sorted(m for m in sys.modules if m.startswith('chatmatch_bots.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
