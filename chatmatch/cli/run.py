@@ -12,9 +12,8 @@ from chatmatch import forfeits
 from chatmatch.cli.table import ranking_table
 from chatmatch.config import load_config
 from chatmatch.progress import Reporter
-from chatmatch.resume import check_target
 from chatmatch.runner import run_tournament
-from chatmatch.league import planned_games
+from chatmatch.runplan import make_plan
 from chatmatch.schedule import ScheduledGame
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
@@ -143,9 +142,10 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
     """
     cfg = load_config(config_file)
     n = len(cfg.bots)
-    target = (out_dir or cfg.default_output_dir()).expanduser()
-    check_target(target)  # refuse a folder that is not a run before asking anything
-    games, schedule = planned_games(cfg, target)  # a league that grew plays only its new games
+    # refuses a folder that is not a run before asking anything; the run uses the same plan
+    plan = make_plan(cfg, out_dir, str(config_file))
+    target = plan.path
+    games, schedule = plan.total, plan.schedule  # a league that grew plays only its new games
     click.echo(f"Tournament '{cfg.name}': {n} bots, {games // 2} matches, {games} games "
                f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
                f"run directory: {target}", err=True)
@@ -159,7 +159,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
         if not click.confirm(f"Start {len(todo):,} games? (--yes skips this question)", default=False,
                              err=True):
             raise click.exceptions.Exit(1)
-    summary = run_tournament(cfg, target, config_file=str(config_file),
+    summary = run_tournament(cfg, target, config_file=str(config_file), plan=plan,
                              progress=Reporter(quiet=quiet),
                              allow_failures_change=allow_failures_change,
                              replay_forfeits=replay_forfeits)
