@@ -247,10 +247,10 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
         if plan.refused is not None:
             raise plan.refused
         run = _Run(plan, progress, bots, allow_failures_change, replay_forfeits)
-        todo = run.prepare()
-        run.score_backlog(todo, scorers)
-        run.play(todo)
-        return run.rank_and_save(t0)
+        todo = run.prepare()              # 1. prepare / resume
+        run.score_backlog(todo, scorers)  # 2. score the backlog
+        run.play(todo)                    # 3. play
+        return run.rank_and_save(t0)      # 4. rank and save
 
 
 class _Run:
