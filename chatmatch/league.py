@@ -17,13 +17,11 @@ games were played by the old one: give the new version a new name to add it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.adapters import identity_params
 from chatmatch.config import TournamentConfig
 from chatmatch.errors import ChatmatchError, RunDirError
-from chatmatch.pairing import make_rounds
 from chatmatch.schedule import ScheduledGame, league_games
 from chatmatch.stages import Manifest
 from chatmatch.store import RunDir
@@ -161,18 +159,3 @@ def refusal(store: RunDir, what: str) -> str:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def planned_games(cfg: TournamentConfig, path: Path) -> tuple[int, list[ScheduledGame]]:
-    """(games the run will have played, the active schedule) for a run of ``cfg`` into
-    ``path``, for the estimate printed before a run (a run directory that cannot be used
-    counts as new: the run itself then says what is wrong). Under a game budget the first
-    number is below the schedule's length: the rounds pick which of its games are played."""
-    store = RunDir(path)
-    try:
-        league = plan_league(store, cfg)
-    except ChatmatchError:
-        league = League(tuple(cfg.bot_names), len(cfg.bots), tuple(cfg.bot_names))
-    schedule = league.active_games(cfg)
-    total = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed).total
-    return total, list(schedule)

@@ -12,9 +12,8 @@ from chatmatch import forfeits
 from chatmatch.cli.table import ranking_table
 from chatmatch.config import load_config
 from chatmatch.progress import Reporter
-from chatmatch.resume import check_target
-from chatmatch.runner import run_tournament
-from chatmatch.league import planned_games
+from chatmatch.runner import RunSummary, run_tournament
+from chatmatch.runplan import RunPlan, make_plan
 from chatmatch.schedule import ScheduledGame
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
@@ -142,11 +141,28 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
       chatmatch run tournaments/demo.yaml --replay-forfeits   # the cause is fixed
     """
     cfg = load_config(config_file)
-    n = len(cfg.bots)
-    target = (out_dir or cfg.default_output_dir()).expanduser()
-    check_target(target)  # refuse a folder that is not a run before asking anything
-    games, schedule = planned_games(cfg, target)  # a league that grew plays only its new games
-    click.echo(f"Tournament '{cfg.name}': {n} bots, {games // 2} matches, {games} games "
+    # refuses a folder that is not a run before asking anything; the run uses the same plan
+    plan = make_plan(cfg, out_dir, str(config_file))
+    todo = _announce(plan, replay_forfeits)
+    if len(todo) > CONFIRM_ABOVE_GAMES and not yes and stdin_is_terminal():
+        if not click.confirm(f"Start {len(todo):,} games? (--yes skips this question)", default=False,
+                             err=True):
+            raise click.exceptions.Exit(1)
+    summary = run_tournament(cfg, plan.path, config_file=str(config_file), plan=plan,
+                             progress=Reporter(quiet=quiet),
+                             allow_failures_change=allow_failures_change,
+                             replay_forfeits=replay_forfeits)
+    flagged = _report(summary, cfg.failures.max_forfeit_share, replay_forfeits)
+    if flagged and not allow_forfeits:
+        again = str(config_file) + (f" --out {out_dir}" if out_dir is not None else "")
+        raise forfeits.error(flagged, cfg.failures.max_forfeit_share, again)
+
+
+def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
+    """Print what the run is and how much is left to play (estimated); the games to play."""
+    cfg, target = plan.cfg, plan.path
+    games, schedule = plan.total, plan.schedule  # a league that grew plays only its new games
+    click.echo(f"Tournament '{cfg.name}': {len(cfg.bots)} bots, {games // 2} matches, {games} games "
                f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
                f"run directory: {target}", err=True)
     todo = games_to_play(schedule, target, replay_forfeits)
@@ -155,17 +171,13 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
         todo = todo[:max(0, games - stored) + len(todo) - (len(schedule) - stored)]
     click.echo(estimate_line(todo, cfg.exchanges, target)
                + ("; forfeited games included" if replay_forfeits else ""), err=True)
-    if len(todo) > CONFIRM_ABOVE_GAMES and not yes and stdin_is_terminal():
-        if not click.confirm(f"Start {len(todo):,} games? (--yes skips this question)", default=False,
-                             err=True):
-            raise click.exceptions.Exit(1)
-    summary = run_tournament(cfg, target, config_file=str(config_file),
-                             progress=Reporter(quiet=quiet),
-                             allow_failures_change=allow_failures_change,
-                             replay_forfeits=replay_forfeits)
+    return todo
+
+
+def _report(summary: RunSummary, limit: float, replay_forfeits: bool) -> list[str]:
+    """Print the rankings and the run's summary; the bots that forfeited over ``limit``."""
     for w in summary.warnings:
         click.echo(f"warning: {w}", err=True)
-    limit = cfg.failures.max_forfeit_share
     flagged = summary.over_limit(limit)
     marks = {b: forfeits.MARK for b in flagged}
     click.echo(ranking_table(summary.ranking, marks))
@@ -182,6 +194,4 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
         click.echo("\n" + forfeits.render(summary.forfeits, limit), err=True)
     click.echo(f"\n{summary.games_played} game(s) played and {summary.games_scored} scored now, "
                f"in {summary.seconds:.1f} s. Results: {summary.run_dir}", err=True)
-    if flagged and not allow_forfeits:
-        again = str(config_file) + (f" --out {out_dir}" if out_dir is not None else "")
-        raise forfeits.error(flagged, limit, again)
+    return flagged

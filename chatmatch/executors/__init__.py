@@ -2,9 +2,9 @@
 
 An executor owns the bots for the length of a run::
 
-    executor = make_executor(cfg)          # or make_executor(cfg, bots) with ready objects
-    try:
-        described = executor.start(needed)  # load the bots; {name: bot.describe()}
+    executor = make_executor(cfg)          # or make_executor(cfg, bots) with ready objects,
+    try:                                   #   and wrap=: a hook around the loaded bots
+        described = executor.start(needed)  # load (and wrap) the bots; {name: bot.describe()}
         executor.play(games, on_finished)   # on_finished(transcript) for each game, in the
     finally:                                #   driver, one call at a time
         executor.close()
@@ -21,20 +21,21 @@ from typing import Mapping
 
 from chatmatch.bot import Bot
 from chatmatch.config import TournamentConfig
-from chatmatch.executors.base import Executor, ExecutorError, OnFinished
+from chatmatch.executors.base import Executor, ExecutorError, OnFinished, Wrap, no_wrap
 from chatmatch.executors.local import LocalExecutor
 from chatmatch.executors.ray_executor import RayExecutor  # imports Ray only when made
 from chatmatch.progress import Reporter
 
 
 def make_executor(cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
-                  reporter: Reporter | None = None) -> Executor:
+                  reporter: Reporter | None = None, wrap: Wrap = no_wrap) -> Executor:
     """The executor ``cfg.executor`` names; ``bots``: ready bot objects to use instead of
     building them from ``cfg.bots`` (the caller keeps ownership: they are not closed);
-    ``reporter`` shows the loading of each bot."""
+    ``reporter`` shows the loading of each bot; ``wrap``: the hook :meth:`Executor.start`
+    passes the loaded bots through (see :data:`Wrap`)."""
     if cfg.executor == "ray":
-        return RayExecutor(cfg, bots, reporter=reporter)
-    return LocalExecutor(cfg, bots, reporter=reporter)
+        return RayExecutor(cfg, bots, reporter=reporter, wrap=wrap)
+    return LocalExecutor(cfg, bots, reporter=reporter, wrap=wrap)
 
 
-__all__ = ["Executor", "ExecutorError", "OnFinished", "make_executor"]
+__all__ = ["Executor", "ExecutorError", "OnFinished", "Wrap", "make_executor", "no_wrap"]

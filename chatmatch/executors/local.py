@@ -24,7 +24,7 @@ from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot, BotWrapper, History
 from chatmatch.botcall import close_bot, describe_bot, guarded
 from chatmatch.config import FailurePolicy, TournamentConfig
-from chatmatch.executors.base import OnFinished
+from chatmatch.executors.base import OnFinished, Wrap, no_wrap
 from chatmatch.game import play_games
 from chatmatch.progress import Reporter
 from chatmatch.schedule import ScheduledGame
@@ -149,17 +149,21 @@ class LocalExecutor:
     """Games stepped in this process (see the module docstring)."""
 
     def __init__(self, cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
-                 reporter: Reporter | None = None) -> None:
+                 reporter: Reporter | None = None, wrap: Wrap = no_wrap) -> None:
         self.cfg = cfg
         self.given = dict(bots) if bots is not None else None
-        self.bots: dict[str, Bot] = {}
+        self.loaded: dict[str, Bot] = {}  # what close() closes (unless given)
+        self.bots: dict[str, Bot] = {}  # what games are played with: ``loaded`` wrapped
         self.workers = cfg.workers or 1
         self.reporter = reporter
+        self.wrap = wrap
 
     def start(self, needed: set[str]) -> dict[str, dict[str, object]]:
-        self.bots = (dict(self.given) if self.given is not None
-                     else load_bots(self.cfg, needed, self.reporter))
-        return describe_bots(self.bots)
+        self.loaded = (dict(self.given) if self.given is not None
+                       else load_bots(self.cfg, needed, self.reporter))
+        described = describe_bots(self.loaded)
+        self.bots = self.wrap(dict(self.loaded))
+        return described
 
     def play(self, games: Sequence[ScheduledGame], on_finished: OnFinished) -> None:
         play_parallel(games, self.bots, self.cfg.exchanges, self.cfg.failures,
@@ -168,5 +172,5 @@ class LocalExecutor:
 
     def close(self) -> None:
         if self.given is None:
-            close_bots(self.bots)
-        self.bots = {}
+            close_bots(self.loaded)  # a wrapper's close() is its inner bot's
+        self.loaded, self.bots = {}, {}

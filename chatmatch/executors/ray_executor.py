@@ -28,7 +28,7 @@ from chatmatch.bot import Bot, History, copy_capabilities
 from chatmatch.botcall import guarded, reply_call
 from chatmatch.config import TournamentConfig
 from chatmatch.errors import BotError, ChatmatchError
-from chatmatch.executors.base import ExecutorError, OnFinished
+from chatmatch.executors.base import ExecutorError, OnFinished, Wrap, no_wrap
 from chatmatch.executors.local import close_bots, describe_bots, play_parallel
 from chatmatch.progress import Reporter
 from chatmatch.schedule import ScheduledGame
@@ -105,12 +105,14 @@ class RayExecutor:
     """Bots as Ray actors, game loops in the driver (see the module docstring)."""
 
     def __init__(self, cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
-                 reporter: Reporter | None = None) -> None:
+                 reporter: Reporter | None = None, wrap: Wrap = no_wrap) -> None:
         self.ray = import_ray()
         self.reporter = reporter or Reporter.off()
         self.cfg = cfg
         self.given = dict(bots) if bots is not None else None
-        self.bots: dict[str, Bot] = {}
+        self.loaded: dict[str, Bot] = {}  # driver-side bots and RemoteBot stand-ins
+        self.bots: dict[str, Bot] = {}  # what games are played with: ``loaded`` wrapped
+        self.wrap = wrap
         self.actors: list[Any] = []
         self.owns_ray = False
 
@@ -157,14 +159,14 @@ class RayExecutor:
                 if self.given is None:
                     with self.reporter.step(f"loading bot {name}"):
                         guarded(name, "load", bot.load)
-                self.bots[name] = bot
+                self.loaded[name] = bot
                 continue
             opts: dict[str, Any] = {"num_cpus": self.cfg.ray.cpus_per_bot}
             if gpus and bot.supports_batch and self.cfg.ray.gpus_per_bot > 0:
                 opts["num_gpus"] = self.cfg.ray.gpus_per_bot
             actor = host.options(**opts).remote(payload, [os.path.abspath(p) for p in sys.path])
             self.actors.append(actor)
-            self.bots[name] = RemoteBot(name, actor, self.ray, bot)
+            self.loaded[name] = RemoteBot(name, actor, self.ray, bot)
             pending[name] = actor.describe.remote()
         for name, ref in pending.items():
             try:
@@ -173,8 +175,10 @@ class RayExecutor:
             except self.ray.exceptions.RayError as exc:
                 raise BotError(f"bot '{name}' could not be loaded in its Ray actor: "
                                f"{_first_line(exc)}") from None
-            self.bots[name].described = {**desc, "ray_actor": True}  # type: ignore[attr-defined]
-        return describe_bots(self.bots)
+            self.loaded[name].described = {**desc, "ray_actor": True}  # type: ignore[attr-defined]
+        described = describe_bots(self.loaded)
+        self.bots = self.wrap(dict(self.loaded))
+        return described
 
     def play(self, games: Sequence[ScheduledGame], on_finished: OnFinished) -> None:
         workers = self.cfg.workers or max(1, len(self.actors))
@@ -189,8 +193,8 @@ class RayExecutor:
             except Exception:  # noqa: BLE001 - already gone
                 pass
         if self.given is None:
-            close_bots({n: b for n, b in self.bots.items() if not isinstance(b, RemoteBot)})
-        self.actors, self.bots = [], {}
+            close_bots({n: b for n, b in self.loaded.items() if not isinstance(b, RemoteBot)})
+        self.actors, self.loaded, self.bots = [], {}, {}
         if self.owns_ray:
             self.ray.shutdown()
             self.owns_ray = False

@@ -5,7 +5,10 @@ A base bot plays copies of itself that say something faulty on a known share of 
 faults rank higher. The ladder's games are played here (deterministic for its ``seed``),
 then scored and ranked by the lab's configuration like every other dataset; only the
 ladder file's bots, seed utterance, seed and exchanges are used (``exchanges`` can be cut
-to make the lab cheaper).
+to make the lab cheaper), with its play settings (``failures``, ``concurrent_games``,
+``workers``). The games are played by the local executor, as ``chatmatch run`` plays them,
+but not through the runner's other stages: they are kept in memory (no run directory, no
+reply cache) and scored by the lab, not by the ladder file's scoring.
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from pathlib import Path
 
 from chatmatch.config import TournamentConfig, load_config
 from chatmatch.errors import ChatmatchError
-from chatmatch.executors.local import load_bots
-from chatmatch.game import play_games
+from chatmatch.executors.local import LocalExecutor
 from chatmatch.schedule import double_round_robin
+from chatmatch.transcript import Transcript
 from chatmatch.validity.games import GameDataset
 
 
@@ -45,13 +48,14 @@ def play_ladder(path: str | Path, exchanges: int | None = None) -> GameDataset:
         cfg = cfg.model_copy(update={"exchanges": exchanges})
     reference = construction_scores(cfg, str(path))
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
-    bots = load_bots(cfg, set(cfg.bot_names))
+    games: list[Transcript] = []
+    # the runner's play path (chatmatch.runner), in this process and without a run directory
+    executor = LocalExecutor(cfg)
     try:
-        games = play_games(schedule, bots, cfg.exchanges, cfg.failures,
-                           concurrent=cfg.concurrent_games)
+        executor.start(set(cfg.bot_names))
+        executor.play(schedule, games.append)
     finally:
-        for b in bots.values():
-            b.close()
+        executor.close()
     forfeits = sum(g.forfeit is not None for g in games)
     games = [g for g in games if g.forfeit is None]
     return GameDataset("ladder", tuple(sorted(games, key=lambda g: g.game_id)),

@@ -91,3 +91,30 @@ def test_a_budgeted_adaptive_schedule_plays_the_same_rounds_on_ray(tmp_path):
     assert local.games_played == remote.games_played == 8
     assert transcript_files(tmp_path / "remote") == transcript_files(tmp_path / "local")
     assert ranking_file(tmp_path / "remote") == ranking_file(tmp_path / "local")
+
+
+def test_the_wrap_hook_gets_the_actor_stand_ins_and_plays_with_what_it_returns(tmp_path):
+    from chatmatch.executors import make_executor
+    from chatmatch.executors.ray_executor import RemoteBot
+    from chatmatch.schedule import double_round_robin
+    from tests.scale.test_wrap_hook import Tagged
+
+    cfg = make_cfg(tmp_path, "run", bots=BOTS[:2], exchanges=2, extra="executor: ray\n")
+    got: dict[str, object] = {}
+
+    def wrap(bots):
+        got.update(bots)
+        return {n: Tagged(b) for n, b in bots.items()}
+
+    ex = make_executor(cfg, wrap=wrap)
+    try:
+        described = ex.start({"counter", "batcher"})
+        assert isinstance(got["batcher"], RemoteBot)  # batched: an actor
+        assert described["batcher"].get("ray_actor") is True
+        games: list = []
+        ex.play(double_round_robin(["counter", "batcher"], cfg.seed_utterances, cfg.seed),
+                games.append)
+    finally:
+        ex.close()
+    bot_turns = [t for g in games for t in g.turns if not t.seed]
+    assert len(games) == 2 and all(t.text.startswith("[w] ") for t in bot_turns)
