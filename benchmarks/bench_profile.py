@@ -43,7 +43,7 @@ from bench_scoring import build_games
 from chatmatch.importers import load_transcripts
 from chatmatch.scoring import analysis
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.scoring.engine import prefetch_for
+from chatmatch.scoring.engine import build_context
 from chatmatch.transcript import Transcript, Turn
 
 LENGTHS = (100, 200, 400, 1000)
@@ -92,15 +92,16 @@ def stage_times(games: Sequence[Transcript], folder: Path, fluency: dict[str, An
     times["parse transcripts"] = clock(lambda: parsed.extend(load_transcripts([folder], strict=True)[0]),
                                        "parse transcripts")
     scorers = ScoringConfig(params={"fluency": fluency}).build_scorers()
-    label = "spaCy pass (knowledge + relevance)"
-    times[label] = clock(lambda: prefetch_for(parsed, scorers), label)
+    label = "shared analyses (spaCy pass, TF-IDF, Algorithm 1)"
+    contexts: list[Any] = []
+    times[label] = clock(lambda: contexts.append(build_context(parsed, scorers)), label)
     if hasattr(analysis, "similarity_matrix"):  # else it is timed inside the scorers
         label = "TF-IDF similarity (diversity + consistency)"
         times[label] = clock(
             lambda: [analysis.similarity_matrix([t.text for t in g.turns]) for g in parsed], label)
     for s in scorers:
         label = lm_label(fluency) if s.name == "fluency" else s.name
-        times[label] = clock(lambda s=s: _score_and_stop(s, parsed), label)
+        times[label] = clock(lambda s=s: _score_and_stop(s, parsed, contexts[0]), label)
     return times, sum(len(g.turns) for g in parsed)
 
 
@@ -111,9 +112,9 @@ def lm_label(fluency: dict[str, Any]) -> str:
             f"x {_threads()} thread(s))")
 
 
-def _score_and_stop(scorer: Any, games: list[Transcript]) -> None:
+def _score_and_stop(scorer: Any, games: list[Transcript], context: Any) -> None:
     """Score, then stop the LM's worker processes so that their CPU time is counted."""
-    scorer.score_games(games)
+    scorer.score_games(games, context)
     close = getattr(getattr(scorer, "_lm", None), "close", None)
     if close is not None:
         close()
