@@ -27,7 +27,7 @@ counted them). Their parameters derive from :class:`RepetitionParams`.
 
 from __future__ import annotations
 
-from typing import Iterator, Literal, Sequence
+from typing import Iterator, Literal, Mapping, Sequence
 
 from pydantic import Field
 
@@ -35,7 +35,7 @@ from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.embed import MINILM, Embedder, EmbeddingSimilarity, get_embedder
-from chatmatch.scoring.repetitions import find_repetitions, penalised, repeated
+from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised, repeated
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
@@ -134,6 +134,7 @@ class Diversity(Scorer):
 
     def score_game(self, game: Transcript, analysis: GameAnalysis | None = None) -> DimensionScore:
         """``game``'s score; ``analysis``: its repetitions, computed by the engine."""
+        reps: Mapping[int, Repetition]
         if self.embedder is not None:
             texts = [t.text for t in game.turns]
             reps = find_repetitions(game, self.params.sigma_r, EmbeddingSimilarity(texts, self.embedder))
