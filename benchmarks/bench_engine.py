@@ -104,12 +104,10 @@ def cycled_bots(n: int) -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def cold_caches() -> None:
-    """Forget parsed turns, as a new ``chatmatch run`` process would (spaCy stays loaded)."""
-    from chatmatch.resources import RESOURCES
+    """Forget parsed turns, as a new ``chatmatch run`` process would (spaCy stays loaded;
+    the per-game analyses live only as long as one scoring call)."""
     from chatmatch.scoring import text
 
-    for store in (RESOURCES.spacy_features, RESOURCES.similarity, RESOURCES.repetitions):
-        store.clear()
     for fn in vars(text).values():
         if hasattr(fn, "cache_clear"):
             fn.cache_clear()

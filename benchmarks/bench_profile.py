@@ -8,9 +8,9 @@ Games are built from chitchat-dataset as in ``bench_scoring.py`` (7 bots, double
 robin = 42 games; the seed question then chitchat lines in order). They are written as
 chatmatch JSON Lines and scored stage by stage, in the order ``chatmatch score`` runs them:
 
-1. the 42-game x 200-turn set, all seven dimensions: parsing the files, the spaCy pass,
-   the TF-IDF similarity of every game, each scorer (diversity and consistency after the
-   similarity is computed, knowledge and relevance after the spaCy pass), the fluency LM.
+1. the 42-game x 200-turn set, all seven dimensions: parsing the files, the shared
+   analyses (the spaCy pass, every game's TF-IDF similarity and Algorithm 1's
+   repetitions, computed once by the engine), each scorer given them, the fluency LM.
    Model loading is shown on its own rows (once per process). Target: the stages without
    loading under 120 s on 2 cores. ``--games N`` scores the first N of the 42 games (each
    still ``--turns`` long) and projects the 42-game time from them (x 42 / N: every stage
@@ -43,7 +43,7 @@ from bench_scoring import build_games
 from chatmatch.importers import load_transcripts
 from chatmatch.scoring import analysis
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.scoring.engine import prefetch_for
+from chatmatch.scoring.engine import build_context
 from chatmatch.transcript import Transcript, Turn
 
 LENGTHS = (100, 200, 400, 1000)
@@ -92,15 +92,12 @@ def stage_times(games: Sequence[Transcript], folder: Path, fluency: dict[str, An
     times["parse transcripts"] = clock(lambda: parsed.extend(load_transcripts([folder], strict=True)[0]),
                                        "parse transcripts")
     scorers = ScoringConfig(params={"fluency": fluency}).build_scorers()
-    label = "spaCy pass (knowledge + relevance)"
-    times[label] = clock(lambda: prefetch_for(parsed, scorers), label)
-    if hasattr(analysis, "similarity_matrix"):  # else it is timed inside the scorers
-        label = "TF-IDF similarity (diversity + consistency)"
-        times[label] = clock(
-            lambda: [analysis.similarity_matrix([t.text for t in g.turns]) for g in parsed], label)
+    label = "shared analyses (spaCy pass, TF-IDF, Algorithm 1)"
+    contexts: list[Any] = []
+    times[label] = clock(lambda: contexts.append(build_context(parsed, scorers)), label)
     for s in scorers:
         label = lm_label(fluency) if s.name == "fluency" else s.name
-        times[label] = clock(lambda s=s: _score_and_stop(s, parsed), label)
+        times[label] = clock(lambda s=s: _score_and_stop(s, parsed, contexts[0]), label)
     return times, sum(len(g.turns) for g in parsed)
 
 
@@ -111,9 +108,9 @@ def lm_label(fluency: dict[str, Any]) -> str:
             f"x {_threads()} thread(s))")
 
 
-def _score_and_stop(scorer: Any, games: list[Transcript]) -> None:
+def _score_and_stop(scorer: Any, games: list[Transcript], context: Any) -> None:
     """Score, then stop the LM's worker processes so that their CPU time is counted."""
-    scorer.score_games(games)
+    scorer.score_games(games, context)
     close = getattr(getattr(scorer, "_lm", None), "close", None)
     if close is not None:
         close()

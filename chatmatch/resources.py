@@ -11,11 +11,12 @@
   and the local judges share one copy of each model).
 * :func:`load_spacy` -- a spaCy pipeline (the knowledge and relevance dimensions, the AMR
   judge's dependency graphs).
-* :data:`RESOURCES` -- the one process-wide store of everything loaded or computed once:
-  its lifetime is the process (one ``chatmatch`` command), and :meth:`Resources.clear`
-  forgets it all (tests; long-lived processes that switch models). Loaded models and
-  pipelines are kept until then; per-game analyses are kept in bounded stores sized in
-  turns, so a batch of thousands of games is analysed once per game, not once per scorer.
+* :data:`RESOURCES` -- the one process-wide store of the models loaded once (language
+  models, spaCy pipelines, embedders, the judges' small models): its lifetime is the
+  process (one ``chatmatch`` command), and :meth:`Resources.clear` forgets it all (tests;
+  long-lived processes that switch models). Nothing about a game is kept here: what
+  scorers share of a game is computed once per scoring call and handed to them
+  (:mod:`chatmatch.scoring.context`).
 """
 
 from __future__ import annotations
@@ -145,34 +146,20 @@ class Store(Generic[K, V]):
 
 
 class Resources:
-    """Everything chatmatch loads or computes once per process, by kind.
+    """Every model chatmatch loads once per process, by kind.
 
     * ``models``: ``transformers`` (tokenizer, model) by :class:`ModelSpec`; ``lm_weights``:
       the fluency LM's weights by (model, device, precision) (its int8 copy included).
-    * ``spacy``: spaCy pipelines by (name, excluded pipes); ``spacy_features``: what spaCy
-      found in a turn text, by (pipeline, text), at most :data:`MAX_SPACY_TEXTS` texts.
-    * ``similarity`` and ``repetitions``: a game's TF-IDF vectors and Algorithm 1's verdicts,
-      by the game's texts, at most :data:`MAX_GAME_TURNS` turns in all (sized by turns, not
-      games: a validity-lab batch of ~17,000 turns fits, so scoring diversity, consistency
-      and the scorers that leave repetitions out fits every game once).
-    * ``small_models``: the AMR judge's trained classifiers, by file.
+    * ``spacy``: spaCy pipelines by (name, excluded pipes).
+    * ``small_models``: the AMR judge's trained classifiers, by file; sentence embedders.
     * ``language_models``: fluency's language models (weights from ``lm_weights``), by
       backend and options; ``truecaser``: knowledge's truecasing model.
     """
-
-    MAX_SPACY_TEXTS = 500_000
-    MAX_GAME_TURNS = 200_000
 
     def __init__(self) -> None:
         self.models: Store[Any, tuple[Any, Any]] = Store("models")
         self.lm_weights: Store[Any, tuple[Any, Any]] = Store("lm_weights")
         self.spacy: Store[Any, Any] = Store("spacy")
-        self.spacy_features: Store[Any, Any] = Store("spacy_features", self.MAX_SPACY_TEXTS)
-        # keys: a game's texts; (a game's turns, sigma_r)
-        self.similarity: Store[Any, Any] = Store("similarity", self.MAX_GAME_TURNS,
-                                                 lambda texts: max(1, len(texts)))
-        self.repetitions: Store[Any, Any] = Store("repetitions", self.MAX_GAME_TURNS,
-                                                  lambda key: max(1, len(key[0])))
         self.small_models: Store[Any, Any] = Store("small_models")
         # fluency's language models (scoring.lm.get_lm), by backend and options
         self.language_models: Store[Any, Any] = Store("language_models")

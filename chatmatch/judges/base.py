@@ -17,7 +17,7 @@ from pydantic import Field
 
 from chatmatch.judges.backends import Backend, BackendParams, make_backend
 from chatmatch.judges.prompts import PromptTemplate
-from chatmatch.scoring.base import Progress, Scorer
+from chatmatch.scoring.base import Needs, Scorer, ScoringContext
 from chatmatch.stages import DimensionScore
 from chatmatch.store import atomic_write, dumps
 from chatmatch.transcript import Transcript, Turn
@@ -115,8 +115,12 @@ class JudgeScorer(Scorer):
     # --- scoring -------------------------------------------------------------------------
     progress_unit = "games"  # model calls per reply: a bar counts the games scored
 
+    def needs(self) -> Needs:
+        return Needs(model=self.params.model)
+
     def score_games(self, games: Sequence[Transcript],
-                    progress: Progress | None = None) -> list[DimensionScore]:
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
+        progress = None if context is None else context.progress
         out = []
         for g in games:
             out.append(self._score(g))

@@ -31,7 +31,7 @@ from chatmatch.judges.backends import renormalise
 from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
 from chatmatch.judges.corpus import Example, comparison_examples
 from chatmatch.judges.prompts import PAIREVAL_GAME, PAIREVAL_TURN
-from chatmatch.scoring.base import Progress
+from chatmatch.scoring.base import ScoringContext
 from chatmatch.stages import DimensionScore, none_to_nan
 from chatmatch.transcript import Transcript, Turn
 
@@ -105,8 +105,8 @@ class PairEval(JudgeScorer):
         return self._examples
 
     def score_games(self, games: Sequence[Transcript],
-                    progress: Progress | None = None) -> list[DimensionScore]:
-        out = super().score_games(games, progress)
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
+        out = super().score_games(games, context)
         self.write_record()
         return out
 

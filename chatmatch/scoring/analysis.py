@@ -1,29 +1,29 @@
 """Per-game analysis shared by several scorers, computed once.
 
-* spaCy features (:func:`spacy_features`): named entities (knowledge) and content-word
+* spaCy features (:func:`spacy_table`): named entities (knowledge) and content-word
   lemmas (relevance). The pipeline is loaded once per process
-  (:func:`chatmatch.resources.load_spacy`) and each distinct turn text is run through
-  ``nlp.pipe`` once, over all games together; the result is kept by text in
-  :data:`~chatmatch.resources.RESOURCES` (``spacy_features``), so the second scorer that
-  asks (and every repeated utterance) costs nothing. The engine calls :func:`prefetch` with the union of what the configured
-  scorers need, so one ``nlp.pipe`` pass serves them all.
-* TF-IDF similarity (:func:`game_similarity`): the vectorizer is fit on the game's turns
-  (every turn, the seed included, is a document); the sparse vectors are cached by the
-  game's texts (``RESOURCES.similarity``, sized in turns so a whole batch fits), so
-  diversity, consistency and the scorers that leave out repetitions share them. Only the similarities a scorer asks for are computed, in bounded blocks: memory
-  grows linearly with the game's length (no n x n matrix).
+  (:func:`chatmatch.resources.load_spacy`) and each distinct turn text of a scoring call
+  is run through ``nlp.pipe`` once, over all games together: the engine builds the table
+  for the union of what the scorers declare (:class:`chatmatch.scoring.context.Needs`)
+  and hands it to them in the :class:`~chatmatch.scoring.context.ScoringContext`, so one
+  pass serves them all.
+* TF-IDF similarity (:class:`GameSimilarity`): the vectorizer is fit on the game's turns
+  (every turn, the seed included, is a document), once per game in the scoring context,
+  so diversity, consistency and the scorers that leave out repetitions share it. Only the
+  similarities a scorer asks for are computed, in bounded blocks: memory grows linearly
+  with the game's length (no n x n matrix).
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from chatmatch.resources import RESOURCES, load_spacy
+from chatmatch.resources import load_spacy
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.text import normalise, tokens
 
@@ -32,7 +32,7 @@ CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
 ENTITIES, LEMMAS = "entities", "lemmas"
 _NEEDS_PIPES = {ENTITIES: {"ner", "entity_ruler"},
                 LEMMAS: {"tagger", "morphologizer", "attribute_ruler", "lemmatizer"}}
-#: ``n_process: 0`` starts 2 worker processes from this many new texts on: at 800 chitchat
+#: ``n_process: 0`` starts 2 worker processes from this many distinct texts on: at 800 chitchat
 #: turns 2 workers were already 1.3x faster than one process (benchmarks/bench_spacy.py).
 WORKERS_FROM = 500
 
@@ -47,31 +47,36 @@ class TurnFeatures:
 
 def spacy_features(texts: Sequence[str], model: str, need: Iterable[str],
                    *, n_process: int = 0, batch_size: int = 256) -> list[TurnFeatures]:
-    """Features of each (normalised) text; uncached ones go through ``nlp.pipe`` once."""
-    need = frozenset(need)
-    prefetch(texts, model, need, n_process=n_process, batch_size=batch_size)
-    cache = RESOURCES.spacy_features
-    with cache.lock:
-        return [cache.get((model, normalise(t))) for t in texts]  # type: ignore[misc]
+    """Features of each (normalised) text; each distinct text goes through ``nlp.pipe`` once."""
+    table = spacy_table(texts, model, need, n_process=n_process, batch_size=batch_size)
+    return [table[normalise(t)] for t in texts]
 
 
-def prefetch(texts: Iterable[str], model: str, need: Iterable[str], *, n_process: int = 0,
-             batch_size: int = 256) -> None:
-    """Run spaCy over every distinct text that lacks a needed feature."""
+def spacy_table(texts: Iterable[str], model: str, need: Iterable[str], *, n_process: int = 0,
+                batch_size: int = 256, known: Mapping[str, TurnFeatures] | None = None
+                ) -> dict[str, TurnFeatures]:
+    """Normalised text -> its features, for every distinct text of ``texts``. ``known``:
+    features found before (a text that has every needed one is not run again; the others
+    keep what they had and gain the rest)."""
     need = frozenset(need)
-    cache = RESOURCES.spacy_features
-    with cache.lock:
-        todo = [t for t in dict.fromkeys(normalise(t) for t in texts)
-                if _missing(cache.get((model, t)), need)]
-        if not todo:
-            return
-        nlp = load_spacy(model)
-        disable = _unneeded_pipes(nlp, set().union(*(_NEEDS_PIPES[n] for n in need)))
-        procs = n_process or (min(2, os.cpu_count() or 1) if len(todo) >= WORKERS_FROM else 1)
-        with nlp.select_pipes(disable=disable):
-            docs = nlp.pipe(todo, batch_size=batch_size, n_process=procs)
-            for text, doc in zip(todo, docs):
-                cache.put((model, text), _merge(cache.get((model, text)), doc, need))
+    known = known or {}
+    table: dict[str, TurnFeatures] = {}
+    todo = []
+    for text in dict.fromkeys(normalise(t) for t in texts):
+        if _missing(known.get(text), need):
+            todo.append(text)
+        else:
+            table[text] = known[text]
+    if not todo:
+        return table
+    nlp = load_spacy(model)
+    disable = _unneeded_pipes(nlp, set().union(*(_NEEDS_PIPES[n] for n in need)))
+    procs = n_process or (min(2, os.cpu_count() or 1) if len(todo) >= WORKERS_FROM else 1)
+    with nlp.select_pipes(disable=disable):
+        docs = nlp.pipe(todo, batch_size=batch_size, n_process=procs)
+        for text, doc in zip(todo, docs):
+            table[text] = _merge(known.get(text), doc, need)
+    return table
 
 
 def _unneeded_pipes(nlp: Any, wanted: set[str]) -> list[str]:
@@ -175,17 +180,7 @@ def _clean(sim: np.ndarray) -> np.ndarray:
     return np.clip(np.round(sim, 9), 0.0, 1.0)
 
 
-def game_similarity(texts: Sequence[str]) -> GameSimilarity:
-    """The :class:`GameSimilarity` of a game's texts, fit once and kept by the texts in
-    ``RESOURCES.similarity`` (sparse vectors: a 200-turn game takes a few tens of kB)."""
-    key = tuple(texts)
-    sim: GameSimilarity | None = RESOURCES.similarity.get(key)
-    if sim is None:  # fit outside the lock: games are scored side by side
-        sim = RESOURCES.similarity.put(key, GameSimilarity(key))
-    return sim
-
-
 def similarity_matrix(texts: Sequence[str]) -> np.ndarray:
     """The dense turn-by-turn cosine matrix of :class:`GameSimilarity` (for small games and
     tests: the scorers never build it). Refuses games over :data:`DENSE_MAX_TURNS` turns."""
-    return game_similarity(texts).dense()
+    return GameSimilarity(texts).dense()

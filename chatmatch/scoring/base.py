@@ -14,7 +14,11 @@ Its metadata is declared once, on the class::
             ...
 
 ``Params`` is a pydantic model (unknown keys forbidden) validated from the YAML
-``scoring.params.<dimension>`` block before any bot runs.
+``scoring.params.<dimension>`` block before any bot runs. What a scorer needs computed
+before it scores (a spaCy pass, Algorithm 1's repetitions, the game's TF-IDF
+similarities) it declares in :meth:`Scorer.needs`; the engine computes the union once per
+game and hands it over as the ``context`` of ``score_games`` (:mod:`chatmatch.scoring.
+context`).
 
 :data:`SCORERS` holds every scorer: the seven dimensions of the paper, the model judges
 (:mod:`chatmatch.judges`) and scorers of other packages, all declared as entry points of the
@@ -24,9 +28,12 @@ the dimension's name) and imported when first named: scoring never imports the j
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, ClassVar, Sequence
 
 from chatmatch.registry import Registry
+# re-exported: a scorer of another package needs only this module
+from chatmatch.scoring.context import Needs as Needs, Progress as Progress, SpacyNeed as SpacyNeed
+from chatmatch.scoring.context import ScoringContext as ScoringContext
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 from chatmatch.validation import StrictModel
@@ -40,23 +47,19 @@ class ScorerParams(StrictModel):
     infinity and booleans given for numbers."""
 
 
-#: ``progress(done, total)``: how much of a long scoring pass is done (e.g. texts)
-Progress = Callable[[int, int], None]
-
-
 class Scorer:
     """Base class of scorers. Subclasses set ``name`` (the registered name),
-    ``higher_is_better``, ``description`` (and ``judge`` for a model judge) and override
-    :meth:`score_games`. A slow scorer (a model) names what it counts in ``progress_unit``
-    (e.g. ``"texts"``) and accepts ``score_games(games, progress=fn)``, calling
-    ``fn(done, total)`` as it goes; the engine shows it as a bar."""
+    ``higher_is_better``, ``description`` (and ``judge`` for a model judge), declare what
+    they need in :meth:`needs` and override :meth:`score_games`. A slow scorer (a model)
+    names what it counts in ``progress_unit`` (e.g. ``"texts"``) and calls
+    ``context.progress(done, total)`` as it goes; the engine shows it as a bar."""
 
     name: ClassVar[str] = ""
     higher_is_better: ClassVar[bool] = True
     description: ClassVar[str] = ""
     #: a model judge (chatmatch.judges): it can also judge single replies (`chatmatch robustness -j`)
     judge: ClassVar[bool] = False
-    progress_unit: ClassVar[str] = ""  # "": score_games takes no progress callback
+    progress_unit: ClassVar[str] = ""  # "": the scorer reports no progress
 
     class Params(ScorerParams):
         pass
@@ -64,8 +67,24 @@ class Scorer:
     def __init__(self, params: ScorerParams | None = None) -> None:
         self.params = params if params is not None else self.Params()
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+    def needs(self) -> Needs:
+        """What this scorer needs computed (or loaded) before it scores; the engine builds
+        the union for every scorer once and passes it as ``context``. Default: nothing."""
+        return Needs()
+
+    def score_games(self, games: Sequence[Transcript],
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
+        """One :class:`DimensionScore` per game. ``context``: what :meth:`needs` asked for,
+        computed by the engine for all scorers (None: the scorer builds its own, see
+        :meth:`context_for`)."""
         raise NotImplementedError
+
+    def context_for(self, games: Sequence[Transcript],
+                    context: ScoringContext | None) -> ScoringContext:
+        """``context`` checked against ``games``, or (None) one built for this scorer alone."""
+        if context is None:
+            return ScoringContext.build(games, [self.needs()])
+        return context.for_games(games)
 
     def load(self) -> None:
         """Load models now (the runner calls it before any game is played, so a missing

@@ -54,12 +54,13 @@ import numpy as np
 
 from pydantic import Field, model_validator
 
-from chatmatch.scoring.analysis import game_similarity
-from chatmatch.scoring.base import Scorer, ScorerParams
+from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.contradiction import DEFAULT_SIGMA_S, check_turns, similarity_matrix
 from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
-from chatmatch.scoring.diversity import DEFAULT_SIGMA_R, Repetition, find_repetitions
+from chatmatch.scoring.context import GameAnalysis
+from chatmatch.scoring.diversity import sigma
+from chatmatch.scoring.repetitions import Repetition
 from chatmatch.scoring.text import is_empty
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
@@ -137,23 +138,31 @@ class Consistency(Scorer):
         if self.params.similarity == "embedding":
             self.embedder  # noqa: B018 - loads the model
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+    def needs(self) -> Needs:
+        return Needs(repetitions=frozenset({sigma(self.params.sigma_r)}),
+                     similarity=self.params.similarity == "tfidf", model=self.params.model)
+
+    def score_games(self, games: Sequence[Transcript],
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
+        context = self.context_for(games, context)
         if self.params.similarity == "embedding":  # every turn embedded in one batched call
             self.embedder.embed([t.text for g in games for t in g.turns])
-        return [self.score_game(g) for g in games]
+        return [self.score_game(a.game, a) for a in context.games]
 
-    def _similarities(self, game: Transcript, t: int, earlier: list[int]) -> np.ndarray:
+    def _similarities(self, analysis: GameAnalysis, t: int, earlier: list[int]) -> np.ndarray:
         if self.params.similarity == "embedding":
-            texts = [x.text for x in game.turns]
+            texts = [x.text for x in analysis.game.turns]
             sims: np.ndarray = similarity_matrix(self.embedder, [texts[t]], [texts[e] for e in earlier])[0]
             return sims
-        tfidf: np.ndarray = game_similarity([x.text for x in game.turns]).block([t], earlier)[0]
+        tfidf: np.ndarray = analysis.similarity().block([t], earlier)[0]
         return tfidf
 
-    def score_game(self, game: Transcript) -> DimensionScore:
+    def score_game(self, game: Transcript, analysis: GameAnalysis | None = None) -> DimensionScore:
+        """``game``'s score; ``analysis``: its repetitions and TF-IDF vectors, from the engine."""
+        needs = self.needs()
+        analysis = analysis or GameAnalysis.of(game, needs.repetitions, needs.similarity)
         turns = game.turns
-        sigma_r = DEFAULT_SIGMA_R if self.params.sigma_r is None else self.params.sigma_r
-        reps = find_repetitions(game, sigma_r)
+        reps = analysis.repetitions(sigma(self.params.sigma_r))
         bad = zero_raw(game)
         tested = zero_raw(game)
         details: list[dict[str, Any]] = []
@@ -166,7 +175,7 @@ class Consistency(Scorer):
             earlier = earlier_answers(game, t, prev, self.params.compare)
             if not earlier:
                 continue
-            sims = self._similarities(game, t, earlier)
+            sims = self._similarities(analysis, t, earlier)
             inconsistent = bool((sims <= self.params.threshold()).any())
             speaker = turns[t].speaker
             tested[speaker] += 1

@@ -27,101 +27,40 @@ counted them). Their parameters derive from :class:`RepetitionParams`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator, Literal, Sequence
+from typing import Iterator, Literal, Mapping, Sequence
 
 from pydantic import Field
 
-from chatmatch.resources import RESOURCES
-from chatmatch.scoring.analysis import game_similarity
-from chatmatch.scoring.base import Scorer, ScorerParams
+from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
+from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.embed import MINILM, Embedder, EmbeddingSimilarity, get_embedder
-from chatmatch.scoring.text import is_question
+from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised, repeated
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 DEFAULT_SIGMA_R = 0.95
 
 
-@dataclass(frozen=True)
-class Repetition:
-    """Algorithm 1's verdict on one turn with a non-empty ``Rep(t)``."""
-
-    turn: int
-    speaker: str
-    of: tuple[int, ...]
-    question_of: int | None  # the original question when the turn is a repeated question
-    penalised: bool
-    #: when the turn is a repeated question: every earlier question of ``Rep(t)``
-    questions: tuple[int, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "speaker": self.speaker, "repeats": list(self.of),
-                "repeated_question_of": self.question_of, "penalised": self.penalised}
-
-
-def find_repetitions(game: Transcript, sigma_r: float,
-                     embedder: Embedder | None = None) -> dict[int, Repetition]:
-    """Algorithm 1 over a whole game: turn index -> :class:`Repetition` (kept by the game's
-    turns and ``sigma_r`` in ``RESOURCES.repetitions``, so every scorer that asks shares
-    one computation). With ``embedder``, ``Sim`` is the cosine of sentence embeddings
-    instead of TF-IDF (diversity's ``similarity: embedding``)."""
-    kind = "tfidf" if embedder is None else f"embedding:{id(embedder)}"
-    key = (tuple((t.speaker, t.text, t.seed) for t in game.turns), float(sigma_r), kind)
-    reps: dict[int, Repetition] | None = RESOURCES.repetitions.get(key)
-    if reps is None:  # computed outside the lock: games are scored side by side
-        reps = RESOURCES.repetitions.put(key, _find_repetitions(game, sigma_r, embedder))
-    return reps
-
-
-def _find_repetitions(game: Transcript, sigma_r: float,
-                      embedder: Embedder | None = None) -> dict[int, Repetition]:
-    turns = game.turns
-    questions = [is_question(t.text) for t in turns]
-    groups: dict[str, list[int]] = {}
-    for i, turn in enumerate(turns):
-        groups.setdefault(turn.speaker, []).append(i)
-    texts = [t.text for t in turns]
-    sim = game_similarity(texts) if embedder is None else EmbeddingSimilarity(texts, embedder)
-    found: dict[int, tuple[tuple[int, ...], int | None, tuple[int, ...]]] = {}
-    for t, earlier, sims in sim.earlier(list(groups.values())):
-        hit = sims >= sigma_r
-        if not hit.any():
-            continue
-        rep = tuple(int(u) for u in earlier[hit])
-        original: int | None = None
-        asked: tuple[int, ...] = ()
-        if questions[t]:
-            asked = tuple(u for u, v in zip(rep, sims[hit]) if questions[u])
-            scored = [(float(v), u) for u, v in zip(rep, sims[hit]) if questions[u]]
-            original = max(scored)[1] if scored else None
-        found[t] = (rep, original, asked)
-    out: dict[int, Repetition] = {}
-    for t in sorted(found):
-        rep, original, asked = found[t]
-        prev = out.get(t - 1)
-        after_repeated_question = prev is not None and prev.question_of is not None
-        penalised = (original is not None or not after_repeated_question) and not turns[t].seed
-        out[t] = Repetition(t, turns[t].speaker, rep, original, penalised, asked)
-    return out
+def sigma(sigma_r: float | None) -> float:
+    """The ``sigma_r`` a scorer uses: its own, or (None) diversity's default."""
+    return DEFAULT_SIGMA_R if sigma_r is None else sigma_r
 
 
 def penalised_turns(game: Transcript, sigma_r: float | None = None) -> frozenset[int]:
     """Indices of the turns Algorithm 1 penalises (``sigma_r`` None: the default 0.95).
 
-    A scorer that credits turns calls it to leave them out, so that a repetition is
+    A scorer that credits turns leaves them out (it reads them from its context:
+    :meth:`~chatmatch.scoring.context.GameAnalysis.penalised`), so that a repetition is
     penalised once, in diversity, and rewarded nowhere else."""
-    sigma = DEFAULT_SIGMA_R if sigma_r is None else sigma_r
-    return frozenset(t for t, r in find_repetitions(game, sigma).items() if r.penalised)
+    return penalised(find_repetitions(game, sigma(sigma_r)))
 
 
 def repeated_turns(game: Transcript, sigma_r: float | None = None) -> frozenset[int]:
     """Indices of every turn Algorithm 1 finds repeating an earlier turn of its speaker,
     penalised or not (an answer repeated because the question was repeated is excused by
     diversity but says nothing new either)."""
-    sigma = DEFAULT_SIGMA_R if sigma_r is None else sigma_r
-    return frozenset(t for t, r in find_repetitions(game, sigma).items() if not game.turns[t].seed)
+    return repeated(game, find_repetitions(game, sigma(sigma_r)))
 
 
 class RepetitionParams(ScorerParams):
@@ -132,18 +71,22 @@ class RepetitionParams(ScorerParams):
     #: what a repetition is; None: the same as diversity's sigma_r (0.95 unless configured)
     sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
 
+    def repetitions_needed(self) -> frozenset[float]:
+        """The ``sigma_r`` whose repetitions :func:`skipped_turns` reads (for ``Needs``)."""
+        return frozenset({sigma(self.sigma_r)}) if self.skip_repetitions else frozenset()
 
-def skipped_turns(game: Transcript, params: ScorerParams) -> frozenset[int]:
+
+def skipped_turns(game: GameAnalysis, params: RepetitionParams) -> frozenset[int]:
     """The turns a scorer with :class:`RepetitionParams` leaves out of ``game``."""
-    if not getattr(params, "skip_repetitions", False):
+    if not params.skip_repetitions:
         return frozenset()
-    return penalised_turns(game, getattr(params, "sigma_r", None))
+    return game.penalised(sigma(params.sigma_r))
 
 
-def scored_turns(game: Transcript, params: ScorerParams) -> Iterator[Turn]:
+def scored_turns(game: GameAnalysis, params: RepetitionParams) -> Iterator[Turn]:
     """The credited turns (seed excluded) that are not left out as repetitions."""
     skip = skipped_turns(game, params)
-    return (t for t in credited_turns(game) if t.index not in skip)
+    return (t for t in credited_turns(game.game) if t.index not in skip)
 
 
 class Diversity(Scorer):
@@ -177,13 +120,27 @@ class Diversity(Scorer):
     def load(self) -> None:
         self.embedder  # noqa: B018 - loads the model when one is needed
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+    def needs(self) -> Needs:
+        tfidf = self.params.similarity == "tfidf"
+        return Needs(repetitions=frozenset({self.params.sigma_r}) if tfidf else frozenset(),
+                     model=self.params.model)
+
+    def score_games(self, games: Sequence[Transcript],
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
+        context = self.context_for(games, context)
         if self.embedder is not None:  # every turn embedded in one batched call
             self.embedder.embed([t.text for g in games for t in g.turns])
-        return [self.score_game(g) for g in games]
+        return [self.score_game(a.game, a) for a in context.games]
 
-    def score_game(self, game: Transcript) -> DimensionScore:
-        reps = find_repetitions(game, self.params.sigma_r, self.embedder)
+    def score_game(self, game: Transcript, analysis: GameAnalysis | None = None) -> DimensionScore:
+        """``game``'s score; ``analysis``: its repetitions, computed by the engine."""
+        reps: Mapping[int, Repetition]
+        if self.embedder is not None:
+            texts = [t.text for t in game.turns]
+            reps = find_repetitions(game, self.params.sigma_r, EmbeddingSimilarity(texts, self.embedder))
+        else:
+            analysis = analysis or GameAnalysis.of(game, self.needs().repetitions)
+            reps = analysis.repetitions(self.params.sigma_r)
         raw = zero_raw(game)
         for r in reps.values():
             if r.penalised:

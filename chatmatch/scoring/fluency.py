@@ -53,9 +53,10 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
 
-from chatmatch.scoring.base import Progress, Scorer, ScorerParams
+from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
-from chatmatch.scoring.diversity import penalised_turns
+from chatmatch.scoring.context import GameAnalysis
+from chatmatch.scoring.diversity import sigma
 from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
 from chatmatch.scoring.text import normalise, tokens
 from chatmatch.scoring.variety import chitchat_unigrams
@@ -137,9 +138,16 @@ class Fluency(Scorer):
 
     progress_unit = "texts"  # texts through the language model
 
+    def needs(self) -> Needs:
+        p = self.params
+        return Needs(repetitions=frozenset({sigma(p.sigma_r)}) if p.skip_repetitions else frozenset(),
+                     model="ngram" if p.backend == "ngram" else p.model)
+
     def score_games(self, games: Sequence[Transcript],
-                    progress: Progress | None = None) -> list[DimensionScore]:
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
+        context = self.context_for(games, context)
         texts = [normalise(t.text) for g in games for t in credited_turns(g)]
+        progress = context.progress
         if progress is None:
             ppl = iter(self.lm.perplexities(texts))
         else:  # in chunks, so that a long scoring pass shows how far it is; the distinct
@@ -156,7 +164,7 @@ class Fluency(Scorer):
                 values.update(zip(chunk, self.lm.perplexities(chunk)))
                 progress(len(values), len(distinct))
             ppl = iter([values[t] for t in texts])
-        return [self._score(g, [next(ppl) for _ in credited_turns(g)]) for g in games]
+        return [self._score(a, [next(ppl) for _ in credited_turns(a.game)]) for a in context.games]
 
     def aggregate(self, values: Sequence[float]) -> float:
         p = self.params
@@ -189,16 +197,17 @@ class Fluency(Scorer):
         unigram = chitchat_unigrams().log_perplexity(tokens(text))
         return math.log(max(perplexity, 1e-12)) - (unigram or 0.0)
 
-    def repetitions(self, game: Transcript) -> set[int]:
+    def repetitions(self, game: GameAnalysis) -> set[int]:
         """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
         if not self.params.skip_repetitions:
             return set()
-        return set(penalised_turns(game, self.params.sigma_r))
+        return set(game.penalised(sigma(self.params.sigma_r)))
 
-    def _score(self, game: Transcript, ppl: list[float | None]) -> DimensionScore:
+    def _score(self, analysis: GameAnalysis, ppl: list[float | None]) -> DimensionScore:
+        game = analysis.game
         per_bot: dict[str, list[float]] = {p: [] for p in game.players}
         details: list[dict[str, Any]] = []
-        excluded = self.repetitions(game)
+        excluded = self.repetitions(analysis)
         for turn, value in zip(credited_turns(game), ppl):
             detail: dict[str, Any] = {"turn": turn.index, "speaker": turn.speaker,
                                       "perplexity": None if value is None else round(value, 4)}

@@ -44,10 +44,10 @@ from typing import Any, Literal, Sequence
 from pydantic import Field, field_validator
 
 from chatmatch.resources import load_spacy
-from chatmatch.scoring.analysis import ENTITIES, LEMMAS, spacy_features
+from chatmatch.scoring.analysis import ENTITIES, LEMMAS
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.variety import chitchat_nidf
-from chatmatch.scoring.base import Scorer, ScorerParams
+from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext, SpacyNeed
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
 from chatmatch.stages import DimensionScore
@@ -74,7 +74,7 @@ class SpacyParams(ScorerParams):
 
 
 class SpacyScorer(Scorer):
-    """A scorer that reads spaCy features of the turns (:func:`spacy_features`)."""
+    """A scorer that reads spaCy features of the turns (the engine's shared spaCy pass)."""
 
     spacy_needs: frozenset[str] = frozenset()
     params: SpacyParams
@@ -83,9 +83,13 @@ class SpacyScorer(Scorer):
         """Load the spaCy pipeline now, so a missing one fails before any game is played."""
         load_spacy(self.params.spacy_model)
 
-    def spacy_request(self) -> tuple[str, frozenset[str]]:
+    def spacy_need(self) -> SpacyNeed:
         """What the engine's one spaCy pass must find for this scorer."""
-        return self.params.spacy_model, self.spacy_needs
+        p = self.params
+        return SpacyNeed(p.spacy_model, self.spacy_needs, p.n_process, p.batch_size)
+
+    def needs(self) -> Needs:
+        return Needs(spacy=self.spacy_need())
 
 
 class Knowledge(SpacyScorer):
@@ -120,9 +124,10 @@ class Knowledge(SpacyScorer):
 
     params: Params
 
-    def spacy_request(self) -> tuple[str, frozenset[str]]:
-        needs = frozenset({LEMMAS}) if self.params.method == "content_words" else self.spacy_needs
-        return self.params.spacy_model, needs
+    def spacy_need(self) -> SpacyNeed:
+        p = self.params
+        needs = frozenset({LEMMAS}) if p.method == "content_words" else self.spacy_needs
+        return SpacyNeed(p.spacy_model, needs, p.n_process, p.batch_size)
 
     def counts(self, label: str) -> bool:
         p = self.params
@@ -138,13 +143,14 @@ class Knowledge(SpacyScorer):
             return speakers
         return {s for s in speakers if looks_lowercased(t.text for t in game.turns if t.speaker == s)}
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
+    def score_games(self, games: Sequence[Transcript],
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
         p = self.params
+        context = self.context_for(games, context)
         cased = [self.truecased_speakers(g) for g in games]
         texts = [restore_case(t.text) if t.speaker in who else t.text
                  for g, who in zip(games, cased) for t in g.turns]
-        feats = iter(spacy_features(texts, p.spacy_model, self.spacy_request()[1],
-                                    n_process=p.n_process, batch_size=p.batch_size))
+        feats = iter(context.spacy_features(texts, self.spacy_need()))
         if p.method == "content_words":
             nidf = chitchat_nidf()
             return [self._score(g, [tuple((w, "WORD") for w in (next(feats).lemmas or ())

@@ -36,10 +36,11 @@ from __future__ import annotations
 
 from typing import Any, Literal, Sequence
 
-from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.base import Needs, Scorer, ScoringContext
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.common import credited_turns
-from chatmatch.scoring.diversity import RepetitionParams, penalised_turns, repeated_turns, scored_turns
+from chatmatch.scoring.context import GameAnalysis
+from chatmatch.scoring.diversity import RepetitionParams, scored_turns, sigma
 from chatmatch.scoring.questions import specific_questions
 from chatmatch.scoring.text import question_count
 from chatmatch.stages import DimensionScore
@@ -62,14 +63,22 @@ class Proactivity(Scorer):
 
     params: Params
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
-        return [self.score_game(g) for g in games]
+    def needs(self) -> Needs:
+        p = self.params
+        excuse = frozenset({sigma(p.sigma_r)}) if p.excuse_answers else frozenset()
+        return Needs(repetitions=p.repetitions_needed() | excuse)
 
-    def score_game(self, game: Transcript) -> DimensionScore:
+    def score_games(self, games: Sequence[Transcript],
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
+        return [self.score_game(a.game, a) for a in self.context_for(games, context).games]
+
+    def score_game(self, game: Transcript, analysis: GameAnalysis | None = None) -> DimensionScore:
+        """``game``'s score; ``analysis``: its repetitions, computed by the engine."""
+        analysis = analysis or GameAnalysis.of(game, self.needs().repetitions)
         raw = zero_raw(game)
         details: list[dict[str, Any]] = []
         asked: dict[str, set[frozenset[str]]] = {p: set() for p in game.players}
-        for turn in scored_turns(game, self.params):
+        for turn in scored_turns(analysis, self.params):
             n = question_count(turn.text)
             if n and self.params.questions == "specific":
                 n = specific_questions(turn.text, asked[turn.speaker])
@@ -77,16 +86,16 @@ class Proactivity(Scorer):
                 raw[turn.speaker] += n if self.params.unit == "questions" else 1
                 details.append({"turn": turn.index, "speaker": turn.speaker, "questions": n})
         if self.params.excuse_answers:
-            raw = self._excuse(game, raw)
+            raw = self._excuse(analysis, raw)
         if self.params.unit == "share":
             for p in game.players:
                 n_turns = sum(1 for t in credited_turns(game) if t.speaker == p)
                 raw[p] = raw[p] / n_turns if n_turns else 0.0
         return DimensionScore(self.name, raw, self.higher_is_better, details)
 
-    def _excuse(self, game: Transcript, raw: dict[str, float]) -> dict[str, float]:
-        sigma_r = self.params.sigma_r
-        excused = repeated_turns(game, sigma_r) - penalised_turns(game, sigma_r)
+    def _excuse(self, analysis: GameAnalysis, raw: dict[str, float]) -> dict[str, float]:
+        game, sigma_r = analysis.game, sigma(self.params.sigma_r)
+        excused = analysis.repeated(sigma_r) - analysis.penalised(sigma_r)
         out = dict(raw)
         for p in game.players:
             n = sum(1 for t in credited_turns(game) if t.speaker == p)

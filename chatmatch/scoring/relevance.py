@@ -38,8 +38,10 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
-from chatmatch.scoring.analysis import LEMMAS, spacy_features
+from chatmatch.scoring.analysis import LEMMAS
+from chatmatch.scoring.base import Needs, ScoringContext
 from chatmatch.scoring.common import zero_raw
+from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, skipped_turns
 from chatmatch.scoring.knowledge import SpacyParams, SpacyScorer
 from chatmatch.stages import DimensionScore
@@ -73,17 +75,21 @@ class Relevance(SpacyScorer):
 
     params: Params
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
-        p = self.params
-        texts = [t.text for g in games for t in g.turns]
-        feats = iter(spacy_features(texts, p.spacy_model, self.spacy_needs,
-                                    n_process=p.n_process, batch_size=p.batch_size))
-        return [self._score(g, [next(feats).lemmas or () for _ in g.turns]) for g in games]
+    def needs(self) -> Needs:
+        return Needs(spacy=self.spacy_need(), repetitions=self.params.repetitions_needed())
 
-    def _score(self, game: Transcript, lemmas: list[tuple[str, ...]]) -> DimensionScore:
-        p = self.params
+    def score_games(self, games: Sequence[Transcript],
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
+        context = self.context_for(games, context)
+        texts = [t.text for g in games for t in g.turns]
+        feats = iter(context.spacy_features(texts, self.spacy_need()))
+        return [self._score(a, [next(feats).lemmas or () for _ in a.game.turns])
+                for a in context.games]
+
+    def _score(self, analysis: GameAnalysis, lemmas: list[tuple[str, ...]]) -> DimensionScore:
+        p, game = self.params, analysis.game
         important = important_concepts(lemmas, p.p, p.min_df)
-        skip = skipped_turns(game, p)
+        skip = skipped_turns(analysis, p)
         turns = game.turns
         raw = zero_raw(game)
         last_seen: dict[str, int] = {}

