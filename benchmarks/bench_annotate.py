@@ -29,8 +29,8 @@ import numpy as np  # noqa: E402
 from chatmatch.annotate.agreement import PRIOR, summarize  # noqa: E402
 from chatmatch.annotate.questions import QUESTIONS  # noqa: E402
 from chatmatch.annotate.store import Judgement  # noqa: E402
+from chatmatch.common.tables import render_table  # noqa: E402
 from chatmatch.ranking.bradley_terry import fit_bt  # noqa: E402
-from chatmatch.tables import render_table  # noqa: E402
 
 
 def judgements(bots: list[str], seed: int = 0) -> list[Judgement]:

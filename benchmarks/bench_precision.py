@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--save", type=Path, default=None, help="write per-text perplexities (JSON)")
     args = ap.parse_args(argv)
     if args.run is not None:
-        from chatmatch.store import RunDir
+        from chatmatch.rundir.store import RunDir
 
         games = list(RunDir(args.run).transcripts().values())
         what = f"run {args.run}"

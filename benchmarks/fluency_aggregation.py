@@ -17,7 +17,7 @@ from pathlib import Path
 
 from scipy.stats import kendalltau
 
-from chatmatch.scorelogs import ScoreConfig, score_logs
+from chatmatch.run.scorelogs import ScoreConfig, score_logs
 
 AGGREGATIONS = ("median", "mean", "capped_mean", "trimmed_mean", "authors")
 

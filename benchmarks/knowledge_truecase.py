@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "scoring"
 
 from lowercase_entities import ITEMS, parlai_style  # noqa: E402
 
-from chatmatch.scoring.analysis import ENTITIES, spacy_features  # noqa: E402
+from chatmatch.scoring.features import ENTITIES, spacy_features  # noqa: E402
 from chatmatch.scoring.knowledge import DEFAULT_EXCLUDED_LABELS, DEFAULT_SPACY_MODEL, entity_key  # noqa: E402
 from chatmatch.scoring.truecase import restore_case  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 A bot entry names its adapter either by a registered short name (``eliza``, ``causal-lm``)
 or by an import path ``package.module:Class``. Adapters are found the same way whether they
-are built in or come from another package (see :mod:`chatmatch.registry`):
+are built in or come from another package (see :mod:`chatmatch.common.registry`):
 
 - a package declares an entry point in the group :data:`ENTRY_POINT_GROUP`, and chatmatch
   declares its own adapters (:mod:`chatmatch_bots`) the same way, in its ``setup.cfg``
@@ -28,8 +28,8 @@ import typing
 from typing import Any
 
 from chatmatch.bot import Bot
+from chatmatch.common.registry import Registry, UnknownNameError, close_matches
 from chatmatch.errors import BotError, ChatmatchError
-from chatmatch.registry import Registry, UnknownNameError, close_matches
 
 ENTRY_POINT_GROUP = "chatmatch.bots"
 

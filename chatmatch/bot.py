@@ -24,7 +24,7 @@ Capabilities are class attributes, not ``hasattr`` probes:
   retry layer, honouring ``Retry-After``); the engine then does not call it again after an
   exception or a timeout (``failures.retries`` still covers empty replies).
 - ``remote``: each reply is a call to a remote service (paid, slow, rate-limited); the
-  reply cache (:mod:`chatmatch.reply_cache`) is on for such bots by default.
+  reply cache (:mod:`chatmatch.play.reply_cache`) is on for such bots by default.
 
 A bot that wraps another one (the reply cache, the games bar's turn counter, the thread
 executor's serialising wrapper, the ``faulty`` adapter) derives from :class:`BotWrapper`,

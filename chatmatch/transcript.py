@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
 from chatmatch.errors import TranscriptError
-from chatmatch.stages import Forfeit
+from chatmatch.records import Forfeit
 
 #: longest turn chatmatch scores, in characters: ``failures.max_chars`` is capped at it, an
 #: imported log with a longer turn is skipped, and so is an edited stored transcript (spaCy

@@ -1,7 +1,7 @@
 """``openai-chat``: a bot behind an OpenAI-compatible ``/chat/completions`` endpoint.
 
 Works with OpenAI, vLLM, llama.cpp server, Ollama, LM Studio, ``transformers serve``...
-through :class:`chatmatch.http_client.Endpoint` (the client the endpoint judges use too).
+through :class:`chatmatch.endpoints.client.Endpoint` (the client the endpoint judges use too).
 
 Messages: the bot's own turns are sent as ``assistant`` messages, the partner's as
 ``user``, the persona as the ``system`` message, the game turn's ``random_seed`` as
@@ -41,8 +41,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, Literal
 
 from chatmatch.bot import Bot, History
+from chatmatch.endpoints.client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, Retryable
 from chatmatch.errors import BotError
-from chatmatch.http_client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, Retryable
 from chatmatch_bots.hf_support import clean_reply
 
 

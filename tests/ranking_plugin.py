@@ -1,4 +1,4 @@
-"""Ranking methods "of another package", for tests/test_ranker_plugins.py: ``rank_by_wins``
+"""Ranking methods "of another package", for tests/ranking/test_ranker_plugins.py: ``rank_by_wins``
 has its own parameter model (the test registers it as ``by-wins``, as a plugin module does
 when imported, for the length of one test); ``rank_by_name`` takes no parameters."""
 
@@ -8,10 +8,10 @@ from typing import Sequence
 
 from pydantic import Field
 
+from chatmatch.common.validation import StrictModel
 from chatmatch.ranking import Ranking, RankRow
 from chatmatch.ranking.base import competition_ranks, win_tie_loss
-from chatmatch.stages import GameResult
-from chatmatch.validation import StrictModel
+from chatmatch.records import GameResult
 
 
 class WinsParams(StrictModel):

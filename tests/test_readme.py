@@ -4,8 +4,8 @@ package of the reader's own)."""
 import re
 from pathlib import Path
 
-from chatmatch.config import config_from_data
-from chatmatch.yamlloc import parse_located_yaml
+from chatmatch.common.yamlloc import parse_located_yaml
+from chatmatch.config.tournament import config_from_data
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

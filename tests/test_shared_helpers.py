@@ -1,6 +1,6 @@
 """The helpers that several modules share instead of keeping their own copies:
-:class:`chatmatch.bot.BotWrapper`, :func:`chatmatch.stages.nan_to_none` and
-:func:`chatmatch.tables.render_table`'s label columns."""
+:class:`chatmatch.bot.BotWrapper`, :func:`chatmatch.records.nan_to_none` and
+:func:`chatmatch.common.tables.render_table`'s label columns."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import math
 from typing import Any
 
 from chatmatch.bot import Bot, BotWrapper, History
-from chatmatch.stages import nan_to_none, none_to_nan
-from chatmatch.tables import render_table
+from chatmatch.common.tables import render_table
+from chatmatch.records import nan_to_none, none_to_nan
 
 
 class _Inner(Bot):

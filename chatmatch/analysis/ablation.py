@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
+from chatmatch.records import GameResult
+from chatmatch.rundir.storedrun import Run
 from chatmatch.scoring.points import reweight
-from chatmatch.stages import GameResult
-from chatmatch.storedrun import Run
 
 
 def ablation_table(data: Run, human: HumanRanking | None = None,

@@ -35,7 +35,7 @@ from scipy import stats
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking import Ranking
-from chatmatch.stages import GameResult
+from chatmatch.records import GameResult
 
 
 #: fewer bots than this: a warning (no p-value can be small; the paper's smallest subsets: 4)

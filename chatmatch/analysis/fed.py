@@ -26,8 +26,8 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
+from chatmatch.records import DimensionScore, nan_to_none
 from chatmatch.scoring.points import result_from_scores
-from chatmatch.stages import DimensionScore, nan_to_none
 from chatmatch.transcript import Transcript, Turn
 
 USER, SYSTEM = "User", "System"

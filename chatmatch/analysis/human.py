@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from chatmatch.common.safeio import read_bounded
+from chatmatch.common.yamlloc import MAX_YAML_BYTES, LocatedYaml, OnDuplicate, parse_located_yaml
 from chatmatch.errors import ConfigError
-from chatmatch.safeio import read_bounded
-from chatmatch.yamlloc import MAX_YAML_BYTES, LocatedYaml, OnDuplicate, parse_located_yaml
 
 _YAML_KEYS = ("ranking", "judges", "dimensions")
 

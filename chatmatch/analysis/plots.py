@@ -23,13 +23,13 @@ from matplotlib.figure import Figure  # noqa: E402
 from chatmatch.analysis.agreement import dimension_wins  # noqa: E402
 from chatmatch.analysis.methods import method_table  # noqa: E402
 from chatmatch.ranking import Ranking  # noqa: E402
-from chatmatch.stages import GameResult, TrueSkillStats  # noqa: E402
+from chatmatch.records import GameResult, TrueSkillStats  # noqa: E402
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
     from chatmatch.analysis.human import HumanRanking
-    from chatmatch.storedrun import Run
+    from chatmatch.rundir.storedrun import Run
 
 #: fixed salt and no date: the same run gives byte-identical SVG files
 _RC: dict[RcKeyType, Any] = {"svg.hashsalt": "chatmatch", "figure.dpi": 100, "font.size": 9}

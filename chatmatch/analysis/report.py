@@ -20,11 +20,11 @@ from chatmatch.analysis.agreement import (compare_run, dimension_wins, few_bots_
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.methods import method_table
 from chatmatch.analysis.plots import head_to_head_matrix, run_figures, to_bytes
-from chatmatch.details import turn_notes
 from chatmatch.ranking import Ranking
-from chatmatch.stages import ScoreRecord
-from chatmatch.storedrun import Run
-from chatmatch.seedtables import category_rankings, category_text
+from chatmatch.records import ScoreRecord
+from chatmatch.run.seedtables import category_rankings, category_text
+from chatmatch.rundir.storedrun import Run
+from chatmatch.scoring.details import turn_notes
 from chatmatch.transcript import Transcript
 
 _COLOURS = {"fluency": "#e3f2fd", "knowledge": "#e8f5e9", "proactivity": "#fff8e1",

@@ -7,14 +7,14 @@ from typing import Sequence
 from pydantic import ValidationError
 
 from chatmatch.analysis.fed import ScoreFn
+from chatmatch.common.validation import validation_message
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import load_scorers, score_games
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
-from chatmatch.validation import validation_message
 
 
 def parse_dimensions(text: str) -> list[str]:

@@ -38,7 +38,7 @@ from chatmatch.annotate.store import Judgement
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking.base import competition_ranks
 from chatmatch.ranking.bradley_terry import fit_bt
-from chatmatch.stages import nan_to_none
+from chatmatch.records import nan_to_none
 
 #: the ordinal scale of an answer for Krippendorff's alpha
 SCALE = {"a": 1.0, "tie": 2.0, "b": 3.0}

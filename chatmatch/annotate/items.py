@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal, Sequence
 
 from chatmatch.errors import ChatmatchError
-from chatmatch.stages import GameResult
+from chatmatch.records import GameResult
 
 Mode = Literal["game", "pairs"]
 MODES: tuple[Mode, ...] = ("game", "pairs")

@@ -15,10 +15,10 @@ from chatmatch.analysis.agreement import dimension_wins, few_bots_note
 from chatmatch.analysis.report import _e, _table
 from chatmatch.annotate.agreement import AnnotationSummary, QuestionResult, summarize
 from chatmatch.annotate.store import FIELDS, AnnotationStore, Judgement
+from chatmatch.common.tables import render_table
 from chatmatch.errors import ChatmatchError
-from chatmatch.storedrun import Run
-from chatmatch.store import atomic_write
-from chatmatch.tables import render_table
+from chatmatch.rundir.store import atomic_write
+from chatmatch.rundir.storedrun import Run
 
 
 def load_summary(run: Run, *, method: str | None = None, reps: int = 200,

@@ -15,10 +15,10 @@ from chatmatch.analysis.human import HumanRanking, load_human
 from chatmatch.analysis.methods import method_table
 from chatmatch.analysis.subsets import subset_table
 from chatmatch.annotate.report import load_summary
+from chatmatch.common.tables import render_table
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
-from chatmatch.storedrun import Run
-from chatmatch.tables import render_table
+from chatmatch.rundir.storedrun import Run
 
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
 

@@ -11,11 +11,11 @@ from chatmatch.analysis.agreement import compare, compare_run, few_bots_note, ra
 from chatmatch.analysis.human import load_human
 from chatmatch.annotate.report import export, load_summary, summary_text
 from chatmatch.annotate.store import AnnotationStore
+from chatmatch.common.tables import render_table
 from chatmatch.errors import ChatmatchError
-from chatmatch.seedtables import category_rankings
-from chatmatch.stages import nan_to_none
-from chatmatch.storedrun import Run
-from chatmatch.tables import render_table
+from chatmatch.records import nan_to_none
+from chatmatch.run.seedtables import category_rankings
+from chatmatch.rundir.storedrun import Run
 
 
 @click.command("compare")

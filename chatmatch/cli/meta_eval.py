@@ -11,8 +11,8 @@ import click
 from chatmatch.analysis.agreement import Correlation
 from chatmatch.analysis.fed import load_fed, meta_evaluate, rows_to_json
 from chatmatch.analysis.scorers import scorer_function
+from chatmatch.common.tables import render_table
 from chatmatch.progress import Reporter
-from chatmatch.tables import render_table
 
 FAST = "proactivity,specificity,diversity,consistency,knowledge,relevance"
 

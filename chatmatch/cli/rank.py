@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 import click
 
 from chatmatch.cli.table import ranking_table
+from chatmatch.common.tables import render_table
 from chatmatch.ranking import RANKERS
-from chatmatch.rerank import rerank, run_seed_spread
-from chatmatch.seedtables import category_json, category_text, rank_by_category
-from chatmatch.tables import render_table
+from chatmatch.run.rerank import rerank, run_seed_spread
+from chatmatch.run.seedtables import category_json, category_text, rank_by_category
 
 if TYPE_CHECKING:
     from chatmatch.ranking.trueskill_rank import SeedSpread

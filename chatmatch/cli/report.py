@@ -10,8 +10,8 @@ from chatmatch.analysis.human import load_human
 from chatmatch.analysis.report import build_report
 from chatmatch.annotate.report import has_annotations, load_summary, summary_html
 from chatmatch.annotate.store import AnnotationsError
-from chatmatch.store import atomic_write
-from chatmatch.storedrun import Run
+from chatmatch.rundir.store import atomic_write
+from chatmatch.rundir.storedrun import Run
 
 
 @click.command("report")

@@ -14,9 +14,9 @@ from chatmatch.robustness.evaluators import DimensionEvaluator, as_evaluator, bu
 from chatmatch.robustness.suite import all_families, render, run_suite
 from chatmatch.robustness.triples import (RobustnessError, chitchat_conversations,
                                           transcript_conversations)
+from chatmatch.common.validation import validation_message
 from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.validation import validation_message
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

@@ -8,13 +8,13 @@ from typing import Sequence
 
 import click
 
-from chatmatch import forfeits
 from chatmatch.cli.table import ranking_table
-from chatmatch.config import load_config
+from chatmatch.config.tournament import load_config
+from chatmatch.play import forfeits
+from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Reporter
-from chatmatch.runner import RunSummary, run_tournament
-from chatmatch.runplan import RunPlan, make_plan
-from chatmatch.schedule import ScheduledGame
+from chatmatch.run.plan import RunPlan, make_plan
+from chatmatch.run.tournament import RunSummary, run_tournament
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
 CONFIRM_ABOVE_GAMES = 1000

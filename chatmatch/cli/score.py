@@ -9,7 +9,7 @@ import click
 
 from chatmatch.cli.table import ranking_table
 from chatmatch.progress import Reporter
-from chatmatch.scorelogs import load_score_config, score_logs
+from chatmatch.run.scorelogs import load_score_config, score_logs
 
 
 @click.command("score")

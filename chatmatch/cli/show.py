@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from chatmatch.names import printable
-from chatmatch.tables import render_table
-from chatmatch.details import turn_notes
+from chatmatch.common.tables import render_table
+from chatmatch.config.names import printable
 from chatmatch.errors import RunDirError
-from chatmatch.storedrun import Run
+from chatmatch.rundir.storedrun import Run
+from chatmatch.scoring.details import turn_notes
 
 
 @click.command("show")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from chatmatch.common.tables import render_table
 from chatmatch.ranking import Ranking
-from chatmatch.tables import render_table
 
 
 def ranking_table(r: Ranking, marks: dict[str, str] | None = None) -> str:

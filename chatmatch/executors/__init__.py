@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from chatmatch.bot import Bot
-from chatmatch.config import TournamentConfig
+from chatmatch.config.tournament import TournamentConfig
 from chatmatch.executors.base import Executor, ExecutorError, OnFinished, Wrap, no_wrap
 from chatmatch.executors.local import LocalExecutor
 from chatmatch.executors.ray_executor import RayExecutor  # imports Ray only when made

@@ -6,7 +6,7 @@ from typing import Callable, Protocol, Sequence
 
 from chatmatch.bot import Bot
 from chatmatch.errors import ChatmatchError
-from chatmatch.schedule import ScheduledGame
+from chatmatch.play.schedule import ScheduledGame
 from chatmatch.transcript import Transcript
 
 OnFinished = Callable[[Transcript], None]

@@ -25,13 +25,13 @@ from typing import Any, Mapping, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot, History, copy_capabilities
-from chatmatch.botcall import guarded, reply_call
-from chatmatch.config import TournamentConfig
+from chatmatch.config.tournament import TournamentConfig
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.executors.base import ExecutorError, OnFinished, Wrap, no_wrap
 from chatmatch.executors.local import close_bots, describe_bots, play_parallel
+from chatmatch.play.botcall import guarded, reply_call
+from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Reporter
-from chatmatch.schedule import ScheduledGame
 
 INSTALL_HINT = ("executor 'ray' needs Ray: install it with `pip install 'chatmatch[ray]'` "
                 "(or `pip install ray`), or set `executor: local`")

@@ -19,7 +19,7 @@ from pydantic import Field, field_validator
 
 from chatmatch.judges.base import JudgeParams, JudgeScorer
 from chatmatch.judges.prompts import ASPECT_TURN
-from chatmatch.stages import DimensionScore
+from chatmatch.records import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 DEFINITIONS = {

@@ -36,9 +36,9 @@ from typing import Any, Literal, Protocol, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from chatmatch.endpoints.client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, check_base_url
 from chatmatch.errors import ChatmatchError
-from chatmatch.http_client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, check_base_url
-from chatmatch.reply_cache import ReplyCache
+from chatmatch.play.reply_cache import ReplyCache
 from chatmatch.resources import MissingExtra
 from chatmatch.scoring.base import ScorerParams
 from chatmatch.scoring.errors import ScoringError
@@ -231,7 +231,7 @@ class LocalLM:
 # --- OpenAI-compatible HTTP ----------------------------------------------------------------
 class OpenAIJudge:
     """An OpenAI-compatible ``/chat/completions`` or ``/completions`` endpoint, through the
-    same client as the ``openai-chat`` bot (:class:`chatmatch.http_client.Endpoint`:
+    same client as the ``openai-chat`` bot (:class:`chatmatch.endpoints.client.Endpoint`:
     retries, deadline, size cap, redaction, pre-flight). With a cache
     (:meth:`use_cache`), each request's answer is kept by a hash of the URL and the whole
     request body (prompt, model, decoding): a resumed or re-scored run asks nothing twice."""

@@ -17,9 +17,9 @@ from pydantic import Field
 
 from chatmatch.judges.backends import Backend, BackendParams, make_backend
 from chatmatch.judges.prompts import PromptTemplate
+from chatmatch.records import DimensionScore
+from chatmatch.rundir.store import atomic_write, dumps
 from chatmatch.scoring.base import Needs, Scorer, ScoringContext
-from chatmatch.stages import DimensionScore
-from chatmatch.store import atomic_write, dumps
 from chatmatch.transcript import Transcript, Turn
 
 

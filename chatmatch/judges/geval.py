@@ -25,7 +25,7 @@ from pydantic import Field, model_validator
 from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
 from chatmatch.judges.prompts import (GEVAL_CRITERIA, GEVAL_DEFAULT_STEPS, GEVAL_DIALOGUE,
                                       GEVAL_STEPS, GEVAL_TURN)
-from chatmatch.stages import DimensionScore
+from chatmatch.records import DimensionScore
 from chatmatch.transcript import Transcript
 
 

@@ -31,8 +31,8 @@ from chatmatch.judges.backends import renormalise
 from chatmatch.judges.base import JudgeParams, JudgeScorer, mean_or_nan
 from chatmatch.judges.corpus import Example, comparison_examples
 from chatmatch.judges.prompts import PAIREVAL_GAME, PAIREVAL_TURN
+from chatmatch.records import DimensionScore, none_to_nan
 from chatmatch.scoring.base import ScoringContext
-from chatmatch.stages import DimensionScore, none_to_nan
 from chatmatch.transcript import Transcript, Turn
 
 LABELS = ("A", "B")

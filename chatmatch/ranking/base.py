@@ -17,8 +17,8 @@ import io
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from chatmatch.registry import Registry
-from chatmatch.stages import GameResult, GameTally, MethodStats
+from chatmatch.common.registry import Registry
+from chatmatch.records import GameResult, GameTally, MethodStats
 
 
 @dataclass(frozen=True)

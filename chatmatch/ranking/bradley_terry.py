@@ -21,7 +21,7 @@ import numpy as np
 
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
 from chatmatch.ranking.params import BradleyTerryParams as BradleyTerryParams
-from chatmatch.stages import GameResult, IntervalStats
+from chatmatch.records import GameResult, IntervalStats
 
 _FLOOR = 1e-12
 

@@ -33,9 +33,9 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.ranking.base import RANKERS, Ranking
 from chatmatch.ranking.params import (DEFAULT_SHUFFLES, BradleyTerryParams, EloParams, PointsRule,
                                       TrueSkillParams)
+from chatmatch.common.validation import StrictModel
 from chatmatch.ranking.ties import TieRule, apply_ties
-from chatmatch.stages import GameResult
-from chatmatch.validation import StrictModel
+from chatmatch.records import GameResult
 
 
 class RankingConfig(StrictModel):

@@ -14,7 +14,7 @@ from typing import Sequence
 from chatmatch.ranking.base import RANKERS, Ranking
 from chatmatch.ranking.bradley_terry import bootstrap, outcomes, ranking_with_ci
 from chatmatch.ranking.params import EloParams as EloParams
-from chatmatch.stages import GameResult
+from chatmatch.records import GameResult
 
 
 def elo_ratings(games: Sequence[tuple[str, str, float]], bots: Sequence[str], k: float = 16.0,

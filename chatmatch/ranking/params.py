@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from chatmatch.validation import StrictModel
+from chatmatch.common.validation import StrictModel
 
 #: largest match points for a win, a tie or a loss (a sum over many matches stays finite)
 MAX_POINTS = 1e6

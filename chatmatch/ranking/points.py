@@ -15,7 +15,7 @@ from typing import Sequence
 from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
 from chatmatch.ranking.params import MAX_POINTS as MAX_POINTS
 from chatmatch.ranking.params import PointsRule as PointsRule
-from chatmatch.stages import GameResult, PointsStats
+from chatmatch.records import GameResult, PointsStats
 
 def match_outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, str | None]]:
     """(bot_a, bot_b, winner or None) for every match found in ``results``."""

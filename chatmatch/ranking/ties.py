@@ -36,9 +36,9 @@ from typing import Literal, Sequence
 
 from pydantic import Field
 
+from chatmatch.common.validation import StrictModel
 from chatmatch.ranking.base import Ranking, RankRow
-from chatmatch.stages import TrueSkillStats
-from chatmatch.validation import StrictModel
+from chatmatch.records import TrueSkillStats
 
 
 class TieRule(StrictModel):

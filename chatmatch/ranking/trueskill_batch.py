@@ -5,7 +5,7 @@ shuffles advance together, one game position at a time, each with its own game. 
 update is TrueSkill's two-player closed form (Herbrich et al. 2007), the same as
 :func:`chatmatch.ranking.trueskill_rank.rate_pair` and ``trueskill.rate_1vs1``; the
 normal CDF is scipy's exact one where the ``trueskill`` library uses a 1e-7 approximation,
-so ratings agree with the library to about 1e-6 (tests/test_trueskill_shuffles.py).
+so ratings agree with the library to about 1e-6 (tests/ranking/test_trueskill_shuffles.py).
 Cost: one vectorised step per game position, whatever the number of shuffles.
 """
 

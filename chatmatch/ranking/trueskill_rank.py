@@ -33,7 +33,7 @@ from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks,
 from chatmatch.ranking.params import DEFAULT_SHUFFLES as DEFAULT_SHUFFLES
 from chatmatch.ranking.params import TrueSkillParams as TrueSkillParams
 from chatmatch.ranking.trueskill_batch import play_shuffles
-from chatmatch.stages import GameResult, TrueSkillStats
+from chatmatch.records import GameResult, TrueSkillStats
 
 def _env(p: TrueSkillParams) -> trueskill.TrueSkill:
     # an explicit environment: never trueskill's global one
@@ -46,7 +46,7 @@ def rate_pair(first: trueskill.Rating, second: trueskill.Rating, env: trueskill.
               ) -> tuple[trueskill.Rating, trueskill.Rating]:
     """``first`` beat ``second`` (or they drew): TrueSkill's two-player update in closed
     form (Herbrich et al. 2007, eqs. for two teams of one), with the library's own V/W
-    functions and draw margin. It equals ``trueskill.rate_1vs1`` (tests/test_ranking.py
+    functions and draw margin. It equals ``trueskill.rate_1vs1`` (tests/ranking/test_ranking.py
     checks it to 1e-9) at a tenth of the cost, which makes many shuffles cheap.
     ``draw_margin``: ``trueskill.calc_draw_margin(p, 2, env)``, passed in to compute it once."""
     var1 = first.sigma ** 2 + env.tau ** 2

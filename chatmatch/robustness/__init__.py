@@ -5,7 +5,7 @@
 * :mod:`~chatmatch.robustness.triples` -- (history, good, broken) triples from
   chitchat-dataset, a user's transcripts, or the built-in closed-ended set;
 * :mod:`~chatmatch.robustness.evaluators` -- the scorer/judge protocols and adapters;
-* :mod:`~chatmatch.robustness.runner` -- accuracy, Wilson intervals, score spread;
+* :mod:`~chatmatch.robustness.accuracy` -- accuracy, Wilson intervals, score spread;
 * :mod:`~chatmatch.robustness.dialogue` -- whole games with injected repetition/contradiction;
 * :mod:`~chatmatch.robustness.suite` -- one run end to end and its tables.
 """

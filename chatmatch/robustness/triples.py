@@ -2,7 +2,7 @@
 
 Conversations come from the ``chitchat-dataset`` corpus (:func:`chitchat_conversations`)
 or from a user's transcript files (:func:`transcript_conversations`, any format
-:func:`chatmatch.importers.load_transcripts` reads). For each family,
+:func:`chatmatch.run.importers.load_transcripts` reads). For each family,
 :func:`build_triples` walks the (conversation, turn) positions in one order shuffled by
 ``random.Random(f"{seed}:positions")`` and keeps the first ``n`` positions where the
 family applies; the same seed, corpus and arguments give the same triples on any machine.
@@ -20,8 +20,8 @@ from typing import Iterable, Sequence
 import chitchat_dataset
 
 from chatmatch.errors import ChatmatchError
-from chatmatch.importers import load_transcripts
 from chatmatch.robustness.perturb import CLOSED_KINDS, FAMILIES, Context, Sample
+from chatmatch.run.importers import load_transcripts
 from chatmatch.transcript import Transcript
 
 #: turns of history kept before the good turn (the speaker's raw score is computed on

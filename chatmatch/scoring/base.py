@@ -30,13 +30,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence
 
-from chatmatch.registry import Registry
+from chatmatch.common.registry import Registry
 # re-exported: a scorer of another package needs only this module
+from chatmatch.common.validation import StrictModel
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.context import Needs as Needs, Progress as Progress, SpacyNeed as SpacyNeed
 from chatmatch.scoring.context import ScoringContext as ScoringContext
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
-from chatmatch.validation import StrictModel
 
 #: The paper's seven dimensions, in the order results are shown.
 DIMENSIONS = ("fluency", "knowledge", "proactivity", "specificity", "diversity",

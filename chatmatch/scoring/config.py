@@ -20,9 +20,9 @@ from typing import Any
 
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from chatmatch.registry import UnknownNameError
+from chatmatch.common.registry import UnknownNameError
+from chatmatch.common.validation import StrictModel, validation_message
 from chatmatch.scoring.base import DIMENSIONS, SCORERS, Scorer, ScorerParams
-from chatmatch.validation import StrictModel, validation_message
 
 
 def _known(name: str) -> str:

@@ -54,15 +54,15 @@ import numpy as np
 
 from pydantic import Field, model_validator
 
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
-from chatmatch.scoring.contradiction import DEFAULT_SIGMA_S, check_turns, similarity_matrix
-from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
 from chatmatch.scoring.context import GameAnalysis
+from chatmatch.scoring.contradiction import DEFAULT_SIGMA_S, check_turns, similarity_matrix
 from chatmatch.scoring.diversity import sigma
+from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
 from chatmatch.scoring.repetitions import Repetition
 from chatmatch.scoring.text import is_empty
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 DEFAULT_SIGMA_C = 0.8

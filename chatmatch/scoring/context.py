@@ -17,8 +17,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
-from chatmatch.scoring.analysis import GameSimilarity, TurnFeatures, spacy_table
 from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.features import GameSimilarity, TurnFeatures, spacy_table
 from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised, repeated
 from chatmatch.scoring.text import normalise
 from chatmatch.transcript import Transcript

@@ -1,7 +1,7 @@
 """Diversity: minus the number of repetitions (Algorithm 1 of the paper; higher is better).
 
 ``Sim`` is the TF-IDF cosine of two turns, the vectorizer fit on the game
-(:class:`chatmatch.scoring.analysis.GameSimilarity`; only same-speaker pairs are computed,
+(:class:`chatmatch.scoring.features.GameSimilarity`; only same-speaker pairs are computed,
 in bounded blocks, so memory grows linearly with the game). For each turn ``t`` (never
 the first turn, which has no history):
 
@@ -31,12 +31,12 @@ from typing import Iterator, Literal, Mapping, Sequence
 
 from pydantic import Field
 
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.embed import MINILM, Embedder, EmbeddingSimilarity, get_embedder
 from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised, repeated
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 DEFAULT_SIGMA_R = 0.95

@@ -111,7 +111,7 @@ def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 class EmbeddingSimilarity:
     """A game's turns compared by meaning, with the interface of
-    :class:`chatmatch.scoring.analysis.GameSimilarity` that Algorithm 1 uses. A turn with no
+    :class:`chatmatch.scoring.features.GameSimilarity` that Algorithm 1 uses. A turn with no
     token has similarity 0 with every turn (as under TF-IDF)."""
 
     def __init__(self, texts: Sequence[str], embedder: Embedder) -> None:

@@ -13,9 +13,9 @@ import dataclasses
 from typing import Sequence
 
 from chatmatch.progress import Reporter
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.context import ScoringContext
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 

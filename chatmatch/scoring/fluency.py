@@ -53,6 +53,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
 
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
@@ -60,7 +61,6 @@ from chatmatch.scoring.diversity import sigma
 from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
 from chatmatch.scoring.text import normalise, tokens
 from chatmatch.scoring.variety import chitchat_unigrams
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 

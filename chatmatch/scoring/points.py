@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Mapping, Sequence
 
-from chatmatch.stages import TIE_TOLERANCE, DimensionScore, Forfeit, GameResult
+from chatmatch.records import TIE_TOLERANCE, DimensionScore, Forfeit, GameResult
 
 def dimension_winner(a_val: float, b_val: float, higher_is_better: bool) -> int:
     """+1 if the first value is better, -1 if the second, 0 for a tie (or two NaNs).

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Sequence
 
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, Scorer, ScoringContext
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.common import credited_turns
@@ -43,7 +44,6 @@ from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, scored_turns, sigma
 from chatmatch.scoring.questions import specific_questions
 from chatmatch.scoring.text import question_count
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 

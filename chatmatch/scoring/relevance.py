@@ -38,13 +38,13 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
-from chatmatch.scoring.analysis import LEMMAS
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, ScoringContext
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, skipped_turns
+from chatmatch.scoring.features import LEMMAS
 from chatmatch.scoring.knowledge import SpacyParams, SpacyScorer
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript, Turn
 
 

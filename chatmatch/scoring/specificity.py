@@ -42,13 +42,13 @@ from typing import Any, Literal, Sequence
 
 from pydantic import Field
 
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
 from chatmatch.scoring.text import tokens
 from chatmatch.scoring.variety import chitchat_nidf, moving_distinct
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 

@@ -42,9 +42,9 @@ import numpy as np
 from chatmatch.analysis.fed import SYSTEM, chat_transcript, mean_rating, system_means
 from chatmatch.analysis.fed import read_json_list, system_points, system_side
 from chatmatch.errors import ChatmatchError
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import score_games
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 from chatmatch.validity.dimensions import system_words
 

@@ -27,8 +27,8 @@ from typing import Any, Mapping, Protocol, Sequence
 
 from chatmatch.analysis.agreement import kendall, spearman
 from chatmatch.analysis.fed import OVERALL, SYSTEM, system_means, system_points, system_side
+from chatmatch.records import DimensionScore, nan_to_none
 from chatmatch.scoring.points import dimension_winner
-from chatmatch.stages import DimensionScore, nan_to_none
 from chatmatch.transcript import Transcript
 from chatmatch.validity.dimensions import RatedChat
 

@@ -27,8 +27,8 @@ from typing import Any, Mapping, Sequence
 
 from chatmatch.analysis.agreement import compare
 from chatmatch.ranking import RankingConfig, rank
+from chatmatch.records import DimensionScore, GameResult, nan_to_none
 from chatmatch.scoring.points import dimension_winner, result_from_scores, reweight
-from chatmatch.stages import DimensionScore, GameResult, nan_to_none
 from chatmatch.transcript import Transcript
 
 #: a dimension deciding fewer games than this share is flagged as rare

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats
 
-from chatmatch.stages import nan_to_none
+from chatmatch.records import nan_to_none
 
 #: bootstrap resamples when nobody says otherwise
 SAMPLES = 1000

@@ -27,13 +27,14 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.analysis.fed import load_fed, system_side
-from chatmatch.config import EvalSettings, config_from_data
+from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
+from chatmatch.config.tournament import EvalSettings, config_from_data
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import ProgressBar, Reporter
 from chatmatch.ranking import RankingConfig
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.stages import DimensionScore
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
 from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
@@ -41,12 +42,11 @@ from chatmatch.validity.dstc9 import OVERALL as DSTC9_OVERALL
 from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9
 from chatmatch.validity.dstc9 import find_files as find_dstc9
 from chatmatch.validity.fed_lab import Chat, evaluate_fed, game_points
-from chatmatch.validity.intervals import SAMPLES
 from chatmatch.validity.games import GameDataset, evaluate_games
+from chatmatch.validity.intervals import SAMPLES
 from chatmatch.validity.ladder import play_ladder
 from chatmatch.validity.stb import load_stb
 from chatmatch.validity.stb_sides import sides as stb_sides
-from chatmatch.yamlloc import LocatedYaml, load_located_yaml
 
 DATASETS = ("stb", "fed", "dstc9", "ladder")
 DSTC9_NOTES = ("no ranking randomness: the seed spread does not apply",

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chatmatch.config import TournamentConfig, load_config
+from chatmatch.config.tournament import TournamentConfig, load_config
 from chatmatch.errors import ChatmatchError
 from chatmatch.executors.local import LocalExecutor
-from chatmatch.schedule import double_round_robin
+from chatmatch.play.schedule import double_round_robin
 from chatmatch.transcript import Transcript
 from chatmatch.validity.games import GameDataset
 
@@ -49,7 +49,7 @@ def play_ladder(path: str | Path, exchanges: int | None = None) -> GameDataset:
     reference = construction_scores(cfg, str(path))
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
     games: list[Transcript] = []
-    # the runner's play path (chatmatch.runner), in this process and without a run directory
+    # the runner's play path (chatmatch.run.tournament), in this process and without a run directory
     executor = LocalExecutor(cfg)
     try:
         executor.start(set(cfg.bot_names))

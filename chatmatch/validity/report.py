@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from chatmatch.tables import render_table
+from chatmatch.common.tables import render_table
 
 _SHORT_DATASET = {"stb/convai2": "convai2", "stb/dailydialog": "dailydlg",
                   "stb/empathetic": "empath"}

@@ -18,8 +18,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from chatmatch.records import DimensionScore
 from chatmatch.scoring.points import result_from_scores
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 from chatmatch.validity.dimensions import RANKING, SYSTEM
 from chatmatch.validity.human_stb import Judgement

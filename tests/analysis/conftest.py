@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.config import config_from_data
-from chatmatch.runner import run_tournament
-from chatmatch.yamlloc import parse_located_yaml
+from chatmatch.common.yamlloc import parse_located_yaml
+from chatmatch.config.tournament import config_from_data
+from chatmatch.run.tournament import run_tournament
 
 SCRIPTED_RUN_YAML = """\
 name: scripted

@@ -8,9 +8,9 @@ from typing import Mapping, Sequence
 
 import yaml
 
+from chatmatch.records import DimensionScore, GameResult, Manifest, ScoreRecord
+from chatmatch.rundir.store import RunDir
 from chatmatch.scoring.points import award_points
-from chatmatch.stages import DimensionScore, GameResult, Manifest, ScoreRecord
-from chatmatch.store import RunDir
 from chatmatch.transcript import Transcript, make_transcript
 
 DIMS = ("d1", "d2", "d3", "d4", "d5", "d6", "d7")

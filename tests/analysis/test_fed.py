@@ -11,7 +11,7 @@ import pytest
 from chatmatch.analysis.fed import (FedError, load_fed, mean_rating, meta_evaluate,
                                     parse_context, system_scores)
 from chatmatch.analysis.scorers import scorer_function
-from chatmatch.stages import DimensionScore
+from chatmatch.records import DimensionScore
 
 REPO = Path(__file__).resolve().parents[2]
 REAL_FED = Path(os.environ.get("CHATMATCH_FED_PATH") or REPO.parent / "shared/data/fed/fed_data.json")

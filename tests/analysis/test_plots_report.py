@@ -7,9 +7,9 @@ import pytest
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.plots import head_to_head_matrix, plot_run
 from chatmatch.analysis.report import _num, build_report
-from chatmatch.details import TurnNote, turn_notes
-from chatmatch.stages import ScoreRecord
-from chatmatch.storedrun import Run
+from chatmatch.records import ScoreRecord
+from chatmatch.rundir.storedrun import Run
+from chatmatch.scoring.details import TurnNote, turn_notes
 from chatmatch.transcript import make_transcript
 from tests.analysis.helpers import won, write_run
 
@@ -121,7 +121,7 @@ def test_report_leaderboard_has_the_terminal_tables_columns_and_values(tmp_path,
     import html as html_mod
 
     from chatmatch.cli.table import ranking_table
-    from chatmatch.tables import fmt
+    from chatmatch.common.tables import fmt
 
     bots = ["alpha", "beta", "gamma"]
     games = [won("g001", "alpha", "beta", 4, 1), won("g002", "beta", "gamma", 5, 0),

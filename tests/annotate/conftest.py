@@ -10,10 +10,10 @@ import pytest
 
 from chatmatch.annotate.items import Item
 from chatmatch.annotate.store import Judgement
-from chatmatch.config import config_from_data
-from chatmatch.runner import run_tournament
+from chatmatch.common.yamlloc import parse_located_yaml
+from chatmatch.config.tournament import config_from_data
+from chatmatch.run.tournament import run_tournament
 from chatmatch.transcript import make_transcript
-from chatmatch.yamlloc import parse_located_yaml
 from tests.analysis.conftest import SCRIPTED_RUN_YAML
 from tests.analysis.helpers import game, write_run
 

@@ -62,7 +62,7 @@ def test_the_seed_fixes_the_order_and_changes_it():
 
 
 def test_speaker_a_is_drawn_per_item_and_forfeits_are_left_out():
-    from chatmatch.stages import Forfeit
+    from chatmatch.records import Forfeit
     import dataclasses
 
     results = [game(f"g{i:03d}", x, y) for i, (x, y) in

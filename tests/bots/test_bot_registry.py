@@ -11,8 +11,8 @@ import pytest
 from chatmatch import adapters
 from chatmatch.adapters import ADAPTERS, ENTRY_POINT_GROUP, create_bot, list_adapters, resolve_adapter
 from chatmatch.bot import Bot, History
+from chatmatch.common.registry import Registry, UnknownNameError
 from chatmatch.errors import BotError, ChatmatchError
-from chatmatch.registry import Registry, UnknownNameError
 from tests.scripted import ParrotBot
 
 MINE = {"eliza": "chatmatch_bots.eliza", "canned": "chatmatch_bots.baseline", "echo": "chatmatch_bots.baseline",

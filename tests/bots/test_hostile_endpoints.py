@@ -1,4 +1,4 @@
-"""``openai-chat`` (and the judges' client, the same :class:`chatmatch.http_client.Endpoint`)
+"""``openai-chat`` (and the judges' client, the same :class:`chatmatch.endpoints.client.Endpoint`)
 against hostile or broken endpoints: a gzip bomb, a key in the URL path, a server that
 echoes the key in a successful reply, a redirect, a body cut mid-stream, a wrong model
 name, and keys that are empty or carry a newline."""
@@ -14,10 +14,10 @@ import pytest
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
-from chatmatch.config import config_from_data
+from chatmatch.common.yamlloc import parse_located_yaml
+from chatmatch.config.tournament import config_from_data
 from chatmatch.errors import BotError, ChatmatchError
-from chatmatch.runner import run_tournament
-from chatmatch.yamlloc import parse_located_yaml
+from chatmatch.run.tournament import run_tournament
 from chatmatch_bots.openai_http import OpenAIChatBot
 from tests.fake_openai import FakeOpenAI, chat_completion
 
@@ -123,7 +123,7 @@ def _cfg(url: str, out: Path, model: str) -> Any:
 
 def test_a_wrong_model_name_stops_the_run_before_any_scorer_loads(
         tmp_path: Path, fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
-    from chatmatch import runner
+    from chatmatch.run import tournament as runner
 
     fake.models = ["qwen2.5-0.5b-instruct"]
     loaded: list[str] = []

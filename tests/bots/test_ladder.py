@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
-from chatmatch.config import load_config
-from chatmatch.runner import run_tournament
+from chatmatch.config.tournament import load_config
+from chatmatch.run.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 LADDER = ROOT / "tournaments" / "ladder.yaml"

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from chatmatch.cli import cli
 from chatmatch.cli.run import estimate_line, forfeited_games, games_to_play
-from chatmatch.schedule import double_round_robin
+from chatmatch.play.schedule import double_round_robin
 from tests.reliability.helpers import REPO, cli_env
 
 OLD_RUN = REPO / "tests" / "data" / "old_run"

@@ -11,11 +11,11 @@ from typing import Any, Iterator
 
 import pytest
 
-from chatmatch.bot import History, Message
-from chatmatch import http_client
-from chatmatch_bots.openai_http import OpenAIChatBot
 from chatmatch.adapters import create_bot
+from chatmatch.bot import History, Message
+from chatmatch.endpoints import client as http_client
 from chatmatch.errors import BotError
+from chatmatch_bots.openai_http import OpenAIChatBot
 from tests.fake_openai import FakeOpenAI
 
 KEY = "sk-test-0123456789-secret"
@@ -189,9 +189,9 @@ def test_bad_parameters(params: dict[str, Any], message: str) -> None:
 
 
 def test_game_with_a_server_that_dies_mid_game_is_forfeited(server: tuple[str, FakeOpenAI]) -> None:
-    from chatmatch.config import FailurePolicy
-    from chatmatch.game import play_games
-    from chatmatch.schedule import ScheduledGame
+    from chatmatch.config.tournament import FailurePolicy
+    from chatmatch.play.game import play_games
+    from chatmatch.play.schedule import ScheduledGame
 
     url, b = server
     b.fail_from = 4  # the endpoint dies at its 4th request and never comes back
@@ -208,8 +208,8 @@ def test_game_with_a_server_that_dies_mid_game_is_forfeited(server: tuple[str, F
 
 def test_tournament_run_directory_never_holds_the_key(server: tuple[str, FakeOpenAI],
                                                       tmp_path: Any) -> None:
-    from chatmatch.config import load_config
-    from chatmatch.runner import run_tournament
+    from chatmatch.config.tournament import load_config
+    from chatmatch.run.tournament import run_tournament
 
     url, b = server
     path = tmp_path / "remote.yaml"
@@ -375,7 +375,7 @@ def test_key_in_a_custom_header(server: tuple[str, FakeOpenAI]) -> None:
 ])
 def test_bad_param_types_are_refused_before_the_run_at_their_line(tmp_path, line: str,
                                                                    message: str) -> None:
-    from chatmatch.config import load_config
+    from chatmatch.config.tournament import load_config
     from chatmatch.errors import ConfigError
 
     cfg = tmp_path / "t.yaml"

@@ -13,12 +13,12 @@ from typing import Any, Iterator
 import pytest
 
 from chatmatch.adapters import identity_params, operational_params
-from chatmatch.config import config_from_data
 from chatmatch.bot import Bot, History, Message
+from chatmatch.common.yamlloc import parse_located_yaml
+from chatmatch.config.tournament import config_from_data
 from chatmatch.errors import RunDirError
-from chatmatch.reply_cache import CACHE_FILE, ReplyCache, bot_identity, cache_bots, turn_key
-from chatmatch.runner import run_tournament
-from chatmatch.yamlloc import parse_located_yaml
+from chatmatch.play.reply_cache import CACHE_FILE, ReplyCache, bot_identity, cache_bots, turn_key
+from chatmatch.run.tournament import run_tournament
 from tests.fake_openai import FakeOpenAI, chat_completion, reply_for
 
 

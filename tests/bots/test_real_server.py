@@ -160,9 +160,9 @@ def test_the_template_is_strict(served: tuple[str, str]) -> None:
 
 
 def test_tournament_through_a_real_server(served: tuple[str, str], tmp_path: Path) -> None:
-    from chatmatch.config import load_config
-    from chatmatch.runner import run_tournament
-    from chatmatch.store import RunDir
+    from chatmatch.config.tournament import load_config
+    from chatmatch.run.tournament import run_tournament
+    from chatmatch.rundir.store import RunDir
 
     base, model = served
     cfg = tmp_path / "t.yaml"
@@ -204,8 +204,8 @@ def _http_bot(name: str, base: str, model: str, **params: object) -> dict:
 def test_a_template_with_no_system_role(served: tuple[str, str], tmp_path: Path) -> None:
     """The default opening (the seed at the head of the first user message) and
     persona_role: user play every game; the old opening (a system message) cannot."""
-    from chatmatch.config import load_config
-    from chatmatch.runner import run_tournament
+    from chatmatch.config.tournament import load_config
+    from chatmatch.run.tournament import run_tournament
 
     base, model = served
     ok = _tournament(tmp_path, [_http_bot("served", base, no_system(model), persona_role="user",
@@ -312,10 +312,10 @@ def test_done_when_two_http_and_two_offline_bots_on_a_strict_template(
     whose template has no system role play every game with whole replies; a bot whose
     timeout is too short forfeits, and raising timeout_s then --replay-forfeits in the
     same run directory plays those games again, reusing the cached replies."""
-    from chatmatch.config import load_config
-    from chatmatch.reply_cache import CACHE_FILE, ReplyCache
-    from chatmatch.runner import run_tournament
-    from chatmatch.store import RunDir
+    from chatmatch.config.tournament import load_config
+    from chatmatch.play.reply_cache import CACHE_FILE, ReplyCache
+    from chatmatch.run.tournament import run_tournament
+    from chatmatch.rundir.store import RunDir
 
     base, model = served
     nosys = no_system(model)

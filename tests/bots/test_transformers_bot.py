@@ -11,11 +11,11 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from chatmatch.bot import History, Message  # noqa: E402
-from chatmatch_bots.hf_support import clean_reply, resolve_source  # noqa: E402
 from chatmatch.adapters import create_bot  # noqa: E402
-from chatmatch_bots.transformers_bot import CausalLMBot, Seq2SeqBot, SmolLM2Bot  # noqa: E402
+from chatmatch.bot import History, Message  # noqa: E402
 from chatmatch.errors import BotError  # noqa: E402
+from chatmatch_bots.hf_support import clean_reply, resolve_source  # noqa: E402
+from chatmatch_bots.transformers_bot import CausalLMBot, Seq2SeqBot, SmolLM2Bot  # noqa: E402
 
 CORPUS = ["what did you do last week ?", "i went hiking with my friends .", "do you like music ?",
           "yes i love jazz and rock .", "hello how are you ?", "i am fine thank you ."]
@@ -245,8 +245,8 @@ def test_tournament_transcripts_do_not_depend_on_batching(llama_dir: str, tmp_pa
     same transcripts as games played one by one."""
     import json
 
-    from chatmatch.config import load_config
-    from chatmatch.runner import run_tournament
+    from chatmatch.config.tournament import load_config
+    from chatmatch.run.tournament import run_tournament
 
     def play(concurrent: int) -> list[str]:
         path = tmp_path / f"t{concurrent}.yaml"

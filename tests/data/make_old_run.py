@@ -1,7 +1,7 @@
 """Writes tests/data/old_run/: a small run directory (one bot forfeits some games) and its
 rankings by every method, as `chatmatch run` and `chatmatch rank --save` write them. The
 committed copy was made by chatmatch before the stage data were typed (commit a42a87f);
-tests/test_stages.py checks that today's code reads it and writes the same bytes back.
+tests/test_records.py checks that today's code reads it and writes the same bytes back.
 
     PYTHONPATH=. python tests/data/make_old_run.py
 """

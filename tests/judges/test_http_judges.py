@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.config import load_config
+from chatmatch.config.tournament import load_config
 from chatmatch.judges.backends import JudgeError, OpenAIJudge
-from chatmatch.runner import run_tournament
+from chatmatch.run.tournament import run_tournament
 
 KEY = "sk-judge-test-secret-42"
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from chatmatch.config import load_config
+from chatmatch.config.tournament import load_config
 from chatmatch.judges.backends import LocalLM
-from chatmatch.runner import run_tournament
+from chatmatch.run.tournament import run_tournament
 
 pytestmark = pytest.mark.slow
 

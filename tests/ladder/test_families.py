@@ -19,13 +19,13 @@ from typing import Any, Sequence
 
 import pytest
 
+from chatmatch.bot import Bot, History, Message
+from chatmatch.config.presets import PRESETS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.diversity import penalised_turns
 from chatmatch.scoring.engine import score_games
-from chatmatch.presets import PRESETS
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript, make_transcript
-from chatmatch.bot import Bot, History, Message
 from tests.scripted import PersonaBot
 
 

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 import yaml
 
-from chatmatch.config import load_config
-from chatmatch.runner import run_tournament
+from chatmatch.config.tournament import load_config
+from chatmatch.run.tournament import run_tournament
 from tests.ladder.test_families import PAPER
 
 ADAPTER = "tests.scripted:PersonaBot"

@@ -702,8 +702,8 @@ def _write(folder: Path, files: dict[str, str | bytes]) -> None:
 
 def make_base(folder: Path) -> None:
     """A finished run of GOOD in ``folder/run``."""
-    from chatmatch.config import load_config
-    from chatmatch.runner import run_tournament
+    from chatmatch.config.tournament import load_config
+    from chatmatch.run.tournament import run_tournament
 
     _write(folder, {"good.yaml": GOOD})
     run_tournament(load_config(folder / "good.yaml"), folder / "run")

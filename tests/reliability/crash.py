@@ -37,7 +37,7 @@ def _kind(path: Path) -> str:
 
 
 def install(spec: str) -> None:
-    import chatmatch.store as store
+    import chatmatch.rundir.store as store
 
     op, n, mode = spec.split(":")
     target, count = int(n), {"n": 0}

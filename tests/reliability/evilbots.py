@@ -1,5 +1,5 @@
 """Plugin bots that misbehave outside (and inside) ``reply``, for the hostile-input tests
-of the bot boundary (:mod:`chatmatch.botcall`)."""
+of the bot boundary (:mod:`chatmatch.play.botcall`)."""
 
 from __future__ import annotations
 

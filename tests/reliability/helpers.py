@@ -60,7 +60,7 @@ def run_contents(run: Path, *, timings: bool) -> dict[str, Any]:
     """Everything of a run directory that must not depend on how it was produced: the
     transcripts (without ``seconds`` unless ``timings``), scores, rankings, the valid
     result records (by game) and the resolved config."""
-    from chatmatch.store import RunDir, dumps
+    from chatmatch.rundir.store import RunDir, dumps
 
     doc: dict[str, Any] = {}
     for f in sorted((run / "transcripts").glob("*.jsonl")):

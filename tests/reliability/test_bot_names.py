@@ -1,4 +1,4 @@
-"""Family 6 of issue 23: one name rule for bot names (chatmatch/names.py), applied when
+"""Family 6 of issue 23: one name rule for bot names (chatmatch/config/names.py), applied when
 the tournament YAML is checked: no control or invisible characters, NFC form, no look-alike
 duplicates; one line naming the key and the character."""
 
@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from chatmatch.config import load_config
+from chatmatch.config.tournament import load_config
 from chatmatch.errors import ConfigError
 
 

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 import yaml
 
-from chatmatch.config import DEFAULT_TIMEOUT_S, FailurePolicy, load_config
+from chatmatch.common.yamlloc import MAX_YAML_BYTES
+from chatmatch.config.tournament import DEFAULT_TIMEOUT_S, FailurePolicy, load_config
 from chatmatch.errors import ConfigError
-from chatmatch.runner import run_tournament
-from chatmatch.yamlloc import MAX_YAML_BYTES
+from chatmatch.run.tournament import run_tournament
 from tests.reliability.helpers import run_cli, tournament_yaml
 
 

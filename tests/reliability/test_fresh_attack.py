@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from chatmatch.cli import cli
-from chatmatch.config import load_config
+from chatmatch.config.tournament import load_config
 from chatmatch.errors import ConfigError
-from chatmatch.runner import run_tournament
-from chatmatch.store import RunDir
+from chatmatch.run.tournament import run_tournament
+from chatmatch.rundir.store import RunDir
 from tests.reliability.helpers import tournament_yaml
 
 

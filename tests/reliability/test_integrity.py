@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 import chatmatch
-from chatmatch.config import load_config
+from chatmatch.config.tournament import load_config
 from chatmatch.errors import RunDirError
-from chatmatch.league import IN_PLACE
-from chatmatch.runner import run_tournament
-from chatmatch.store import RunDir
+from chatmatch.play.league import IN_PLACE
+from chatmatch.run.tournament import run_tournament
+from chatmatch.rundir.store import RunDir
 from tests.reliability.helpers import run_cli, tournament_yaml
 
 

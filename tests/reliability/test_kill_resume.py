@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.config import load_config
-from chatmatch.runner import run_tournament
-from chatmatch.store import RunDir
+from chatmatch.config.tournament import load_config
+from chatmatch.run.tournament import run_tournament
+from chatmatch.rundir.store import RunDir
 from tests.reliability.helpers import REPO, cli_env, run_cli, run_contents, tournament_yaml
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")

@@ -11,8 +11,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from chatmatch.cli import cli
-from chatmatch.config import load_config
-from chatmatch.runner import run_tournament
+from chatmatch.config.tournament import load_config
+from chatmatch.run.tournament import run_tournament
 from tests.reliability.helpers import tournament_yaml
 
 

@@ -1,5 +1,5 @@
 """Family 3 of issue 23: every call into a bot's own code goes through one guarded
-boundary (chatmatch/botcall.py) that names the bot and the method: construction and load
+boundary (chatmatch/play/botcall.py) that names the bot and the method: construction and load
 stop the run with one line (exit 2); reply failures of any kind (a broken __str__,
 GeneratorExit, sys.exit) follow the failure policy; describe and close failures are
 warnings and the games are scored; text that cannot be stored is made storable."""
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.config import load_config
+from chatmatch.config.tournament import load_config
 from chatmatch.errors import ChatmatchError
-from chatmatch.runner import run_tournament
-from chatmatch.store import RunDir
+from chatmatch.run.tournament import run_tournament
+from chatmatch.rundir.store import RunDir
 from tests.reliability.helpers import run_cli
 
 

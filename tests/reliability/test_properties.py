@@ -97,7 +97,7 @@ def _only(errors: tuple[type[BaseException], ...], fn: Callable[[], Any]) -> Non
 
 # --- tournament YAML ------------------------------------------------------------------------
 def _load_text(workdir: Path, data: bytes) -> None:
-    from chatmatch.config import load_config
+    from chatmatch.config.tournament import load_config
 
     p = workdir / "cfg.yaml"
     p.write_bytes(data)
@@ -105,8 +105,8 @@ def _load_text(workdir: Path, data: bytes) -> None:
 
 
 def test_valid_yaml_is_valid():
-    from chatmatch.config import config_from_data
-    from chatmatch.yamlloc import parse_located_yaml
+    from chatmatch.common.yamlloc import parse_located_yaml
+    from chatmatch.config.tournament import config_from_data
 
     cfg = config_from_data(parse_located_yaml(VALID_YAML, "v.yaml"))
     assert cfg.bot_names == ["a", "b", "eliza"]
@@ -196,7 +196,7 @@ def test_jsonl_transcripts_with_random_field_values_give_only_transcript_errors(
 @pytest.mark.parametrize("suffix, valid", [(".jsonl", VALID_JSONL), (".txt", VALID_TEXT),
                                            (".json", VALID_PARLAI)])
 def test_mutated_transcript_files_through_the_importer(workdir, suffix, valid):
-    from chatmatch.importers import load_transcripts
+    from chatmatch.run.importers import load_transcripts
 
     p = workdir / f"t{suffix}"
     p.write_text(valid)
@@ -236,8 +236,8 @@ def test_mutated_human_ranking_files_give_only_chatmatch_errors(workdir, e, kind
 @pytest.fixture(scope="module")
 def cli_dir(workdir: Path) -> Iterator[Path]:
     """A folder with a finished run ``run/`` of VALID_YAML, used as the CLI's cwd."""
-    from chatmatch.config import load_config
-    from chatmatch.runner import run_tournament
+    from chatmatch.config.tournament import load_config
+    from chatmatch.run.tournament import run_tournament
 
     d = workdir / "cli"
     d.mkdir()
@@ -285,12 +285,12 @@ def test_random_command_lines_never_show_a_traceback(cli_dir, monkeypatch_module
 def monkeypatch_module() -> Iterator[pytest.MonkeyPatch]:
     """Stops ``chatmatch run`` before it plays a new tournament (a resumed run that is
     already complete still goes through the real runner)."""
-    import chatmatch.runner as runner
+    import chatmatch.run.tournament as runner
 
     real = runner.run_tournament
 
     def guarded(cfg: Any, out: Any = None, **kw: Any) -> Any:
-        from chatmatch.store import RunDir
+        from chatmatch.rundir.store import RunDir
 
         target = Path(out) if out else cfg.default_output_dir()
         if not RunDir(target).exists():

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.config import load_config
+from chatmatch.config.tournament import load_config
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.ranking import Ranking
-from chatmatch.ranking.config import check_finite
 from chatmatch.ranking.base import RankRow
+from chatmatch.ranking.config import check_finite
 from chatmatch.ranking.elo import elo_ratings
-from chatmatch.runner import run_tournament
+from chatmatch.run.tournament import run_tournament
 from tests.reliability.helpers import run_cli, tournament_yaml
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chatmatch.config import load_config
+from chatmatch.config.tournament import load_config
+from chatmatch.play.schedule import double_round_robin
 from chatmatch.ranking import rank
-from chatmatch.runner import run_tournament
-from chatmatch.schedule import double_round_robin
-from chatmatch.store import RunDir
+from chatmatch.run.tournament import run_tournament
+from chatmatch.rundir.store import RunDir
 from tests.reliability.helpers import cli_env, run_cli, run_contents, tournament_yaml
 
 BYTE_IDENTICAL = ["results.jsonl", "config.yaml"]

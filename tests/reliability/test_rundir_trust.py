@@ -10,10 +10,10 @@ import hashlib
 import json
 from pathlib import Path
 
-from chatmatch.config import load_config
-from chatmatch.runner import run_tournament
-from chatmatch.store import RunDir, dumps
-from chatmatch.storedrun import Run
+from chatmatch.config.tournament import load_config
+from chatmatch.run.tournament import run_tournament
+from chatmatch.rundir.store import RunDir, dumps
+from chatmatch.rundir.storedrun import Run
 from tests.reliability.helpers import run_cli, tournament_yaml
 
 

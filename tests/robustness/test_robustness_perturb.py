@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from chatmatch.registry import Registry
+from chatmatch.common.registry import Registry
 from chatmatch.robustness.perturb import (DULL, FAMILIES, FAMILY_ORDER, Context, Family, Sample,
                                           generated_families)
 from chatmatch.scoring.base import DIMENSIONS
@@ -84,7 +84,7 @@ def test_generators_are_reproducible_for_a_seed() -> None:
 
 
 def test_unknown_family_suggests() -> None:
-    from chatmatch.registry import UnknownNameError
+    from chatmatch.common.registry import UnknownNameError
 
     with pytest.raises(UnknownNameError, match="Did you mean: repetition"):
         FAMILIES.get("repetiton")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chatmatch.config import TournamentConfig, load_config
+from chatmatch.config.tournament import TournamentConfig, load_config
 
 #: every kind of bot the executors treat differently: stateful (not thread-safe), batched,
 #: thread-safe rule-based, and one whose replies depend on the seeded random stream

@@ -7,13 +7,13 @@ import sys
 
 import pytest
 
-from chatmatch.config import FailurePolicy
+from chatmatch.config.tournament import FailurePolicy
 from chatmatch.errors import ChatmatchError
 from chatmatch.executors import ExecutorError, make_executor
 from chatmatch.executors.local import SerialBot, play_parallel
-from chatmatch.game import BotFailure
-from chatmatch.runner import run_tournament
-from chatmatch.schedule import double_round_robin
+from chatmatch.play.game import BotFailure
+from chatmatch.play.schedule import double_round_robin
+from chatmatch.run.tournament import run_tournament
 from tests.scale.common import make_cfg, ranking_file, transcript_files
 from tests.scripted import BatchBot, CountingBot, FlakyBot, SlowBot
 

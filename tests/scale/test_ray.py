@@ -8,7 +8,7 @@ import json
 import pytest
 
 from chatmatch.errors import BotError
-from chatmatch.runner import run_tournament
+from chatmatch.run.tournament import run_tournament
 from tests.scale.common import BOTS, make_cfg, ranking_file, transcript_files
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'chatmatch[ray]')")
@@ -96,7 +96,7 @@ def test_a_budgeted_adaptive_schedule_plays_the_same_rounds_on_ray(tmp_path):
 def test_the_wrap_hook_gets_the_actor_stand_ins_and_plays_with_what_it_returns(tmp_path):
     from chatmatch.executors import make_executor
     from chatmatch.executors.ray_executor import RemoteBot
-    from chatmatch.schedule import double_round_robin
+    from chatmatch.play.schedule import double_round_robin
     from tests.scale.test_wrap_hook import Tagged
 
     cfg = make_cfg(tmp_path, "run", bots=BOTS[:2], exchanges=2, extra="executor: ray\n")

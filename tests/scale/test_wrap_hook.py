@@ -9,7 +9,7 @@ import pytest
 
 from chatmatch.bot import Bot, History
 from chatmatch.executors import make_executor
-from chatmatch.schedule import double_round_robin
+from chatmatch.play.schedule import double_round_robin
 from tests.scale.common import make_cfg
 
 BOTS = [("a", "tests.scripted:CountingBot", "{style: rich}"),

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 from scoring_dialogues import game
 
-from chatmatch.scoring import analysis, repetitions
+from chatmatch.resources import Store
+from chatmatch.scoring import repetitions
+from chatmatch.scoring import features as analysis
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
-from chatmatch.resources import Store
 
 
 def test_each_game_is_fit_once_in_a_batch_of_300(monkeypatch: pytest.MonkeyPatch) -> None:

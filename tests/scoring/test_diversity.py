@@ -5,8 +5,8 @@ import math
 import pytest
 from scoring_dialogues import FIGURE2, game
 
-from chatmatch.scoring.analysis import similarity_matrix
 from chatmatch.scoring.diversity import Diversity
+from chatmatch.scoring.features import similarity_matrix
 from chatmatch.transcript import Transcript
 
 

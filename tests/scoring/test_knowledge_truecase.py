@@ -9,9 +9,9 @@ import pytest
 from lowercase_entities import ITEMS, parlai_style
 from scoring_dialogues import game
 
-from chatmatch.scoring import truecase as tc
-from chatmatch.scoring.analysis import ENTITIES, spacy_features
 from chatmatch.resources import RESOURCES, MissingExtra, Store
+from chatmatch.scoring import truecase as tc
+from chatmatch.scoring.features import ENTITIES, spacy_features
 from chatmatch.scoring.knowledge import DEFAULT_EXCLUDED_LABELS, DEFAULT_SPACY_MODEL, Knowledge, entity_key
 from chatmatch.scoring.text import normalise
 

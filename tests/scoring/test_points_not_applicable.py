@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from chatmatch.records import DimensionScore, GameResult, ScoreRecord
+from chatmatch.rundir.store import RunDir
 from chatmatch.scoring.points import award_points, result_from_scores, reweight
-from chatmatch.stages import DimensionScore, GameResult, ScoreRecord
-from chatmatch.store import RunDir
 from chatmatch.transcript import make_transcript
 
 NAN = math.nan

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from scoring_dialogues import game
 
-from chatmatch.scoring import analysis
-from chatmatch.scoring.analysis import GameSimilarity, similarity_matrix
+from chatmatch.scoring import features as analysis
 from chatmatch.scoring.consistency import Consistency
-from chatmatch.scoring.repetitions import find_repetitions
 from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.features import GameSimilarity, similarity_matrix
+from chatmatch.scoring.repetitions import find_repetitions
 from chatmatch.scoring.text import is_empty, is_question, tokens
 from chatmatch.transcript import Transcript
 

@@ -3,7 +3,7 @@ to one side gives nobody its point, and does not count as firing."""
 
 import math
 
-from chatmatch.stages import DimensionScore
+from chatmatch.records import DimensionScore
 from chatmatch.validity.dstc9 import Dstc9Chat
 from chatmatch.validity.fed_lab import evaluate_fed, game_points
 

@@ -3,7 +3,7 @@
 import pytest
 
 from chatmatch.ranking import RankingConfig
-from chatmatch.stages import DimensionScore
+from chatmatch.records import DimensionScore
 from chatmatch.transcript import make_transcript
 from chatmatch.validity.games import GameDataset, evaluate_games, fire_rate, longer_games, tau
 

@@ -23,8 +23,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from chatmatch.importers import load_transcripts
-from chatmatch.scorelogs import ScoreConfig
+from chatmatch.run.importers import load_transcripts
+from chatmatch.run.scorelogs import ScoreConfig
 from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.points import result_from_scores
 

@@ -1,0 +1,445 @@
+"""Tournament definition: YAML -> validated, typed objects.
+
+Everything is checked before any bot runs: unknown keys, wrong types, duplicate or missing
+bots, unknown adapters, bad adapter parameters, unknown dimensions, bad weights. Every
+error names the file, the line and the key path::
+
+    tournaments/x.yaml:7: bots.1.adapter: Unknown bot adapter 'elisa'. Did you mean: eliza? ...
+
+A minimal file is just a list of bots; everything else has the defaults of the paper.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal, Optional
+
+import yaml
+from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_validator, model_validator
+
+from chatmatch.adapters import BadParam, create_bot, identity_params
+from chatmatch.common.validation import StrictModel, first_problem, refuse_bool_for_number
+from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
+from chatmatch.config.league import ScheduleConfig, SeedSet, seed_set_or_value
+from chatmatch.config.names import check_bot_name, check_visible, name_key
+from chatmatch.config.presets import PRESETS, apply_preset, unknown_preset_message
+from chatmatch.config.seedsets import resolve_seed_file
+from chatmatch.errors import ChatmatchError, ConfigError
+from chatmatch.play.botcall import guarded
+from chatmatch.play.schedule import SeedPlan
+from chatmatch.ranking.config import RankingConfig
+from chatmatch.scoring.config import ScoringConfig
+
+#: The paper's best seed utterance (a question; section 4.4.3).
+DEFAULT_SEED_UTTERANCE = "What did you do last week?"
+#: The paper plays 100 exchanges (200 turns) per game.
+DEFAULT_EXCHANGES = 100
+
+
+class BotSpec(StrictModel):
+    """One bot: a unique name, an adapter (registered name or ``package.module:Class``),
+    and the adapter's parameters."""
+
+    name: str = Field(min_length=1)
+    adapter: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _name_ok(cls, v: str) -> str:
+        return check_bot_name(v)  # the one name rule (chatmatch/config/names.py)
+
+
+#: longest seed utterance accepted, in characters
+MAX_SEED_CHARS = 10_000
+#: largest ``failures.timeout_s`` (a week; larger values overflow the OS's timers; use
+#: ``null`` for no limit)
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
+#: ``failures.timeout_s`` when the YAML sets none (10 minutes a call)
+DEFAULT_TIMEOUT_S = 600.0
+
+
+class FailurePolicy(StrictModel):
+    """What to do when a bot raises, times out, or returns empty or huge text."""
+
+    retries: int = Field(default=2, ge=0, le=100)
+    #: forfeit: the failing bot loses that game (reason recorded); abort: stop the run
+    #: (finished games are kept; run again to resume).
+    on_failure: Literal["forfeit", "abort"] = "forfeit"
+    #: seconds one call of a bot may take (a ``reply_batch`` call is one call); None: no
+    #: limit. The default stops a hung plugin from hanging the run: raise it for slow models
+    timeout_s: float | None = Field(default=DEFAULT_TIMEOUT_S, gt=0, le=MAX_TIMEOUT_S)
+    #: an empty or whitespace reply counts as a failure (retried) unless allow_empty
+    allow_empty: bool = False
+    #: longer replies are cut to this many characters (recorded in the turn's game meta);
+    #: at most MAX_TURN_CHARS, the longest turn the scorers take
+    max_chars: int = Field(default=2000, ge=1, le=100_000)
+    #: ``chatmatch run`` exits with status 3 when a bot forfeited more than this share of
+    #: its games (0.0: any forfeit), unless ``--allow-forfeits``; the leaderboard marks it.
+    #: It changes what is reported, not what is played.
+    max_forfeit_share: float = Field(default=0.0, ge=0.0, le=1.0)
+
+
+class RayConfig(StrictModel):
+    """Where and how the ``ray`` executor runs (see docs/scale.md)."""
+
+    #: None: start a private local Ray instance; "auto" or "ray://host:port": join a cluster
+    address: str | None = None
+    #: CPUs of the local instance started when ``address`` is None (None: all of them)
+    num_cpus: int | None = Field(default=None, ge=1)
+    #: GPU fraction reserved by each neural bot's actor when the cluster has GPUs
+    gpus_per_bot: float = Field(default=0.0, ge=0.0, le=8.0)
+    #: CPUs reserved by each bot actor (0: actors do not hold a CPU between calls)
+    cpus_per_bot: float = Field(default=0.0, ge=0.0, le=256.0)
+    #: which bots become actors: "auto" = neural (batched) or not thread-safe bots, the
+    #: others (rule-based, HTTP) run in the driver; "all" = every bot
+    actors: Literal["auto", "all"] = "auto"
+
+
+def _preset_known(v: str | None) -> str | None:
+    if v is not None and v not in PRESETS:
+        raise ValueError(unknown_preset_message(v))
+    return v
+
+
+#: the ``preset`` key: a name in chatmatch.config.presets.PRESETS, or none
+PresetName = Annotated[Optional[str], AfterValidator(_preset_known)]
+
+
+class EvalSettings(StrictModel):
+    """What judges and ranks games, the part of a tournament that ``chatmatch score``,
+    ``chatmatch validate`` and the readers of a stored run use: preset, ``scoring``,
+    ``ranking`` and ``seed``. :class:`TournamentConfig` has the same four keys at the same
+    place in the YAML (``TournamentConfig.settings`` is this model)."""
+
+    #: a named bundle of settings (chatmatch.config.presets), applied before validation; keys set
+    #: in the file win over it
+    preset: PresetName = None
+    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    ranking: RankingConfig = Field(default_factory=RankingConfig)
+    #: the seed of every random choice of scoring and ranking (and of the schedule)
+    seed: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_preset(cls, data: Any) -> Any:
+        return apply_preset(data)
+
+
+#: the keys of a tournament YAML that are :class:`EvalSettings`
+SETTINGS_KEYS = tuple(EvalSettings.model_fields)
+
+
+class TournamentConfig(StrictModel):
+    # preset, scoring, ranking and seed are EvalSettings' fields, declared again here so
+    # that the keys keep their order in the YAML written into the run directory and in the
+    # order problems are reported (a subclass would put them first); a test checks that
+    # both declare them alike
+    #: a named bundle of settings (chatmatch.config.presets), applied before validation; keys set
+    #: in the file win over it
+    preset: PresetName = None
+    #: also the default run directory, runs/NAME: no path separators, not '.' or '..'
+    name: str = Field(default="tournament", min_length=1, max_length=200)
+    description: str = ""
+    bots: list[BotSpec]
+    #: one utterance, a list used match by match, or a seed set by category
+    #: ({categories: {...}} or {file: seeds.csv}; chatmatch.config.seedsets)
+    seed_utterance: str | list[str] | SeedSet = DEFAULT_SEED_UTTERANCE
+    #: at most 5,000: a game of 10,000 turns is the longest chatmatch scores (as in `score`)
+    exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=5_000)
+    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    schedule: ScheduleConfig = Field(default_factory=ScheduleConfig)
+    ranking: RankingConfig = Field(default_factory=RankingConfig)
+    seed: int = 0
+    output_dir: str | None = None
+    #: games played at once; neural bots answer all waiting games in one batch
+    concurrent_games: int = Field(default=8, ge=1, le=4096)
+    #: where games are played: "local" (this process) or "ray" (bots as Ray actors)
+    executor: Literal["local", "ray"] = "local"
+    #: threads stepping games at once, each its share of ``concurrent_games``, sharing the
+    #: bot objects; None: 1 for local, one per bot actor for ray
+    workers: int | None = Field(default=None, ge=1, le=256)
+    ray: RayConfig = Field(default_factory=RayConfig)
+    failures: FailurePolicy = Field(default_factory=FailurePolicy)
+    #: write each turn's wall time in the transcripts; false writes 0.0, so that two runs
+    #: with the same seed and deterministic bots give byte-identical run directories
+    record_timings: bool = True
+    #: keep each bot reply in RUN/reply_cache.sqlite so a killed or replayed game does not
+    #: ask again: auto = bots that call a remote service (openai-chat), on = every bot, off
+    reply_cache: Literal["auto", "on", "off"] = "auto"
+
+    @field_validator("reply_cache", mode="before")
+    @classmethod
+    def _yaml_bool(cls, v: Any) -> Any:
+        return {True: "on", False: "off"}.get(v, v) if isinstance(v, bool) else v
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_preset(cls, data: Any) -> Any:
+        return apply_preset(data)
+
+    @field_validator("name")
+    @classmethod
+    def _name_ok(cls, v: str) -> str:
+        if v.strip() in (".", "..") or any(c in v for c in "/\\\0") or not v.strip():
+            raise ValueError(f"name {v!r} must be a plain name (it names the run directory "
+                             "runs/NAME): no '/' or '\\', not '.' or '..'; set output_dir to "
+                             "choose the folder")
+        return check_visible(v, "tournament name")
+
+    @field_validator("output_dir")
+    @classmethod
+    def _output_dir_ok(cls, v: str | None) -> str | None:
+        if v is not None and not v.strip():
+            raise ValueError("output_dir must not be empty; leave it out for runs/NAME")
+        return v
+
+    @field_validator("bots", mode="before")
+    @classmethod
+    def _shorthand(cls, v: Any) -> Any:
+        # "- eliza" is short for "- {name: eliza, adapter: eliza}"
+        if isinstance(v, list):
+            return [{"name": b, "adapter": b} if isinstance(b, str) else b for b in v]
+        return v
+
+    @field_validator("bots")
+    @classmethod
+    def _bots_ok(cls, v: list[BotSpec]) -> list[BotSpec]:
+        if len(v) < 2:
+            raise ValueError(f"a tournament needs at least 2 bots, got {len(v)}")
+        return v
+
+    @field_validator("seed_utterance", mode="before")
+    @classmethod
+    def _seed_set(cls, v: Any) -> Any:
+        return seed_set_or_value(v)
+
+    @field_validator("seed_utterance")
+    @classmethod
+    def _seed_ok(cls, v: str | list[str] | SeedSet) -> str | list[str] | SeedSet:
+        if isinstance(v, SeedSet):
+            return v
+        items = [v] if isinstance(v, str) else v
+        if not items or any(not s.strip() for s in items):
+            raise ValueError("seed utterances must be non-empty text")
+        return v
+
+    @property
+    def seed_utterances(self) -> list[str]:
+        """Every seed utterance (of every category)."""
+        v = self.seed_utterance
+        if isinstance(v, SeedSet):
+            return [s for items in v.categories.values() for s in items]
+        return [v] if isinstance(v, str) else list(v)
+
+    @property
+    def seed_plan(self) -> SeedPlan:
+        """The seed utterances as the schedule uses them (by category for a seed set)."""
+        v = self.seed_utterance
+        if isinstance(v, SeedSet):
+            return SeedPlan(tuple((k, tuple(items)) for k, items in v.categories.items()))
+        return SeedPlan.plain(self.seed_utterances)
+
+    @property
+    def settings(self) -> EvalSettings:
+        """The preset, scoring, ranking and seed of this tournament (already validated)."""
+        return EvalSettings.model_construct(preset=self.preset, scoring=self.scoring,
+                                            ranking=self.ranking, seed=self.seed)
+
+    @property
+    def bot_names(self) -> list[str]:
+        return [b.name for b in self.bots]
+
+    def play_fingerprint(self, legacy: bool = False) -> str:
+        """Hash of everything that changes what is *played* (not how it is scored); a bot's
+        operational params (timeouts, retries: :func:`chatmatch.adapters.operational_params`)
+        are not part of it (``legacy``: they are, as in runs written before that rule)."""
+        play = self.model_dump(include={"bots", "seed_utterance", "exchanges", "seed"})
+        for bot in [] if legacy else play["bots"]:
+            bot["params"] = identity_params(bot["adapter"], bot["params"])
+        return _hash(play)
+
+    def scoring_fingerprint(self) -> str:
+        return _hash(self.scoring.model_dump())
+
+    def default_output_dir(self) -> Path:
+        # '~' is expanded here: no shell sees the YAML
+        return Path(self.output_dir).expanduser() if self.output_dir else Path("runs") / _slug(self.name)
+
+
+def _hash(obj: Any) -> str:
+    blob = json.dumps(obj, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def _slug(name: str) -> str:
+    out = "".join(c if c.isalnum() or c in "-_." else "-" for c in name.strip())
+    return out.strip("-") or "tournament"
+
+
+# --- loading ------------------------------------------------------------------------------
+def load_config(path: str | Path, *, check_bots: bool = True) -> TournamentConfig:
+    """Read and validate a tournament YAML; raise :class:`ConfigError` on any problem."""
+    located = load_located_yaml(path)
+    return config_from_data(located, check_bots=check_bots)
+
+
+def config_from_data(located: LocatedYaml, *, check_bots: bool = True) -> TournamentConfig:
+    data = located.data
+    if isinstance(data, list):  # a bare list of bots
+        data = {"bots": data}
+    if not isinstance(data, dict):
+        raise ConfigError("the file must hold a mapping with at least a 'bots' list "
+                          f"(got {type(data).__name__})", file=located.file, line=1)
+    _check_duplicate_bots(located, data)
+    data = resolve_seed_file(data, located.file, located.line_of(("seed_utterance",)))
+    _check_no_literal_secrets(located, data)
+    try:
+        cfg = TournamentConfig.model_validate(data)
+    except ValidationError as exc:
+        raise error_from_validation(exc, located) from None
+    _check_seed_lengths(cfg, located)
+    if check_bots:
+        _check_adapters(cfg, located)
+    return cfg
+
+
+def _check_seed_lengths(cfg: TournamentConfig, located: LocatedYaml) -> None:
+    """A seed utterance is an opening line: at most :data:`MAX_SEED_CHARS` characters, so a
+    pasted book cannot make every turn slow (ELIZA's matcher is quadratic in its input)."""
+    for i, seed in enumerate(cfg.seed_utterances):
+        if len(seed) > MAX_SEED_CHARS:
+            many = isinstance(cfg.seed_utterance, list)
+            raise ConfigError(
+                f"seed utterance has {len(seed):,} characters, more than the {MAX_SEED_CHARS:,} "
+                "chatmatch accepts (an opening line, not a document); shorten it, or give a "
+                "long context to the bots through their params", file=located.file,
+                line=located.line_of(("seed_utterance", i) if many else ("seed_utterance",)),
+                path=f"seed_utterance.{i}" if many else "seed_utterance")
+
+
+def _check_duplicate_bots(located: LocatedYaml, data: dict[str, Any]) -> None:
+    bots = data.get("bots")
+    if not isinstance(bots, list):
+        return
+    seen: dict[str, tuple[int, str]] = {}
+    for i, b in enumerate(bots):
+        name = b if isinstance(b, str) else (b.get("name") if isinstance(b, dict) else None)
+        if not isinstance(name, str):
+            continue
+        key = name_key(name)
+        if key in seen:
+            first, first_name = seen[key]
+            alike = ("" if first_name == name else f" (it looks like {first_name!r} but is "
+                     f"spelled with other characters: {ascii(name)})")
+            raise ConfigError(f"duplicate bot name '{name}'{alike} (first defined as bots.{first}); "
+                              "give every bot a unique name", file=located.file,
+                              line=located.line_of(("bots", i)), path=f"bots.{i}.name")
+        seen[key] = (i, name)
+
+
+#: bot parameters that would hold a secret written literally in the YAML
+_SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "secret",
+                            "password", "authorization", "auth", "bearer"})
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "api-key", "x-api-key"})
+
+
+def _check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None:
+    """API keys come only from the environment: the resolved config is copied into the run
+    directory, so a key written in the YAML would leak into every run."""
+    bots = data.get("bots")
+    for i, b in enumerate(bots if isinstance(bots, list) else []):
+        params = b.get("params") if isinstance(b, dict) else None
+        if not isinstance(params, dict):
+            continue
+        bad = [f"params.{k}" for k in params if str(k).lower().replace("-", "_") in _SECRET_PARAMS]
+        headers = params.get("extra_headers")
+        if isinstance(headers, dict):
+            bad += [f"params.extra_headers.{h}" for h in headers if str(h).lower() in _SECRET_HEADERS]
+        if bad:
+            key = bad[0].split(".", 1)[1].split(".")
+            raise ConfigError(
+                "a secret written in the YAML is refused (it would be copied into the run "
+                "directory); export it in an environment variable and name that variable "
+                "with params.api_key_env, e.g. `api_key_env: OPENAI_API_KEY`",
+                file=located.file, line=located.line_of(("bots", i, "params", *key)),
+                path=f"bots.{i}.{bad[0]}")
+
+
+def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
+    for i, spec in enumerate(cfg.bots):
+        try:
+            guarded(spec.name, "__init__", lambda: create_bot(spec.name, spec.adapter, dict(spec.params)),
+                    adapter=spec.adapter)
+        except ChatmatchError as exc:
+            at: tuple[Any, ...] = ("bots", i)
+            if isinstance(exc, BadParam) and exc.param in spec.params:
+                at = ("bots", i, "params", exc.param)
+            raise ConfigError(str(exc), file=located.file, line=located.line_of(at),
+                              path=".".join(map(str, at))) from None
+
+
+def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:
+    err = exc.errors()[0]
+    loc, msg = first_problem(exc)
+    if err["type"] == "extra_forbidden":
+        msg = f"unknown key '{loc[-1]}'" + _key_hint(loc, exc)
+    elif err["type"] == "missing":
+        msg = f"missing required key '{loc[-1]}'"
+    elif err["msg"].startswith("Value error, "):
+        pass
+    else:
+        msg = f"{msg} (got {err.get('input')!r})" if "input" in err and not isinstance(
+            err.get("input"), (dict, list)) else msg
+    path = ".".join(str(p) for p in loc)
+    line = located.line_of(loc)
+    more = len(exc.errors()) - 1
+    if more:
+        msg += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return ConfigError(msg, file=located.file, line=line, path=path or None)
+
+
+def _key_hint(loc: tuple[Any, ...], exc: ValidationError) -> str:
+    allowed = _allowed_keys(loc[:-1])
+    if not allowed:
+        return ""
+    close = difflib.get_close_matches(str(loc[-1]), allowed, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"{hint} Allowed: {', '.join(allowed)}"
+
+
+def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
+    model: Any = TournamentConfig
+    for part in parent:
+        if isinstance(part, int):
+            continue
+        field = getattr(model, "model_fields", {}).get(part)
+        if field is None:
+            return []
+        ann = field.annotation
+        inner = getattr(ann, "__args__", None)
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            model = ann
+        elif inner and isinstance(inner[0], type) and issubclass(inner[0], BaseModel):
+            model = inner[0]
+        else:
+            return []
+    return sorted(getattr(model, "model_fields", {}))
+
+
+def dump_config(cfg: TournamentConfig) -> str:
+    """The resolved config (all defaults filled in) as YAML, for the run directory. The
+    ``schedule`` block is left out at its default, so that a run directory of an earlier
+    version keeps its config bytes (and ``config_sha256``) when it is resumed."""
+    return yaml.safe_dump(config_data(cfg), sort_keys=False, allow_unicode=True)
+
+
+def config_data(cfg: TournamentConfig) -> dict[str, Any]:
+    """What :func:`dump_config` writes, as a mapping."""
+    data = cfg.model_dump(mode="json")
+    if data.get("schedule") == ScheduleConfig().model_dump(mode="json"):
+        del data["schedule"]
+    return data

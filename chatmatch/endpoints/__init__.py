@@ -1,0 +1,1 @@
+"""HTTP to the OpenAI-compatible endpoints a user names: one client (client) on careful request helpers (safety)."""

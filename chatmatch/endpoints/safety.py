@@ -1,0 +1,204 @@
+"""The careful parts of talking HTTP to an endpoint a user names: secrets kept out of every
+text (:func:`redact`, :func:`check_base_url`, :func:`check_headers`), ``Retry-After``, and
+one request (:func:`send`) with a deadline for the whole request and a cap on the
+decompressed answer. :mod:`chatmatch.endpoints.client` builds the bots' and judges' client on it.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import re
+import threading
+import time
+import zlib
+from typing import Any, Callable, Iterable
+from urllib.parse import parse_qsl, urlsplit
+
+
+#: statuses worth another try (the server is busy, restarting or timed out)
+RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+_SECRET_NAME = re.compile(r"auth|key|token|secret|passw|cookie|session|signature|^sig$|^x-amz",
+                          re.IGNORECASE)
+#: text that looks like a credential, replaced by *** in anything that leaves an adapter
+_SECRET_TEXT = [
+    (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}"), r"\1 ***"),
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"), "***"),
+    (re.compile(r"(?i)(\b(?:api[_-]?key|access[_-]?token|token|secret|password)[\"']?\s*[=:]\s*"
+                r"[\"']?)[^\s\"'&,;}]{4,}"), r"\1***"),
+    (re.compile(r"(://[^/\s:@]*:)[^/\s@]+@"), r"\1***@"),
+]
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """``text`` with the given secrets and anything that looks like a credential replaced
+    by ``***``. Redact *before* cutting a text short: a key cut in two is not found."""
+    for s in secrets:
+        if s:
+            text = text.replace(s, "***")
+    for pattern, repl in _SECRET_TEXT:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def clip(text: str, limit: int, secrets: Iterable[str | None] = ()) -> str:
+    """Redacted, then cut to ``limit`` characters."""
+    text = redact(text, secrets)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def check_base_url(url: str) -> str:
+    """``url`` without a trailing slash; refuses credentials in it."""
+    if not url.startswith(("http://", "https://")):
+        raise ValueError(f"parameter 'base_url' must start with http:// or https://, got {url!r}")
+    parts = urlsplit(url)
+    hint = ("it would be written to config.yaml and the run directory; put the key in an "
+            "environment variable and name it with params.api_key_env")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError(f"parameter 'base_url' holds a user name or password ({parts.hostname}); "
+                         + hint)
+    for name, _ in parse_qsl(parts.query, keep_blank_values=True):
+        if _SECRET_NAME.search(name):
+            raise ValueError(f"parameter 'base_url' holds a secret in its query ({name}=...); "
+                             + hint)
+    for segment in parts.path.split("/"):
+        if _looks_like_key(segment):
+            raise ValueError(f"parameter 'base_url' holds what looks like a key in its path "
+                             f"({segment[:4]}...); " + hint)
+    return url.rstrip("/")
+
+
+def _looks_like_key(segment: str) -> bool:
+    """``sk-...``, or a long token mixing letters and digits (not a word or a version)."""
+    if redact(segment) != segment:
+        return True
+    return (len(segment) >= 24 and re.fullmatch(r"[A-Za-z0-9_\-.~]+", segment) is not None
+            and sum(c.isdigit() for c in segment) >= 4
+            and sum(c.isalpha() for c in segment) >= 4)
+
+
+def check_headers(headers: dict[str, str] | None) -> dict[str, str]:
+    """``extra_headers`` as a dict; refuses headers that carry credentials."""
+    headers = dict(headers or {})
+    for name in headers:
+        if _SECRET_NAME.search(name):
+            raise ValueError(
+                f"parameter 'extra_headers': header {name!r} carries a credential, which would be "
+                "written to config.yaml and the run directory; put the key in an environment "
+                "variable, name it with params.api_key_env (and params.api_key_header for a "
+                "header other than Authorization)")
+    return headers
+
+
+def retry_after_s(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+class Retryable(Exception):
+    """A failure worth another try; ``wait_s``: what the server asked for (Retry-After)."""
+
+    def __init__(self, message: str, wait_s: float | None = None) -> None:
+        super().__init__(message)
+        self.wait_s = wait_s
+
+
+class TooLarge(Exception):
+    """The answer went over ``max_response_bytes`` (decompressed): not worth a retry."""
+
+
+def _decoder(encoding: str) -> Any:
+    """A zlib decompressor for the Content-Encoding (None: identity)."""
+    enc = encoding.strip().lower()
+    if enc in ("", "identity"):
+        return None
+    if enc in ("gzip", "x-gzip", "deflate"):
+        return zlib.decompressobj(32 + zlib.MAX_WBITS)  # gzip or zlib header, detected
+    raise TooLarge(f"unsupported Content-Encoding {encoding!r} (chatmatch asks for gzip or "
+                   "deflate)")
+
+
+def read_capped(chunks: Iterable[bytes], encoding: str, max_bytes: int,
+                stop: Callable[[], bool] = lambda: False) -> bytes | None:
+    """The decompressed body from raw ``chunks``, never holding more than ``max_bytes`` + one
+    chunk: a small gzip body that inflates to gigabytes is stopped at the cap
+    (:class:`TooLarge`). None when ``stop()`` turns true (the caller gave up)."""
+    dec, out = _decoder(encoding), bytearray()
+    for raw in chunks:
+        if stop():
+            return None
+        pending = raw
+        while pending:
+            if dec is None:
+                piece, pending = pending, b""
+            else:
+                piece = dec.decompress(pending, max_bytes + 1 - len(out))
+                pending = dec.unconsumed_tail
+            out += piece
+            if len(out) > max_bytes:
+                raise TooLarge(f"the answer is larger than max_response_bytes={max_bytes} "
+                               "(decompressed); raise params.max_response_bytes if it is "
+                               "expected")
+            if dec is not None and not piece:
+                break
+    return bytes(out)
+
+
+def send(client: Any, method: str, url: str, body: dict[str, Any] | None,
+         headers: dict[str, str], deadline_s: float,
+         describe: Callable[[str], str],
+         max_bytes: int = 1_000_000) -> tuple[int, dict[str, str], bytes]:
+    """One request (JSON ``body``, if any): (status, headers, raw body) within ``deadline_s``
+    for the whole request, the body decompressed and capped at ``max_bytes``.
+
+    The request runs on a daemon thread that streams the body and stops at the deadline,
+    so a server that drips one byte a second cannot hold the caller past the deadline
+    (a per-read timeout would never fire). Connection failures, a body cut off mid-stream
+    and timeouts raise :class:`Retryable` with a message passed through ``describe``
+    (redaction); an answer over the cap raises :class:`TooLarge`.
+    """
+    import httpx
+
+    answers: list[tuple[int, dict[str, str], bytes]] = []
+    errors: list[BaseException] = []
+    done, given_up = threading.Event(), threading.Event()
+    headers = {"Accept-Encoding": "gzip, deflate", **headers}
+
+    def run() -> None:
+        started = False
+        try:
+            with client.stream(method, url, json=body, headers=headers,
+                               timeout=httpx.Timeout(deadline_s)) as resp:
+                started = True
+                data = read_capped(resp.iter_raw(), resp.headers.get("content-encoding", ""),
+                                   max_bytes, given_up.is_set)
+                if data is not None:
+                    answers.append((resp.status_code, dict(resp.headers), data))
+        except httpx.TimeoutException:
+            errors.append(Retryable(f"no complete answer within timeout_s={deadline_s:g}"))
+        except (httpx.HTTPError, zlib.error) as exc:
+            what = ("the answer was cut off mid-body" if started else "cannot connect")
+            errors.append(Retryable(describe(f"{what}: {type(exc).__name__}: {exc}")))
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            errors.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="chatmatch-http", daemon=True).start()
+    if not done.wait(deadline_s):
+        given_up.set()
+        raise Retryable(f"no complete answer within timeout_s={deadline_s:g}")
+    if errors:
+        raise errors[0]
+    return answers[0]

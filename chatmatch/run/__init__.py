@@ -1,0 +1,1 @@
+"""The stages wired together, one module per command: run a tournament (tournament, over a plan made once: plan; its games saved and scored as they end: playtable), the shared score/save/rank stages (pipeline), score chat logs (scorelogs, importers), re-rank a stored run (rerank, seedtables)."""

@@ -1,0 +1,113 @@
+"""Where the games of a run's play stage end (:meth:`chatmatch.run.tournament._Run.play`).
+
+:class:`PlayTable` is the executor's ``wrap`` hook (the reply cache and the turn counter
+around the loaded bots, :data:`chatmatch.executors.Wrap`) and its ``on_finished``
+callback: each finished game is saved at once, scored in batches of ``concurrent_games``
+by :class:`GameScorer`, and counted on the progress bar.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Sequence
+
+from chatmatch.bot import Bot
+from chatmatch.config.tournament import TournamentConfig
+from chatmatch.executors import Executor
+from chatmatch.play.progress import PlayProgress
+from chatmatch.play.reply_cache import ReplyCache, cache_bots
+from chatmatch.play.schedule import ScheduledGame
+from chatmatch.progress import Bar, Reporter
+from chatmatch.records import GameResult
+from chatmatch.run.pipeline import save_game, score_transcripts
+from chatmatch.rundir.store import RunDir
+from chatmatch.scoring.base import Scorer
+from chatmatch.transcript import Transcript
+
+
+class GameScorer:
+    """Scores finished transcripts in batches and durably records each result."""
+
+    def __init__(self, cfg: TournamentConfig, store: RunDir, scorers: Sequence[Scorer],
+                 results: dict[str, GameResult], reporter: Reporter | None = None) -> None:
+        self.cfg, self.store, self.scorers = cfg, store, list(scorers)
+        self.reporter = reporter or Reporter.off()
+        self.results = dict(results)
+        self.count = 0
+
+    def score(self, transcripts: Sequence[Transcript]) -> None:
+        if not transcripts:
+            return
+        weights = {s.name: self.cfg.scoring.weight(s.name) for s in self.scorers}
+        for game in score_transcripts(transcripts, self.scorers, weights, self.reporter):
+            save_game(self.store, game)
+            self.results[game.result.game_id] = game.result
+            self.count += 1
+
+
+class PlayTable:
+    """The play stage's wiring for ``todo``: :meth:`wrap`, :meth:`finished`, :meth:`close`.
+    ``done_ids``: the games stored so far (finished ones are added); ``done``/``total``:
+    the games counter given to ``progress`` after each game."""
+
+    def __init__(self, cfg: TournamentConfig, store: RunDir, rep: Reporter, scorer: GameScorer,
+                 todo: Sequence[ScheduledGame], done_ids: set[str], done: int, total: int,
+                 progress: Callable[[int, int], None] | None) -> None:
+        self.cfg, self.store, self.rep, self.scorer, self.todo = cfg, store, rep, scorer, todo
+        self.done_ids, self.done, self.total, self.progress = done_ids, done, total, progress
+        self.buffer: list[Transcript] = []
+        self.played = 0
+        self.cache: ReplyCache | None = None
+        self.bar: Bar | None = None
+        self.tracker: PlayProgress | None = None
+
+    def wrap(self, bots: dict[str, Bot]) -> dict[str, Bot]:
+        """The executor's hook: ``bots`` behind the reply cache, then the turn counter."""
+        specs = {b.name: (b.adapter, dict(b.params)) for b in self.cfg.bots}
+        cached, self.cache = cache_bots(bots, specs, self.cfg.reply_cache, self.store.path,
+                                        self.store.warnings.append)
+        self.bar = self.rep.open_bar("playing", None, unit="turns")  # after loading: a fair ETA
+        self.tracker = PlayProgress(self.bar, self.todo, self.cfg.exchanges, self.done, self.total)
+        return self.tracker.wrap(cached)
+
+    def tracking(self) -> PlayProgress:
+        if self.tracker is None:
+            raise RuntimeError("the executor played before calling its wrap hook")
+        return self.tracker
+
+    def finished(self, tr: Transcript) -> None:
+        """The executor's ``on_finished``: save, score a full batch, count."""
+        self.done_ids.add(tr.game_id)
+        if not self.cfg.record_timings:
+            tr = without_timings(tr)
+        self.store.save_transcript(tr)
+        self.played += 1
+        self.buffer.append(tr)
+        if len(self.buffer) >= self.cfg.concurrent_games:
+            self.score_buffer()
+        self.done += 1
+        self.tracking().finished(tr)
+        if self.progress:
+            self.progress(self.done, self.total)
+
+    def score_buffer(self) -> None:
+        self.scorer.score(self.buffer)
+        self.buffer.clear()
+
+    def close(self, executor: Executor) -> None:
+        """After play, even when it failed: the bar, the bots, the cache, the last batch."""
+        if self.bar is not None:
+            self.bar.close()
+        executor.close()
+        if self.cache is not None:
+            self.rep.note(f"reply cache: {self.cache.hits} of "
+                          f"{self.cache.hits + self.cache.misses} replies reused ({self.cache.path})")
+            self.cache.close()
+        self.score_buffer()
+
+
+def without_timings(tr: Transcript) -> Transcript:
+    return dataclasses.replace(tr, turns=tuple(dataclasses.replace(t, seconds=0.0) for t in tr.turns))
+
+
+__all__ = ["GameScorer", "PlayTable", "without_timings"]

@@ -1,0 +1,165 @@
+"""Score chat logs made elsewhere (``chatmatch score``): no bot is run.
+
+Every file (or ParlAI episode) is one game between its two speakers; every speaker found
+is ranked. With ``out_dir`` the result is a run directory like the one ``chatmatch run``
+writes (the same score, rank and save stages of :mod:`chatmatch.run.pipeline`, judge records
+included), so ``chatmatch rank``, ``show``, ``report`` and ``analyze`` accept it.
+
+The optional config file holds the ``scoring``, ``ranking`` and ``seed`` sections of a
+tournament YAML (:class:`~chatmatch.config.tournament.EvalSettings`; a whole tournament YAML is
+accepted too, its other keys ignored).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import yaml
+from pydantic import ValidationError
+
+from chatmatch.config.tournament import SETTINGS_KEYS, EvalSettings, TournamentConfig, error_from_validation
+from chatmatch.errors import ChatmatchError, ConfigError, RunDirError, StorageError, TranscriptError
+from chatmatch.run.importers import load_transcripts
+from chatmatch.run.pipeline import (ScoredGame, bind_scorers, rank_all, save_game, save_rankings,
+                                score_transcripts)
+from chatmatch.common.yamlloc import load_located_yaml
+from chatmatch.config.presets import PRESETS, unknown_preset_message
+from chatmatch.progress import Reporter
+from chatmatch.ranking import Ranking
+from chatmatch.records import GameResult, Manifest
+from chatmatch.rundir.store import RunDir, nan_to_none
+from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.engine import load_scorers
+from chatmatch.transcript import Transcript
+
+
+#: what ``chatmatch score --config`` reads: the tournament's settings (the name kept for
+#: callers of earlier versions)
+ScoreConfig = EvalSettings
+
+#: tournament keys that mean nothing when scoring logs (accepted and ignored)
+_IGNORED = set(TournamentConfig.model_fields) - set(SETTINGS_KEYS)
+
+
+def load_score_config(path: str | Path | None, preset: str | None = None) -> EvalSettings:
+    """The config file's scoring/ranking/seed sections; ``preset`` (``--preset``) replaces
+    the file's ``preset`` key, and the file's explicit keys still win over it."""
+    if preset is not None:
+        if preset not in PRESETS:
+            raise ChatmatchError(f"--preset: {unknown_preset_message(preset)}")
+    if path is None:
+        return EvalSettings.model_validate({"preset": preset} if preset else {})
+    located = load_located_yaml(path)
+    data = located.data
+    if not isinstance(data, dict):
+        raise ConfigError("expected a mapping with 'scoring', 'ranking' or 'seed' sections",
+                          file=located.file, line=1)
+    data = {k: v for k, v in data.items() if k not in _IGNORED}
+    if isinstance(data.get("seed"), bool):  # `score` has always read `seed: true` as 1
+        data["seed"] = int(data["seed"])
+    if preset is not None:
+        data["preset"] = preset
+    try:
+        return EvalSettings.model_validate(data)
+    except ValidationError as exc:
+        raise error_from_validation(exc, located) from None
+
+
+@dataclass
+class ScoredLogs:
+    games: list[Transcript]
+    results: list[GameResult]
+    ranking: Ranking
+    speakers: list[str]
+    skipped: list[TranscriptError] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        games = [{"file": g.meta.get("file"), "source_id": g.meta.get("source"), "game_id": r.game_id,
+                  "players": list(g.players), "raw": r.raw, "points": r.points,
+                  "total": r.total, "winner": r.winner, "not_applicable": r.not_applicable}
+                 for g, r in zip(self.games, self.results)]
+        doc: dict[str, Any] = nan_to_none({
+            "games": games, "ranking": [row.to_json() for row in self.ranking.rows],
+            "method": self.ranking.method, "skipped": [str(e) for e in self.skipped]})
+        return doc
+
+
+def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
+    """Give games file-name-safe ids g001, g002, ... and keep where each came from."""
+    width = max(3, len(str(len(games))))
+    out = []
+    for i, g in enumerate(games, 1):
+        meta = {**g.meta, "source": g.game_id}
+        out.append(dataclasses.replace(g, game_id=f"g{i:0{width}d}", meta=meta))
+    return out
+
+
+def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False,
+               out_dir: Path | None = None, reporter: Reporter | None = None) -> ScoredLogs:
+    """Score and rank the games in ``paths``; ``reporter`` shows what is about to be scored
+    (one line, before the long part starts) and the scoring progress."""
+    rep = reporter or Reporter.off()
+    if out_dir is not None:  # refuse before the long part, not after it
+        _check_out_dir(Path(out_dir))
+    games, skipped = load_transcripts(list(paths), strict=strict)
+    if not games:
+        detail = "".join(f"\n  {e}" for e in skipped[:5])
+        if len(skipped) > 5:
+            detail += f"\n  ... and {len(skipped) - 5} more"
+        raise ChatmatchError(f"no game found in {', '.join(map(str, paths))}; give transcript "
+                             "files (chatmatch JSON Lines, 'SPEAKER: text' lines, or ParlAI JSON "
+                             "Lines) or folders of them" + (f". Could not read:{detail}" if detail else ""))
+    games = _renumber(games)
+    speakers = sorted({p for g in games for p in g.players})
+    turns = sum(len(g.turns) for g in games)
+    rep.note(f"scoring {len(games):,} game(s), {turns:,} turns, between {len(speakers)} "
+             f"speaker(s) on {len(cfg.scoring.dimensions)} dimension(s)"
+             + (f" ({len(skipped)} file(s) skipped)" if skipped else ""))
+    scorers = cfg.scoring.build_scorers()
+    weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
+    load_scorers(scorers, rep)
+    scored = score_transcripts(games, scorers, weights, rep, forfeits=False)
+    results = [g.result for g in scored]
+    rankings = rank_all(results, speakers, cfg.ranking, cfg.seed, len(games))
+    out = ScoredLogs(games, results, rankings[cfg.ranking.method], speakers, skipped)
+    if out_dir is not None:
+        _write_run(Path(out_dir), cfg, out, scored, scorers, rankings)
+    return out
+
+
+def _check_out_dir(path: Path) -> None:
+    if path.exists() and not path.is_dir():
+        raise RunDirError(f"{path}: is a file; give a new --out folder")
+    if path.is_dir() and any(path.iterdir()):
+        raise RunDirError(f"{path} already exists and is not empty; give a new --out folder")
+
+
+def _write_run(out_dir: Path, cfg: EvalSettings, scored: ScoredLogs, games: Sequence[ScoredGame],
+               scorers: Sequence[Scorer], rankings: dict[str, Ranking]) -> None:
+    """The save stage: a run directory of the scored logs (written once scoring is done,
+    so a failed scoring leaves no half-written folder)."""
+    store = RunDir(out_dir)
+    _check_out_dir(store.path)
+    try:
+        store.path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError.from_os_error(exc, store.path, "create the folder") from None
+    name = f"scored logs ({len(scored.games)} games)"
+    # the settings (resolved: the preset is left out) beside the speakers as bots, so that
+    # the stored-run reader reads the settings typed (chatmatch.rundir.storedsetup.StoredSetup)
+    config = {"name": name,
+              "bots": [{"name": s, "adapter": "imported-log"} for s in scored.speakers],
+              **cfg.model_dump(mode="json", exclude={"preset"})}
+    store.write_config(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
+    bind_scorers(store, scorers)  # run-level records (the judges' RUN/judges/)
+    for game in games:
+        save_game(store, game, transcript=True)
+    manifest = Manifest(name=name, bots=tuple(scored.speakers),
+                        expected_games=len(scored.games), source="chatmatch score",
+                        files=tuple(sorted({str(g.meta.get("source")) for g in scored.games})),
+                        scorers={s.name: s.describe() for s in scorers})
+    store.write_manifest(manifest.noted("scored logs"))
+    save_rankings(store, rankings)

@@ -1,0 +1,355 @@
+"""Run a tournament end to end: schedule, play, score, rank, all into one run directory
+(the stages of :mod:`chatmatch.run.pipeline`).
+
+:func:`run_tournament` takes a :class:`~chatmatch.run.plan.RunPlan` (the league, its rounds
+and the config dump, made once before the run directory is locked) through four stages,
+the methods of :class:`_Run`:
+
+1. ``prepare`` (resume): the run directory checked against the plan, the manifest written
+   or updated (:func:`_prepare`), forfeited games forgotten for ``--replay-forfeits``;
+2. ``score_backlog``: endpoints checked, scorers loaded, stored games without a result
+   scored (all of them again when the scoring setup changed);
+3. ``play``: the executor loads the bots, wraps them in the reply cache and the turn
+   counter (its ``wrap`` hook, :class:`~chatmatch.run.playtable.PlayTable`), and plays round after round; each
+   finished game is saved and scored at once;
+4. ``rank_and_save``: the rankings of every scored game, saved with the manifest.
+
+Resuming is the default: run the same YAML again and finished games are neither replayed
+nor re-scored. A run directory made with other bots or another play setup is refused; a
+changed scoring setup re-scores the stored transcripts (recorded in the manifest).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from chatmatch.adapters import create_bot
+from chatmatch.bot import Bot
+from chatmatch.config.tournament import TournamentConfig, config_data
+from chatmatch.errors import RunDirError
+from chatmatch.executors import make_executor
+from chatmatch.play.forfeits import BotForfeits, over_limit, summarize
+from chatmatch.play.league import refusal
+from chatmatch.play.schedule import ScheduledGame
+from chatmatch.progress import Reporter
+from chatmatch.ranking import Ranking
+from chatmatch.records import GameResult, Manifest
+from chatmatch.run.pipeline import bind_scorers, rank_all, save_rankings
+from chatmatch.run.plan import RunPlan, make_plan
+from chatmatch.run.playtable import GameScorer, PlayTable
+from chatmatch.rundir.resume import check_failures, check_stored_games, looks_like_run
+from chatmatch.rundir.store import RunDir
+from chatmatch.rundir.storedsetup import StoredSetup
+from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.engine import load_scorers
+from chatmatch.transcript import Transcript
+
+#: called as ``progress(games_done, games_total)`` at the start and after each game
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class RunSummary:
+    run_dir: Path
+    ranking: Ranking
+    rankings: dict[str, Ranking]
+    games_total: int
+    games_played: int  # played in this invocation
+    games_scored: int  # scored in this invocation
+    seconds: float
+    warnings: list[str] = field(default_factory=list)
+    forfeits: list[BotForfeits] = field(default_factory=list)
+    replayed: list[str] = field(default_factory=list)  # forfeited games played again
+
+    def over_limit(self, max_share: float) -> list[str]:
+        """Bots that forfeited more than ``max_share`` of their games."""
+        return over_limit(self.forfeits, max_share)
+
+
+# -- stage 1, prepare/resume: the run directory checked against the plan, its manifest ------
+
+
+def _prepare(plan: RunPlan, have: dict[str, Transcript], results: dict[str, GameResult],
+             allow_failures_change: bool) -> Manifest:
+    """The manifest to resume from, after every check and before anything is written."""
+    cfg, store = plan.cfg, plan.store
+    fresh = Manifest(play_fingerprint=cfg.play_fingerprint(),
+                     scoring_fingerprint=cfg.scoring_fingerprint(),
+                     config_sha256=plan.config_sha256, name=cfg.name,
+                     config_file=plan.config_file, bots=tuple(cfg.bot_names))
+    if not store.exists() and looks_like_run(store.path):  # the manifest was deleted
+        return _rebuild(plan, fresh, have, results, allow_failures_change)
+    if not store.exists():
+        check_stored_games(store, plan.league.all_games(cfg), have, results)
+        store.path.mkdir(parents=True, exist_ok=True)
+        manifest = fresh.noted("created")
+        store.write_config(plan.config_text)
+        store.write_manifest(manifest)
+        return manifest
+    return _resume(plan, fresh, have, results, allow_failures_change)
+
+
+def _rebuild(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
+             results: dict[str, GameResult], allow_failures_change: bool) -> Manifest:
+    """A run directory whose manifest was deleted, matched to ``plan`` by its config.yaml."""
+    cfg, store = plan.cfg, plan.store
+    old_setup = plan.stored.tournament
+    if old_setup is None:
+        raise RunDirError(f"{store.path}: manifest.json is missing and config.yaml is "
+                          "unreadable, so its games cannot be matched to a tournament; "
+                          "restore manifest.json, or start a new run with --out NEW_DIR")
+    if old_setup.play_fingerprint() != fresh.play_fingerprint:
+        raise RunDirError(_another_setup(store, plan.stored, cfg))
+    check_stored_games(store, plan.league.all_games(cfg), have, results)
+    check_failures(store, old_setup.failures, cfg.failures, len(have), allow_failures_change)
+    # the old scores cannot be trusted without the manifest: score every game again
+    manifest = fresh.replace(scoring_fingerprint=None).noted("manifest_rebuilt", games=len(have))
+    store.write_config(plan.config_text)
+    store.write_manifest(manifest)
+    return manifest
+
+
+def _resume(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
+            results: dict[str, GameResult], allow_failures_change: bool) -> Manifest:
+    """The stored manifest, once the stored run is found to be ``plan``'s (changes noted)."""
+    cfg, store = plan.cfg, plan.store
+    old = store.read_manifest()
+    if old.play_fingerprint != fresh.play_fingerprint:
+        old = _regrouped(plan, old, fresh)
+    old = plan.league.stamp(old, cfg.schedule.retired == "keep")
+    check_stored_games(store, plan.league.all_games(cfg), have, results)
+    changed_failures = check_failures(store, plan.stored.failures, cfg.failures, len(have),
+                                      allow_failures_change, as_written=True)
+    if old.config_sha256 != plan.config_sha256:  # e.g. ranking or scoring settings changed
+        keys = _changed_keys(plan.stored, cfg)
+        store.write_config(plan.config_text)
+        extra = {"failures_changed": changed_failures} if changed_failures else {}
+        old = old.noted("config_changed", keys=keys, old=old.config_sha256,
+                        new=plan.config_sha256, **extra).replace(config_sha256=plan.config_sha256)
+    return old
+
+
+def _regrouped(plan: RunPlan, old: Manifest, fresh: Manifest) -> Manifest:
+    """``old`` (of another play fingerprint) taken as ``plan``'s: a run of a legacy
+    fingerprint, or a league that added or retired bots; else the run is refused."""
+    store, league = plan.store, plan.league
+    if _legacy_setup(plan.stored, old.play_fingerprint, fresh.play_fingerprint):
+        return old.noted("fingerprint_upgraded", old=old.play_fingerprint
+                         ).replace(play_fingerprint=fresh.play_fingerprint)
+    if league.regrouped:
+        return old.noted("bots_changed", added=list(league.added),
+                         retired=list(league.retired_now), bots=list(league.active)
+                         ).replace(play_fingerprint=fresh.play_fingerprint)
+    raise RunDirError(_another_setup(store, plan.stored, plan.cfg))
+
+
+def preflight(cfg: TournamentConfig, names: set[str], scorers: Sequence[Scorer],
+              rep: Reporter) -> None:
+    """Call ``preflight()`` of the bots ``names`` (built from ``cfg``; for ``openai-chat``:
+    the server answers and serves the model) and of the scorers that have one (endpoint
+    judges)."""
+    for spec in cfg.bots:
+        if spec.name in names:
+            check = getattr(create_bot(spec.name, spec.adapter, dict(spec.params)), "preflight", None)
+            if callable(check):
+                with rep.step(f"checking bot {spec.name}"):
+                    check()
+    for scorer in scorers:
+        check = getattr(scorer, "preflight", None)
+        if callable(check):
+            with rep.step(f"checking scorer {scorer.name}"):
+                check()
+
+
+def _legacy_setup(setup: StoredSetup, old_fingerprint: str | None,
+                  fingerprint: str | None) -> bool:
+    """Is ``setup`` of a run written when operational params (timeouts...) were part of the
+    play fingerprint, of the same setup as today's but for them?"""
+    stored = setup.tournament
+    if stored is None:
+        return False
+    return (stored.play_fingerprint(legacy=True) == old_fingerprint
+            and stored.play_fingerprint() == fingerprint)
+
+
+def _another_setup(store: RunDir, stored: StoredSetup, cfg: TournamentConfig) -> str:
+    return refusal(store, _what_changed(stored, cfg))
+
+
+def _changed_keys(stored: StoredSetup, cfg: TournamentConfig) -> list[str]:
+    old, new = stored.data or {}, config_data(cfg)
+    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+
+
+def _what_changed(stored: StoredSetup, cfg: TournamentConfig) -> str:
+    old = stored.data
+    if old is None:
+        return "its config.yaml is unreadable"
+    new = cfg.model_dump(mode="json")
+    changed = [_change(k, old.get(k), new.get(k))
+               for k in ("bots", "seed_utterance", "exchanges", "seed") if old.get(k) != new.get(k)]
+    return "changed: " + "; ".join(changed) if changed else "fingerprints differ"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _change(key: str, old: Any, new: Any) -> str:
+    if key != "bots" or not isinstance(old, list):
+        return f"{key} {_short(old)} -> {_short(new)}"
+    was = {b.get("name"): b for b in old if isinstance(b, dict)}
+    now = {b["name"]: b for b in new}
+    parts = [f"{label} {', '.join(map(str, names))}" for label, names in (
+        ("added", [n for n in now if n not in was]),
+        ("removed", [n for n in was if n not in now]),
+        ("changed adapter or params of", [n for n in now if n in was and was[n] != now[n]])) if names]
+    return "bots: " + ("; ".join(parts) if parts else "order changed")
+
+
+def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
+                   config_file: str | None = None, progress: Progress | Reporter | None = None,
+                   bots: dict[str, Bot] | None = None,
+                   scorers: Sequence[Scorer] | None = None,
+                   allow_failures_change: bool = False,
+                   replay_forfeits: bool = False, plan: RunPlan | None = None) -> RunSummary:
+    """Play, score and rank ``cfg`` into ``out_dir`` (resuming what is there).
+    ``allow_failures_change``: accept a resume whose ``failures`` block differs from the
+    stored run's (recorded in the manifest); ``replay_forfeits``: play the games that were
+    forfeited in earlier invocations again (the others are kept); ``plan``: the
+    :func:`~chatmatch.run.plan.make_plan` of ``cfg`` already made by the caller (``chatmatch
+    run`` prints its estimate from it), instead of ``out_dir`` and ``config_file``."""
+    t0 = time.perf_counter()
+    if plan is None:
+        plan = make_plan(cfg, out_dir, config_file)
+    elif plan.cfg is not cfg:
+        raise ValueError("run_tournament: the plan was made for another configuration")
+    with plan.store.locked():
+        plan = plan.current()  # made again if another process ran here meanwhile
+        if plan.refused is not None:
+            raise plan.refused
+        run = _Run(plan, progress, bots, allow_failures_change, replay_forfeits)
+        todo = run.prepare()              # 1. prepare / resume
+        run.score_backlog(todo, scorers)  # 2. score the backlog
+        run.play(todo)                    # 3. play
+        return run.rank_and_save(t0)      # 4. rank and save
+
+
+class _Run:
+    """One invocation of a run, going through the stages: :meth:`prepare` (resume),
+    :meth:`score_backlog`, :meth:`play`, :meth:`rank_and_save`."""
+
+    def __init__(self, plan: RunPlan, progress: Progress | Reporter | None,
+                 bots: dict[str, Bot] | None, allow_failures_change: bool,
+                 replay_forfeits: bool) -> None:
+        self.plan, self.cfg, self.store = plan, plan.cfg, plan.store
+        self.rep = progress if isinstance(progress, Reporter) else Reporter.off()
+        self.progress = None if isinstance(progress, Reporter) else progress
+        self.bots, self.allow_failures_change = bots, allow_failures_change
+        self.replay_forfeits = replay_forfeits
+        self.keep_retired = self.cfg.schedule.retired == "keep"
+        self.replayed: list[str] = []
+        self.played = 0
+
+    def prepare(self) -> list[ScheduledGame]:
+        """Stage 1, prepare/resume: check the run directory against the plan, write or
+        update its manifest, forget forfeits to replay; the games to play first."""
+        plan, store = self.plan, self.store
+        self.have, self.results = store.transcripts(), store.results()
+        manifest = _prepare(plan, self.have, self.results, self.allow_failures_change)
+        store.repair_results(self.results)  # drop the lines results() did not trust (warned)
+        self.ranked = plan.league.ranked_games(self.cfg, self.keep_retired, list(self.have))
+        # a budget plays part of the schedule
+        self.total = len(self.ranked) - len(plan.schedule) + plan.total
+        self.manifest = manifest.replace(expected_games=self.total)
+        if self.replay_forfeits:
+            self._forget_forfeits()
+        todo = plan.rounds.next(set(self.have), self.results)
+        self.done = sum(g.game_id in self.have for g in self.ranked)
+        if self.progress:
+            self.progress(self.done, self.total)
+        return todo
+
+    def _forget_forfeits(self) -> None:
+        self.replayed = sorted(g for g, tr in self.have.items() if tr.forfeit)
+        if self.replayed:
+            self.manifest = self.manifest.noted("replay_forfeits", games=self.replayed)
+            self.store.write_manifest(self.manifest)
+            self.store.forget_games(set(self.replayed))
+            self.have = {g: tr for g, tr in self.have.items() if g not in self.replayed}
+            self.results = {g: r for g, r in self.results.items() if g not in self.replayed}
+
+    def score_backlog(self, todo: Sequence[ScheduledGame], scorers: Sequence[Scorer] | None) -> None:
+        """Stage 2: load the scorers (endpoints checked first), start scoring again when the
+        scoring setup changed, and score the stored games that have no result."""
+        cfg, store = self.cfg, self.store
+        scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers()
+        bind_scorers(store, scorer_objs)  # run-level records (e.g. RUN/judges/) go into the run directory
+        rescore = self.manifest.scoring_fingerprint != cfg.scoring_fingerprint()
+        if todo or rescore or any(g.game_id in self.have and g.game_id not in self.results
+                                  for g in self.ranked):
+            # something to score. Endpoints first (seconds), then the scorers' models (maybe a
+            # minute), so a dead server or a wrong model name fails before either is waited for
+            # and before any bot plays
+            # (every bot that may play: a budgeted schedule picks later rounds' pairs as it goes)
+            players = {p for g in self.plan.schedule for p in g.players} if todo else set()
+            preflight(cfg, players - set(self.bots or {}), scorer_objs, self.rep)
+            load_scorers(scorer_objs, self.rep)
+        if rescore:
+            self.manifest = self.manifest.noted(
+                "rescored", old=self.manifest.scoring_fingerprint, new=cfg.scoring_fingerprint()
+            ).replace(scoring_fingerprint=cfg.scoring_fingerprint())
+            self.results = {}
+            store.rewrite_results([])
+            store.write_config(self.plan.config_text)
+        self.manifest = self.manifest.replace(scorers={s.name: s.describe() for s in scorer_objs})
+        store.write_manifest(self.manifest)
+        self.scorer = GameScorer(cfg, store, scorer_objs, self.results, self.rep)
+        self.scorer.score([self.have[g.game_id] for g in self.ranked
+                           if g.game_id in self.have and g.game_id not in self.results])
+
+    def play(self, todo: list[ScheduledGame]) -> None:
+        """Stage 3: play ``todo`` (and the rounds a budgeted schedule picks after it), each
+        game saved and scored as it ends; the reply cache and the turn counter wrap the bots
+        through the executor's ``wrap`` hook."""
+        if not todo:
+            return
+        table = PlayTable(self.cfg, self.store, self.rep, self.scorer, todo, set(self.have),
+                          self.done, self.total, self.progress)
+        executor = make_executor(self.cfg, self.bots, reporter=self.rep, wrap=table.wrap)
+        try:
+            described = executor.start(self.plan.rounds.players(todo))
+            self.manifest = self.manifest.replace(
+                bots_described={**(self.manifest.bots_described or {}), **described})
+            self.store.write_manifest(self.manifest)
+            batch = todo
+            while batch:  # one batch for a round-robin; a round at a time for swiss/adaptive
+                executor.play(batch, table.finished)  # calls finished() one game at a time
+                table.score_buffer()  # the next round is chosen on every result so far
+                batch = self.plan.rounds.next(table.done_ids, self.scorer.results)
+                table.tracking().add(batch)
+        finally:
+            table.close(executor)
+            self.played = table.played
+
+    def rank_and_save(self, t0: float) -> RunSummary:
+        """Stage 4: rank every scored game of the schedule and save the rankings."""
+        cfg, store, results = self.cfg, self.store, self.scorer.results
+        final = [results[g.game_id] for g in self.ranked if g.game_id in results]
+        rankings = rank_all(final, self.plan.league.ranked_bots(self.keep_retired), cfg.ranking,
+                            cfg.seed, self.total)
+        save_rankings(store, rankings)
+        forfeits = summarize(final)
+        self.manifest = self.manifest.noted("ranked", games=len(final),
+                                            forfeits={f.bot: len(f.games) for f in forfeits})
+        store.write_manifest(self.manifest)
+        return RunSummary(store.path, rankings[cfg.ranking.method], rankings, self.total,
+                          self.played, self.scorer.count, time.perf_counter() - t0,
+                          store.warnings, forfeits, self.replayed)
+
+
+__all__ = ["RunSummary", "run_tournament"]

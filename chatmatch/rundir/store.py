@@ -1,0 +1,345 @@
+"""The run directory: everything needed to re-score, re-rank and re-plot without replaying.
+
+Layout::
+
+    RUN/
+      config.yaml            the resolved tournament config (all defaults filled in)
+      manifest.json          chatmatch version, config fingerprints, bots, scorers, history
+      transcripts/GID.jsonl  one file per finished game (written atomically)
+      scores/GID.json        per-dimension raw scores and per-turn details of a game
+      results.jsonl          one line per scored game: {"record": GameResult, "sha256": ...}
+      rankings/METHOD.json   rankings (also .csv)
+
+The records are the typed stage data of :mod:`chatmatch.records` (:class:`Manifest`,
+:class:`ScoreRecord`, :class:`GameResult`); :meth:`chatmatch.rundir.storedrun.Run.load` reads a
+run once for every reader (rank, show, report, plot, analyze, compare).
+
+Durability: a transcript or score file is written to a temporary file, fsynced and renamed
+into place; a results line is appended and fsynced with a checksum of its record. A run
+killed at any moment loses at most the games in flight: on the next start, transcripts
+that exist are not replayed, and games with a transcript but no result are scored again.
+A torn or corrupted last results line is detected by its checksum and ignored (with a
+warning); its game is scored again from its transcript.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from chatmatch import __version__
+from chatmatch.common.safeio import read_bounded, read_text_bounded
+from chatmatch.errors import RunDirError, StorageError, TranscriptError
+from chatmatch.records import GameResult, Manifest, ScoreRecord
+from chatmatch.rundir.integrity import cross_check_results, transcript_players
+from chatmatch.rundir.resultsfile import dumps as dumps  # re-exported: readers import them from here
+from chatmatch.rundir.resultsfile import read_result_lines, result_line
+from chatmatch.records import nan_to_none as nan_to_none  # re-exported (scorelogs)
+from chatmatch.transcript import MAX_TURN_CHARS, Transcript
+
+MANIFEST = "manifest.json"
+RESULTS = "results.jsonl"
+LOCK = ".lock"
+#: temporary files of atomic_write end with this; a killed run may leave some behind
+TMP_SUFFIX = ".tmp"
+
+
+#: files and folders a run directory may hold; a folder holding anything else (and no
+#: manifest) is not a run directory, and chatmatch refuses to write into it
+RUN_ENTRIES = frozenset({"manifest.json", "config.yaml", "transcripts", "scores", "rankings",
+                         "results.jsonl", ".lock", "judges", "plots", "report.html",
+                         # the reply cache (chatmatch/play/reply_cache.py) and SQLite's journal files
+                         "reply_cache.sqlite", "reply_cache.sqlite-wal", "reply_cache.sqlite-shm",
+                         "reply_cache.sqlite.corrupt",
+                         # the judgements of `chatmatch annotate` (chatmatch/annotate/store.py)
+                         "annotations.sqlite", "annotations.sqlite-wal", "annotations.sqlite-shm"})
+#: what each entry must be (a folder or a file)
+_FOLDERS = ("transcripts", "scores", "rankings")
+_FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file, fsync it, rename it over ``path``. An
+    ``OSError`` (disk full, read-only folder, a file in the way) becomes a one-line
+    :class:`StorageError` naming the path; the old file is left as it was."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    except OSError as exc:
+        raise StorageError.from_os_error(exc, path) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise StorageError.from_os_error(exc, path) from None
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) == b"\n"
+
+
+#: (key, accepted types, in words) of the manifest entries chatmatch reads
+_MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
+    ("bots", (list,), "a list of bot names"),
+    ("bots_described", (dict,), "a JSON object (bot name -> description)"),
+    ("scorers", (dict,), "a JSON object"),
+    ("history", (list,), "a list of events"),
+    ("expected_games", (int,), "a whole number"),
+    ("play_fingerprint", (str,), "a string"),
+    ("scoring_fingerprint", (str,), "a string"),
+    ("config_sha256", (str,), "a string"),
+    ("config_file", (str,), "a string"),
+    ("source", (str,), "a string"),
+    ("files", (list,), "a list of file names"),
+)
+
+
+@dataclass
+class RunDir:
+    path: Path
+    warnings: list[str] = field(default_factory=list)
+    #: result lines the last :meth:`results` ignored (damaged or untrusted): a resume
+    #: writes the file back without them
+    ignored_lines: int = 0
+    #: the ``scores_sha256`` of the trusted lines (kept when the file is written back)
+    _digests: dict[str, str | None] = field(default_factory=dict, repr=False)
+
+    # --- paths ---------------------------------------------------------------------------
+    @property
+    def manifest_path(self) -> Path:
+        return self.path / MANIFEST
+
+    def transcript_path(self, game_id: str) -> Path:
+        return self.path / "transcripts" / f"{game_id}.jsonl"
+
+    def scores_path(self, game_id: str) -> Path:
+        return self.path / "scores" / f"{game_id}.json"
+
+    # --- manifest ------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return self.manifest_path.exists()
+
+    def read_manifest(self) -> Manifest:
+        if not self.exists():
+            raise RunDirError(f"{self.path}: not a chatmatch run directory (no {MANIFEST}); "
+                              "give the folder that `chatmatch run` or `chatmatch score --out` wrote")
+        fix = ("; delete it and run the same `chatmatch run` command again: the manifest is "
+               "rebuilt from config.yaml and every stored game is checked and scored again")
+        try:
+            data = json.loads(read_text_bounded(self.manifest_path))
+        except IsADirectoryError:
+            raise RunDirError(f"{self.manifest_path}: is a folder, not the run's manifest file; "
+                              "move it away") from None
+        except OSError as exc:
+            raise StorageError.from_os_error(exc, self.manifest_path, "read") from None
+        except ValueError as exc:
+            raise RunDirError(f"{self.manifest_path}: unreadable manifest ({exc}){fix}") from None
+        if not isinstance(data, dict):
+            raise RunDirError(f"{self.manifest_path}: manifest must be a JSON object{fix}")
+        for key, kinds, what in _MANIFEST_TYPES:
+            if key in data and data[key] is not None and not isinstance(data[key], kinds):
+                raise RunDirError(f"{self.manifest_path}: '{key}' must be {what}, got "
+                                  f"{type(data[key]).__name__}{fix}")
+        bots = data.get("bots")
+        if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
+            raise RunDirError(f"{self.manifest_path}: 'bots' must be a list of names{fix}")
+        return Manifest.from_json(data)
+
+    def write_manifest(self, manifest: Manifest) -> None:
+        data = {**manifest.to_json(), "chatmatch_version": __version__}
+        atomic_write(self.manifest_path, json.dumps(nan_to_none(data), indent=2, sort_keys=True) + "\n")
+
+    def write_config(self, yaml_text: str) -> None:
+        atomic_write(self.path / "config.yaml", yaml_text)
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold ``RUN/.lock`` while a run writes here, so a second process on the same
+        directory is refused instead of playing the same games. The OS drops the lock when
+        the process ends, even by SIGKILL. Stale temporary files of killed runs are removed."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError.from_os_error(exc, self.path, "create the run directory") from None
+        self.check_layout()
+        try:
+            fh_cm = open(self.path / LOCK, "a", encoding="utf-8")
+        except OSError as exc:
+            raise StorageError.from_os_error(exc, self.path / LOCK) from None
+        with fh_cm as fh:
+            try:
+                import fcntl
+            except ImportError:  # no advisory locks (Windows): run unlocked
+                fcntl = None  # type: ignore[assignment]
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    raise RunDirError(f"{self.path} is in use by another chatmatch process; wait "
+                                      "for it to finish (or stop it), or use another --out") from None
+            for sub in ("", "transcripts", "scores", "rankings"):
+                for tmp in (self.path / sub).glob(f".*{TMP_SUFFIX}"):
+                    try:
+                        tmp.unlink(missing_ok=True)
+                    except OSError:
+                        pass  # read-only: the write that follows says so
+            yield
+
+    def check_layout(self) -> None:
+        """Refuse a run directory whose entries have the wrong kind (a file named
+        ``transcripts``, a folder named ``results.jsonl``, ...), before anything is written."""
+        for name in _FOLDERS:
+            p = self.path / name
+            if p.exists() and not p.is_dir():
+                raise RunDirError(f"{p}: must be a folder of the run, but is a file; move it "
+                                  "away (or choose another --out)")
+        for name in _FILES:
+            p = self.path / name
+            if p.is_dir():
+                raise RunDirError(f"{p}: must be a file of the run, but is a folder; move it "
+                                  "away (or choose another --out)")
+
+    # --- transcripts ---------------------------------------------------------------------
+    def save_transcript(self, tr: Transcript) -> None:
+        atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl())
+
+    def transcripts(self) -> dict[str, Transcript]:
+        out: dict[str, Transcript] = {}
+        folder = self.path / "transcripts"
+        for f in sorted(folder.glob("*.jsonl")) if folder.exists() else []:
+            try:
+                tr = Transcript.from_jsonl(read_text_bounded(f), file=str(f))
+                long = next((t for t in tr.turns if len(t.text) > MAX_TURN_CHARS), None)
+                if long is not None:  # an edited file: the scorers cannot take it
+                    raise TranscriptError(f"turn {long.index} has {len(long.text):,} characters, "
+                                          f"more than {MAX_TURN_CHARS:,}", file=str(f))
+            except (TranscriptError, UnicodeDecodeError, OSError, RecursionError) as exc:
+                self.warnings.append(f"skipped unreadable transcript {f}: {exc}")
+                continue
+            out[tr.game_id] = tr
+        return out
+
+    # --- scores and results --------------------------------------------------------------
+    def save_scores(self, record: ScoreRecord) -> str:
+        """Write the game's score record; return the sha256 of the file (its result line
+        records it, so that a load can tell the two belong together without parsing)."""
+        text = dumps(record.to_json()) + "\n"
+        atomic_write(self.scores_path(record.game_id), text)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def scores_digest(self, game_id: str) -> str | None:
+        """The sha256 of ``scores/GID.json`` as stored, None when it cannot be read."""
+        try:
+            return hashlib.sha256(read_bounded(self.scores_path(game_id))).hexdigest()
+        except OSError:
+            return None
+
+    def load_scores(self, game_id: str) -> ScoreRecord | None:
+        """The game's score record; None when it is missing or unreadable (a reader then
+        shows the game without per-turn details)."""
+        p = self.scores_path(game_id)
+        if not p.exists():
+            return None
+        try:
+            data = json.loads(read_text_bounded(p))
+            return ScoreRecord.from_json(data) if isinstance(data, dict) else None
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
+            return None
+
+    def append_result(self, result: GameResult, scores_sha256: str | None = None) -> None:
+        """Append the game's result line; ``scores_sha256``: the digest :meth:`save_scores`
+        returned for the score record written with it."""
+        line = result_line(result, scores_sha256)
+        path = self.path / RESULTS
+        # a run killed mid-append may leave a torn last line: end it, or the new record
+        # would be glued to it and lost as well
+        try:
+            torn = path.exists() and path.stat().st_size > 0 and not _ends_with_newline(path)
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write(("\n" if torn else "") + line + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise StorageError.from_os_error(exc, path) from None
+
+    def rewrite_results(self, results: list[GameResult],
+                        digests: dict[str, str | None] | None = None) -> None:
+        lines = [result_line(r, (digests or {}).get(r.game_id)) for r in results]
+        atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
+
+    def forget_games(self, game_ids: set[str]) -> None:
+        """Drop games so that they are played again. Their result lines go first: a run
+        killed halfway still finds the transcripts and scores them as before."""
+        self.rewrite_results([r for r in self._iter_results() if r.game_id not in game_ids])
+        for gid in sorted(game_ids):
+            self.scores_path(gid).unlink(missing_ok=True)
+            self.transcript_path(gid).unlink(missing_ok=True)
+
+    def _iter_results(self) -> Iterator[GameResult]:
+        for _, r, _ in self._iter_numbered_results():
+            yield r
+
+    def _iter_numbered_results(self) -> Iterator[tuple[int, GameResult, str | None]]:
+        """(line number, result, ``scores_sha256``) of every undamaged line; damaged lines
+        are counted in :attr:`ignored_lines`, each with a warning."""
+        lines, warnings = read_result_lines(self.path / RESULTS)
+        self.warnings.extend(warnings)
+        self.ignored_lines += len(warnings)
+        yield from lines
+
+    def results(self) -> dict[str, GameResult]:
+        """Scored games by id that the run can trust (the last trusted record of a game
+        wins): undamaged lines that agree with the game's transcript and score record
+        (:func:`chatmatch.rundir.integrity.cross_check_results`); the others are counted in
+        :attr:`ignored_lines`, each with a warning."""
+        self.ignored_lines = 0
+        lines = list(self._iter_numbered_results())
+        trusted, kept, warnings = cross_check_results(
+            lines, self.path, self.load_scores, self.scores_digest,
+            lambda gid: transcript_players(self.transcript_path(gid), gid))
+        keep = set(kept)
+        self._digests = {res.game_id: digest for n, res, digest in lines if n in keep}
+        self.warnings.extend(warnings)
+        self.ignored_lines += len(lines) - len(kept)  # untrusted, and older lines of a game
+        return trusted
+
+    def repair_results(self, results: dict[str, GameResult]) -> None:
+        """Write ``results.jsonl`` back with only ``results`` (in their order) when the
+        last :meth:`results` ignored lines (a resume does this under the run's lock)."""
+        if self.ignored_lines:
+            self.rewrite_results(list(results.values()), self._digests)
+            self.ignored_lines = 0
+
+    # --- rankings ------------------------------------------------------------------------
+    def save_ranking(self, name: str, json_doc: dict[str, Any], csv_text: str) -> None:
+        atomic_write(self.path / "rankings" / f"{name}.json",
+                     json.dumps(nan_to_none(json_doc), indent=2, sort_keys=False) + "\n")
+        atomic_write(self.path / "rankings" / f"{name}.csv", csv_text)

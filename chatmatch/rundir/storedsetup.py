@@ -1,0 +1,110 @@
+"""The setup stored in a run directory (its ``config.yaml``), read once and typed, for every
+reader: a resume (:mod:`chatmatch.run.tournament`, :mod:`chatmatch.play.league`) and the readers of a
+stored run (:class:`chatmatch.rundir.storedrun.Run`).
+
+``chatmatch run`` writes the resolved tournament there; ``chatmatch score --out`` writes
+the settings (``scoring``, ``ranking``, ``seed``) beside its speakers as ``bots``. Both
+read back as :class:`~chatmatch.config.tournament.EvalSettings` (:attr:`StoredSetup.settings`); a
+tournament's also as a :class:`~chatmatch.config.tournament.TournamentConfig`
+(:attr:`StoredSetup.tournament`). The file is read on first use, once, and never again
+by the same object: make one per run directory and hand it to every reader.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from chatmatch.common.safeio import read_text_bounded
+from chatmatch.common.yamlloc import MAX_YAML_BYTES, parse_located_yaml
+from chatmatch.config.tournament import EvalSettings, FailurePolicy, TournamentConfig, config_from_data
+from chatmatch.errors import ChatmatchError
+
+#: the file of a run directory that holds its setup
+CONFIG = "config.yaml"
+#: the settings keys a stored config holds resolved (its ``preset`` is not applied again:
+#: the values it set are written out)
+_STORED_SETTINGS = ("scoring", "ranking", "seed")
+#: what reading or parsing the stored config may raise (kept to be reported by a reader)
+READ_ERRORS = (OSError, yaml.YAMLError, RecursionError, UnicodeDecodeError)
+
+
+class StoredSetup:
+    """``RUN/config.yaml``, read at most once: :meth:`document` as written, and typed as
+    :attr:`settings`, :attr:`tournament` and :attr:`failures` (None when the file does not
+    hold them in a form this version accepts)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.path = Path(run_dir) / CONFIG
+
+    @cached_property
+    def _text(self) -> str | BaseException:
+        try:
+            return read_text_bounded(self.path, MAX_YAML_BYTES)
+        except (OSError, UnicodeDecodeError) as exc:
+            return exc
+
+    @cached_property
+    def _document(self) -> Any:
+        text = self._text
+        if isinstance(text, BaseException):
+            return text
+        try:
+            return yaml.safe_load(text) or {}
+        except (yaml.YAMLError, RecursionError) as exc:
+            return exc
+
+    def document(self) -> Any:
+        """The parsed file (``{}`` when empty); raises one of :data:`READ_ERRORS` when it
+        cannot be read or parsed."""
+        doc = self._document
+        if isinstance(doc, BaseException):
+            raise doc
+        return doc
+
+    @cached_property
+    def data(self) -> dict[str, Any] | None:
+        """The mapping as written; None when unreadable or not a mapping."""
+        doc = self._document
+        return doc if isinstance(doc, dict) else None
+
+    @cached_property
+    def settings(self) -> EvalSettings | None:
+        """The stored ``scoring``, ``ranking`` and ``seed`` (of a tournament or of
+        ``score --out``); None when missing from the file or not valid today (e.g. a
+        scorer plugin no longer installed)."""
+        if self.data is None:
+            return None
+        try:
+            return EvalSettings.model_validate(
+                {k: self.data[k] for k in _STORED_SETTINGS if k in self.data})
+        except ValidationError:
+            return None
+
+    @cached_property
+    def tournament(self) -> TournamentConfig | None:
+        """The stored tournament, validated as ``chatmatch run`` validates a file (bots not
+        built); None when unreadable or not a valid tournament."""
+        text = self._text
+        if isinstance(text, BaseException):
+            return None
+        try:
+            return config_from_data(parse_located_yaml(text, str(self.path)), check_bots=False)
+        except ChatmatchError:
+            return None
+
+    @cached_property
+    def failures(self) -> FailurePolicy | None:
+        """The stored ``failures`` block; its ``model_fields_set`` are the keys written (a
+        run of an earlier version may lack a later key). None when absent or not valid."""
+        block = self.data.get("failures") if self.data is not None else None
+        if not isinstance(block, dict):
+            return None
+        try:
+            return FailurePolicy.model_validate(block)
+        except ValidationError:
+            return None
