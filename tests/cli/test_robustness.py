@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from chatmatch.cli import cli
 
-FAST = ["-s", "proactivity,diversity,robustness_toys:LengthScorer", "-j", "robustness_toys:ShorterJudge"]
+TOYS = "tests.robustness.robustness_toys"  # by its package path: tests/cli is not beside it
+FAST = ["-s", f"proactivity,diversity,{TOYS}:LengthScorer", "-j", f"{TOYS}:ShorterJudge"]
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +61,7 @@ def test_from_transcripts(runner: CliRunner, tmp_path: Path) -> None:
 @pytest.mark.parametrize("args, message", [
     (["-f", "repetiton"], "unknown family 'repetiton'. Did you mean: repetition"),
     (["-s", "fluensy"], "Did you mean: fluency?"),
-    (["-j", "robustness_toys:NotAnEvaluator"], "not an evaluator"),
+    (["-j", "tests.robustness.robustness_toys:NotAnEvaluator"], "not an evaluator"),
     (["-j", "pairevl"], "Unknown judge 'pairevl'. Did you mean: paireval?"),
     (["--from", "/no/such/dir"], "no such file or directory"),
 ])
