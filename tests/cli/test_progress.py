@@ -1,17 +1,22 @@
 """Progress of `chatmatch run` and the other commands: loading lines per bot, a games bar
-counting turns whose ETA starts after loading, plain lines off a terminal, --quiet."""
+counting turns whose ETA starts after loading, plain lines off a terminal, --quiet. Times
+shown are read from a fake clock that the bots move (tests/test_progress.py's ``Clock``):
+no test here asserts how long something took in real time."""
 
 import io
 import re
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
 
+from chatmatch.bot import Bot, History
 from chatmatch.cli import cli
 from chatmatch.config.tournament import load_config
 from chatmatch.progress import Reporter
 from chatmatch.run.tournament import run_tournament
+from tests.test_progress import Clock, clock, wait_for  # noqa: F401 (clock: a fixture)
 
 YAML = """\
 name: progress
@@ -29,6 +34,22 @@ bots:
 """
 
 
+CLOCK_YAML = """\
+name: progress
+exchanges: 4
+concurrent_games: 2
+output_dir: {out}
+scoring: {{dimensions: [proactivity, diversity]}}
+bots:
+  - name: slowload
+    adapter: tests.cli.test_progress:ClockBot
+    params: {{load_s: 1.5, reply_s: 0.03}}
+  - name: quick
+    adapter: tests.cli.test_progress:ClockBot
+    params: {{reply_s: 0.03, hold_at: 3}}
+"""
+
+
 def write_cfg(tmp_path: Path, load_s: float = 0.0, reply_s: float = 0.0) -> Path:
     p = tmp_path / "t.yaml"
     p.write_text(YAML.format(out=tmp_path / "run", load_s=load_s, reply_s=reply_s))
@@ -41,21 +62,52 @@ def seconds(text: str) -> float:
     return int(m.group(1) or 0) * 60 + float(m.group(2))
 
 
-def test_loading_is_shown_per_bot_and_not_counted_in_the_games_eta(tmp_path):
-    cfg = load_config(write_cfg(tmp_path, load_s=1.5, reply_s=0.03))
-    stream = io.StringIO()
-    run_tournament(cfg, progress=Reporter(stream, min_step_s=0.2, interval_s=0.2))
-    lines = stream.getvalue().splitlines()
+class ClockBot(Bot):
+    """Moves the test's fake clock (what the reporter reads as ``time.monotonic()``) by
+    ``load_s`` in :meth:`load` and ``reply_s`` in every reply instead of sleeping. A load
+    that takes time, and the reply of turn ``hold_at``, wait (in real time, at most 30 s)
+    until the reporter's background thread has printed the line they are waiting for, so
+    the output holds a loading line and a games line taken mid-game, whatever the machine's
+    speed."""
+
+    description = "test bot: moves a fake clock"
+    clock: ClassVar[Clock]
+    stream: ClassVar[io.StringIO]
+
+    def __init__(self, name: str = "", *, load_s: float = 0.0, reply_s: float = 0.0,
+                 hold_at: int = -1) -> None:
+        super().__init__(name)
+        self.load_s, self.reply_s, self.hold_at = load_s, reply_s, hold_at
+
+    def load(self) -> None:
+        ClockBot.clock.now += self.load_s
+        if self.load_s:
+            wait_for(lambda: f"loading bot {self.name} ..." in ClockBot.stream.getvalue(),
+                     "the loading line")
+
+    def reply(self, history: History) -> str:
+        ClockBot.clock.now += self.reply_s
+        if history.turn_index == self.hold_at:
+            wait_for(lambda: "playing:" in ClockBot.stream.getvalue(), "a games line")
+        return f"{self.name} talks about topic {history.turn_index}. Do you agree?"
+
+
+def test_loading_is_shown_per_bot_and_not_counted_in_the_games_eta(tmp_path, clock):
+    ClockBot.clock, ClockBot.stream = clock, io.StringIO()
+    cfg_file = tmp_path / "t.yaml"
+    cfg_file.write_text(CLOCK_YAML.format(out=tmp_path / "run"))
+    run_tournament(load_config(cfg_file),
+                   progress=Reporter(ClockBot.stream, min_step_s=0.2, interval_s=0.2))
+    lines = ClockBot.stream.getvalue().splitlines()
     assert "loading bot slowload ..." in lines
-    loaded = [line for line in lines if line.startswith("loading bot slowload:")]
-    assert len(loaded) == 1 and seconds(loaded[0].split(": ")[1]) >= 1.5
+    assert "loading bot slowload: 1.5s" in lines  # the fake clock's 1.5 s, exactly
     assert not any(line.startswith("loading bot quick") for line in lines)  # instant: no line
     playing = [line for line in lines if line.startswith("playing:")]
     # 2 games of 7 bot turns each; the bar moves by turns, before the first game ends
     assert playing[-1].startswith("playing: 14/14 turns (2/2 games)") and "(done)" in playing[-1]
     assert any(re.match(r"playing: \d+/14 turns \(0/2 games\)", line) for line in playing)
-    # the games clock starts after the 1.5 s load (its first line comes ~0.2 s into play):
-    # a clock that counted the load would read 1.5 s or more, and so would the estimate
+    # the games clock starts after the 1.5 s load (the first line comes at turn 3): a clock
+    # that counted the load would read 1.5 s or more, and so would the estimate
     # (elapsed / turns done x turns left)
     first = re.search(r"playing: (\d+)/14 .*elapsed (\S+), ETA (\S+)", playing[0])
     assert first and seconds(first.group(2)) < 1.5, playing[0]
