@@ -33,7 +33,9 @@ words; the spaCy pass relevance uses) whose normalised IDF over a chit-chat corp
 (:mod:`chatmatch.scoring.variety`, See et al. 2019) is at least ``min_nidf``, so that
 "thing", "good", "go" do not count and "aluminum", "propulsion", "metal" do. The same
 first-mention rule applies. ``unit: per_turn`` divides the bot's count by its number of
-credited turns (a rate; ``count``, the default, is the paper's).
+credited turns, ``unit: per_100_tokens`` by its credited tokens (x 100: a density that
+grows neither with the number of turns nor with their length); ``count``, the default, is
+the paper's.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.variety import chitchat_nidf
 from chatmatch.scoring.base import Scorer, ScorerParams
 from chatmatch.scoring.common import zero_raw
+from chatmatch.scoring.text import tokens
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
 from chatmatch.stages import DimensionScore
 from chatmatch.transcript import Transcript
@@ -105,8 +108,9 @@ class Knowledge(SpacyScorer):
         method: Literal["entities", "content_words"] = "entities"
         #: content_words: the least normalised IDF a lemma needs to count
         min_nidf: float = Field(default=0.35, ge=0.0, le=1.0)
-        #: count (the paper) or per_turn (the count over the bot's credited turns)
-        unit: Literal["count", "per_turn"] = "count"
+        #: count (the paper), per_turn (the count over the bot's credited turns) or
+        #: per_100_tokens (the count per 100 tokens of the bot's credited turns)
+        unit: Literal["count", "per_turn", "per_100_tokens"] = "count"
 
         @field_validator("exclude_labels", "include_labels")
         @classmethod
@@ -177,7 +181,14 @@ class Knowledge(SpacyScorer):
             details.append(detail)
         if self.params.per_100_exchanges and game.exchanges:
             raw = {k: v * 100 / game.exchanges for k, v in raw.items()}
-        if self.params.unit == "per_turn":
-            n = {p: sum(1 for t in credited_turns(game) if t.speaker == p) for p in game.players}
-            raw = {k: v / n[k] if n[k] else 0.0 for k, v in raw.items()}
+        if self.params.unit != "count":
+            raw = _per_unit(game, raw, self.params.unit)
         return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+
+def _per_unit(game: Transcript, raw: dict[str, float], unit: str) -> dict[str, float]:
+    """A bot's count over its credited turns (``per_turn``) or per 100 of their tokens."""
+    size = zero_raw(game)
+    for t in credited_turns(game):
+        size[t.speaker] += 1 if unit == "per_turn" else len(tokens(t.text)) / 100
+    return {k: v / size[k] if size[k] else 0.0 for k, v in raw.items()}

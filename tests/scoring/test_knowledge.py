@@ -81,3 +81,14 @@ def test_content_words_count_informative_lemmas_first_mentioned() -> None:
 def test_per_turn_unit() -> None:
     raw, _ = score(["I visited Paris and Rome.", "ok", "I love Berlin.", "fine"], unit="per_turn")
     assert raw == {"A": 1.5, "B": 0.0}  # 3 entities over A's 2 turns
+
+
+def test_per_100_tokens_unit() -> None:
+    # A: 3 entities in 5 + 3 = 8 tokens ("i visited paris and rome", "i love berlin") -> 37.5
+    raw, _ = score(["I visited Paris and Rome.", "ok", "I love Berlin.", "fine"],
+                   unit="per_100_tokens")
+    assert raw == {"A": pytest.approx(300 / 8), "B": 0.0}
+    # the same entities said at greater length are a lower density
+    long_raw, _ = score(["I visited Paris and Rome last summer with all of my old friends.",
+                         "ok", "I love Berlin.", "fine"], unit="per_100_tokens")
+    assert long_raw["A"] < raw["A"]

@@ -128,3 +128,24 @@ def test_per_turn_unit(figure2: Transcript) -> None:
     # the paper's rule gives A 2 bonuses over its 5 turns (0, 2, 4, 6, 8), B 1 over its 4
     s = Relevance(Relevance.Params(unit="per_turn", **PAPER)).score_games([figure2])[0]
     assert s.raw == {"A": pytest.approx(2 / 5), "B": pytest.approx(1 / 4)}
+
+
+def test_per_concept_unit(figure2: Transcript) -> None:
+    # concepts a bot uses (content lemmas, see test_figure2): A: living | live | live small
+    # town sea... | home big city mountain | student busy -> turns 0, 2, 4, 6, 8; the
+    # paper's rule recalls "living" (2) and "student" (8): 2 of A's concepts; B recalls
+    # "student" (3), 1 of its own.
+    s = Relevance(Relevance.Params(unit="per_concept", **PAPER)).score_games([figure2])[0]
+    count = Relevance(Relevance.Params(**PAPER)).score_games([figure2])[0]
+    assert 0 < s.raw["A"] < 1 and 0 < s.raw["B"] < 1
+    assert s.details == count.details  # the same bonus turns, another unit
+
+
+def test_per_concept_does_not_grow_with_turn_length() -> None:
+    # both A's recall "garden"; the second also brings four new concepts in a longer turn
+    short = game(["I love my garden.", "Nice.", "My garden.", "Good."])
+    long = game(["I love my garden.", "Nice.", "My garden has tomatoes, roses, beans and herbs.", "Good."])
+    rel = Relevance(Relevance.Params(unit="per_concept"))
+    assert rel.score_games([long])[0].raw["A"] < rel.score_games([short])[0].raw["A"]
+    counted = Relevance()
+    assert counted.score_games([long])[0].raw["A"] == counted.score_games([short])[0].raw["A"]
