@@ -59,6 +59,8 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("default-before", "consistency", {}),
     ("embedding", "consistency", {"similarity": "embedding"}),
     ("embedding-q", "consistency", {"similarity": "embedding", "sigma_c": 0.6}),
+    ("specific", "consistency", {"questions": "specific"}),
+    ("embedding-specific", "consistency", {"similarity": "embedding", "questions": "specific"}),
     ("embedding+self", "consistency", {"similarity": "embedding", "self_contradictions": True}),
     ("embedding+self-count", "consistency", {"similarity": "embedding", "self_contradictions": True,
                                               "score": "count"}),
