@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal, Sequence
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from chatmatch.resources import load_spacy
 from chatmatch.scoring.analysis import ENTITIES, LEMMAS, spacy_features
@@ -113,6 +113,14 @@ class Knowledge(SpacyScorer):
         #: count (the paper), per_turn (the count over the bot's credited turns) or
         #: per_100_tokens (the count per 100 tokens of the bot's credited turns)
         unit: Literal["count", "per_turn", "per_100_tokens"] = "per_turn"
+
+        @model_validator(mode="after")
+        def _one_rate(self) -> "Knowledge.Params":
+            if self.per_100_exchanges and self.unit != "count":
+                raise ValueError(f"per_100_exchanges: true is a rate of its own and needs "
+                                 f"unit: count (unit is {self.unit!r}; the default is "
+                                 f"per_turn since issue 20)")
+            return self
 
         @field_validator("exclude_labels", "include_labels")
         @classmethod

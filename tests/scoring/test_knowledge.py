@@ -84,6 +84,14 @@ def test_per_turn_unit() -> None:
     assert raw == {"A": 1.5, "B": 0.0}  # 3 entities over A's 2 turns
 
 
+def test_per_100_exchanges_needs_the_count() -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="per_100_exchanges: true .* needs unit: count"):
+        Knowledge.Params(per_100_exchanges=True)  # the default unit is per_turn
+    assert Knowledge.Params(per_100_exchanges=True, unit="count").per_100_exchanges
+
+
 def test_per_100_tokens_unit() -> None:
     # A: 3 entities in 5 + 3 = 8 tokens ("i visited paris and rome", "i love berlin") -> 37.5
     raw, _ = score(["I visited Paris and Rome.", "ok", "I love Berlin.", "fine"],
