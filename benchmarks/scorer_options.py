@@ -14,7 +14,10 @@ of the matching quality, with a 90 % bootstrap interval (chats resampled within 
 system, 200 draws, seed 0); the chat-level Spearman rho with that rating; and the length
 bias: Spearman rho of the raw score with the system's mean turn length and with its total
 tokens in the chat, next to the same rho for people's rating (people may like long turns
-too: a scorer is a length proxy when it tracks length much more than people do).
+too: a scorer is a length proxy when it tracks length much more than people do); and the
+chat-level rho with people once length is held out (partial Spearman: the ranks of mean
+turn length and total tokens regressed out of both), i.e. what the score says about the
+quality beyond how much the system said.
 
     PYTHONPATH=$PWD nice python benchmarks/scorer_options.py [--only consistency,specificity]
 """
@@ -56,6 +59,8 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("default-before", "consistency", {}),
     ("embedding", "consistency", {"similarity": "embedding"}),
     ("embedding-q", "consistency", {"similarity": "embedding", "sigma_c": 0.6}),
+    ("specific", "consistency", {"questions": "specific"}),
+    ("embedding-specific", "consistency", {"similarity": "embedding", "questions": "specific"}),
     ("embedding+self", "consistency", {"similarity": "embedding", "self_contradictions": True}),
     ("embedding+self-count", "consistency", {"similarity": "embedding", "self_contradictions": True,
                                               "score": "count"}),
@@ -68,6 +73,9 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("entities-per-turn", "knowledge", {"unit": "per_turn"}),
     ("content-words", "knowledge", {"method": "content_words"}),
     ("content-words-per-turn", "knowledge", {"method": "content_words", "unit": "per_turn"}),
+    ("entities-per-100-tokens", "knowledge", {"unit": "per_100_tokens"}),
+    ("content-words-per-100-tokens", "knowledge", {"method": "content_words",
+                                                   "unit": "per_100_tokens"}),
     ("paper", "proactivity", {"skip_repetitions": False, "excuse_answers": False}),
     ("default-before", "proactivity", {}),
     ("share", "proactivity", {"unit": "share"}),
@@ -80,6 +88,7 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("paper", "relevance", {"skip_repetitions": False}),
     ("default-before", "relevance", {}),
     ("per-turn", "relevance", {"unit": "per_turn"}),
+    ("per-concept", "relevance", {"unit": "per_concept"}),
     ("paper", "fluency", {"backend": "ngram", "aggregation": "authors"}),
     ("default-before", "fluency", {"backend": "ngram"}),
     ("worst", "fluency", {"backend": "ngram", "aggregation": "worst"}),
@@ -178,6 +187,21 @@ def rho(x: Sequence[float], y: Sequence[float | None]) -> float:
     return spearman([p[0] for p in pairs], [float(p[1]) for p in pairs], p_value=False).value
 
 
+def partial_rho(x: Sequence[float], y: Sequence[float | None],
+                controls: Sequence[Sequence[float]]) -> float:
+    """Spearman rho of x and y with the controls' ranks regressed out of both (partial)."""
+    keep = [i for i, (a, b) in enumerate(zip(x, y)) if b is not None and not math.isnan(a)]
+    if len(keep) < 5:
+        return math.nan
+    from scipy.stats import rankdata
+    z = np.column_stack([np.ones(len(keep))] + [rankdata([c[i] for i in keep]) for c in controls])
+    res = []
+    for v in (x, y):
+        r = rankdata([float(v[i]) for i in keep])  # type: ignore[arg-type]
+        res.append(r - z @ np.linalg.lstsq(z, r, rcond=None)[0])
+    return float(np.corrcoef(res[0], res[1])[0, 1])
+
+
 def measure(name: str, data: tuple[list[Transcript], list[str], list[dict[str, float]]],
             variants: list[tuple[str, str, dict[str, Any]]], col: int) -> list[str]:
     games, systems, ratings = data
@@ -202,6 +226,7 @@ def measure(name: str, data: tuple[list[Transcript], list[str], list[dict[str, f
         rows.append(f"| {name} | {dim} | {label} | {quality} | {sys_tau(systems, raw, human):+.2f} "
                     f"[{lo:+.2f}, {hi:+.2f}] | {rho(raw, human):+.2f} | "
                     f"{rho(raw, mean_len):+.2f} / {rho(raw, total):+.2f} | {h_len:+.2f} | "
+                    f"{partial_rho(raw, human, (mean_len, total)):+.2f} | "
                     f"{sum(1 for v in raw if not math.isnan(v))} |")
         print(rows[-1], flush=True)
     return rows
@@ -218,8 +243,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     labels = set(filter(None, args.labels.split(",")))
     chosen = [v for v in VARIANTS if (not dims or v[1] in dims) and (not labels or v[0] in labels)]
     print("| data | dimension | variant | people's quality | system tau [90% CI] | chat rho | "
-          "rho with mean turn length / total tokens | people's rho with turn length | chats scored |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "rho with mean turn length / total tokens | people's rho with turn length | "
+          "chat rho, length held out | chats scored |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for ds in args.datasets.split(","):
         data = {"dstc9": lambda: dstc9(args.per_system), "fed": fed, "fed-turns": fed_turns}[ds]()
         measure(ds, data, chosen, ["dstc9", "fed", "fed-turns"].index(ds))

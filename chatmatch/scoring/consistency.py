@@ -40,6 +40,13 @@ Raw score (``score``):
 * ``count`` (the paper): minus the number of inconsistent answers; an untested bot has 0,
   which beats any tested bot that slipped once.
 
+Which repeated questions are tested is ``questions``: ``all`` (the paper) or ``specific``:
+only a question that holds a content word (:func:`chatmatch.scoring.questions.asks_something`).
+"why?", "what?", "which one?", "how so?" are follow-ups about the turn before them; asked
+twice they are two different questions, and different answers to them contradict
+nothing. On DSTC9's human-bot chats such follow-ups were a large share of the "repeated
+questions" (docs/scoring.md, "Options chosen by measurement").
+
 ``sigma_r`` (which questions are repeated) is consistency's own parameter; left unset it
 takes diversity's value in a scoring config (0.95 by default). Details list every tested
 answer with the earlier answers it was compared with.
@@ -62,6 +69,7 @@ from chatmatch.scoring.contradiction import DEFAULT_SIGMA_S, check_turns, simila
 from chatmatch.scoring.diversity import sigma
 from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
 from chatmatch.scoring.repetitions import Repetition
+from chatmatch.scoring.questions import asks_something
 from chatmatch.scoring.text import is_empty
 from chatmatch.transcript import Transcript
 
@@ -108,6 +116,9 @@ class Consistency(Scorer):
         #: all (authors' scorer): every earlier answer to the question; original (paper's
         #: pseudo-code): only the answer to Algorithm 1's original question
         compare: Literal["all", "original"] = "all"
+        #: all (the paper): every repeated question is tested; specific: only one that
+        #: holds a content word ("why?", "which one?" ask about the turn before)
+        questions: Literal["all", "specific"] = "all"
 
         @model_validator(mode="after")
         def _self_needs_embedding(self) -> "Consistency.Params":
@@ -172,6 +183,8 @@ class Consistency(Scorer):
                 continue
             if turns[t].speaker == turns[t - 1].speaker or is_empty(turns[t].text):
                 continue  # not an answer to the repeated question, or an empty one
+            if self.params.questions == "specific" and not asks_something(turns[t - 1].text):
+                continue  # a follow-up like "why?": its answer should change
             earlier = earlier_answers(game, t, prev, self.params.compare)
             if not earlier:
                 continue

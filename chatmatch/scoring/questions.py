@@ -36,6 +36,11 @@ def content_tokens(text: str) -> frozenset[str]:
     return frozenset(t for t in tokens(text) if t not in FUNCTION_WORDS)
 
 
+def asks_something(text: str) -> bool:
+    """Whether ``text`` holds a question with a content word (not only "why?", "and you?")."""
+    return any(is_question(s) and content_tokens(s) for s in _SENTENCE.split(normalise(text)))
+
+
 def specific_questions(text: str, asked: set[frozenset[str]]) -> int:
     """How many specific questions one turn asks; ``asked`` (the content-token sets of the
     bot's earlier questions in the game) is updated in place."""

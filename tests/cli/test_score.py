@@ -33,7 +33,8 @@ def test_json_output_has_games_raw_points_and_ranking(tmp_path):
     assert len(doc["games"]) == 3 and doc["method"] == "points"
     g = next(x for x in doc["games"] if x["players"] == ["alice", "bob"])
     assert g["file"] == str(d / "a.txt")
-    assert g["raw"]["alice"]["proactivity"] == 2.0 and g["raw"]["bob"]["proactivity"] == 0.0
+    # proactivity is the share of a bot's turns that ask (default since issue 20): alice asks in both
+    assert g["raw"]["alice"]["proactivity"] == 1.0 and g["raw"]["bob"]["proactivity"] == 0.0
     assert g["points"]["alice"]["proactivity"] == 1.0 and g["points"]["bob"]["proactivity"] == 0.0
     assert g["raw"]["bob"]["specificity"] == 1.0
     assert {r["bot"] for r in doc["ranking"]} == {"alice", "bob", "carol"}

@@ -52,6 +52,10 @@ def test_no_preset_is_the_measured_default(tmp_path):
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
     assert cfg.scoring.scorer_params("relevance").own_concepts
     assert cfg.scoring.scorer_params("specificity").method == "mattr"
+    # rates, not counts: measured not to follow the length of chats and turns (issue 20)
+    assert cfg.scoring.scorer_params("knowledge").unit == "per_turn"
+    assert cfg.scoring.scorer_params("proactivity").unit == "share"
+    assert cfg.scoring.scorer_params("relevance").unit == "count"  # per_concept broke two known orders
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

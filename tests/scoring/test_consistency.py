@@ -217,3 +217,15 @@ def test_embedding_scores_all_games_in_one_batch() -> None:
               "Heavy metal."])
     scorer.score_games([g, g])
     assert emb.calls[0] == 8  # every turn of both games in the first call
+
+
+def test_questions_specific_skips_follow_ups() -> None:
+    # "why?" asked twice asks about two different turns: different answers contradict nothing
+    g = game(["I like jazz.", "Really? Why?", "It relaxes me.", "Why?", "Because of the sax.",
+              "Why?", "No idea."])
+    assert Consistency().score_game(g).raw["A"] == -1  # all questions: A charged for "No idea."
+    s = Consistency(Consistency.Params(questions="specific")).score_game(g)
+    assert s.not_applicable == ("A", "B") and s.details == []
+    # a question with a content word is still tested
+    g2 = game(["Are you married?", "Yes, happily.", "Are you married?", "No, never."])
+    assert Consistency(Consistency.Params(questions="specific")).score_game(g2).raw["B"] == -1

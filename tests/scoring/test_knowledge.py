@@ -7,6 +7,7 @@ from chatmatch.scoring.knowledge import Knowledge, entity_key
 
 
 def score(texts: list[str], seed_first: bool = False, **params: object) -> tuple[dict, list]:
+    params = {"unit": "count", **params}  # the count: the algorithm (the default is per turn)
     s = Knowledge(Knowledge.Params(**params)).score_games([game(texts, seed_first=seed_first)])[0]
     return s.raw, s.details
 
@@ -81,3 +82,22 @@ def test_content_words_count_informative_lemmas_first_mentioned() -> None:
 def test_per_turn_unit() -> None:
     raw, _ = score(["I visited Paris and Rome.", "ok", "I love Berlin.", "fine"], unit="per_turn")
     assert raw == {"A": 1.5, "B": 0.0}  # 3 entities over A's 2 turns
+
+
+def test_per_100_exchanges_needs_the_count() -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="per_100_exchanges: true .* needs unit: count"):
+        Knowledge.Params(per_100_exchanges=True)  # the default unit is per_turn
+    assert Knowledge.Params(per_100_exchanges=True, unit="count").per_100_exchanges
+
+
+def test_per_100_tokens_unit() -> None:
+    # A: 3 entities in 5 + 3 = 8 tokens ("i visited paris and rome", "i love berlin") -> 37.5
+    raw, _ = score(["I visited Paris and Rome.", "ok", "I love Berlin.", "fine"],
+                   unit="per_100_tokens")
+    assert raw == {"A": pytest.approx(300 / 8), "B": 0.0}
+    # the same entities said at greater length are a lower density
+    long_raw, _ = score(["I visited Paris and Rome last summer with all of my old friends.",
+                         "ok", "I love Berlin.", "fine"], unit="per_100_tokens")
+    assert long_raw["A"] < raw["A"]

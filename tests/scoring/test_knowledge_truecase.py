@@ -64,7 +64,7 @@ LOWER_GAME = ["what did you do last week ?"] + [parlai_style(t) for t, _ in ITEM
 
 
 def score(texts: list[str], **params: object) -> Any:
-    return Knowledge(Knowledge.Params(**params)).score_games([game(texts, seed_first=True)])[0]
+    return Knowledge(Knowledge.Params(**{"unit": "count", **params})).score_games([game(texts, seed_first=True)])[0]
 
 
 def test_auto_restores_case_of_lower_cased_logs_and_off_does_not() -> None:

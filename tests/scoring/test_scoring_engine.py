@@ -34,7 +34,7 @@ def test_engine_scores_every_game_and_shares_one_spacy_pass(monkeypatch: pytest.
     out = score_games(games, cfg.build_scorers())
     assert [list(r) for r in out] == [cfg.dimensions] * 2
     assert out[0]["diversity"].raw == {"A": -2, "B": 0}
-    assert out[1]["knowledge"].raw == {"A": 1, "B": 0}
+    assert out[1]["knowledge"].raw == {"A": 0.5, "B": 0}  # Paris, over A's 2 turns (per_turn)
     # knowledge and relevance share one nlp.pipe over the distinct texts: 6 of FIGURE2
     # (turns 2, 3, 6 repeat earlier ones) + 3
     assert counting.pipe_calls == 1 and counting.texts == 9
