@@ -12,7 +12,8 @@ tests/test_gguf_cache.py and ``benchmarks/bench_gguf_cache.py``).
 
 The folder is written into a temporary sibling and renamed into place, so a process never
 reads half a copy and two processes writing at once both succeed. A copy that cannot be read
-(a damaged disk, a manual edit) is set aside and rebuilt from the GGUF. Deleting the folder is
+(a damaged disk, a manual edit) is set aside and rebuilt from the GGUF; a temporary folder
+left by a killed writer is removed by the next writer after an hour. Deleting the folder is
 always safe. The copy takes the model's float size on disk (about 540 MB for SmolLM2 in
 float32). ``CHATMATCH_GGUF_CACHE=0`` turns the cache off (every load dequantises the GGUF).
 """
@@ -24,6 +25,7 @@ import hashlib
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -31,6 +33,8 @@ from typing import Any, Callable
 CACHE_SWITCH_ENV = "CHATMATCH_GGUF_CACHE"
 #: raise when the folder layout changes, so old copies are not read
 LAYOUT_VERSION = 1
+#: a temporary copy older than this (seconds) was left by a killed writer
+STALE_SECONDS = 3600
 #: what a loader is given: a folder, and the ``from_pretrained`` arguments naming the file
 Loader = Callable[[str, dict[str, Any]], tuple[Any, Any]]
 
@@ -67,6 +71,7 @@ def copy_name(gguf: Path, kind: str, dtype: str) -> str:
 def _save(tokenizer: Any, model: Any, target: Path) -> None:
     """Write the copy into a temporary sibling, then rename it into place. Best effort: a
     full disk or a read-only cache costs the next run its speed, never its result."""
+    _sweep(target)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         _write(tokenizer, model, tmp)
@@ -75,6 +80,18 @@ def _save(tokenizer: Any, model: Any, target: Path) -> None:
         pass
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _sweep(target: Path) -> None:
+    """Remove what killed writers left behind: temporary copies of ``target`` untouched
+    for :data:`STALE_SECONDS` (a live writer finishes in well under a minute)."""
+    now = time.time()
+    for stale in target.parent.glob(f".{target.name}.*"):
+        try:
+            if now - stale.stat().st_mtime > STALE_SECONDS:
+                shutil.rmtree(stale, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def _write(tokenizer: Any, model: Any, folder: Path) -> None:

@@ -86,6 +86,18 @@ def test_a_damaged_copy_is_rebuilt_from_the_gguf(tiny: Path, tmp_path: Path) -> 
     assert load.gguf_loads == 2
 
 
+def test_a_killed_writers_leftovers_are_swept_by_the_next_writer(tiny: Path, tmp_path: Path) -> None:
+    name = copy_name(tiny / "tiny.gguf", "causal", "float32")
+    old, fresh = tmp_path / f".{name}.killed", tmp_path / f".{name}.writing"
+    for leftover in (old, fresh):
+        leftover.mkdir()
+        (leftover / "model.safetensors").write_bytes(b"half a file")
+    os.utime(old, (1, 1))
+    load_gguf(str(tiny), "tiny.gguf", kind="causal", dtype="float32", cache=tmp_path,
+              load=FromGguf(tiny))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, fresh.name])
+
+
 def test_switched_off_it_reads_the_gguf_and_writes_nothing(tiny: Path, tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CACHE_SWITCH_ENV, "0")
