@@ -8,7 +8,8 @@
 * :func:`require` -- import an optional dependency, or say which extra installs it
   (``pip install 'chatmatch[hf]'``).
 * :func:`load_model` -- a ``transformers`` tokenizer and model (the bots, the fluency LM
-  and the local judges share one copy of each model).
+  and the local judges share one copy of each model); a GGUF file is dequantised once and
+  its float weights kept in ``cache_dir("gguf")`` (:mod:`chatmatch.gguf_cache`).
 * :func:`load_spacy` -- a spaCy pipeline (the knowledge and relevance dimensions, the AMR
   judge's dependency graphs).
 * :data:`RESOURCES` -- the one process-wide store of the models loaded once (language
@@ -231,11 +232,20 @@ def _load_uncached(spec: ModelSpec) -> tuple[Any, Any]:
     transformers = require("transformers", extra="hf", feature=HF_FEATURE, hint=HF_HINT)
     auto = (transformers.AutoModelForCausalLM if spec.kind == "causal"
             else transformers.AutoModelForSeq2SeqLM)
-    extra: dict[str, Any] = {"gguf_file": spec.gguf_file} if spec.gguf_file else {}
     dtype: Any = "auto" if spec.dtype == "auto" else getattr(torch, spec.dtype)
+
+    def load(folder: str, extra: dict[str, Any]) -> tuple[Any, Any]:
+        return (transformers.AutoTokenizer.from_pretrained(folder, **extra),
+                auto.from_pretrained(folder, dtype=dtype, **extra))
+
     try:
-        tokenizer = transformers.AutoTokenizer.from_pretrained(spec.model, **extra)
-        model = auto.from_pretrained(spec.model, dtype=dtype, **extra)
+        if spec.gguf_file:  # dequantised once, then read back from the cache (gguf_cache)
+            from chatmatch.gguf_cache import load_gguf
+
+            tokenizer, model = load_gguf(spec.model, spec.gguf_file, kind=spec.kind,
+                                         dtype=spec.dtype, cache=cache_dir("gguf"), load=load)
+        else:
+            tokenizer, model = load(spec.model, {})
     except (OSError, ValueError, KeyError, ImportError) as exc:
         where = f"{spec.model}" + (f" (gguf_file {spec.gguf_file})" if spec.gguf_file else "")
         raise BotError(f"could not load {spec.kind} model {where}: {exc}. Give a local directory "
