@@ -25,13 +25,13 @@ Every problem is a :class:`HumanFileError` rendered as ``file:line: message``.
 from __future__ import annotations
 
 import csv
-import difflib
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from chatmatch.common.registry import close_matches
 from chatmatch.common.safeio import read_bounded
 from chatmatch.common.yamlloc import MAX_YAML_BYTES, LocatedYaml, OnDuplicate, parse_located_yaml
 from chatmatch.errors import ConfigError
@@ -61,7 +61,7 @@ class HumanRanking:
         """Every bot of the file must be a bot of the run."""
         for bot in self.ranks:
             if bot not in run_bots:
-                close = difflib.get_close_matches(bot, list(run_bots), n=1, cutoff=0.6)
+                close = close_matches(bot, run_bots, n=1)
                 hint = f" Did you mean '{close[0]}'?" if close else ""
                 raise HumanFileError(f"unknown bot '{bot}' (not in the run).{hint} "
                                      f"Bots in the run: {', '.join(run_bots)}",
@@ -70,7 +70,7 @@ class HumanRanking:
     def check_dimensions(self, run_dims: Sequence[str]) -> None:
         for dim in self.dimensions:
             if dim not in run_dims:
-                close = difflib.get_close_matches(dim, list(run_dims), n=1, cutoff=0.6)
+                close = close_matches(dim, run_dims, n=1)
                 hint = f" Did you mean '{close[0]}'?" if close else ""
                 raise HumanFileError(f"unknown dimension '{dim}' (the run scored "
                                      f"{', '.join(run_dims)}).{hint}", file=self.source,

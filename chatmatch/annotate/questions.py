@@ -6,9 +6,9 @@ which of the two speakers did better on what the dimension's scorer counts
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
+from chatmatch.common.registry import close_matches
 from chatmatch.errors import ChatmatchError
 
 #: the question that makes the human overall ranking
@@ -41,7 +41,7 @@ def questions_for(dimensions: list[str], only: tuple[str, ...] | None = None) ->
     if only is not None:
         for d in only:
             if d not in dimensions:
-                close = difflib.get_close_matches(d, dimensions, n=1, cutoff=0.6)
+                close = close_matches(d, dimensions, n=1)
                 hint = f" Did you mean '{close[0]}'?" if close else ""
                 raise ChatmatchError(f"--dimensions: '{d}' is not a dimension of this run.{hint} "
                                      f"The run scored: {', '.join(dimensions) or 'none'}")

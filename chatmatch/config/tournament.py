@@ -11,7 +11,6 @@ A minimal file is just a list of bots; everything else has the defaults of the p
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from pathlib import Path
@@ -21,6 +20,7 @@ import yaml
 from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_validator, model_validator
 
 from chatmatch.adapters import BadParam, create_bot, identity_params
+from chatmatch.common.registry import close_matches
 from chatmatch.common.validation import StrictModel, first_problem, refuse_bool_for_number
 from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
 from chatmatch.config.league import ScheduleConfig, SeedSet, seed_set_or_value
@@ -406,7 +406,7 @@ def _key_hint(loc: tuple[Any, ...], exc: ValidationError) -> str:
     allowed = _allowed_keys(loc[:-1])
     if not allowed:
         return ""
-    close = difflib.get_close_matches(str(loc[-1]), allowed, n=1, cutoff=0.6)
+    close = close_matches(str(loc[-1]), allowed, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"{hint} Allowed: {', '.join(allowed)}"
 

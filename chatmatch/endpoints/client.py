@@ -17,7 +17,6 @@ transport, connection pooling and streaming for it, with no opinion on retries.
 
 from __future__ import annotations
 
-import difflib
 import json
 import logging
 import os
@@ -26,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from chatmatch.common.registry import close_matches
 from chatmatch.errors import ChatmatchError
 from chatmatch.endpoints.safety import (RETRY_STATUSES, Retryable, TooLarge, check_base_url,
                                    check_headers, clip, redact, retry_after_s, send)
@@ -226,7 +226,7 @@ class Endpoint:
         except ChatmatchError as exc:
             hint = ""
             if listed and model not in listed:
-                close = difflib.get_close_matches(model, listed, n=1)
+                close = close_matches(model, listed, n=1)
                 hint = (f"; the server lists {len(listed)} model(s)"
                         + (f" (did you mean '{close[0]}'?)" if close else
                            f": {', '.join(listed[:5])}"))
