@@ -40,7 +40,11 @@ import sys
 import threading
 import time
 from collections.abc import Sized
-from typing import Any, Iterable, Iterator, Protocol, TextIO, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Protocol, TextIO, TypeVar
+
+#: ``progress(done, total)``: a callback told how much of a long step is done (the games
+#: of a run, the texts of a scoring pass), for callers that draw their own progress
+Progress = Callable[[int, int], None]
 
 T = TypeVar("T")
 
@@ -353,4 +357,4 @@ def reporter(quiet: bool = False) -> Reporter:
     return Reporter(quiet=quiet)
 
 
-__all__ = ["Bar", "ProgressBar", "Reporter", "fmt_duration", "reporter"]
+__all__ = ["Bar", "Progress", "ProgressBar", "Reporter", "fmt_duration", "reporter"]

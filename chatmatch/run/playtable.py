@@ -9,7 +9,7 @@ by :class:`GameScorer`, and counted on the progress bar.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Sequence
+from typing import Sequence
 
 from chatmatch.bot import Bot
 from chatmatch.config.tournament import TournamentConfig
@@ -17,7 +17,7 @@ from chatmatch.executors import Executor
 from chatmatch.play.progress import PlayProgress
 from chatmatch.play.reply_cache import ReplyCache, cache_bots
 from chatmatch.play.schedule import ScheduledGame
-from chatmatch.progress import Bar, Reporter
+from chatmatch.progress import Bar, Progress, Reporter
 from chatmatch.records import GameResult
 from chatmatch.run.pipeline import save_game, score_transcripts
 from chatmatch.rundir.store import RunDir
@@ -52,7 +52,7 @@ class PlayTable:
 
     def __init__(self, cfg: TournamentConfig, store: RunDir, rep: Reporter, scorer: GameScorer,
                  todo: Sequence[ScheduledGame], done_ids: set[str], done: int, total: int,
-                 progress: Callable[[int, int], None] | None) -> None:
+                 progress: Progress | None) -> None:
         self.cfg, self.store, self.rep, self.scorer, self.todo = cfg, store, rep, scorer, todo
         self.done_ids, self.done, self.total, self.progress = done_ids, done, total, progress
         self.buffer: list[Transcript] = []

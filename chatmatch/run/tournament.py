@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot
@@ -34,7 +34,7 @@ from chatmatch.executors import make_executor
 from chatmatch.play.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.play.league import refusal
 from chatmatch.play.schedule import ScheduledGame
-from chatmatch.progress import Reporter
+from chatmatch.progress import Progress, Reporter
 from chatmatch.ranking import Ranking
 from chatmatch.records import GameResult, Manifest
 from chatmatch.run.pipeline import bind_scorers, rank_all, save_rankings
@@ -46,10 +46,6 @@ from chatmatch.rundir.storedsetup import StoredSetup
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
 from chatmatch.transcript import Transcript
-
-#: called as ``progress(games_done, games_total)`` at the start and after each game
-Progress = Callable[[int, int], None]
-
 
 @dataclass
 class RunSummary:
@@ -222,7 +218,9 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
     stored run's (recorded in the manifest); ``replay_forfeits``: play the games that were
     forfeited in earlier invocations again (the others are kept); ``plan``: the
     :func:`~chatmatch.run.plan.make_plan` of ``cfg`` already made by the caller (``chatmatch
-    run`` prints its estimate from it), instead of ``out_dir`` and ``config_file``."""
+    run`` prints its estimate from it), instead of ``out_dir`` and ``config_file``;
+    ``progress``: a :class:`~chatmatch.progress.Reporter`, or a callback called as
+    ``progress(games_done, games_total)`` at the start and after each game."""
     t0 = time.perf_counter()
     if plan is None:
         plan = make_plan(cfg, out_dir, config_file)

@@ -34,7 +34,8 @@ from chatmatch.common.registry import Registry
 # re-exported: a scorer of another package needs only this module
 from chatmatch.common.validation import StrictModel
 from chatmatch.records import DimensionScore
-from chatmatch.scoring.context import Needs as Needs, Progress as Progress, SpacyNeed as SpacyNeed
+from chatmatch.progress import Progress as Progress
+from chatmatch.scoring.context import Needs as Needs, SpacyNeed as SpacyNeed
 from chatmatch.scoring.context import ScoringContext as ScoringContext
 from chatmatch.transcript import Transcript
 

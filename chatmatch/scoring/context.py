@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
+from chatmatch.progress import Progress
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.features import GameSimilarity, TurnFeatures, spacy_table
 from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised, repeated
 from chatmatch.scoring.text import normalise
 from chatmatch.transcript import Transcript
-
-#: ``progress(done, total)``: how much of a long scoring pass is done (e.g. texts)
-Progress = Callable[[int, int], None]
-
 
 @dataclass(frozen=True)
 class SpacyNeed:
