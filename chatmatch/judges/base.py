@@ -40,6 +40,7 @@ class JudgeScorer(Scorer):
 
     higher_is_better = True
     judge = True
+    has_preflight = True
     templates: ClassVar[tuple[PromptTemplate, ...]] = ()
 
     class Params(JudgeParams):

@@ -145,8 +145,8 @@ def _regrouped(plan: RunPlan, old: Manifest, fresh: Manifest) -> Manifest:
 def preflight(cfg: TournamentConfig, names: set[str], scorers: Sequence[Scorer],
               rep: Reporter) -> None:
     """Call ``preflight()`` of the bots ``names`` (built from ``cfg``; for ``openai-chat``:
-    the server answers and serves the model) and of the scorers that have one (endpoint
-    judges)."""
+    the server answers and serves the model) and of the scorers that declare one
+    (``Scorer.has_preflight``: the judges; a local judge's check does nothing)."""
     for spec in cfg.bots:
         if spec.name in names:
             check = getattr(create_bot(spec.name, spec.adapter, dict(spec.params)), "preflight", None)
@@ -154,10 +154,9 @@ def preflight(cfg: TournamentConfig, names: set[str], scorers: Sequence[Scorer],
                 with rep.step(f"checking bot {spec.name}"):
                     check()
     for scorer in scorers:
-        check = getattr(scorer, "preflight", None)
-        if callable(check):
+        if scorer.has_preflight:
             with rep.step(f"checking scorer {scorer.name}"):
-                check()
+                scorer.preflight()
 
 
 def _legacy_setup(setup: StoredSetup, old_fingerprint: str | None,

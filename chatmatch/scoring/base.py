@@ -61,6 +61,9 @@ class Scorer:
     #: a model judge (chatmatch.judges): it can also judge single replies (`chatmatch robustness -j`)
     judge: ClassVar[bool] = False
     progress_unit: ClassVar[str] = ""  # "": the scorer reports no progress
+    #: the scorer has a :meth:`preflight` check (endpoint judges: the server serves the
+    #: model); the runner calls it, as a "checking scorer <name>" step, before any model loads
+    has_preflight: ClassVar[bool] = False
 
     class Params(ScorerParams):
         pass
@@ -86,6 +89,10 @@ class Scorer:
         if context is None:
             return ScoringContext.build(games, [self.needs()])
         return context.for_games(games)
+
+    def preflight(self) -> None:
+        """A quick check that the scorer can work (declared with ``has_preflight = True``),
+        before any model loads or bot plays. Default: nothing to check."""
 
     def load(self) -> None:
         """Load models now (the runner calls it before any game is played, so a missing

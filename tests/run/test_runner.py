@@ -175,3 +175,28 @@ scoring:
         run_tournament(cfg)
     assert CountingBot.calls == 0
     assert not (tmp_path / "run" / "transcripts").exists()
+
+
+def test_a_scorer_declaring_a_preflight_is_checked_before_any_game(tmp_path):
+    from chatmatch.errors import ChatmatchError
+
+    cfg = make_cfg(tmp_path)
+    first, *rest = cfg.scoring.build_scorers()
+
+    class Undeclared(type(first)):  # a method named preflight is not a declaration
+        def preflight(self):
+            raise AssertionError("called without has_preflight")
+
+    class Down(type(first)):
+        has_preflight = True
+
+        def preflight(self):
+            raise ChatmatchError("scorer server is down")
+
+    run_tournament(cfg, tmp_path / "ok", scorers=[Undeclared(first.params), *rest])
+    assert (tmp_path / "ok" / "results.jsonl").exists()
+    CountingBot.calls = 0
+    with pytest.raises(ChatmatchError, match="scorer server is down"):
+        run_tournament(cfg, tmp_path / "down", scorers=[Down(first.params), *rest])
+    assert CountingBot.calls == 0
+    assert not (tmp_path / "down" / "transcripts").exists()
