@@ -118,7 +118,7 @@ def plan_league(store: RunDir, cfg: TournamentConfig, stored: StoredSetup | None
         return League(names, len(names), names)
     manifest = store.read_manifest()
     if not manifest.is_tournament:
-        return League(names, len(names), names)  # _prepare refuses it as another setup
+        return League(names, len(names), names)  # run.prepare refuses it as another setup
     roster, founders, retired = _stored(manifest, store)
     if manifest.play_fingerprint == cfg.play_fingerprint():
         return League(roster, founders, names, retired)
