@@ -14,19 +14,21 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal, Optional
+from typing import Any, Literal
 
 import yaml
-from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from chatmatch.adapters import BadParam, create_bot, identity_params
 from chatmatch.common.registry import close_matches
 from chatmatch.common.validation import StrictModel, first_problem, refuse_bool_for_number
 from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
 from chatmatch.config.league import ScheduleConfig, SeedSet, seed_set_or_value
-from chatmatch.config.names import check_bot_name, check_visible, name_key
-from chatmatch.config.presets import PRESETS, apply_preset, unknown_preset_message
+from chatmatch.config.checks import check_duplicate_bots, check_no_literal_secrets, check_seed_lengths
+from chatmatch.config.names import check_bot_name, check_visible
+from chatmatch.config.presets import apply_preset
 from chatmatch.config.seedsets import resolve_seed_file
+from chatmatch.config.settings import EvalSettings, FailurePolicy, PresetName, RayConfig
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.play.botcall import guarded
 from chatmatch.play.schedule import SeedPlan
@@ -51,86 +53,6 @@ class BotSpec(StrictModel):
     @classmethod
     def _name_ok(cls, v: str) -> str:
         return check_bot_name(v)  # the one name rule (chatmatch/config/names.py)
-
-
-#: longest seed utterance accepted, in characters
-MAX_SEED_CHARS = 10_000
-#: largest ``failures.timeout_s`` (a week; larger values overflow the OS's timers; use
-#: ``null`` for no limit)
-MAX_TIMEOUT_S = 7 * 24 * 3600.0
-#: ``failures.timeout_s`` when the YAML sets none (10 minutes a call)
-DEFAULT_TIMEOUT_S = 600.0
-
-
-class FailurePolicy(StrictModel):
-    """What to do when a bot raises, times out, or returns empty or huge text."""
-
-    retries: int = Field(default=2, ge=0, le=100)
-    #: forfeit: the failing bot loses that game (reason recorded); abort: stop the run
-    #: (finished games are kept; run again to resume).
-    on_failure: Literal["forfeit", "abort"] = "forfeit"
-    #: seconds one call of a bot may take (a ``reply_batch`` call is one call); None: no
-    #: limit. The default stops a hung plugin from hanging the run: raise it for slow models
-    timeout_s: float | None = Field(default=DEFAULT_TIMEOUT_S, gt=0, le=MAX_TIMEOUT_S)
-    #: an empty or whitespace reply counts as a failure (retried) unless allow_empty
-    allow_empty: bool = False
-    #: longer replies are cut to this many characters (recorded in the turn's game meta);
-    #: at most MAX_TURN_CHARS, the longest turn the scorers take
-    max_chars: int = Field(default=2000, ge=1, le=100_000)
-    #: ``chatmatch run`` exits with status 3 when a bot forfeited more than this share of
-    #: its games (0.0: any forfeit), unless ``--allow-forfeits``; the leaderboard marks it.
-    #: It changes what is reported, not what is played.
-    max_forfeit_share: float = Field(default=0.0, ge=0.0, le=1.0)
-
-
-class RayConfig(StrictModel):
-    """Where and how the ``ray`` executor runs (see docs/scale.md)."""
-
-    #: None: start a private local Ray instance; "auto" or "ray://host:port": join a cluster
-    address: str | None = None
-    #: CPUs of the local instance started when ``address`` is None (None: all of them)
-    num_cpus: int | None = Field(default=None, ge=1)
-    #: GPU fraction reserved by each neural bot's actor when the cluster has GPUs
-    gpus_per_bot: float = Field(default=0.0, ge=0.0, le=8.0)
-    #: CPUs reserved by each bot actor (0: actors do not hold a CPU between calls)
-    cpus_per_bot: float = Field(default=0.0, ge=0.0, le=256.0)
-    #: which bots become actors: "auto" = neural (batched) or not thread-safe bots, the
-    #: others (rule-based, HTTP) run in the driver; "all" = every bot
-    actors: Literal["auto", "all"] = "auto"
-
-
-def _preset_known(v: str | None) -> str | None:
-    if v is not None and v not in PRESETS:
-        raise ValueError(unknown_preset_message(v))
-    return v
-
-
-#: the ``preset`` key: a name in chatmatch.config.presets.PRESETS, or none
-PresetName = Annotated[Optional[str], AfterValidator(_preset_known)]
-
-
-class EvalSettings(StrictModel):
-    """What judges and ranks games, the part of a tournament that ``chatmatch score``,
-    ``chatmatch validate`` and the readers of a stored run use: preset, ``scoring``,
-    ``ranking`` and ``seed``. :class:`TournamentConfig` has the same four keys at the same
-    place in the YAML (``TournamentConfig.settings`` is this model)."""
-
-    #: a named bundle of settings (chatmatch.config.presets), applied before validation; keys set
-    #: in the file win over it
-    preset: PresetName = None
-    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
-    ranking: RankingConfig = Field(default_factory=RankingConfig)
-    #: the seed of every random choice of scoring and ranking (and of the schedule)
-    seed: int = 0
-
-    @model_validator(mode="before")
-    @classmethod
-    def _apply_preset(cls, data: Any) -> Any:
-        return apply_preset(data)
-
-
-#: the keys of a tournament YAML that are :class:`EvalSettings`
-SETTINGS_KEYS = tuple(EvalSettings.model_fields)
 
 
 class TournamentConfig(StrictModel):
@@ -294,79 +216,17 @@ def config_from_data(located: LocatedYaml, *, check_bots: bool = True) -> Tourna
     if not isinstance(data, dict):
         raise ConfigError("the file must hold a mapping with at least a 'bots' list "
                           f"(got {type(data).__name__})", file=located.file, line=1)
-    _check_duplicate_bots(located, data)
+    check_duplicate_bots(located, data)
     data = resolve_seed_file(data, located.file, located.line_of(("seed_utterance",)))
-    _check_no_literal_secrets(located, data)
+    check_no_literal_secrets(located, data)
     try:
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
         raise error_from_validation(exc, located) from None
-    _check_seed_lengths(cfg, located)
+    check_seed_lengths(cfg.seed_utterances, isinstance(cfg.seed_utterance, list), located)
     if check_bots:
         _check_adapters(cfg, located)
     return cfg
-
-
-def _check_seed_lengths(cfg: TournamentConfig, located: LocatedYaml) -> None:
-    """A seed utterance is an opening line: at most :data:`MAX_SEED_CHARS` characters, so a
-    pasted book cannot make every turn slow (ELIZA's matcher is quadratic in its input)."""
-    for i, seed in enumerate(cfg.seed_utterances):
-        if len(seed) > MAX_SEED_CHARS:
-            many = isinstance(cfg.seed_utterance, list)
-            raise ConfigError(
-                f"seed utterance has {len(seed):,} characters, more than the {MAX_SEED_CHARS:,} "
-                "chatmatch accepts (an opening line, not a document); shorten it, or give a "
-                "long context to the bots through their params", file=located.file,
-                line=located.line_of(("seed_utterance", i) if many else ("seed_utterance",)),
-                path=f"seed_utterance.{i}" if many else "seed_utterance")
-
-
-def _check_duplicate_bots(located: LocatedYaml, data: dict[str, Any]) -> None:
-    bots = data.get("bots")
-    if not isinstance(bots, list):
-        return
-    seen: dict[str, tuple[int, str]] = {}
-    for i, b in enumerate(bots):
-        name = b if isinstance(b, str) else (b.get("name") if isinstance(b, dict) else None)
-        if not isinstance(name, str):
-            continue
-        key = name_key(name)
-        if key in seen:
-            first, first_name = seen[key]
-            alike = ("" if first_name == name else f" (it looks like {first_name!r} but is "
-                     f"spelled with other characters: {ascii(name)})")
-            raise ConfigError(f"duplicate bot name '{name}'{alike} (first defined as bots.{first}); "
-                              "give every bot a unique name", file=located.file,
-                              line=located.line_of(("bots", i)), path=f"bots.{i}.name")
-        seen[key] = (i, name)
-
-
-#: bot parameters that would hold a secret written literally in the YAML
-_SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "secret",
-                            "password", "authorization", "auth", "bearer"})
-_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "api-key", "x-api-key"})
-
-
-def _check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None:
-    """API keys come only from the environment: the resolved config is copied into the run
-    directory, so a key written in the YAML would leak into every run."""
-    bots = data.get("bots")
-    for i, b in enumerate(bots if isinstance(bots, list) else []):
-        params = b.get("params") if isinstance(b, dict) else None
-        if not isinstance(params, dict):
-            continue
-        bad = [f"params.{k}" for k in params if str(k).lower().replace("-", "_") in _SECRET_PARAMS]
-        headers = params.get("extra_headers")
-        if isinstance(headers, dict):
-            bad += [f"params.extra_headers.{h}" for h in headers if str(h).lower() in _SECRET_HEADERS]
-        if bad:
-            key = bad[0].split(".", 1)[1].split(".")
-            raise ConfigError(
-                "a secret written in the YAML is refused (it would be copied into the run "
-                "directory); export it in an environment variable and name that variable "
-                "with params.api_key_env, e.g. `api_key_env: OPENAI_API_KEY`",
-                file=located.file, line=located.line_of(("bots", i, "params", *key)),
-                path=f"bots.{i}.{bad[0]}")
 
 
 def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:

@@ -22,7 +22,8 @@ from typing import Any, Mapping, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot, BotWrapper, History
-from chatmatch.config.tournament import FailurePolicy, TournamentConfig
+from chatmatch.config.settings import FailurePolicy
+from chatmatch.config.tournament import TournamentConfig
 from chatmatch.executors.base import OnFinished, Wrap, no_wrap
 from chatmatch.play.botcall import close_bot, describe_bot, guarded
 from chatmatch.play.game import play_games

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
 from chatmatch.bot import Bot, History, Message
-from chatmatch.config.tournament import FailurePolicy
+from chatmatch.config.settings import FailurePolicy
 from chatmatch.errors import BotError
 from chatmatch.play.botcall import clean_text, exception_text, is_blank, reply_call
 from chatmatch.play.schedule import ScheduledGame, derive_seed

@@ -6,7 +6,7 @@ writes (the same score, rank and save stages of :mod:`chatmatch.run.pipeline`, j
 included), so ``chatmatch rank``, ``show``, ``report`` and ``analyze`` accept it.
 
 The optional config file holds the ``scoring``, ``ranking`` and ``seed`` sections of a
-tournament YAML (:class:`~chatmatch.config.tournament.EvalSettings`; a whole tournament YAML is
+tournament YAML (:class:`~chatmatch.config.settings.EvalSettings`; a whole tournament YAML is
 accepted too, its other keys ignored).
 """
 
@@ -20,7 +20,8 @@ from typing import Any, Sequence
 import yaml
 from pydantic import ValidationError
 
-from chatmatch.config.tournament import SETTINGS_KEYS, EvalSettings, TournamentConfig, error_from_validation
+from chatmatch.config.settings import SETTINGS_KEYS, EvalSettings
+from chatmatch.config.tournament import TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, ConfigError, RunDirError, StorageError, TranscriptError
 from chatmatch.run.importers import load_transcripts
 from chatmatch.run.pipeline import (ScoredGame, bind_scorers, rank_all, save_game, save_rankings,

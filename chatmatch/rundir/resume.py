@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.common.safeio import read_text_bounded
-from chatmatch.config.tournament import DEFAULT_TIMEOUT_S, FailurePolicy
+from chatmatch.config.settings import DEFAULT_TIMEOUT_S, FailurePolicy
 from chatmatch.errors import RunDirError
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.records import GameResult

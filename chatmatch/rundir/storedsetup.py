@@ -4,7 +4,7 @@ stored run (:class:`chatmatch.rundir.storedrun.Run`).
 
 ``chatmatch run`` writes the resolved tournament there; ``chatmatch score --out`` writes
 the settings (``scoring``, ``ranking``, ``seed``) beside its speakers as ``bots``. Both
-read back as :class:`~chatmatch.config.tournament.EvalSettings` (:attr:`StoredSetup.settings`); a
+read back as :class:`~chatmatch.config.settings.EvalSettings` (:attr:`StoredSetup.settings`); a
 tournament's also as a :class:`~chatmatch.config.tournament.TournamentConfig`
 (:attr:`StoredSetup.tournament`). The file is read on first use, once, and never again
 by the same object: make one per run directory and hand it to every reader.
@@ -21,7 +21,8 @@ from pydantic import ValidationError
 
 from chatmatch.common.safeio import read_text_bounded
 from chatmatch.common.yamlloc import MAX_YAML_BYTES, parse_located_yaml
-from chatmatch.config.tournament import EvalSettings, FailurePolicy, TournamentConfig, config_from_data
+from chatmatch.config.settings import EvalSettings, FailurePolicy
+from chatmatch.config.tournament import TournamentConfig, config_from_data
 from chatmatch.errors import ChatmatchError
 
 #: the file of a run directory that holds its setup

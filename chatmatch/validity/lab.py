@@ -28,7 +28,8 @@ from typing import Any, Sequence
 
 from chatmatch.analysis.fed import load_fed, system_side
 from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
-from chatmatch.config.tournament import EvalSettings, config_from_data
+from chatmatch.config.settings import EvalSettings
+from chatmatch.config.tournament import config_from_data
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import ProgressBar, Reporter
 from chatmatch.ranking import RankingConfig

@@ -1,6 +1,6 @@
 import pytest
 
-from chatmatch.config.tournament import FailurePolicy
+from chatmatch.config.settings import FailurePolicy
 from chatmatch.play.game import BotFailure, play_games
 from chatmatch.play.schedule import double_round_robin
 from tests.scripted import BatchBot, CountingBot, FlakyBot, RecordingBot
@@ -154,7 +154,7 @@ def test_abandoned_calls_do_not_keep_the_process_alive(tmp_path):
 
     script = tmp_path / "hang.py"
     script.write_text(
-        "from chatmatch.config.tournament import FailurePolicy\n"
+        "from chatmatch.config.settings import FailurePolicy\n"
         "from chatmatch.play.game import play_games\n"
         "from chatmatch.play.schedule import double_round_robin\n"
         "from tests.scripted import CountingBot, FlakyBot\n"

@@ -14,7 +14,8 @@ import pytest
 import yaml
 
 from chatmatch.common.yamlloc import MAX_YAML_BYTES
-from chatmatch.config.tournament import DEFAULT_TIMEOUT_S, FailurePolicy, load_config
+from chatmatch.config.settings import DEFAULT_TIMEOUT_S, FailurePolicy
+from chatmatch.config.tournament import load_config
 from chatmatch.errors import ConfigError
 from chatmatch.run.tournament import run_tournament
 from tests.reliability.helpers import run_cli, tournament_yaml

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from chatmatch.config.tournament import SETTINGS_KEYS, EvalSettings, FailurePolicy, TournamentConfig, load_config
+from chatmatch.config.settings import SETTINGS_KEYS, EvalSettings, FailurePolicy
+from chatmatch.config.tournament import TournamentConfig, load_config
 from chatmatch.errors import RunDirError
 from chatmatch.run.scorelogs import load_score_config, score_logs
 from chatmatch.run.tournament import run_tournament

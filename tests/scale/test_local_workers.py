@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from chatmatch.config.tournament import FailurePolicy
+from chatmatch.config.settings import FailurePolicy
 from chatmatch.errors import ChatmatchError
 from chatmatch.executors import ExecutorError, make_executor
 from chatmatch.executors.local import SerialBot, play_parallel

@@ -1,0 +1,76 @@
+"""What a tournament file is checked for beyond its schema, with the file and line of the
+problem: a bot name given twice (alike once folded), a secret written in a bot's params,
+and seed utterances too long to be opening lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from chatmatch.common.yamlloc import LocatedYaml
+from chatmatch.config.names import name_key
+from chatmatch.errors import ConfigError
+
+#: longest seed utterance accepted, in characters
+MAX_SEED_CHARS = 10_000
+
+
+def check_seed_lengths(seeds: Sequence[str], many: bool, located: LocatedYaml) -> None:
+    """A seed utterance is an opening line: at most :data:`MAX_SEED_CHARS` characters, so a
+    pasted book cannot make every turn slow (ELIZA's matcher is quadratic in its input)."""
+    for i, seed in enumerate(seeds):
+        if len(seed) > MAX_SEED_CHARS:
+            raise ConfigError(
+                f"seed utterance has {len(seed):,} characters, more than the {MAX_SEED_CHARS:,} "
+                "chatmatch accepts (an opening line, not a document); shorten it, or give a "
+                "long context to the bots through their params", file=located.file,
+                line=located.line_of(("seed_utterance", i) if many else ("seed_utterance",)),
+                path=f"seed_utterance.{i}" if many else "seed_utterance")
+
+
+def check_duplicate_bots(located: LocatedYaml, data: dict[str, Any]) -> None:
+    bots = data.get("bots")
+    if not isinstance(bots, list):
+        return
+    seen: dict[str, tuple[int, str]] = {}
+    for i, b in enumerate(bots):
+        name = b if isinstance(b, str) else (b.get("name") if isinstance(b, dict) else None)
+        if not isinstance(name, str):
+            continue
+        key = name_key(name)
+        if key in seen:
+            first, first_name = seen[key]
+            alike = ("" if first_name == name else f" (it looks like {first_name!r} but is "
+                     f"spelled with other characters: {ascii(name)})")
+            raise ConfigError(f"duplicate bot name '{name}'{alike} (first defined as bots.{first}); "
+                              "give every bot a unique name", file=located.file,
+                              line=located.line_of(("bots", i)), path=f"bots.{i}.name")
+        seen[key] = (i, name)
+
+
+#: bot parameters that would hold a secret written literally in the YAML
+_SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "secret",
+                            "password", "authorization", "auth", "bearer"})
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "api-key", "x-api-key"})
+
+
+def check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None:
+    """API keys come only from the environment: the resolved config is copied into the run
+    directory, so a key written in the YAML would leak into every run."""
+    bots = data.get("bots")
+    for i, b in enumerate(bots if isinstance(bots, list) else []):
+        params = b.get("params") if isinstance(b, dict) else None
+        if not isinstance(params, dict):
+            continue
+        bad = [f"params.{k}" for k in params if str(k).lower().replace("-", "_") in _SECRET_PARAMS]
+        headers = params.get("extra_headers")
+        if isinstance(headers, dict):
+            bad += [f"params.extra_headers.{h}" for h in headers if str(h).lower() in _SECRET_HEADERS]
+        if bad:
+            key = bad[0].split(".", 1)[1].split(".")
+            raise ConfigError(
+                "a secret written in the YAML is refused (it would be copied into the run "
+                "directory); export it in an environment variable and name that variable "
+                "with params.api_key_env, e.g. `api_key_env: OPENAI_API_KEY`",
+                file=located.file, line=located.line_of(("bots", i, "params", *key)),
+                path=f"bots.{i}.{bad[0]}")
