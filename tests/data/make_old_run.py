@@ -8,6 +8,7 @@ tests/test_records.py checks that today's code reads it and writes the same byte
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -54,18 +55,32 @@ def make(folder: Path) -> Path:
 
 def main() -> None:
     """``--current``: write tests/data/current_run instead, the same run as today's code
-    writes it (test_stages.py compares a new run with it; regenerate it, and review the
+    writes it (test_records.py compares a new run with it; regenerate it, and review the
     diff, after an intended change of a default that the run uses)."""
     import sys
-    import tempfile
 
     if "--current" not in sys.argv[1:]:
         make(HERE)
         return
+    write_current(HERE / "current_run")
+
+
+def write_current(dest: Path) -> None:
+    """Write today's run into ``dest`` as tests/data/current_run holds it: its results.jsonl
+    lines without ``scores_sha256`` (test_records.py checks each digest against the new
+    run's scores file, then compares the rest of the line with the fixture)."""
+    import tempfile
+
     with tempfile.TemporaryDirectory() as tmp:
         run = make(Path(tmp))
-        shutil.rmtree(HERE / "current_run", ignore_errors=True)
-        shutil.copytree(run, HERE / "current_run")
+        results = run / "results.jsonl"
+        lines = [json.loads(x) for x in results.read_text(encoding="utf-8").splitlines()]
+        for e in lines:
+            e.pop("scores_sha256", None)
+        results.write_text("".join(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n"
+                                   for e in lines), encoding="utf-8")
+        shutil.rmtree(dest, ignore_errors=True)
+        shutil.copytree(run, dest)
 
 
 if __name__ == "__main__":
