@@ -69,8 +69,11 @@ def test_concurrency_does_not_change_the_games(tmp_path):
 
 
 def test_another_seed_changes_sampling_and_shuffles_but_not_the_pairings(tmp_path):
-    s0 = _cfg(tmp_path, "s0", bots=3, exchanges=3, seed=0, record_timings=False)
-    s1 = _cfg(tmp_path, "s1", bots=3, exchanges=3, seed=1, record_timings=False)
+    # proactivity as a count of asking turns, so that the scripted bots' games are decided
+    # (scored as shares of their turns, these 3-exchange games leave every rating at 25)
+    decided = "  params:\n    proactivity: {unit: turns}\n"
+    s0 = _cfg(tmp_path, "s0", bots=3, exchanges=3, seed=0, record_timings=False, extra=decided)
+    s1 = _cfg(tmp_path, "s1", bots=3, exchanges=3, seed=1, record_timings=False, extra=decided)
     g0 = double_round_robin(s0.bot_names, s0.seed_utterances, s0.seed)
     g1 = double_round_robin(s1.bot_names, s1.seed_utterances, s1.seed)
     assert [(g.game_id, g.players, g.seed_utterance) for g in g0] == \
