@@ -26,33 +26,18 @@ output_dir: {out}
 scoring: {{dimensions: [proactivity, diversity]}}
 bots:
   - name: slowload
-    adapter: tests.scripted:SlowBot
+    adapter: {adapter}
     params: {{load_s: {load_s}, reply_s: {reply_s}}}
   - name: quick
-    adapter: tests.scripted:SlowBot
-    params: {{reply_s: {reply_s}}}
-"""
-
-
-CLOCK_YAML = """\
-name: progress
-exchanges: 4
-concurrent_games: 2
-output_dir: {out}
-scoring: {{dimensions: [proactivity, diversity]}}
-bots:
-  - name: slowload
-    adapter: tests.cli.test_progress:ClockBot
-    params: {{load_s: 1.5, reply_s: 0.03}}
-  - name: quick
-    adapter: tests.cli.test_progress:ClockBot
-    params: {{reply_s: 0.03, hold_at: 3}}
+    adapter: {adapter}
+    params: {{reply_s: {reply_s}{quick}}}
 """
 
 
 def write_cfg(tmp_path: Path, load_s: float = 0.0, reply_s: float = 0.0) -> Path:
     p = tmp_path / "t.yaml"
-    p.write_text(YAML.format(out=tmp_path / "run", load_s=load_s, reply_s=reply_s))
+    p.write_text(YAML.format(out=tmp_path / "run", adapter="tests.scripted:SlowBot", load_s=load_s,
+                             reply_s=reply_s, quick=""))
     return p
 
 
@@ -95,7 +80,8 @@ class ClockBot(Bot):
 def test_loading_is_shown_per_bot_and_not_counted_in_the_games_eta(tmp_path, clock):
     ClockBot.clock, ClockBot.stream = clock, io.StringIO()
     cfg_file = tmp_path / "t.yaml"
-    cfg_file.write_text(CLOCK_YAML.format(out=tmp_path / "run"))
+    cfg_file.write_text(YAML.format(out=tmp_path / "run", adapter="tests.cli.test_progress:ClockBot",
+                                 load_s=1.5, reply_s=0.03, quick=", hold_at: 3"))
     run_tournament(load_config(cfg_file),
                    progress=Reporter(ClockBot.stream, min_step_s=0.2, interval_s=0.2))
     lines = ClockBot.stream.getvalue().splitlines()
