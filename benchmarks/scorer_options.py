@@ -93,6 +93,14 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("default-before", "fluency", {"backend": "ngram"}),
     ("worst", "fluency", {"backend": "ngram", "aggregation": "worst"}),
     ("slor", "fluency", {"backend": "ngram", "aggregation": "slor"}),
+    # the default LM (SmolLM2): one model pass serves every aggregation (texts are cached)
+    ("lm-median", "fluency", {}),
+    ("lm-authors", "fluency", {"aggregation": "authors"}),
+    ("lm-mean", "fluency", {"aggregation": "mean"}),
+    ("lm-trimmed", "fluency", {"aggregation": "trimmed_mean"}),
+    ("lm-worst", "fluency", {"aggregation": "worst"}),
+    ("lm-slor", "fluency", {"aggregation": "slor"}),
+    ("lm-median-all", "fluency", {"skip_repetitions": False}),
 ]
 
 
@@ -203,7 +211,8 @@ def partial_rho(x: Sequence[float], y: Sequence[float | None],
 
 
 def measure(name: str, data: tuple[list[Transcript], list[str], list[dict[str, float]]],
-            variants: list[tuple[str, str, dict[str, Any]]], col: int) -> list[str]:
+            variants: list[tuple[str, str, dict[str, Any]]], col: int,
+            also: Sequence[str] = ()) -> list[str]:
     games, systems, ratings = data
     mean_len, total = lengths(games)
     rows = []
@@ -219,16 +228,18 @@ def measure(name: str, data: tuple[list[Transcript], list[str], list[dict[str, f
         for s in scored:
             v = float(s[dim].raw.get(SYSTEM, math.nan))
             raw.append(v if s[dim].higher_is_better else -v)
-        quality = MATCH[dim][col]
-        human = [r.get(quality) for r in ratings]
-        lo, hi = boot(systems, raw, human)
-        h_len = rho(mean_len, human)
-        rows.append(f"| {name} | {dim} | {label} | {quality} | {sys_tau(systems, raw, human):+.2f} "
-                    f"[{lo:+.2f}, {hi:+.2f}] | {rho(raw, human):+.2f} | "
-                    f"{rho(raw, mean_len):+.2f} / {rho(raw, total):+.2f} | {h_len:+.2f} | "
-                    f"{partial_rho(raw, human, (mean_len, total)):+.2f} | "
-                    f"{sum(1 for v in raw if not math.isnan(v))} |")
-        print(rows[-1], flush=True)
+        for quality in [MATCH[dim][col], *[q for q in also if q != MATCH[dim][col]]]:
+            human = [r.get(quality) for r in ratings]
+            if not any(h is not None for h in human):
+                continue
+            lo, hi = boot(systems, raw, human)
+            h_len = rho(mean_len, human)
+            rows.append(f"| {name} | {dim} | {label} | {quality} | {sys_tau(systems, raw, human):+.2f} "
+                        f"[{lo:+.2f}, {hi:+.2f}] | {rho(raw, human):+.2f} | "
+                        f"{rho(raw, mean_len):+.2f} / {rho(raw, total):+.2f} | {h_len:+.2f} | "
+                        f"{partial_rho(raw, human, (mean_len, total)):+.2f} | "
+                        f"{sum(1 for v in raw if not math.isnan(v))} |")
+            print(rows[-1], flush=True)
     return rows
 
 
@@ -238,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--datasets", default="dstc9,fed")
     ap.add_argument("--labels", default="", help="comma-separated variant labels")
     ap.add_argument("--per-system", type=int, default=0, help="DSTC9: the first N chats a system")
+    ap.add_argument("--also", default="", help="comma-separated extra people's qualities to "
+                    "compare every variant with (e.g. understanding,Fluent)")
     args = ap.parse_args(argv)
     dims = set(filter(None, args.only.split(",")))
     labels = set(filter(None, args.labels.split(",")))
@@ -248,7 +261,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for ds in args.datasets.split(","):
         data = {"dstc9": lambda: dstc9(args.per_system), "fed": fed, "fed-turns": fed_turns}[ds]()
-        measure(ds, data, chosen, ["dstc9", "fed", "fed-turns"].index(ds))
+        measure(ds, data, chosen, ["dstc9", "fed", "fed-turns"].index(ds),
+                list(filter(None, args.also.split(","))))
 
 
 if __name__ == "__main__":
