@@ -104,9 +104,9 @@ class Fluency(Scorer):
         precision: Literal["fp32", "bf16", "int8"] = "fp32"
         #: cpu, cuda, cuda:N, or auto (a GPU when torch sees one)
         device: str = Field(default="auto", pattern=r"^(auto|cpu|cuda(:\d+)?|mps)$")
-        #: processes scoring the LM batches on a CPU (auto: one a core, for large calls);
-        #: the perplexities are the same for any number
-        processes: int | Literal["auto"] = 1
+        #: processes scoring the LM batches on a CPU (auto: one a core, one torch thread
+        #: each, for large calls); the perplexities are the same for any number
+        processes: int | Literal["auto"] = "auto"
 
         @field_validator("threads", "processes", mode="before")
         @classmethod

@@ -13,9 +13,10 @@ the pool.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 #: ``processes: auto`` uses the worker processes only for a call with at least this many
 #: padded tokens (about 15 CPU seconds of SmolLM2 in float32): below it, starting them
@@ -98,13 +99,21 @@ def usable_cpus() -> int:
 
 class ForwardPool:
     """:func:`forward_nll` over many batches in ``processes`` processes (``0``: one per
-    usable CPU core divided by the torch threads of this process, and only for calls of at
-    least :data:`AUTO_MIN_TOKENS` padded tokens)."""
+    usable CPU core, and only for calls of at least :data:`AUTO_MIN_TOKENS` padded tokens).
+
+    With more than one process, each (this one included, while it computes its share) runs
+    ``usable cores // processes`` torch threads (at least 1): two processes of one thread
+    each on 2 cores, not two processes of two threads fighting over them. One thread a
+    process is also the cheaper layout: torch's second thread costs ~25% more CPU per token
+    for a 135M model on an idle machine and several times more on a busy one
+    (docs/scoring.md, "Processes"). The thread count does not change a perplexity: the
+    matrix products split their rows between threads, not their sums (checked bit for bit
+    on SmolLM2 in ``benchmarks/bench_processes.py``)."""
 
     def __init__(self, model: Any, split: bool, processes: int) -> None:
         self.model, self.split, self.processes = model, split, processes
         self._executor: ProcessPoolExecutor | None = None
-        self._workers = 0
+        self._workers = self._threads = 0
 
     def run(self, batches: list[Batch]) -> list[list[float]]:
         """Summed NLLs of every batch, in order."""
@@ -112,11 +121,13 @@ class ForwardPool:
         if procs <= 1:
             return [forward_nll(self.model, self.split, *b) for b in batches]
         shares = split_work(batches, procs)
-        pool = self._pool(procs - 1)
+        threads = max(1, usable_cpus() // procs)
+        pool = self._pool(procs - 1, threads)
         futures: list[Future[list[list[float]]]] = [
             pool.submit(_worker_run, [batches[i] for i in share]) for share in shares[1:]]
-        out: dict[int, list[float]] = {i: forward_nll(self.model, self.split, *batches[i])
-                                       for i in shares[0]}
+        with torch_threads(threads):
+            out: dict[int, list[float]] = {i: forward_nll(self.model, self.split, *batches[i])
+                                           for i in shares[0]}
         for share, future in zip(shares[1:], futures):
             out.update(zip(share, future.result()))
         return [out[i] for i in range(len(batches))]
@@ -129,24 +140,34 @@ class ForwardPool:
     def _processes(self, batches: list[Batch]) -> int:
         if self.processes:
             return self.processes
-        import torch
-
         if sum(padded(b) for b in batches) < AUTO_MIN_TOKENS:
             return 1
-        return max(1, usable_cpus() // max(1, torch.get_num_threads()))
+        return usable_cpus()
 
-    def _pool(self, workers: int) -> ProcessPoolExecutor:
-        if self._executor is not None and self._workers < workers:
+    def _pool(self, workers: int, threads: int) -> ProcessPoolExecutor:
+        if self._executor is not None and (self._workers < workers or self._threads != threads):
             self.close()
         if self._executor is None:
-            import torch
             import torch.multiprocessing as tmp
 
             self._executor = ProcessPoolExecutor(
                 workers, mp_context=tmp.get_context("spawn"), initializer=_worker_init,
-                initargs=(self.model, self.split, torch.get_num_threads()))
-            self._workers = workers
+                initargs=(self.model, self.split, threads))
+            self._workers, self._threads = workers, threads
         return self._executor
+
+
+@contextlib.contextmanager
+def torch_threads(n: int) -> Iterator[None]:
+    """torch's intra-op threads set to ``n`` for the block, then put back."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def padded(batch: Batch) -> int:

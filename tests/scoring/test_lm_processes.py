@@ -4,9 +4,11 @@ one process; low precisions keep the vocabulary projection in float32."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from chatmatch.scoring import lm_forward
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.scoring.lm import TransformersLM, get_lm, load_weights
 from chatmatch.scoring.lm_forward import Batch, split_work
@@ -29,6 +31,46 @@ def test_worker_processes_give_identical_perplexities(tiny_model_dir: Path) -> N
         assert two.perplexities(list(reversed(TEXTS))) == list(reversed(expected))  # pool reused
     finally:
         two.close()
+
+
+def test_each_process_runs_its_share_of_the_cores(tiny_model_dir: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes on 2 cores run one torch thread each (the scoring process only while it
+    computes its share: its own setting is put back)."""
+    import torch
+
+    from chatmatch.scoring.lm_forward import torch_threads, usable_cpus
+
+    model, tokenizer = load_weights(str(tiny_model_dir))
+    expected = TransformersLM(model, tokenizer, name="one", batch_size=2,
+                              max_tokens=10).perplexities(TEXTS)
+    two = TransformersLM(model, tokenizer, name="two", batch_size=2, max_tokens=10, processes=2)
+    before = torch.get_num_threads()
+    seen: list[int] = []
+    forward = lm_forward.forward_nll
+
+    def spy(*args: Any) -> list[float]:
+        seen.append(torch.get_num_threads())
+        return forward(*args)
+
+    monkeypatch.setattr(lm_forward, "forward_nll", spy)
+    try:
+        got = two.perplexities(TEXTS)
+    finally:
+        two.close()
+    assert got == expected
+    share = max(1, usable_cpus() // 2)
+    assert seen and set(seen) == {share}  # this process's share, at its thread count
+    assert two._pool._threads == share  # and the worker's
+    assert torch.get_num_threads() == before
+    with pytest.raises(RuntimeError):
+        with torch_threads(1):
+            raise RuntimeError("boom")
+    assert torch.get_num_threads() == before  # put back on an error too
+
+
+def test_fluency_uses_the_cores_by_default() -> None:
+    assert Fluency.Params().processes == "auto"
 
 
 def test_split_work_balances_padded_tokens() -> None:
