@@ -105,6 +105,7 @@ class PerplexityStore:
         self.max_bytes, self.busy_seconds = max_bytes, busy_seconds
         self._db: sqlite3.Connection | None = None
         self._model: int | None = None
+        self._key: str | None = None
         self._off = False
         self._healed = False
         self.hits = self.written = 0
@@ -165,20 +166,21 @@ class PerplexityStore:
 
     def _model_id(self, db: sqlite3.Connection, create: bool) -> int | None:
         if self._model is None:
-            try:
-                fingerprint = self._fingerprint()
-            except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
-                self._turn_off(exc)
-                return None
-            if fingerprint is None:
-                self._off = True
-                return None
+            if self._key is None:  # made once: it hashes the model's files
+                try:
+                    self._key = self._fingerprint()
+                except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
+                    self._turn_off(exc)
+                    return None
+                if self._key is None:
+                    self._off = True
+                    return None
             select = "SELECT id FROM models WHERE fingerprint = ?"
-            row = db.execute(select, (fingerprint,)).fetchone()
+            row = db.execute(select, (self._key,)).fetchone()
             if row is None and create:
                 with db:
-                    db.execute("INSERT OR IGNORE INTO models (fingerprint) VALUES (?)", (fingerprint,))
-                row = db.execute(select, (fingerprint,)).fetchone()
+                    db.execute("INSERT OR IGNORE INTO models (fingerprint) VALUES (?)", (self._key,))
+                row = db.execute(select, (self._key,)).fetchone()
             self._model = None if row is None else int(row[0])
         return self._model
 

@@ -82,6 +82,27 @@ def test_another_process_reads_what_this_one_wrote(tiny_model_dir: Path, cache: 
     assert str(bits(lm.perplexities(TEXTS[:5]))) == out.strip()
 
 
+def test_processes_writing_at_once_all_succeed(tiny_model_dir: Path, cache: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    code = ("import sys; from chatmatch.scoring.lm import get_lm; "
+            "lm = get_lm('transformers', sys.argv[1], device='cpu'); "
+            "[lm.perplexities([f'{w} ' * n for n in range(1, 30)]) for w in sys.argv[2:]]; "
+            "assert not lm.store._off and lm.store.written + lm.store.hits == 29 * (len(sys.argv) - 2)")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    words = [["i", "you", "tea", "cat"], ["cat", "dog", "good", "day"]]  # "cat": computed or read
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(tiny_model_dir), *w], env=env)
+             for w in words]
+    assert [p.wait(timeout=300) for p in procs] == [0, 0]
+    texts = [f"{w} " * n for w in sorted({w for ws in words for w in ws}) for n in range(1, 30)]
+    lm = fresh_lm(tiny_model_dir)
+    no_compute(lm)
+    cached = lm.perplexities(texts)
+    monkeypatch.setenv(SWITCH_ENV, "0")
+    fresh = fresh_lm(tiny_model_dir).perplexities(texts)
+    # the writers' batches held other texts than this one's: equal up to rounding
+    assert cached == pytest.approx(fresh, rel=1e-6)
+
+
 def test_what_changes_a_value_changes_the_key(tiny_model_dir: Path, cache: Path) -> None:
     exact = fresh_lm(tiny_model_dir).perplexities(TEXTS)
     for options in ({"precision": "bf16"}, {"max_tokens": 10}):
