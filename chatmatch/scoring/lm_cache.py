@@ -172,7 +172,8 @@ class PerplexityStore:
                 except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
                     self._turn_off(exc)
                     return None
-                if self._key is None:
+                if self._key is None:  # no safe key (a hub model without a commit)
+                    self.close()
                     self._off = True
                     return None
             select = "SELECT id FROM models WHERE fingerprint = ?"

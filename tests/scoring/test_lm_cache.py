@@ -20,8 +20,8 @@ import pytest
 
 from chatmatch.resources import CACHE_ENV, RESOURCES
 from chatmatch.scoring.lm import TransformersLM, get_lm
-from chatmatch.scoring.lm_cache import (CACHE_FILE, SWITCH_ENV, PerplexityStore, model_identity,
-                                        text_key)
+from chatmatch.scoring.lm_cache import (CACHE_FILE, SWITCH_ENV, PerplexityStore, cached_perplexities,
+                                        model_identity, text_key)
 
 LONG = " ".join(["i like tea and the cat is very good what do you like"] * 3)
 TEXTS = ["i like tea", "the cat is very good", "you", "what do you like", LONG, "", "i like tea",
@@ -179,6 +179,14 @@ def test_special_floats_and_none_round_trip_bit_for_bit(tmp_path: Path,
     assert PerplexityStore(lambda: "other key", tmp_path / "c.sqlite").get(list(values)) == {}
 
 
+def test_a_model_without_a_safe_key_is_not_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(SWITCH_ENV, "1")
+    store = PerplexityStore(lambda: None, tmp_path / "c.sqlite")  # e.g. a hub id, no commit
+    memo: dict[str, float | None] = {}
+    assert cached_perplexities(["a", "b"], memo, store, lambda todo: [1.0] * len(todo)) == [1.0, 1.0]
+    assert store._off and store.get(["a"]) == {} and store.written == 0
+
+
 # --- failures cost speed, never a result ----------------------------------------------------
 def test_a_garbage_file_is_moved_aside_and_replaced(tiny_model_dir: Path, cache: Path,
                                                     caplog: pytest.LogCaptureFixture) -> None:
@@ -231,8 +239,6 @@ def test_a_full_disk_turns_the_cache_off_and_keeps_the_results(tmp_path: Path,
     (pages,) = db.execute("PRAGMA page_count").fetchone()
     db.execute(f"PRAGMA max_page_count = {pages}")  # no room for more: SQLITE_FULL
     memo: dict[str, float | None] = {}
-    from chatmatch.scoring.lm_cache import cached_perplexities
-
     texts = [f"text {i} " * 20 for i in range(300)]
     got = cached_perplexities(texts + ["kept"], memo, store, lambda todo: [float(len(t)) for t in todo])
     assert got == [float(len(t)) for t in texts] + [1.5]
