@@ -42,6 +42,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (scoring/lm_cache.py)
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

@@ -47,7 +47,8 @@ print(json.dumps({"import_s": t1 - t0, "load_s": t2 - t1, "load_cpu_s": c2 - c1,
 
 
 def child(cache: str, enabled: bool) -> dict[str, object]:
-    env = dict(os.environ, CHATMATCH_CACHE_DIR=cache, CHATMATCH_GGUF_CACHE="1" if enabled else "0")
+    env = dict(os.environ, CHATMATCH_CACHE_DIR=cache, CHATMATCH_GGUF_CACHE="1" if enabled else "0",
+               CHATMATCH_PPL_CACHE="0")
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(TEXTS)], env=env, check=True,
                          capture_output=True, text=True).stdout

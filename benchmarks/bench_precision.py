@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (scoring/lm_cache.py)
+
 from bench_scoring import build_games
 
 from chatmatch.scoring.common import credited_turns

@@ -38,6 +38,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (scoring/lm_cache.py)
+
 from bench_scoring import build_games
 
 from chatmatch.run.importers import load_transcripts

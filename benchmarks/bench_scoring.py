@@ -28,6 +28,8 @@ import sys
 import time
 from typing import Callable, Sequence
 
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (scoring/lm_cache.py)
+
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.config import ScoringConfig

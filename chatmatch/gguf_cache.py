@@ -62,10 +62,16 @@ def copy_name(gguf: Path, kind: str, dtype: str) -> str:
     import torch
     import transformers
 
-    with gguf.open("rb") as handle:
-        digest = hashlib.file_digest(handle, "sha256").hexdigest()[:20]
+    digest = file_sha256(gguf)[:20]
     return (f"{gguf.stem}-{digest}-{kind}-{dtype}-tf{transformers.__version__}"
             f"-torch{torch.__version__}-v{LAYOUT_VERSION}")
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file's content (hex): what identifies a GGUF here and in the
+    perplexity cache (:mod:`chatmatch.scoring.lm_cache`)."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def _save(tokenizer: Any, model: Any, target: Path) -> None:

@@ -8,7 +8,9 @@ with nothing to score):
   local directory (a saved model, or a folder holding one ``.gguf`` file), a ``.gguf``
   file, or a Hugging Face model id. Texts are tokenised, sorted by length and run in
   padded batches; the perplexity of every distinct text is cached for the life of the
-  object, so a repeated utterance costs nothing. :meth:`TransformersLM.perplexity_plain`
+  object, so a repeated utterance costs nothing, and (models loaded by :func:`get_lm`) on
+  disk for the machine (:mod:`chatmatch.scoring.lm_cache`), so a text is computed once per
+  machine, not once per process. :meth:`TransformersLM.perplexity_plain`
   is the one-text-at-a-time path (no batching, no cache) used as the benchmark baseline.
 * :class:`chatmatch.scoring.ngram.NgramLM` -- an interpolated Kneser-Ney trigram model
   trained on ``chitchat-dataset``: an approximation, much faster and smaller.
@@ -47,6 +49,8 @@ from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
                                  resolve_device, smollm2_folder)
 from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.lm_cache import (PerplexityStore, cached_perplexities, device_name,
+                                        fingerprint, model_identity)
 from chatmatch.scoring.lm_forward import ForwardPool, splittable, windows
 from chatmatch.scoring.lm_llama import LlamaCppLM, require_llama
 from chatmatch.scoring.ngram import chitchat_ngram_lm
@@ -80,9 +84,11 @@ class TransformersLM:
     """A ``transformers`` causal LM scoring texts in padded, length-sorted batches."""
 
     def __init__(self, model: Any, tokenizer: Any, *, name: str, batch_size: int = 16,
-                 max_tokens: int = 512, max_batch_tokens: int = 2048, processes: int = 1) -> None:
+                 max_tokens: int = 512, max_batch_tokens: int = 2048, processes: int = 1,
+                 store: PerplexityStore | None = None) -> None:
         """``processes``: worker processes for the batches (:class:`ForwardPool`; 0 =
-        automatic), which never changes a perplexity."""
+        automatic), which never changes a perplexity; ``store``: the machine's perplexity
+        cache for this model and its settings (none: this process's memory only)."""
         import torch
 
         self._torch = torch
@@ -97,6 +103,7 @@ class TransformersLM:
         ctx = context_token_id(tokenizer)
         self._context = [ctx] if ctx is not None else []
         self._cache: dict[str, float | None] = {}
+        self.store = store
         self.processes = processes
         self._pool = ForwardPool(self.model, splittable(model), processes)
         self._lock = threading.Lock()
@@ -105,11 +112,8 @@ class TransformersLM:
     def perplexities(self, texts: Sequence[str]) -> list[float | None]:
         """Perplexity of each text; distinct uncached texts are scored in batches."""
         with self._lock:
-            todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
-            ids = [self._encode(t) for t in todo]
-            for t, ppl in zip(todo, self._score_batched(ids)):
-                self._cache[t] = ppl
-            return [self._cache[t] for t in texts]
+            return cached_perplexities(texts, self._cache, self.store,
+                                       lambda todo: self._score_batched([self._encode(t) for t in todo]))
 
     def perplexity_plain(self, text: str) -> float | None:
         """The textbook loop body: one text, ``model(ids, labels=ids).loss``, no batching,
@@ -130,8 +134,11 @@ class TransformersLM:
         self._cache.clear()
 
     def close(self) -> None:
-        """Stop the worker processes, if any (they start again when needed)."""
+        """Stop the worker processes, if any (they start again when needed), and close the
+        cache file."""
         self._pool.close()
+        if self.store is not None:
+            self.store.close()
 
     # --- internals -----------------------------------------------------------------------
     def _encode(self, text: str) -> list[int]:
@@ -226,12 +233,26 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
     def build() -> LanguageModel:
         if backend == "transformers":
             weights, tokenizer = _weights(model, device, precision)
+            store = _torch_store(model, weights, tokenizer, device, precision, max_tokens)
             return TransformersLM(weights, tokenizer, name=model, batch_size=batch_size,
                                   max_tokens=max_tokens, max_batch_tokens=max_batch_tokens,
-                                  processes=procs)
+                                  processes=procs, store=store)
         return chitchat_ngram_lm()
 
     return _load_once(key, build)
+
+
+def _torch_store(model: str, weights: Any, tokenizer: Any, device: str, precision: str,
+                 max_tokens: int) -> PerplexityStore:
+    """The machine's perplexity cache for the torch engine (its key made on first use)."""
+    def key() -> str | None:
+        ctx = context_token_id(tokenizer)
+        return fingerprint(model_identity(*resolve_model(model), weights), "torch",
+                           {"precision": precision, "device": device_name(device),
+                            "max_tokens": max_tokens, "context": [] if ctx is None else [ctx]},
+                           ("torch", "transformers", "tokenizers"))
+
+    return PerplexityStore(key)
 
 
 def _engine(engine: str, model: str, device: str, precision: str) -> str:
@@ -261,7 +282,7 @@ def _llama_lm(model: str, max_tokens: int, threads: int | str) -> LanguageModel:
     path = gguf_path(model)
 
     def build() -> LanguageModel:
-        return LlamaCppLM(path, name=model, max_tokens=max_tokens, threads=n)
+        return LlamaCppLM(path, name=model, max_tokens=max_tokens, threads=n, store=True)
 
     return _load_once(("llama-cpp", path, max_tokens, n), build)
 

@@ -15,7 +15,7 @@ either, so it is an option, not the default.
 Many short texts go through one ``llama_decode`` call: each window is its own sequence
 (``seq_id``) of a batch of at most ``batch_tokens`` tokens, so a 15-token turn does not
 pay a whole decode call. Distinct texts are cached for the life of the
-object, like the torch engine's.
+object and on disk for the machine, like the torch engine's (:mod:`chatmatch.scoring.lm_cache`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import threading
 from typing import Any, Iterator, Sequence
 
 from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
 from chatmatch.scoring.lm_forward import windows
 
 #: Sequences (windows) per llama_decode call, at most.
@@ -75,7 +76,9 @@ class LlamaCppLM:
     """A GGUF model on llama.cpp scoring texts in multi-sequence batches."""
 
     def __init__(self, path: str, *, name: str, max_tokens: int = 512, batch_tokens: int = 512,
-                 threads: int = 2) -> None:
+                 threads: int = 2, store: bool = False) -> None:
+        """``store``: keep the perplexities in the machine's cache too (keyed by the GGUF's
+        sha256, ``max_tokens`` and the library versions)."""
         llama_cpp = require_llama()
         self._lib = llama_cpp
         self.name = name
@@ -102,17 +105,18 @@ class LlamaCppLM:
             llama_cpp._internals.LlamaBatch(n_tokens=self.batch_tokens, embd=0, n_seq_max=1,
                                             verbose=False))).batch
         self._cache: dict[str, float | None] = {}
+        self.store = PerplexityStore(lambda: fingerprint(
+            model_identity(os.path.dirname(path), os.path.basename(path)), "llama-cpp",
+            {"max_tokens": max_tokens, "context": self._context},
+            ("llama-cpp-python", "numpy"))) if store else None
         self._lock = threading.Lock()
 
     # --- public --------------------------------------------------------------------------
     def perplexities(self, texts: Sequence[str]) -> list[float | None]:
         """Perplexity of each text; distinct uncached texts are scored in batches."""
         with self._lock:
-            todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
-            ids = [self.encode(t) for t in todo]
-            for t, ppl in zip(todo, self.score_ids(ids)):
-                self._cache[t] = ppl
-            return [self._cache[t] for t in texts]
+            return cached_perplexities(texts, self._cache, self.store,
+                                       lambda todo: self.score_ids([self.encode(t) for t in todo]))
 
     def encode(self, text: str) -> list[int]:
         """The context token, then the text's tokens (none for a blank text)."""
@@ -128,7 +132,9 @@ class LlamaCppLM:
         self._cache.clear()
 
     def close(self) -> None:
-        """Nothing to stop (no worker processes); here for the torch engine's interface."""
+        """Close the cache file (no worker processes to stop)."""
+        if self.store is not None:
+            self.store.close()
 
     def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
         """Perplexity of each id sequence (``None`` under 2 ids)."""

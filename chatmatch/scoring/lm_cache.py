@@ -1,0 +1,342 @@
+"""The persistent perplexity cache: a text's perplexity under the fluency LM is computed
+once per machine, not once per process.
+
+Both engines (:class:`chatmatch.scoring.lm.TransformersLM`,
+:class:`chatmatch.scoring.lm_llama.LlamaCppLM`) already keep every perplexity they compute
+for the life of the process. A :class:`PerplexityStore` keeps them on disk too, in one
+SQLite file (WAL journal) in the cache folder of :func:`chatmatch.resources.cache_dir`:
+``~/.cache/chatmatch/ppl/perplexities-v1.sqlite`` (or under ``$CHATMATCH_CACHE_DIR`` /
+``$XDG_CACHE_HOME``). A value is stored under
+
+* the LM's **fingerprint** (:func:`fingerprint`): everything that can change a value -- the
+  model's content (the sha256 of a GGUF file, of every file of a model folder, or a hub
+  model's commit), the engine, the precision, the device type, ``max_tokens``, the context
+  token, the versions of the libraries that compute it (torch, transformers, tokenizers;
+  llama-cpp-python, numpy), a hash of chatmatch's own code that computes a perplexity
+  (``lm.py``, ``lm_forward.py``, ``lm_llama.py``: any edit starts a fresh set of values)
+  and :data:`SCHEMA_VERSION`;
+* the text's sha256 (128 bits).
+
+What changes a value only at the level of float rounding is not in the key, exactly as for
+the in-process cache: which texts share a batch (``batch_size``, ``max_batch_tokens``,
+progress chunks), ``processes``, threads. A text keeps the value it got the first time it
+was scored on this machine. The value is stored as its 8 IEEE-754 bytes, so a cached value
+is bit for bit the float that was computed (NaN and infinity included).
+
+Only the process that owns the LM reads and writes (worker processes of
+:class:`~chatmatch.scoring.lm_forward.ForwardPool` compute only): one read per
+``perplexities()`` call for the texts not cached in memory, one write transaction for the
+values it computed. Concurrent processes share the file (readers never wait in WAL mode; a
+writer waits at most :data:`BUSY_SECONDS` for another, then skips its batch). Whatever goes
+wrong costs speed, never a result and never an error: a locked file is a miss or an unsaved
+batch; a damaged file (not SQLite, malformed) is moved aside to ``*.corrupt`` and started
+afresh, once per process; a file or folder that cannot be opened or written, or a full
+disk, turns the cache off for the rest of the process with one warning in the log.
+
+Size: when the live data pass :data:`MAX_BYTES` (256 MiB, about three million texts), the
+oldest-written quarter of the values is dropped. ``CHATMATCH_PPL_CACHE=0`` turns the cache
+off (nothing is read or written); deleting the ``ppl`` folder clears it, at any time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import platform
+import sqlite3
+import struct
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+
+from chatmatch.gguf_cache import file_sha256
+from chatmatch.resources import cache_dir
+
+log = logging.getLogger(__name__)
+
+#: set to ``0`` to compute every perplexity (nothing read or written)
+SWITCH_ENV = "CHATMATCH_PPL_CACHE"
+#: the file's layout and the key's rules; a new version is a new file (delete the old one)
+SCHEMA_VERSION = 1
+CACHE_FILE = f"perplexities-v{SCHEMA_VERSION}.sqlite"
+#: seconds a read or write waits for another process's write before giving up (a miss, or
+#: a batch left unsaved)
+BUSY_SECONDS = 2.0
+#: live data beyond this many bytes: the oldest-written quarter of the values is dropped
+MAX_BYTES = 256 * 2**20
+#: chatmatch's files whose code computes a perplexity: a hash of them is part of the key
+CODE_FILES = ("lm.py", "lm_forward.py", "lm_llama.py")
+#: texts per SQL statement (well under SQLite's limit of bound parameters)
+_CHUNK = 500
+_SCHEMA = ("CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE)",
+           "CREATE TABLE IF NOT EXISTS ppl (model INTEGER NOT NULL, text BLOB NOT NULL, value BLOB, "
+           "PRIMARY KEY (model, text))")
+_DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+_BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
+
+Values = dict[str, float | None]
+T = TypeVar("T")
+
+
+def enabled() -> bool:
+    """Whether the persistent cache is on (``CHATMATCH_PPL_CACHE`` is not ``0``)."""
+    return os.environ.get(SWITCH_ENV, "1") != "0"
+
+
+def text_key(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:16]
+
+
+def _pack(value: float | None) -> bytes | None:
+    return None if value is None else struct.pack("<d", value)
+
+
+class PerplexityStore:
+    """The perplexities of one LM configuration (its fingerprint, computed on first use:
+    ``None`` means "cannot be identified safely", and the store stays off) in the
+    machine's SQLite file. Not thread-safe: its LM calls it under its own lock."""
+
+    def __init__(self, fingerprint: Callable[[], str | None], path: Path | None = None,
+                 max_bytes: int = MAX_BYTES, busy_seconds: float = BUSY_SECONDS) -> None:
+        self._fingerprint = fingerprint
+        self._path = path
+        self.max_bytes, self.busy_seconds = max_bytes, busy_seconds
+        self._db: sqlite3.Connection | None = None
+        self._model: int | None = None
+        self._key: str | None = None
+        self._off = False
+        self._healed = False
+        self.hits = self.written = 0
+
+    # --- public --------------------------------------------------------------------------
+    def get(self, texts: Sequence[str]) -> Values:
+        """The stored values of those of ``texts`` that have one."""
+        return self._safely(lambda db: self._read(db, texts), {})
+
+    def put(self, values: Mapping[str, float | None]) -> None:
+        """Store ``values`` (one transaction); a text already stored keeps its value."""
+        if values:
+            self._safely(lambda db: self._write(db, values), None)
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+        self._db, self._model = None, None
+
+    @property
+    def path(self) -> Path:
+        """The SQLite file (its folder is made on first use)."""
+        if self._path is None:
+            self._path = cache_dir("ppl") / CACHE_FILE
+        return self._path
+
+    # --- internals -----------------------------------------------------------------------
+    def _safely(self, op: Callable[[sqlite3.Connection], T], default: T) -> T:
+        """``op`` on the open file; any failure gives ``default`` (see the module docstring
+        for what each failure does to the cache)."""
+        for _ in range(2):  # a second try only after a damaged file was replaced
+            if self._off or not enabled():
+                return default
+            try:
+                return op(self._connection())
+            except sqlite3.Error as exc:
+                if not self._failed(exc):
+                    return default
+            except (OSError, ValueError) as exc:  # the folder cannot be made, a bad fingerprint
+                self._turn_off(exc)
+                return default
+        return default
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            db = sqlite3.connect(self.path, timeout=self.busy_seconds, check_same_thread=False)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                for statement in _SCHEMA:
+                    db.execute(statement)
+                db.commit()
+            except BaseException:
+                db.close()
+                raise
+            self._db = db
+        return self._db
+
+    def _model_id(self, db: sqlite3.Connection, create: bool) -> int | None:
+        if self._model is None:
+            if self._key is None:  # made once: it hashes the model's files
+                try:
+                    self._key = self._fingerprint()
+                except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
+                    self._turn_off(exc)
+                    return None
+                if self._key is None:  # no safe key (a hub model without a commit)
+                    self.close()
+                    self._off = True
+                    return None
+            select = "SELECT id FROM models WHERE fingerprint = ?"
+            row = db.execute(select, (self._key,)).fetchone()
+            if row is None and create:
+                with db:
+                    db.execute("INSERT OR IGNORE INTO models (fingerprint) VALUES (?)", (self._key,))
+                row = db.execute(select, (self._key,)).fetchone()
+            self._model = None if row is None else int(row[0])
+        return self._model
+
+    def _read(self, db: sqlite3.Connection, texts: Sequence[str]) -> Values:
+        model = self._model_id(db, create=False)
+        if model is None:
+            return {}
+        keys = {text_key(t): t for t in texts}
+        found: Values = {}
+        ordered = list(keys)
+        for i in range(0, len(ordered), _CHUNK):
+            part = ordered[i:i + _CHUNK]
+            marks = ",".join("?" * len(part))
+            for key, value in db.execute(f"SELECT text, value FROM ppl WHERE model = ? AND text IN "
+                                         f"({marks})", (model, *part)):
+                if value is None:
+                    found[keys[key]] = None
+                elif isinstance(value, bytes) and len(value) == 8:
+                    found[keys[key]] = struct.unpack("<d", value)[0]
+                # anything else (a hand-edited row) is a miss: computed and not rewritten
+        self.hits += len(found)
+        return found
+
+    def _write(self, db: sqlite3.Connection, values: Mapping[str, float | None]) -> None:
+        model = self._model_id(db, create=True)
+        if model is None:
+            return
+        rows = [(model, text_key(t), _pack(v)) for t, v in values.items()]
+        with db:
+            db.executemany("INSERT OR IGNORE INTO ppl (model, text, value) VALUES (?, ?, ?)", rows)
+        self.written += len(rows)
+        self._bound(db)
+
+    def _bound(self, db: sqlite3.Connection) -> None:
+        """Drop the oldest-written quarter of the values when the live data pass
+        ``max_bytes`` (freed pages are reused; the file does not shrink)."""
+        (size,), (pages,), (free,) = (db.execute(f"PRAGMA {p}").fetchone()
+                                      for p in ("page_size", "page_count", "freelist_count"))
+        if (pages - free) * size <= self.max_bytes:
+            return
+        (rows,) = db.execute("SELECT count(*) FROM ppl").fetchone()
+        with db:
+            db.execute("DELETE FROM ppl WHERE rowid IN (SELECT rowid FROM ppl ORDER BY rowid LIMIT ?)",
+                       (max(1, rows // 4),))
+
+    def _failed(self, exc: sqlite3.Error) -> bool:
+        """React to a failed operation; True when it is worth trying again at once."""
+        name = getattr(exc, "sqlite_errorname", "")
+        if name in _BUSY:  # another process holds the file: this call goes without
+            log.debug("perplexity cache %s busy: %s", self.path, exc)
+            return False
+        self.close()
+        if name in _DAMAGED and not self._healed:
+            self._healed = True
+            self._set_aside()
+            return True
+        self._turn_off(exc)
+        return False
+
+    def _set_aside(self) -> None:
+        """Move a damaged file to ``*.corrupt`` (replacing an older one), so a fresh one is
+        started."""
+        path = self.path
+        log.warning("perplexity cache %s is damaged (%s); moved aside, starting a new one",
+                    path, path.name + ".corrupt")
+        try:
+            for suffix in ("-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            path.replace(path.with_name(path.name + ".corrupt"))
+        except OSError as exc:
+            self._turn_off(exc)
+
+    def _turn_off(self, exc: BaseException) -> None:
+        self.close()
+        self._off = True
+        log.warning("perplexity cache off for this process (perplexities are computed as "
+                    "usual): %s", exc)
+
+
+def cached_perplexities(texts: Sequence[str], memo: dict[str, float | None],
+                        store: PerplexityStore | None,
+                        compute: Callable[[list[str]], list[float | None]]) -> list[float | None]:
+    """Perplexity of each text: from ``memo`` (this process), else from ``store`` (this
+    machine), else ``compute`` d for the distinct texts left (and stored)."""
+    todo = [t for t in dict.fromkeys(texts) if t not in memo]
+    if todo and store is not None:
+        found = store.get(todo)
+        memo.update(found)
+        todo = [t for t in todo if t not in found]
+    new = dict(zip(todo, compute(todo))) if todo else {}
+    memo.update(new)
+    if new and store is not None:
+        store.put(new)
+    return [memo[t] for t in texts]
+
+
+# --- what a value depends on ----------------------------------------------------------------
+def model_identity(where: str, gguf: str | None, model: Any = None) -> str | None:
+    """What identifies a model's content: the sha256 of its GGUF file, of every file of its
+    folder, or a hub model's commit (``model.config._commit_hash``, set by
+    ``from_pretrained``); ``None`` when none of these is known."""
+    if gguf:
+        return "gguf-sha256:" + file_sha256(Path(where) / gguf)
+    folder = Path(where)
+    if folder.is_dir():
+        return "folder-sha256:" + folder_sha256(folder)
+    commit = getattr(getattr(model, "config", None), "_commit_hash", None)
+    return f"hub:{where}@{commit}" if isinstance(commit, str) and commit else None
+
+
+def folder_sha256(folder: Path) -> str:
+    """One sha256 over every file under ``folder`` (names and contents; hidden entries such
+    as ``.git`` left out): about a second a gigabyte, once per process."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in folder.rglob("*") if p.is_file()
+                   and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    for path in files:
+        digest.update(f"{path.relative_to(folder).as_posix()}\0{file_sha256(path)}\n".encode())
+    return digest.hexdigest()
+
+
+def code_digest() -> str | None:
+    """A hash of chatmatch's code that computes a perplexity (:data:`CODE_FILES`)."""
+    here = Path(__file__).parent
+    try:
+        return hashlib.sha256(b"".join((here / name).read_bytes() for name in CODE_FILES)).hexdigest()
+    except OSError:  # not installed as files: no safe key
+        return None
+
+
+def fingerprint(identity: str | None, engine: str, settings: Mapping[str, Any],
+                libraries: Sequence[str]) -> str | None:
+    """The key of an LM configuration (a JSON text, readable in the file's ``models``
+    table), or ``None`` when the model or the code cannot be identified."""
+    code = code_digest()
+    if identity is None or code is None:
+        return None
+    versions = {name: _version(name) for name in libraries}
+    return json.dumps({"model": identity, "engine": engine, **settings, "versions": versions,
+                       "code": code, "machine": platform.machine(), "schema": SCHEMA_VERSION},
+                      sort_keys=True)
+
+
+def device_name(device: Any) -> str:
+    """The device type, with the GPU's name for CUDA (``cuda:NVIDIA H100 ...``)."""
+    import torch
+
+    dev = torch.device(device)
+    if dev.type == "cuda":
+        return f"cuda:{torch.cuda.get_device_name(dev)}"
+    return dev.type
+
+
+def _version(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "absent"
