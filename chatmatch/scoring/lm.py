@@ -211,9 +211,9 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
     perplexity cache of callers with the same options. ``model``, ``device`` (``auto``:
     the first GPU when torch sees one, else the CPU; ``cpu``, ``cuda``, ``cuda:N``, ``mps``)
     and ``precision`` (:data:`PRECISIONS`; ``int8`` runs on the CPU, ``device: auto``
-    included) and ``processes`` (a number, or ``auto``: one a CPU core for calls of
-    :data:`~chatmatch.scoring.lm_forward.AUTO_MIN_TOKENS` tokens or more; a GPU always uses
-    one) are read by the ``transformers`` backend only."""
+    included) and ``processes`` (a number, or ``auto``: one a CPU core once the calls add
+    up to :data:`~chatmatch.scoring.lm_forward.AUTO_MIN_TOKENS` tokens; a GPU always
+    uses one) are read by the ``transformers`` backend only."""
     if backend == "transformers" and _engine(engine, model, device, precision) == "llama-cpp":
         return _llama_lm(model, max_tokens, threads)
     if backend == "ngram":

@@ -18,9 +18,11 @@ import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Iterator, Sequence
 
-#: ``processes: auto`` uses the worker processes only for a call with at least this many
-#: padded tokens (about 15 CPU seconds of SmolLM2 in float32): below it, starting them
-#: (a few seconds: each imports torch and transformers) costs more than it saves.
+#: ``processes: auto`` starts the worker processes once the calls so far (this one
+#: included) add up to this many padded tokens (about 15 CPU seconds of SmolLM2 in
+#: float32): below it, starting them (a few seconds: each imports torch and transformers)
+#: costs more than it saves. Counting across calls matters: the fluency scorer sends a
+#: long pass in chunks of a few hundred texts, so that its progress bar moves.
 AUTO_MIN_TOKENS = 4096
 
 #: One batch: the id sequences (windows) and, per sequence, its first scored index.
@@ -99,7 +101,8 @@ def usable_cpus() -> int:
 
 class ForwardPool:
     """:func:`forward_nll` over many batches in ``processes`` processes (``0``: one per
-    usable CPU core, and only for calls of at least :data:`AUTO_MIN_TOKENS` padded tokens).
+    usable CPU core, once the calls so far add up to :data:`AUTO_MIN_TOKENS` padded tokens;
+    then for every call of two batches or more).
 
     With more than one process, each (this one included, while it computes its share) runs
     ``usable cores // processes`` torch threads (at least 1): two processes of one thread
@@ -113,7 +116,7 @@ class ForwardPool:
     def __init__(self, model: Any, split: bool, processes: int) -> None:
         self.model, self.split, self.processes = model, split, processes
         self._executor: ProcessPoolExecutor | None = None
-        self._workers = self._threads = 0
+        self._workers = self._threads = self._seen = 0
 
     def run(self, batches: list[Batch]) -> list[list[float]]:
         """Summed NLLs of every batch, in order."""
@@ -140,7 +143,8 @@ class ForwardPool:
     def _processes(self, batches: list[Batch]) -> int:
         if self.processes:
             return self.processes
-        if sum(padded(b) for b in batches) < AUTO_MIN_TOKENS:
+        self._seen += sum(padded(b) for b in batches)
+        if self._executor is None and self._seen < AUTO_MIN_TOKENS:
             return 1
         return usable_cpus()
 

@@ -69,6 +69,17 @@ def test_each_process_runs_its_share_of_the_cores(tiny_model_dir: Path,
     assert torch.get_num_threads() == before  # put back on an error too
 
 
+def test_auto_starts_the_workers_once_the_calls_add_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fluency scorer sends a long pass in chunks (for its progress bar): ``auto`` counts
+    the padded tokens over the calls, so the chunks of a long pass still use the cores."""
+    monkeypatch.setattr(lm_forward, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(lm_forward, "AUTO_MIN_TOKENS", 100)
+    pool = lm_forward.ForwardPool(model=None, split=True, processes=0)
+    chunk: list[Batch] = [([[1] * 10] * 4, [1] * 4)]  # one batch of 40 padded tokens
+    assert [pool._processes(chunk) for _ in range(4)] == [1, 1, 2, 2]  # 40, 80, 120, 160
+    assert lm_forward.ForwardPool(None, True, processes=3)._processes(chunk) == 3  # as set
+
+
 def test_fluency_uses_the_cores_by_default() -> None:
     assert Fluency.Params().processes == "auto"
 
