@@ -25,7 +25,9 @@ answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
   "hate" and its kin counting as one) is inconsistent too: "i have two dogs" / "i have no
   pets" (0.60). Still not seen: a change of fact of the same kind ("paris" / "rome") that
   keeps the polarity; that needs a contradiction (NLI) model, which cannot be had offline.
-  Only the tested answers are embedded, all of a scoring call's games in one batch;
+  Only the tested answers are embedded, all of a scoring call's games in one batch; the
+  model (``hf`` extra) is checked when the scorer loads and loaded, once per process,
+  when the first answer is compared;
 * ``tfidf`` (the paper, ``preset: paper``): the TF-IDF cosine of the two answers,
   ``sigma_c`` 0.8. Lexical: the paraphrase above (cosine 0.18) is charged, a bot that
   repeats one canned sentence never is.
@@ -80,7 +82,7 @@ from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, check_turns,
                                              similarity_matrix)
 from chatmatch.scoring.diversity import sigma
-from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
+from chatmatch.scoring.embed import MINILM, Embedder, check_embedder, get_embedder
 from chatmatch.scoring.repetitions import Repetition
 from chatmatch.scoring.questions import asks_something
 from chatmatch.scoring.text import is_empty
@@ -166,8 +168,10 @@ class Consistency(Scorer):
         return self._embedder
 
     def load(self) -> None:
-        if self.params.similarity == "embedding":
-            self.embedder  # noqa: B018 - loads the model
+        """Check that the embedding model can be loaded; it is loaded when the first tested
+        answer is compared (a run without repeated questions never loads it)."""
+        if self.params.similarity == "embedding" and self._embedder is None:
+            check_embedder(self.params.model)
 
     def needs(self) -> Needs:
         return Needs(repetitions=frozenset({sigma(self.params.sigma_r)}),
@@ -179,7 +183,8 @@ class Consistency(Scorer):
         if self.params.similarity == "embedding":  # the tested answers, in one batched call
             texts = [a.game.turns[i].text for a in context.games
                      for t, _, earlier in self._answers(a) for i in (t, *earlier)]
-            self.embedder.embed(texts)
+            if texts:
+                self.embedder.embed(texts)
         return [self.score_game(a.game, a) for a in context.games]
 
     def _answers(self, analysis: GameAnalysis) -> list[tuple[int, int, list[int]]]:

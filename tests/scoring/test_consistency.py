@@ -278,3 +278,16 @@ def test_questions_specific_skips_follow_ups() -> None:
     # a question with a content word is still tested
     g2 = game(["Are you married?", "Yes, happily.", "Are you married?", "No, never."])
     assert tfidf(questions="specific").score_game(g2).raw["B"] == -1
+
+
+def test_no_repeated_question_loads_no_model(monkeypatch: Any) -> None:
+    import chatmatch.scoring.consistency as module
+
+    def fail(model: str) -> object:
+        raise AssertionError("the embedding model was loaded")
+
+    monkeypatch.setattr(module, "get_embedder", fail)
+    scorer = Consistency()  # the default: by meaning
+    g = game(["Are you married?", "Yes.", "Do you have kids?", "No."])
+    scorer.load()  # checks the model can be had, loads nothing
+    assert scorer.score_games([g])[0].not_applicable == ("A", "B")
