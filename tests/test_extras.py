@@ -74,9 +74,11 @@ def logs(tmp_path: Path) -> Path:
     return folder
 
 
-def write_config(path: Path, dimensions: list[str] | None, backend: str) -> Path:
+def write_config(path: Path, dimensions: list[str] | None, backend: str,
+                 consistency: str = "tfidf") -> Path:
     dims = f"  dimensions: [{', '.join(dimensions)}]\n" if dimensions else ""
-    path.write_text(f"scoring:\n{dims}  params:\n    fluency: {{backend: {backend}}}\n")
+    path.write_text(f"scoring:\n{dims}  params:\n    fluency: {{backend: {backend}}}\n"
+                    f"    consistency: {{similarity: {consistency}}}\n")
     return path
 
 
@@ -97,6 +99,18 @@ def test_smollm2_fluency_without_torch_names_the_hf_extra(tmp_path: Path, logs: 
         "error: a transformers model (SmolLM2 fluency, the transformers bots, local judges) "
         "needs the 'torch' package, which is not installed: pip install 'chatmatch[hf]' (or "
         "use the n-gram fluency: scoring.params.fluency.backend: ngram)"]
+
+
+def test_consistency_on_meaning_without_torch_names_the_hf_extra(tmp_path: Path, logs: Path) -> None:
+    # the default compares answers by meaning (all-MiniLM-L6-v2, the hf extra)
+    cfg = write_config(tmp_path / "meaning.yaml", CORE_DIMENSIONS, "ngram", "embedding")
+    done = run_without(("torch", "transformers"), ["score", str(logs), "--config", str(cfg),
+                                                   "--quiet"], tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "error: meaning similarity (consistency/diversity similarity: embedding) needs the "
+        "'torch' package, which is not installed: pip install 'chatmatch[hf]' (or compare "
+        "words instead: scoring.params.<dimension>.similarity: tfidf)")
 
 
 def test_default_dimensions_without_spacy_name_the_spacy_extra(tmp_path: Path, logs: Path) -> None:

@@ -28,8 +28,9 @@ scorer where chatmatch's defaults differ from them:
 * specificity ``leave_out: none, method: distinct`` -- Distinct-n pooled over every turn
   (default: Distinct-n on equal-size windows, MATTR, with answers repeated only because
   the partner repeated its question left out);
-* consistency ``similarity: tfidf`` and diversity ``similarity: tfidf`` -- TF-IDF cosine
-  (the default of diversity too; consistency's default compares answers by meaning);
+* consistency ``similarity: tfidf, polarity: false`` and diversity ``similarity: tfidf`` --
+  TF-IDF cosine (the default of diversity too; consistency's default compares answers by
+  meaning, all-MiniLM-L6-v2, and charges an answer that says the same thing the other way);
   knowledge ``method: entities, unit: count``, proactivity ``questions: all, unit: turns``,
   relevance ``unit: count`` -- the paper's counts (default: knowledge per turn and
   proactivity's share, rates that do not grow with the length of the chat, measured in
@@ -62,6 +63,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "scoring.params.specificity.method": "distinct",
         "scoring.params.consistency.similarity": "tfidf",
         "scoring.params.consistency.self_contradictions": False,
+        "scoring.params.consistency.polarity": False,
         "scoring.params.diversity.similarity": "tfidf",
         "scoring.params.knowledge.method": "entities",
         "scoring.params.knowledge.unit": "count",

@@ -14,12 +14,26 @@ the answers the same bot gave when the question was asked before:
 The answer is *inconsistent* when ``Sim(t, e) <= sigma_c`` for at least one earlier
 answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
 
-* ``tfidf`` (the paper): the TF-IDF cosine of the two answers, ``sigma_c`` 0.8. Lexical:
-  a bot that rewords an answer ("i love classical music" / "classical is my favourite",
-  cosine 0.18) is charged, a bot that repeats one canned sentence never is;
-* ``embedding``: the cosine of their sentence embeddings (:mod:`chatmatch.scoring.embed`,
-  all-MiniLM-L6-v2), ``sigma_c`` 0.5: the paraphrase above scores 0.82 and is consistent,
-  an answer about something else ("mostly heavy metal these days", 0.25) is not.
+* ``embedding`` (default, issue 20): the cosine of their sentence embeddings
+  (:mod:`chatmatch.scoring.embed`, all-MiniLM-L6-v2), ``sigma_c`` 0.5: a bot that rewords
+  an answer ("i love classical music" / "classical is my favourite", cosine 0.82) is
+  consistent, an answer about something else ("mostly heavy metal these days", 0.24) is
+  not. An embedding cannot see "not": "i hate classical music" is as close (0.82) as the
+  paraphrase. So with ``polarity`` (on by default with embeddings) an answer about the same
+  thing (cosine ``>= sigma_s``, 0.55) whose polarity differs from an earlier answer's
+  (:func:`chatmatch.scoring.contradiction.answer_negative`: an odd number of negations,
+  "hate" and its kin counting as one) is inconsistent too: "i have two dogs" / "i have no
+  pets" (0.60). Still not seen: a change of fact of the same kind ("paris" / "rome") that
+  keeps the polarity; that needs a contradiction (NLI) model, which cannot be had offline.
+  Only the tested answers are embedded, all of a scoring call's games in one batch; the
+  model (``hf`` extra) is checked when the scorer loads and loaded, once per process,
+  when the first answer is compared;
+* ``tfidf`` (the paper, ``preset: paper``): the TF-IDF cosine of the two answers,
+  ``sigma_c`` 0.8. Lexical: the paraphrase above (cosine 0.18) is charged, a bot that
+  repeats one canned sentence never is.
+
+Measured against people on all DSTC9 chats (docs/validity.md, "Consistency on meaning"):
+chat-level rho +0.29 against "consistent", +0.21 [+0.01, +0.43] over TF-IDF's, paired.
 
 With ``self_contradictions: true`` (needs ``similarity: embedding``) a bot's statements
 are also checked against its own earlier statements, wherever they were made
@@ -65,9 +79,10 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.context import GameAnalysis
-from chatmatch.scoring.contradiction import DEFAULT_SIGMA_S, check_turns, similarity_matrix
+from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, check_turns,
+                                             similarity_matrix)
 from chatmatch.scoring.diversity import sigma
-from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
+from chatmatch.scoring.embed import MINILM, Embedder, check_embedder, get_embedder
 from chatmatch.scoring.repetitions import Repetition
 from chatmatch.scoring.questions import asks_something
 from chatmatch.scoring.text import is_empty
@@ -98,13 +113,16 @@ class Consistency(Scorer):
     description = "share of the bot's answers to repeated questions that contradict an earlier answer (Algorithm 2)"
 
     class Params(ScorerParams):
-        #: tfidf (the paper) or embedding (meaning; all-MiniLM-L6-v2)
-        similarity: Literal["tfidf", "embedding"] = "tfidf"
+        #: embedding (default: meaning; all-MiniLM-L6-v2) or tfidf (the paper)
+        similarity: Literal["tfidf", "embedding"] = "embedding"
         #: None: 0.8 for tfidf, 0.5 for embedding
         sigma_c: float | None = Field(default=None, ge=0.0, le=1.0)
+        #: an answer about the same thing (cosine >= sigma_s) with the opposite polarity is
+        #: inconsistent too ("i love jazz" / "i hate jazz"); None: on for embedding, off for tfidf
+        polarity: bool | None = None
         #: also test each statement against the bot's own earlier statements (embedding only)
         self_contradictions: bool = False
-        #: topic similarity of two statements about the same thing (self_contradictions)
+        #: topic similarity of two statements (or answers) about the same thing
         sigma_s: float = Field(default=DEFAULT_SIGMA_S, ge=0.0, le=1.0)
         #: the sentence embedding model: minilm (packaged) or a local folder
         model: str = Field(default=MINILM, min_length=1)
@@ -122,10 +140,14 @@ class Consistency(Scorer):
 
         @model_validator(mode="after")
         def _self_needs_embedding(self) -> "Consistency.Params":
-            if self.self_contradictions and self.similarity != "embedding":
-                raise ValueError("self_contradictions: true needs similarity: embedding "
-                                 "(statements are compared by meaning)")
+            for key in ("self_contradictions", "polarity"):
+                if getattr(self, key) and self.similarity != "embedding":
+                    raise ValueError(f"{key}: true needs similarity: embedding "
+                                     "(statements are compared by meaning)")
             return self
+
+        def checks_polarity(self) -> bool:
+            return self.similarity == "embedding" if self.polarity is None else self.polarity
 
         def threshold(self) -> float:
             if self.sigma_c is not None:
@@ -146,8 +168,10 @@ class Consistency(Scorer):
         return self._embedder
 
     def load(self) -> None:
-        if self.params.similarity == "embedding":
-            self.embedder  # noqa: B018 - loads the model
+        """Check that the embedding model can be loaded; it is loaded when the first tested
+        answer is compared (a run without repeated questions never loads it)."""
+        if self.params.similarity == "embedding" and self._embedder is None:
+            check_embedder(self.params.model)
 
     def needs(self) -> Needs:
         return Needs(repetitions=frozenset({sigma(self.params.sigma_r)}),
@@ -156,9 +180,31 @@ class Consistency(Scorer):
     def score_games(self, games: Sequence[Transcript],
                     context: ScoringContext | None = None) -> list[DimensionScore]:
         context = self.context_for(games, context)
-        if self.params.similarity == "embedding":  # every turn embedded in one batched call
-            self.embedder.embed([t.text for g in games for t in g.turns])
+        if self.params.similarity == "embedding":  # the tested answers, in one batched call
+            texts = [a.game.turns[i].text for a in context.games
+                     for t, _, earlier in self._answers(a) for i in (t, *earlier)]
+            if texts:
+                self.embedder.embed(texts)
         return [self.score_game(a.game, a) for a in context.games]
+
+    def _answers(self, analysis: GameAnalysis) -> list[tuple[int, int, list[int]]]:
+        """Each tested answer: its turn, the original question of the repeated question it
+        answers and the earlier answers it is compared with."""
+        turns = analysis.game.turns
+        reps = analysis.repetitions(sigma(self.params.sigma_r))
+        out = []
+        for t in range(1, len(turns)):
+            prev = reps.get(t - 1)
+            if prev is None or prev.question_of is None or turns[t].seed:
+                continue
+            if turns[t].speaker == turns[t - 1].speaker or is_empty(turns[t].text):
+                continue  # not an answer to the repeated question, or an empty one
+            if self.params.questions == "specific" and not asks_something(turns[t - 1].text):
+                continue  # a follow-up like "why?": its answer should change
+            earlier = earlier_answers(analysis.game, t, prev, self.params.compare)
+            if earlier:
+                out.append((t, prev.question_of, earlier))
+        return out
 
     def _similarities(self, analysis: GameAnalysis, t: int, earlier: list[int]) -> np.ndarray:
         if self.params.similarity == "embedding":
@@ -168,36 +214,33 @@ class Consistency(Scorer):
         tfidf: np.ndarray = analysis.similarity().block([t], earlier)[0]
         return tfidf
 
+    def _flips(self, game: Transcript, t: int, earlier: list[int], sims: np.ndarray) -> list[bool]:
+        """Per earlier answer: about the same thing with the opposite polarity (``polarity``)."""
+        if not self.params.checks_polarity():
+            return [False] * len(earlier)
+        neg = answer_negative(game.turns[t].text)
+        return [bool(v >= self.params.sigma_s) and answer_negative(game.turns[e].text) != neg
+                for e, v in zip(earlier, sims)]
+
     def score_game(self, game: Transcript, analysis: GameAnalysis | None = None) -> DimensionScore:
         """``game``'s score; ``analysis``: its repetitions and TF-IDF vectors, from the engine."""
         needs = self.needs()
         analysis = analysis or GameAnalysis.of(game, needs.repetitions, needs.similarity)
-        turns = game.turns
-        reps = analysis.repetitions(sigma(self.params.sigma_r))
-        bad = zero_raw(game)
-        tested = zero_raw(game)
+        bad, tested = zero_raw(game), zero_raw(game)
         details: list[dict[str, Any]] = []
-        for t in range(1, len(turns)):
-            prev = reps.get(t - 1)
-            if prev is None or prev.question_of is None or turns[t].seed:
-                continue
-            if turns[t].speaker == turns[t - 1].speaker or is_empty(turns[t].text):
-                continue  # not an answer to the repeated question, or an empty one
-            if self.params.questions == "specific" and not asks_something(turns[t - 1].text):
-                continue  # a follow-up like "why?": its answer should change
-            earlier = earlier_answers(game, t, prev, self.params.compare)
-            if not earlier:
-                continue
+        for t, original, earlier in self._answers(analysis):
             sims = self._similarities(analysis, t, earlier)
-            inconsistent = bool((sims <= self.params.threshold()).any())
-            speaker = turns[t].speaker
+            flips = self._flips(game, t, earlier, sims)
+            inconsistent = bool((sims <= self.params.threshold()).any()) or any(flips)
+            speaker = game.turns[t].speaker
             tested[speaker] += 1
             bad[speaker] += inconsistent
             details.append({"turn": t, "speaker": speaker, "repeated_question": t - 1,
-                            "original_question": prev.question_of,
-                            "original_answer": prev.question_of + 1,
-                            "compared": [{"answer": e, "similarity": round(float(v), 4)}
-                                         for e, v in zip(earlier, sims)],
+                            "original_question": original,
+                            "original_answer": original + 1,
+                            "compared": [{"answer": e, "similarity": round(float(v), 4),
+                                          **({"opposite_polarity": True} if f else {})}
+                                         for e, v, f in zip(earlier, sims, flips)],
                             "similarity": round(float(sims.min()), 4),
                             "inconsistent": inconsistent})
         if self.params.self_contradictions:

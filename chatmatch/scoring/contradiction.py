@@ -61,6 +61,20 @@ def polarity_negative(toks: Sequence[str]) -> bool:
     return n % 2 == 1
 
 
+#: answer particles that only echo the polarity of the rest of the answer ("no, i don't")
+ANSWER_PARTICLES = frozenset({"no", "nope", "nah"})
+
+
+def answer_negative(text: str) -> bool:
+    """The polarity of a whole answer (:func:`polarity_negative`), with a leading "no" /
+    "nope" left out when the rest of the answer is negative already: "No, I don't." is one
+    negation, not two."""
+    toks = tokens(text)
+    if toks and toks[0] in ANSWER_PARTICLES and polarity_negative(toks[1:]):
+        return True
+    return polarity_negative(toks)
+
+
 def statements(turn: int, text: str) -> list[Statement]:
     """The statements of one turn (see the module docstring)."""
     out = []

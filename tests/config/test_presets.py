@@ -40,7 +40,9 @@ def test_paper_preset_sets_the_papers_and_authors_settings(tmp_path):
     assert fluency.aggregation == "authors" and fluency.cap == 50 and fluency.skip_repetitions
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
     assert cfg.scoring.scorer_params("specificity").method == "distinct"
-    assert cfg.scoring.scorer_params("consistency").similarity == "tfidf"
+    consistency = cfg.scoring.scorer_params("consistency")
+    assert consistency.similarity == "tfidf" and not consistency.checks_polarity()
+    assert consistency.threshold() == 0.8
     assert cfg.scoring.scorer_params("diversity").similarity == "tfidf"
 
 
@@ -56,6 +58,9 @@ def test_no_preset_is_the_measured_default(tmp_path):
     assert cfg.scoring.scorer_params("knowledge").unit == "per_turn"
     assert cfg.scoring.scorer_params("proactivity").unit == "share"
     assert cfg.scoring.scorer_params("relevance").unit == "count"  # per_concept broke two known orders
+    # answers compared by meaning, and their polarity (issue 20, consistency)
+    assert cfg.scoring.scorer_params("consistency").similarity == "embedding"
+    assert cfg.scoring.scorer_params("consistency").checks_polarity()
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

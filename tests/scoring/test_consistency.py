@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from scoring_dialogues import FIGURE2, game
 
@@ -10,7 +11,12 @@ from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
 
 #: the paper's rule: a count of inconsistencies, each answer compared with the original's
-PAPER = Consistency(Consistency.Params(score="count", compare="original"))
+PAPER = Consistency(Consistency.Params(similarity="tfidf", score="count", compare="original"))
+
+
+def tfidf(**params: Any) -> Consistency:
+    """Algorithm 2 with the paper's TF-IDF similarity (the default compares by meaning)."""
+    return Consistency(Consistency.Params(similarity="tfidf", **params))
 
 
 def untested(raw: dict[str, float], *bots: str) -> bool:
@@ -18,7 +24,7 @@ def untested(raw: dict[str, float], *bots: str) -> bool:
 
 
 def test_figure2(figure2: Transcript) -> None:
-    s = Consistency().score_games([figure2])[0]
+    s = tfidf().score_games([figure2])[0]
     # turn 3 answers repeated question 2 like turn 1 answered 0 (cosine 1 > 0.8): fine.
     # turn 7 answers repeated question 6; the answer to 4 was turn 5; the two share only
     # "in", "a", "the" -> cosine 0.23 <= 0.8: an inconsistency for B. B was tested twice
@@ -35,29 +41,29 @@ def test_figure2(figure2: Transcript) -> None:
 def test_disjoint_answers_are_inconsistent_identical_ones_are_not() -> None:
     g = game(["Are you married?", "Yes, happily.", "Are you married?", "No, never."])
     # "yes happily" vs "no never": no shared token -> cosine 0 -> inconsistent
-    assert Consistency().score_game(g).raw["B"] == -1
+    assert tfidf().score_game(g).raw["B"] == -1
     assert PAPER.score_game(g).raw == {"A": 0, "B": -1}
     g2 = game(["Are you married?", "Yes, happily.", "Are you married?", "yes HAPPILY"])
-    assert Consistency().score_game(g2).raw["B"] == 0
+    assert tfidf().score_game(g2).raw["B"] == 0
     assert PAPER.score_game(g2).raw == {"A": 0, "B": 0}
 
 
 def test_sigma_c_threshold() -> None:
     g = game(FIGURE2)
     # with sigma_c = 0 only a cosine of exactly 0 is inconsistent; turn 7 vs 5 is 0.23
-    assert Consistency(Consistency.Params(sigma_c=0.0)).score_game(g).raw["B"] == 0
+    assert tfidf(sigma_c=0.0).score_game(g).raw["B"] == 0
 
 
 def test_no_repeated_question_no_check() -> None:
     g = game(["Are you married?", "Yes.", "Do you have kids?", "No."])
-    s = Consistency().score_game(g)
+    s = tfidf().score_game(g)
     assert untested(s.raw, "A", "B") and s.details == [] and s.not_applicable == ("A", "B")
     assert PAPER.score_game(g).raw == {"A": 0, "B": 0}
 
 
 def test_empty_answer_contradicts_nothing() -> None:
     g = game(["Are you married?", "Yes, happily.", "Are you married?", "   "])
-    s = Consistency().score_game(g)
+    s = tfidf().score_game(g)
     assert untested(s.raw, "A", "B") and s.details == []
     assert PAPER.score_game(g).raw == {"A": 0, "B": 0}
 
@@ -66,16 +72,16 @@ def test_seed_question_repeated() -> None:
     g = game(["What did you do last week?", "I went hiking.", "What did you do last week?",
               "I stayed home 😀"], seed_first=True)
     # A repeats the seed question; B's two answers share no token -> inconsistent
-    assert Consistency().score_game(g).raw["B"] == -1
+    assert tfidf().score_game(g).raw["B"] == -1
     assert PAPER.score_game(g).raw == {"A": 0, "B": -1}
 
 
 def test_sigma_r_follows_diversity_in_a_config() -> None:
     # "where do you live" vs "where do you live now": similar but below 0.95
     g = game(["Where do you live?", "Paris.", "Where do you live now?", "Rome."])
-    assert untested(Consistency().score_game(g).raw, "B")
+    assert untested(tfidf().score_game(g).raw, "B")
     cfg = ScoringConfig(dimensions=["diversity", "consistency"],
-                        params={"diversity": {"sigma_r": 0.5}})
+                        params={"diversity": {"sigma_r": 0.5}, "consistency": {"similarity": "tfidf"}})
     _, consistency = cfg.build_scorers()
     assert consistency.params.sigma_r == 0.5
     assert consistency.score_games([g])[0].raw["B"] == -1
@@ -97,7 +103,7 @@ ASKED_MORE = [
 
 def test_the_rate_does_not_charge_a_bot_for_being_asked_more() -> None:
     g = game(ASKED_MORE)
-    s = Consistency().score_game(g)
+    s = tfidf().score_game(g)
     # B: tests at 3, 5, 7. With compare=all, 7 ("chicago") is compared with 1, 3 and the
     # slip at 5 -> inconsistent with 5; so B is inconsistent at 5 and 7: 2/3. A: 1/1.
     assert s.raw == {"A": -1.0, "B": -2 / 3}
@@ -115,10 +121,10 @@ def test_the_rate_does_not_charge_a_bot_for_being_asked_more() -> None:
 
 def test_compare_all_vs_original() -> None:
     g = game(ASKED_MORE)
-    only_original = Consistency(Consistency.Params(compare="original")).score_game(g)
+    only_original = tfidf(compare="original").score_game(g)
     # original = the latest most similar question: 7 is compared with 5 only
     assert [c["answer"] for c in only_original.details[2]["compared"]] == [5]
-    every = Consistency().score_game(g)
+    every = tfidf().score_game(g)
     assert [c["answer"] for c in every.details[2]["compared"]] == [1, 3, 5]
     assert [c["answer"] for c in every.details[1]["compared"]] == [1, 3]
 
@@ -127,7 +133,7 @@ def test_an_untested_bot_wins_nothing_and_loses_nothing() -> None:
     # B repeats its question; A contradicts itself. A never repeats a question: B untested.
     g = game(["Hello there.", "Do you like dogs?", "Yes I love dogs.", "Do you like dogs?",
               "No, I hate them."])
-    s = Consistency().score_game(g)
+    s = tfidf().score_game(g)
     assert s.raw["A"] == -1 and untested(s.raw, "B") and s.not_applicable == ("B",)
     res = result_from_scores("g", ("A", "B"), {"consistency": s}, {})
     assert res.points == {"A": {"consistency": 0.0}, "B": {"consistency": 0.0}}
@@ -145,12 +151,12 @@ def test_the_asker_is_never_charged() -> None:
     turns = tuple(Turn(i, sp, tx) for i, (sp, tx) in enumerate([
         ("A", "Do you like dogs?"), ("B", "Yes."), ("A", "Do you like dogs?"), ("A", "No way.")]))
     g = T("g", ("A", "B"), turns)
-    s = Consistency().score_game(g)
+    s = tfidf().score_game(g)
     assert s.details == [] and s.not_applicable == ("A", "B")
 
 
 # --- similarity: embedding (meaning), with a tiny injected embedder ------------------------
-def meaning(**params: object) -> Consistency:
+def meaning(**params: Any) -> Consistency:
     from fake_embedder import FakeEmbedder
 
     return Consistency(Consistency.Params(similarity="embedding", **params), embedder=FakeEmbedder())
@@ -160,7 +166,7 @@ def test_embedding_a_reworded_answer_is_consistent() -> None:
     g = game(["What music do you like?", "I love classical music.", "What music do you like?",
               "Mozart is my favourite."])
     # TF-IDF: no shared token -> charged; meaning: classical~mozart, love~favourite -> fine
-    assert Consistency().score_game(g).raw["B"] == -1
+    assert tfidf().score_game(g).raw["B"] == -1
     s = meaning().score_game(g)
     assert s.raw["B"] == 0 and s.details[0]["similarity"] > 0.5
 
@@ -177,7 +183,8 @@ def test_embedding_an_answer_about_something_else_is_inconsistent() -> None:
 
 
 def test_embedding_sigma_c_defaults() -> None:
-    assert Consistency.Params().threshold() == 0.8
+    assert Consistency.Params(similarity="tfidf").threshold() == 0.8
+    assert Consistency.Params().threshold() == 0.5  # the default compares by meaning
     assert Consistency.Params(similarity="embedding").threshold() == 0.5
     assert Consistency.Params(similarity="embedding", sigma_c=0.7).threshold() == 0.7
 
@@ -205,27 +212,82 @@ def test_self_contradictions_need_embedding() -> None:
     from pydantic import ValidationError
 
     with pytest.raises(ValidationError, match="self_contradictions: true needs similarity: embedding"):
-        Consistency.Params(self_contradictions=True)
+        Consistency.Params(similarity="tfidf", self_contradictions=True)
+    with pytest.raises(ValidationError, match="polarity: true needs similarity: embedding"):
+        Consistency.Params(similarity="tfidf", polarity=True)
 
 
-def test_embedding_scores_all_games_in_one_batch() -> None:
+def test_embedding_embeds_only_the_tested_answers_in_one_batch() -> None:
     from fake_embedder import FakeEmbedder
 
     emb = FakeEmbedder()
     scorer = Consistency(Consistency.Params(similarity="embedding"), embedder=emb)
     g = game(["What music do you like?", "I love classical music.", "What music do you like?",
-              "Heavy metal."])
+              "Heavy metal.", "Nice."])
     scorer.score_games([g, g])
-    assert emb.calls[0] == 8  # every turn of both games in the first call
+    assert emb.calls[0] == 4  # turns 3 and 1 of both games, before any game is scored
+
+
+# --- the default: meaning, and the answers' polarity ---------------------------------------
+def test_the_default_compares_by_meaning_and_polarity() -> None:
+    params = Consistency.Params()
+    assert params.similarity == "embedding" and params.checks_polarity()
+    assert not Consistency.Params(similarity="tfidf").checks_polarity()
+    assert not Consistency.Params(polarity=False).checks_polarity()
+
+
+def test_polarity_the_same_thing_said_the_other_way_is_inconsistent() -> None:
+    said = game(["What music do you like?", "I love classical music.", "What music do you like?",
+                 "I don't love classical music."])
+    # the same concepts (cosine 1 under the fake embedder): only the polarity differs
+    s = meaning().score_game(said)
+    assert s.raw["B"] == -1 and s.details[0]["compared"][0]["opposite_polarity"] is True
+    assert meaning(polarity=False).score_game(said).raw["B"] == 0
+    # a reworded answer with the same polarity is fine; so is "no" said twice
+    same = game(["Do you have kids?", "No, I don't have kids.", "Do you have kids?",
+                 "No kids."])
+    assert meaning().score_game(same).raw["B"] == 0
+
+
+def test_polarity_needs_the_same_topic() -> None:
+    # opposite polarity but about something else (cosine 0 < sigma_s): the cosine decides
+    g = game(["Where do you live?", "I live in Paris.", "Where do you live?",
+              "I do not live in Rome, I live in Paris."])
+    s = meaning(sigma_s=0.99).score_game(g)
+    assert "opposite_polarity" not in s.details[0]["compared"][0]
+
+
+def test_answer_negative() -> None:
+    from chatmatch.scoring.contradiction import answer_negative
+
+    assert not answer_negative("I love classical music.")
+    assert answer_negative("I hate classical music.")
+    assert answer_negative("I have no pets.")
+    assert answer_negative("No, I don't.")  # the particle echoes the negation: one, not two
+    assert answer_negative("No.") and answer_negative("Nope, never.")
+    assert not answer_negative("Yes, I do not dislike it.")  # two negations
 
 
 def test_questions_specific_skips_follow_ups() -> None:
     # "why?" asked twice asks about two different turns: different answers contradict nothing
     g = game(["I like jazz.", "Really? Why?", "It relaxes me.", "Why?", "Because of the sax.",
               "Why?", "No idea."])
-    assert Consistency().score_game(g).raw["A"] == -1  # all questions: A charged for "No idea."
-    s = Consistency(Consistency.Params(questions="specific")).score_game(g)
+    assert tfidf().score_game(g).raw["A"] == -1  # all questions: A charged for "No idea."
+    s = tfidf(questions="specific").score_game(g)
     assert s.not_applicable == ("A", "B") and s.details == []
     # a question with a content word is still tested
     g2 = game(["Are you married?", "Yes, happily.", "Are you married?", "No, never."])
-    assert Consistency(Consistency.Params(questions="specific")).score_game(g2).raw["B"] == -1
+    assert tfidf(questions="specific").score_game(g2).raw["B"] == -1
+
+
+def test_no_repeated_question_loads_no_model(monkeypatch: Any) -> None:
+    import chatmatch.scoring.consistency as module
+
+    def fail(model: str) -> object:
+        raise AssertionError("the embedding model was loaded")
+
+    monkeypatch.setattr(module, "get_embedder", fail)
+    scorer = Consistency()  # the default: by meaning
+    g = game(["Are you married?", "Yes.", "Do you have kids?", "No."])
+    scorer.load()  # checks the model can be had, loads nothing
+    assert scorer.score_games([g])[0].not_applicable == ("A", "B")

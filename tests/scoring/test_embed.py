@@ -42,7 +42,15 @@ def test_real_model_paraphrase_is_consistent_contradiction_is_not(minilm: object
                   "What music do you like?", "Mostly heavy metal these days."])
     s = scorer.score_game(paraphrase)
     assert s.raw["B"] == 0.0  # reworded, same meaning: consistent
-    assert Consistency().score_game(paraphrase).raw["B"] == -1.0  # TF-IDF charged it
+    tfidf = Consistency(Consistency.Params(similarity="tfidf"))
+    assert tfidf.score_game(paraphrase).raw["B"] == -1.0  # TF-IDF charged it
+    default = Consistency()  # by meaning, and the answers' polarity
+    assert default.score_game(paraphrase).raw["B"] == 0.0
+    hate = game(["What music do you like?", "I love classical music.",
+                 "What music do you like?", "I hate classical music."])
+    (d,) = default.score_game(hate).details
+    assert d["similarity"] > 0.5 and d["compared"][0]["opposite_polarity"] and d["inconsistent"]
+    assert scorer.score_game(hate).raw["B"] == -1.0
     assert scorer.score_game(other).raw["B"] == -1.0
     kids = game(["Tell me about yourself.", "I have two kids.", "Nice!",
                  "I don't have any children."])

@@ -5,6 +5,7 @@ from pydantic import ValidationError
 
 from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.scoring.config import ScoringConfig
+from chatmatch.scoring.consistency import Consistency
 
 
 def test_defaults_are_the_papers() -> None:
@@ -16,7 +17,10 @@ def test_defaults_are_the_papers() -> None:
     assert list(scorers) == list(DIMENSIONS)
     p = {name: s.params for name, s in scorers.items()}
     assert p["diversity"].sigma_r == 0.95
-    assert p["consistency"].sigma_c is None and p["consistency"].threshold() == 0.8  # TF-IDF
+    assert p["consistency"].sigma_c is None and p["consistency"].threshold() == 0.5  # meaning
+    consistency = scorers["consistency"].params
+    assert isinstance(consistency, Consistency.Params)
+    assert consistency.similarity == "embedding" and consistency.checks_polarity()
     assert (p["relevance"].d, p["relevance"].p) == (1, 0.5)
     assert p["fluency"].cap == 50 and p["fluency"].model == "smollm2"
     assert p["fluency"].backend == "transformers"

@@ -100,8 +100,9 @@ def test_blocks_equal_the_dense_matrix_and_the_old_verdicts(seed: int,
                for r in find_repetitions(g, sigma_r).values()]
         assert new == repetitions_reference(g, ref, sigma_r)
         for sigma_c in (0.0, 0.8):
-            paper = Consistency(Consistency.Params(score="count", compare="original",
-                                                   sigma_r=sigma_r, sigma_c=sigma_c))
+            paper = Consistency(Consistency.Params(similarity="tfidf", score="count",
+                                                   compare="original", sigma_r=sigma_r,
+                                                   sigma_c=sigma_c))
             assert paper.score_game(g).raw == consistency_reference(g, ref, sigma_r, sigma_c)
 
 
