@@ -34,6 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (scoring/lm_cache.py)
 
 #: distinct texts of 42 chitchat games x 200 turns (bench_engines.py)
 TEXTS_42x200 = 7891
