@@ -24,26 +24,44 @@ about at random (tau -0.07, ``true`` +0.60) and lose the ladder's known order (0
 A first mention earns nothing. Seed turns earn nothing but count as mentions. Turns that
 diversity penalises as repetitions earn nothing either (``skip_repetitions``, default true;
 the paper credited them), though they still count as mentions. Details list each bonus
-turn with the concepts, where they were last mentioned and by whom. ``unit`` says what
-the raw score is: ``count`` (the paper) the number of bonus turns; ``per_turn`` that
-count over the bot's credited turns (a rate: the same scale in a 10-turn chat and a
-200-turn game, but longer turns hold more concepts and earn bonuses more often).
-``per_concept`` (an option) is the share of the concepts in the bot's
-credited turns (each turn's distinct concepts, summed) that bring back an important
-earlier concept under the rule above (in turns that earn a bonus): a rate that grows neither with the
-number of turns nor with their length, since a long turn that recalls one concept among
-many new ones is mostly new content. Measured on DSTC9 (docs/validity.md, "Length-free
-rates"): the count follows a system's total words (rho +0.77), the per-turn rate its turn
-length (+0.53), the share of concepts neither (+0.20 / +0.14) and still agrees with
-people's "coherent" (system tau +0.31); but it ranked two known orders wrong (the fault
-ladder alone, the repeated-questions family with the other rates), so ``count`` stays
-the default.
+turn with the concepts, where they were last mentioned and by whom.
+
+``unit`` says what the raw score is. A turn's *recalled* concepts are the important ones it
+brings back under the rule above (none in a left-out repetition); its *concepts* are its
+distinct concepts. Over the bot's credited turns (the seed excluded):
+
+* ``turn_sqrt`` (the default): the mean over the bot's turns of
+  ``recalled / sqrt(concepts)``, 0 for a turn that recalls nothing -- a concept-less turn
+  ("I don't know."), a repetition, a turn of new content only. Neither the number of
+  turns nor their length drives it: a rate over turns, and a long turn's extra concepts
+  dilute its credit (recalling 1 of 4 concepts earns 0.5, 1 of 1 earns 1, 2 of 4 earns 1);
+* ``count`` (the paper, ``preset: paper``): the number of bonus turns -- it grows with the
+  chat (on DSTC9 rho +0.77 with a system's total words);
+* ``per_turn``: that count over the bot's turns -- longer turns hold more concepts and
+  earn bonuses more often (rho +0.53 with turn length);
+* ``per_concept``: recalled concepts over all the concepts of the bot's turns;
+  ``per_concept_charged`` the same with a concept-less turn charged as one unrecalled
+  concept; ``turn_share``: the mean over turns of ``recalled / concepts``. All three
+  are free of length but over-correct: a long turn that recalls one concept among many
+  new ones counts as almost nothing, so a bot of short turns gains, and alone on the
+  fault ladder they rank one pair wrong (+0.67; ``per_concept`` and
+  ``per_concept_charged`` also put reask-60 above reask-30 in the repeated-questions
+  family).
+
+The square root sits between the count per turn (length-biased upward) and the share
+(biased downward); it is the cosine normaliser of the overlap of the turn's concept set
+with what it recalls. Measured (docs/validity.md, "Relevance without length"): chat rho
+with a DSTC9 system's mean turn words / total words +0.42 / +0.24 (the count +0.39 /
++0.77), system tau with people's "coherent" +0.38 and "topic depth" +0.45 (per_concept
++0.31 / +0.38; the count +0.56 / +0.64, through chat length), FED +1.00; and the known
+orders hold (ladder alone +1.00, both ladder families).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Literal, Sequence
 
 from pydantic import Field
@@ -80,9 +98,10 @@ class Relevance(SpacyScorer):
         min_df: int = Field(default=2, ge=1)
         #: a concept last mentioned by the bot itself earns a bonus too (the paper: true)
         own_concepts: bool = True
-        #: count (the paper), per_turn (the count over the bot's credited turns) or
-        #: per_concept (recalled important concepts over all the bot's concepts)
-        unit: Literal["count", "per_turn", "per_concept"] = "count"
+        #: turn_sqrt (mean over turns of recalled / sqrt(concepts)), count (the paper),
+        #: per_turn, per_concept, per_concept_charged or turn_share (module docstring)
+        unit: Literal["turn_sqrt", "count", "per_turn", "per_concept", "per_concept_charged",
+                      "turn_share"] = "turn_sqrt"
 
     params: Params
 
@@ -99,31 +118,65 @@ class Relevance(SpacyScorer):
 
     def _score(self, analysis: GameAnalysis, lemmas: list[tuple[str, ...]]) -> DimensionScore:
         p, game = self.params, analysis.game
-        important = important_concepts(lemmas, p.p, p.min_df)
-        skip = skipped_turns(analysis, p)
-        turns = game.turns
-        raw = zero_raw(game)
-        recalled, used = zero_raw(game), zero_raw(game)
-        last_seen: dict[str, int] = {}
-        details: list[dict[str, Any]] = []
-        for t, (turn, found) in enumerate(zip(turns, lemmas)):
-            concepts = sorted(set(found))
-            hits = [{"lemma": c, "previous_turn": last_seen[c]} for c in concepts
-                    if c in important and c in last_seen and t - last_seen[c] > p.d
-                    and (p.own_concepts or not _own(turns[last_seen[c]], turn))]
-            if not turn.seed:
-                used[turn.speaker] += len(concepts)
-            if hits and not turn.seed and t not in skip:
-                raw[turn.speaker] += 1
-                recalled[turn.speaker] += len(hits)
+        marks, details = recall_marks(game, lemmas, skipped_turns(analysis, p), p)
+        return DimensionScore(self.name, unit_scores(game, marks, p.unit), self.higher_is_better,
+                              details)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One credited turn's part in relevance: its speaker, how many distinct concepts it
+    holds, and how many of them it brings back under the rule (0 for a left-out
+    repetition)."""
+
+    speaker: str
+    concepts: int
+    recalled: int
+
+
+def recall_marks(game: Transcript, lemmas: Sequence[Sequence[str]], skip: frozenset[int],
+                 p: Relevance.Params) -> tuple[list[Mark], list[dict[str, Any]]]:
+    """Every credited turn's :class:`Mark`, and the details (the bonus turns)."""
+    important = important_concepts(lemmas, p.p, p.min_df)
+    turns = game.turns
+    last_seen: dict[str, int] = {}
+    marks: list[Mark] = []
+    details: list[dict[str, Any]] = []
+    for t, (turn, found) in enumerate(zip(turns, lemmas)):
+        concepts = sorted(set(found))
+        hits = [{"lemma": c, "previous_turn": last_seen[c]} for c in concepts
+                if c in important and c in last_seen and t - last_seen[c] > p.d
+                and (p.own_concepts or not _own(turns[last_seen[c]], turn))]
+        if not turn.seed:
+            credited = bool(hits) and t not in skip
+            marks.append(Mark(turn.speaker, len(concepts), len(hits) if credited else 0))
+            if credited:
                 details.append({"turn": t, "speaker": turn.speaker, "concepts": hits})
-            last_seen.update((c, t) for c in concepts)
-        if p.unit == "per_turn":
-            n = {q: sum(1 for x in turns if x.speaker == q and not x.seed) for q in game.players}
-            raw = {q: v / n[q] if n[q] else 0.0 for q, v in raw.items()}
-        elif p.unit == "per_concept":
-            raw = {q: recalled[q] / used[q] if used[q] else 0.0 for q in raw}
-        return DimensionScore(self.name, raw, self.higher_is_better, details)
+        last_seen.update((c, t) for c in concepts)
+    return marks, details
+
+
+def unit_scores(game: Transcript, marks: Sequence[Mark], unit: str) -> dict[str, float]:
+    """Each player's raw score in ``unit`` from the marks of its turns."""
+    raw = zero_raw(game)
+    for q in raw:
+        mine = [m for m in marks if m.speaker == q]
+        bonus = sum(1 for m in mine if m.recalled)
+        if unit == "count":
+            raw[q] = float(bonus)
+        elif unit == "per_turn":
+            raw[q] = bonus / len(mine) if mine else 0.0
+        elif unit == "per_concept":
+            used = sum(m.concepts for m in mine)
+            raw[q] = sum(m.recalled for m in mine) / used if used else 0.0
+        elif unit == "per_concept_charged":  # a concept-less turn: one unrecalled concept
+            used = sum(max(m.concepts, 1) for m in mine)
+            raw[q] = sum(m.recalled for m in mine) / used if used else 0.0
+        else:  # turn_share / turn_sqrt: a mean over the bot's turns (empty ones: 0)
+            power = 1.0 if unit == "turn_share" else 0.5
+            raw[q] = (sum(m.recalled / m.concepts ** power for m in mine if m.recalled) / len(mine)
+                      if mine else 0.0)
+    return raw
 
 
 def _own(previous: Turn, turn: Turn) -> bool:

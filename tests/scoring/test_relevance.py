@@ -149,3 +149,73 @@ def test_per_concept_does_not_grow_with_turn_length() -> None:
     assert rel.score_games([long])[0].raw["A"] < rel.score_games([short])[0].raw["A"]
     counted = Relevance(Relevance.Params(unit="count"))
     assert counted.score_games([long])[0].raw["A"] == counted.score_games([short])[0].raw["A"]
+
+
+def test_turn_units_hand_computed(figure2: Transcript) -> None:
+    # concepts per turn (test_figure2): A 0 living | 2 living | 4 live | 6 live | 8 student
+    # busy; B 1 student | 3 student | 5 live small town sea | 7 home big city mountain.
+    # The paper's rule recalls: A turn 2 (1 of 1 concept), turn 8 (1 of 2); B turn 3 (1 of 1)
+    def raw(unit: str) -> dict[str, float]:
+        return Relevance(Relevance.Params(unit=unit, **PAPER)).score_games([figure2])[0].raw
+
+    assert raw("turn_sqrt") == {"A": pytest.approx((1 + 1 / 2 ** 0.5) / 5), "B": pytest.approx(1 / 4)}
+    assert raw("turn_share") == {"A": pytest.approx((1 + 1 / 2) / 5), "B": pytest.approx(1 / 4)}
+    # every turn holds a concept: charging concept-less turns changes nothing here
+    assert raw("per_concept_charged") == raw("per_concept") == {"A": pytest.approx(2 / 6),
+                                                                 "B": pytest.approx(1 / 10)}
+    # the default is turn_sqrt (same details: the same bonus turns, another unit)
+    default = Relevance().score_games([figure2])[0]
+    # (turn 2 is a penalised repeated question: only turn 8 earns, 1 of its 2 concepts)
+    assert default.raw == {"A": pytest.approx(1 / 2 ** 0.5 / 5), "B": pytest.approx(1 / 4)}
+    assert [d["turn"] for d in default.details] == [3, 8]
+
+
+def test_concept_less_turns_are_charged_except_by_per_concept() -> None:
+    # A recalls "garden" at turn 2 (its own word, 2 back); in the second game A also says
+    # two turns with no concept at all ("Okay." / "Hmm, yes.")
+    terse = game(["I love my garden.", "Nice.", "My garden.", "Good."])
+    empty = game(["I love my garden.", "Nice.", "My garden.", "Good.", "Okay.", "So.",
+                  "Hmm, yes.", "Right."])
+
+    def a(unit: str, g: Transcript) -> float:
+        return Relevance(Relevance.Params(unit=unit)).score_games([g])[0].raw["A"]
+
+    assert a("per_concept", empty) == a("per_concept", terse)  # saying nothing costs nothing
+    for unit in ("per_concept_charged", "turn_share", "turn_sqrt", "per_turn"):
+        assert a(unit, empty) < a(unit, terse), unit
+    assert a("turn_sqrt", terse) == pytest.approx((0 + 1) / 2)
+    assert a("turn_sqrt", empty) == pytest.approx((0 + 1 + 0 + 0) / 4)
+
+
+def test_turn_sqrt_between_the_count_per_turn_and_the_share() -> None:
+    # A recalls "garden" (its own, 2 back) in a 1-concept turn, or in a 4-concept turn
+    short = game(["I love my garden.", "Nice.", "My garden.", "Good."])
+    long = game(["I love my garden.", "Nice.", "My garden has tomatoes, roses and beans.", "Good."])
+
+    def a(unit: str, g: Transcript) -> float:
+        return Relevance(Relevance.Params(unit=unit)).score_games([g])[0].raw["A"]
+
+    # the count per turn ignores the 3 new concepts; the share divides by 5 (garden,
+    # tomato, rose, bean, have?) -- whatever spaCy finds, sqrt sits in between
+    n = round(1 / a("turn_share", long) * 2 ** -1)  # the long turn's concept count
+    assert n >= 4
+    assert a("turn_sqrt", long) == pytest.approx(1 / n ** 0.5 / 2)
+    assert a("turn_share", long) < a("turn_sqrt", long) < a("per_turn", long) == a("per_turn", short)
+    assert a("turn_sqrt", short) == a("per_turn", short) == pytest.approx(1 / 2)
+    # a turn that recalls in proportion to its length keeps its credit: 2 of 4 = 1 of 1
+    two = game(["I love my garden and roses.", "Nice.", "My garden roses, tomatoes and beans.",
+                "Good."])
+    assert Relevance(Relevance.Params(unit="turn_sqrt", p=1.0)).score_games([two])[0].raw["A"] == \
+        pytest.approx(2 / 4 ** 0.5 / 2)
+
+
+def test_turn_sqrt_gives_a_left_out_repetition_nothing_but_counts_its_turn() -> None:
+    # A's turn 4 repeats its turn 0 verbatim and brings back "garden" (B's, at 1):
+    # penalised by diversity, so it earns nothing by default, yet it is one of A's turns
+    g = game(["I love my garden.", "A garden?", "Sure thing.", "Nice weather.",
+              "I love my garden.", "Okay."])
+    skip = Relevance(Relevance.Params(unit="turn_sqrt", p=1.0)).score_games([g])[0]
+    keep = Relevance(Relevance.Params(unit="turn_sqrt", p=1.0,
+                                      skip_repetitions=False)).score_games([g])[0]
+    assert skip.raw["A"] == 0.0 and skip.details == []
+    assert keep.raw["A"] > 0.0
