@@ -219,3 +219,24 @@ def test_turn_sqrt_gives_a_left_out_repetition_nothing_but_counts_its_turn() -> 
                                       skip_repetitions=False)).score_games([g])[0]
     assert skip.raw["A"] == 0.0 and skip.details == []
     assert keep.raw["A"] > 0.0
+
+
+def test_take_up_credits_the_partners_last_turn(figure2: Transcript) -> None:
+    # B's turn 5 ("live small town sea") takes up "live" from A's turn 4, the turn just
+    # before it (1 back: no memory bonus): 1 of its 4 concepts -> 1 / sqrt(4) = 0.5
+    plain = Relevance(Relevance.Params()).score_games([figure2])[0]
+    taken = Relevance(Relevance.Params(take_up=True)).score_games([figure2])[0]
+    assert plain.raw["B"] == pytest.approx(1 / 4)
+    assert taken.raw == {"A": plain.raw["A"], "B": pytest.approx((1 + 0.5) / 4)}
+    assert {"turn": 5, "speaker": "B", "concepts": [{"lemma": "live", "previous_turn": 4}]} \
+        in taken.details
+
+
+def test_take_up_gives_a_verbatim_echo_nothing() -> None:
+    # B echoes A's turn 2 word for word (earns nothing), then answers it in its own words
+    g = game(["I love my garden.", "Nice.", "Roses grow well here.", "Roses grow well here.",
+              "Tomatoes too.", "Tomatoes need sun."])
+    s = Relevance(Relevance.Params(take_up=True, unit="count")).score_games([g])[0]
+    assert [d["turn"] for d in s.details] == [5]
+    assert s.details[0]["concepts"] == [{"lemma": "tomato", "previous_turn": 4}]
+    assert Relevance(Relevance.Params(unit="count")).score_games([g])[0].raw == {"A": 0, "B": 0}
