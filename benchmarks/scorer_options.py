@@ -85,7 +85,7 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("embedding", "diversity", {"similarity": "embedding"}),
     ("embedding-0.9", "diversity", {"similarity": "embedding", "sigma_r": 0.9}),
     ("embedding-0.85", "diversity", {"similarity": "embedding", "sigma_r": 0.85}),
-    ("paper", "relevance", {"skip_repetitions": False}),
+    ("paper", "relevance", {"skip_repetitions": False, "unit": "count"}),
     ("default-before", "relevance", {"unit": "count"}),
     ("per-turn", "relevance", {"unit": "per_turn"}),
     ("per-concept", "relevance", {"unit": "per_concept"}),

@@ -159,7 +159,7 @@ def recall_marks(game: Transcript, lemmas: Sequence[Sequence[str]], skip: frozen
                 if c in important and c in last_seen and t - last_seen[c] > p.d
                 and (p.own_concepts or not _own(turns[last_seen[c]], turn))]
         if p.take_up and not turn.seed:
-            hits += _taken_up(turns, lemmas, t, {h["lemma"] for h in hits})
+            hits += _taken_up(turns, lemmas, t, {str(h["lemma"]) for h in hits})
         if not turn.seed:
             credited = bool(hits) and t not in skip
             marks.append(Mark(turn.speaker, len(concepts), len(hits) if credited else 0))
