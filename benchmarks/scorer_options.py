@@ -93,6 +93,7 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("turn-share", "relevance", {"unit": "turn_share"}),
     ("turn-sqrt", "relevance", {"unit": "turn_sqrt"}),
     ("turn-sqrt-take-up", "relevance", {"unit": "turn_sqrt", "take_up": True}),
+    ("reply-embedding", "relevance", {"method": "reply"}),
     ("paper", "fluency", {"backend": "ngram", "aggregation": "authors"}),
     ("default-before", "fluency", {"backend": "ngram"}),
     ("worst", "fluency", {"backend": "ngram", "aggregation": "worst"}),

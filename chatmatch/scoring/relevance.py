@@ -62,6 +62,17 @@ verbatim echo of that turn earns nothing). With ``turn_sqrt`` it agrees better w
 on DSTC9 (system tau +0.53 / +0.60, chat rho +0.16 / +0.15, the best with length held
 out) but follows turn length (rho +0.50) and ranks the repeated-questions family wrong
 under TrueSkill (reask-60 above reask-30), so it is not the default.
+
+``method: reply`` (an option; the ``hf`` extra) scores each turn's reply to what was just
+said by its meaning instead of Algorithm 3: the bot's raw score is the mean over its
+credited turns of the sentence-embedding cosine (``model``: all-MiniLM-L6-v2, loaded once
+per process) with the partner's turn just before it; a turn earns 0 when the cosine is
+negative, when it is empty, a penalised repetition (``skip_repetitions``) or a near-copy
+of that turn (cosine >= ``sigma_r``, 0.95 by default: an echo). ``unit``, ``p``, ``d``,
+``min_df``, ``own_concepts`` and ``take_up`` do not apply to it; its details list each
+credited turn with the turn it answers and the cosine. Measured in docs/validity.md
+("Relevance without length"): free of length and the best agreement with people of all
+the options, not yet the default (measured on part of the data only).
 """
 
 from __future__ import annotations
@@ -78,7 +89,8 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, ScoringContext
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.context import GameAnalysis
-from chatmatch.scoring.diversity import RepetitionParams, skipped_turns
+from chatmatch.scoring.diversity import RepetitionParams, sigma, skipped_turns
+from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
 from chatmatch.scoring.features import LEMMAS
 from chatmatch.scoring.knowledge import SpacyParams, SpacyScorer
 from chatmatch.transcript import Transcript, Turn
@@ -109,6 +121,11 @@ class Relevance(SpacyScorer):
         #: also credit the concepts a turn takes up from the partner's turn just before it
         #: (any concept, at any distance; a verbatim echo of that turn earns nothing)
         take_up: bool = False
+        #: recall (Algorithm 3, in ``unit``) or reply (the mean over the bot's turns of the
+        #: sentence-embedding cosine with the partner's turn just before; an option)
+        method: Literal["recall", "reply"] = "recall"
+        #: the sentence embedding model of ``method: reply``: minilm (packaged) or a folder
+        model: str = Field(default=MINILM, min_length=1)
         #: turn_sqrt (mean over turns of recalled / sqrt(concepts)), count (the paper),
         #: per_turn, per_concept, per_concept_charged or turn_share (module docstring)
         unit: Literal["turn_sqrt", "count", "per_turn", "per_concept", "per_concept_charged",
@@ -116,12 +133,45 @@ class Relevance(SpacyScorer):
 
     params: Params
 
+    def __init__(self, params: Params | None = None, *, embedder: Embedder | None = None) -> None:
+        super().__init__(params)
+        self._embedder = embedder
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The sentence embedder of ``method: reply`` (None for recall)."""
+        if self.params.method != "reply":
+            return None
+        if self._embedder is None:
+            self._embedder = get_embedder(self.params.model)
+        return self._embedder
+
+    def load(self) -> None:
+        if self.params.method == "reply":
+            self.embedder  # noqa: B018 - loads the model
+        else:
+            super().load()
+
     def needs(self) -> Needs:
-        return Needs(spacy=self.spacy_need(), repetitions=self.params.repetitions_needed())
+        p = self.params
+        if p.method == "reply":
+            return Needs(repetitions=p.repetitions_needed(), model=p.model)
+        return Needs(spacy=self.spacy_need(), repetitions=p.repetitions_needed())
 
     def score_games(self, games: Sequence[Transcript],
                     context: ScoringContext | None = None) -> list[DimensionScore]:
         context = self.context_for(games, context)
+        if self.embedder is not None:
+            vectors = self.embedder.embed([t.text for g in games for t in g.turns])
+            out, start = [], 0
+            for a in context.games:
+                n = len(a.game.turns)
+                raw, details = reply_similarity(a.game, vectors[start:start + n],
+                                                skipped_turns(a, self.params),
+                                                sigma(self.params.sigma_r))
+                out.append(DimensionScore(self.name, raw, self.higher_is_better, details))
+                start += n
+            return out
         texts = [t.text for g in games for t in g.turns]
         feats = iter(context.spacy_features(texts, self.spacy_need()))
         return [self._score(a, [next(feats).lemmas or () for _ in a.game.turns])
@@ -192,12 +242,39 @@ def unit_scores(game: Transcript, marks: Sequence[Mark], unit: str) -> dict[str,
     return raw
 
 
+def reply_similarity(game: Transcript, vectors: Any, skip: frozenset[int],
+                     echo: float) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    """``method: reply``: each player's mean over its credited turns of the cosine of the
+    turn's vector with the partner's turn just before it (0 when negative, for a skipped
+    repetition, an empty turn, or a near-copy of that turn: cosine >= ``echo``)."""
+    total, turns = zero_raw(game), Counter[str]()
+    details: list[dict[str, Any]] = []
+    for t, turn in enumerate(game.turns):
+        if turn.seed:
+            continue
+        turns[turn.speaker] += 1
+        before = _turn_before(game.turns, t)
+        if before is None or t in skip or not turn.text.strip():
+            continue
+        cos = float(vectors[t] @ vectors[before])
+        if 0.0 < cos < echo:
+            total[turn.speaker] += cos
+            details.append({"turn": t, "speaker": turn.speaker, "answers": before,
+                            "similarity": round(cos, 4)})
+    return {q: v / turns[q] if turns[q] else 0.0 for q, v in total.items()}, details
+
+
+def _turn_before(turns: Sequence[Turn], t: int) -> int | None:
+    """The partner's turn just before turn ``t`` (the seed is nobody's own turn)."""
+    return next((u for u in range(t - 1, -1, -1)
+                 if turns[u].speaker != turns[t].speaker or turns[u].seed), None)
+
+
 def _taken_up(turns: Sequence[Turn], lemmas: Sequence[Sequence[str]], t: int,
               recalled: set[str]) -> list[dict[str, Any]]:
     """``take_up``: the concepts of turn ``t`` (not already ``recalled``) that the partner's
     turn just before it used; none when ``t`` echoes that turn verbatim."""
-    before = next((u for u in range(t - 1, -1, -1)
-                   if turns[u].speaker != turns[t].speaker or turns[u].seed), None)
+    before = _turn_before(turns, t)
     if before is None or _words(turns[t].text) == _words(turns[before].text):
         return []
     return [{"lemma": c, "previous_turn": before}

@@ -1,13 +1,18 @@
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
 import pytest
 from scoring_dialogues import FIGURE2, game
 
+from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.relevance import Relevance, important_concepts
 from chatmatch.transcript import Transcript
 
 #: the paper's rule: a previous mention by either speaker counts, repetitions are credited
-PAPER = {"own_concepts": True, "skip_repetitions": False}
+PAPER: dict[str, Any] = {"own_concepts": True, "skip_repetitions": False}
 
 
 def test_figure2(figure2: Transcript) -> None:
@@ -240,3 +245,49 @@ def test_take_up_gives_a_verbatim_echo_nothing() -> None:
     assert [d["turn"] for d in s.details] == [5]
     assert s.details[0]["concepts"] == [{"lemma": "tomato", "previous_turn": 4}]
     assert Relevance(Relevance.Params(unit="count")).score_games([g])[0].raw == {"A": 0, "B": 0}
+
+
+class _Vectors:
+    """A stand-in embedder: fixed unit vectors per text (the real model: test_embed.py)."""
+
+    def __init__(self, table: dict[str, list[float]]) -> None:
+        self.table = table
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return np.array([self.table[t] for t in texts], dtype=float)
+
+
+def test_reply_method_hand_computed() -> None:
+    vec = _Vectors({"Hello there.": [1, 0], "Hi.": [0.8, 0.6], "Cats.": [0, 1],
+                    "Dogs.": [0.6, 0.8], "": [1, 0], "No.": [-1, 0]})
+    g = game(["Hello there.", "Hi.", "Cats.", "Cats.", "Dogs.", "", "No."])
+    rel = Relevance(Relevance.Params(method="reply"), embedder=vec)
+    assert rel.needs().spacy is None
+    s = rel.score_games([g])[0]
+    # A: 0 answers nothing (0), 2 "Cats." after "Hi." 0.6, 4 "Dogs." after "Cats." 0.8,
+    # 6 "No." after "" -1 -> 0; B: 1 0.8, 3 echoes "Cats." (cosine 1 >= 0.95: 0), 5 empty (0)
+    assert s.raw == {"A": pytest.approx((0.6 + 0.8) / 4), "B": pytest.approx(0.8 / 3)}
+    assert [(d["turn"], d["answers"], d["similarity"]) for d in s.details] == [
+        (1, 0, 0.8), (2, 1, 0.6), (4, 3, 0.8)]
+
+
+def test_reply_method_gives_a_penalised_repetition_nothing() -> None:
+    vec = _Vectors({"Do you like cats?": [1, 0], "I do like cats a lot.": [0.9, 0.43589],
+                    "Nice.": [0, 1]})
+    g = game(["Do you like cats?", "I do like cats a lot.", "Do you like cats?",
+              "I do like cats a lot.", "Nice."])
+    # A's turn 2 repeats its question (penalised by diversity): 0 by default, 0.9 when
+    # repetitions count; A's turn 4 "Nice." answers B at 0.43589. B's turn 3 answers the
+    # repeated question again (excused, not penalised) and keeps its cosine 0.9
+    s = Relevance(Relevance.Params(method="reply"), embedder=vec).score_games([g])[0]
+    keep = Relevance(Relevance.Params(method="reply", skip_repetitions=False),
+                     embedder=vec).score_games([g])[0]
+    assert s.raw["A"] == pytest.approx(0.43589 / 3)
+    assert keep.raw["A"] == pytest.approx((0.9 + 0.43589) / 3)
+    assert s.raw["B"] == pytest.approx((0.9 + 0.9) / 2)
+
+
+def test_reply_method_with_a_missing_model_folder_says_so(tmp_path: Path) -> None:
+    rel = Relevance(Relevance.Params(method="reply", model=str(tmp_path / "nope")))
+    with pytest.raises(ChatmatchError, match="no such directory"):
+        rel.load()
