@@ -32,10 +32,9 @@ scorer where chatmatch's defaults differ from them:
   TF-IDF cosine (the default of diversity too; consistency's default compares answers by
   meaning, all-MiniLM-L6-v2, and charges an answer that says the same thing the other way);
   knowledge ``method: entities, unit: count``, proactivity ``questions: all, unit: turns``,
-  relevance ``unit: count`` -- the paper's counts (default: knowledge per turn and
-  proactivity's share, rates that do not grow with the length of the chat, measured in
-  docs/validity.md; relevance's count is the default too, pinned so the preset does not
-  follow a later default).
+  relevance ``unit: count`` -- the paper's counts (default: knowledge per turn,
+  proactivity's share and relevance's mean over turns of recalled / sqrt(concepts), rates
+  that do not grow with the length of the chat, measured in docs/validity.md).
 
 Every other paper setting is already chatmatch's default (sigma_r 0.95, sigma_c 0.8, d 1,
 p 50 %, all weights 1, 3/1/0 points). Add a preset or a key here, in one place.

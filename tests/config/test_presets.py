@@ -57,7 +57,8 @@ def test_no_preset_is_the_measured_default(tmp_path):
     # rates, not counts: measured not to follow the length of chats and turns (issue 20)
     assert cfg.scoring.scorer_params("knowledge").unit == "per_turn"
     assert cfg.scoring.scorer_params("proactivity").unit == "share"
-    assert cfg.scoring.scorer_params("relevance").unit == "count"  # per_concept broke two known orders
+    # relevance: recalled / sqrt(concepts) per turn (per_concept broke two known orders)
+    assert cfg.scoring.scorer_params("relevance").unit == "turn_sqrt"
     # answers compared by meaning, and their polarity (issue 20, consistency)
     assert cfg.scoring.scorer_params("consistency").similarity == "embedding"
     assert cfg.scoring.scorer_params("consistency").checks_polarity()

@@ -1,13 +1,18 @@
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
 import pytest
 from scoring_dialogues import FIGURE2, game
 
+from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.relevance import Relevance, important_concepts
 from chatmatch.transcript import Transcript
 
 #: the paper's rule: a previous mention by either speaker counts, repetitions are credited
-PAPER = {"own_concepts": True, "skip_repetitions": False}
+PAPER: dict[str, Any] = {"own_concepts": True, "skip_repetitions": False}
 
 
 def test_figure2(figure2: Transcript) -> None:
@@ -149,3 +154,140 @@ def test_per_concept_does_not_grow_with_turn_length() -> None:
     assert rel.score_games([long])[0].raw["A"] < rel.score_games([short])[0].raw["A"]
     counted = Relevance(Relevance.Params(unit="count"))
     assert counted.score_games([long])[0].raw["A"] == counted.score_games([short])[0].raw["A"]
+
+
+def test_turn_units_hand_computed(figure2: Transcript) -> None:
+    # concepts per turn (test_figure2): A 0 living | 2 living | 4 live | 6 live | 8 student
+    # busy; B 1 student | 3 student | 5 live small town sea | 7 home big city mountain.
+    # The paper's rule recalls: A turn 2 (1 of 1 concept), turn 8 (1 of 2); B turn 3 (1 of 1)
+    def raw(unit: str) -> dict[str, float]:
+        return Relevance(Relevance.Params.model_validate({"unit": unit, **PAPER})).score_games([figure2])[0].raw
+
+    assert raw("turn_sqrt") == {"A": pytest.approx((1 + 1 / 2 ** 0.5) / 5), "B": pytest.approx(1 / 4)}
+    assert raw("turn_share") == {"A": pytest.approx((1 + 1 / 2) / 5), "B": pytest.approx(1 / 4)}
+    # every turn holds a concept: charging concept-less turns changes nothing here
+    assert raw("per_concept_charged") == raw("per_concept") == {"A": pytest.approx(2 / 6),
+                                                                 "B": pytest.approx(1 / 10)}
+    # the default is turn_sqrt (same details: the same bonus turns, another unit)
+    default = Relevance().score_games([figure2])[0]
+    # (turn 2 is a penalised repeated question: only turn 8 earns, 1 of its 2 concepts)
+    assert default.raw == {"A": pytest.approx(1 / 2 ** 0.5 / 5), "B": pytest.approx(1 / 4)}
+    assert [d["turn"] for d in default.details] == [3, 8]
+
+
+def test_concept_less_turns_are_charged_except_by_per_concept() -> None:
+    # A recalls "garden" at turn 2 (its own word, 2 back); in the second game A also says
+    # two turns with no concept at all ("Okay." / "Hmm, yes.")
+    terse = game(["I love my garden.", "Nice.", "My garden.", "Good."])
+    empty = game(["I love my garden.", "Nice.", "My garden.", "Good.", "Okay.", "So.",
+                  "Hmm, yes.", "Right."])
+
+    def a(unit: str, g: Transcript) -> float:
+        return Relevance(Relevance.Params.model_validate({"unit": unit})).score_games([g])[0].raw["A"]
+
+    assert a("per_concept", empty) == a("per_concept", terse)  # saying nothing costs nothing
+    for unit in ("per_concept_charged", "turn_share", "turn_sqrt", "per_turn"):
+        assert a(unit, empty) < a(unit, terse), unit
+    assert a("turn_sqrt", terse) == pytest.approx((0 + 1) / 2)
+    assert a("turn_sqrt", empty) == pytest.approx((0 + 1 + 0 + 0) / 4)
+
+
+def test_turn_sqrt_between_the_count_per_turn_and_the_share() -> None:
+    # A recalls "garden" (its own, 2 back) in a 1-concept turn, or in a 4-concept turn
+    short = game(["I love my garden.", "Nice.", "My garden.", "Good."])
+    long = game(["I love my garden.", "Nice.", "My garden has tomatoes, roses and beans.", "Good."])
+
+    def a(unit: str, g: Transcript) -> float:
+        return Relevance(Relevance.Params.model_validate({"unit": unit})).score_games([g])[0].raw["A"]
+
+    # the count per turn ignores the 3 new concepts; the share divides by 5 (garden,
+    # tomato, rose, bean, have?) -- whatever spaCy finds, sqrt sits in between
+    n = round(1 / a("turn_share", long) * 2 ** -1)  # the long turn's concept count
+    assert n >= 4
+    assert a("turn_sqrt", long) == pytest.approx(1 / n ** 0.5 / 2)
+    assert a("turn_share", long) < a("turn_sqrt", long) < a("per_turn", long) == a("per_turn", short)
+    assert a("turn_sqrt", short) == a("per_turn", short) == pytest.approx(1 / 2)
+    # a turn that recalls in proportion to its length keeps its credit: 2 of 4 = 1 of 1
+    two = game(["I love my garden and roses.", "Nice.", "My garden roses, tomatoes and beans.",
+                "Good."])
+    assert Relevance(Relevance.Params(unit="turn_sqrt", p=1.0)).score_games([two])[0].raw["A"] == \
+        pytest.approx(2 / 4 ** 0.5 / 2)
+
+
+def test_turn_sqrt_gives_a_left_out_repetition_nothing_but_counts_its_turn() -> None:
+    # A's turn 4 repeats its turn 0 verbatim and brings back "garden" (B's, at 1):
+    # penalised by diversity, so it earns nothing by default, yet it is one of A's turns
+    g = game(["I love my garden.", "A garden?", "Sure thing.", "Nice weather.",
+              "I love my garden.", "Okay."])
+    skip = Relevance(Relevance.Params(unit="turn_sqrt", p=1.0)).score_games([g])[0]
+    keep = Relevance(Relevance.Params(unit="turn_sqrt", p=1.0,
+                                      skip_repetitions=False)).score_games([g])[0]
+    assert skip.raw["A"] == 0.0 and skip.details == []
+    assert keep.raw["A"] > 0.0
+
+
+def test_take_up_credits_the_partners_last_turn(figure2: Transcript) -> None:
+    # B's turn 5 ("live small town sea") takes up "live" from A's turn 4, the turn just
+    # before it (1 back: no memory bonus): 1 of its 4 concepts -> 1 / sqrt(4) = 0.5
+    plain = Relevance(Relevance.Params()).score_games([figure2])[0]
+    taken = Relevance(Relevance.Params(take_up=True)).score_games([figure2])[0]
+    assert plain.raw["B"] == pytest.approx(1 / 4)
+    assert taken.raw == {"A": plain.raw["A"], "B": pytest.approx((1 + 0.5) / 4)}
+    assert {"turn": 5, "speaker": "B", "concepts": [{"lemma": "live", "previous_turn": 4}]} \
+        in taken.details
+
+
+def test_take_up_gives_a_verbatim_echo_nothing() -> None:
+    # B echoes A's turn 2 word for word (earns nothing), then answers it in its own words
+    g = game(["I love my garden.", "Nice.", "Roses grow well here.", "Roses grow well here.",
+              "Tomatoes too.", "Tomatoes need sun."])
+    s = Relevance(Relevance.Params(take_up=True, unit="count")).score_games([g])[0]
+    assert [d["turn"] for d in s.details] == [5]
+    assert s.details[0]["concepts"] == [{"lemma": "tomato", "previous_turn": 4}]
+    assert Relevance(Relevance.Params(unit="count")).score_games([g])[0].raw == {"A": 0, "B": 0}
+
+
+class _Vectors:
+    """A stand-in embedder: fixed unit vectors per text (the real model: test_embed.py)."""
+
+    def __init__(self, table: dict[str, list[float]]) -> None:
+        self.table = table
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return np.array([self.table[t] for t in texts], dtype=float)
+
+
+def test_reply_method_hand_computed() -> None:
+    vec = _Vectors({"Hello there.": [1, 0], "Hi.": [0.8, 0.6], "Cats.": [0, 1],
+                    "Dogs.": [0.6, 0.8], "": [1, 0], "No.": [-1, 0]})
+    g = game(["Hello there.", "Hi.", "Cats.", "Cats.", "Dogs.", "", "No."])
+    rel = Relevance(Relevance.Params(method="reply"), embedder=vec)
+    assert rel.needs().spacy is None
+    s = rel.score_games([g])[0]
+    # A: 0 answers nothing (0), 2 "Cats." after "Hi." 0.6, 4 "Dogs." after "Cats." 0.8,
+    # 6 "No." after "" -1 -> 0; B: 1 0.8, 3 echoes "Cats." (cosine 1 >= 0.95: 0), 5 empty (0)
+    assert s.raw == {"A": pytest.approx((0.6 + 0.8) / 4), "B": pytest.approx(0.8 / 3)}
+    assert [(d["turn"], d["answers"], d["similarity"]) for d in s.details] == [
+        (1, 0, 0.8), (2, 1, 0.6), (4, 3, 0.8)]
+
+
+def test_reply_method_gives_a_penalised_repetition_nothing() -> None:
+    vec = _Vectors({"Do you like cats?": [1, 0], "I do like cats a lot.": [0.9, 0.43589],
+                    "Nice.": [0, 1]})
+    g = game(["Do you like cats?", "I do like cats a lot.", "Do you like cats?",
+              "I do like cats a lot.", "Nice."])
+    # A's turn 2 repeats its question (penalised by diversity): 0 by default, 0.9 when
+    # repetitions count; A's turn 4 "Nice." answers B at 0.43589. B's turn 3 answers the
+    # repeated question again (excused, not penalised) and keeps its cosine 0.9
+    s = Relevance(Relevance.Params(method="reply"), embedder=vec).score_games([g])[0]
+    keep = Relevance(Relevance.Params(method="reply", skip_repetitions=False),
+                     embedder=vec).score_games([g])[0]
+    assert s.raw["A"] == pytest.approx(0.43589 / 3)
+    assert keep.raw["A"] == pytest.approx((0.9 + 0.43589) / 3)
+    assert s.raw["B"] == pytest.approx((0.9 + 0.9) / 2)
+
+
+def test_reply_method_with_a_missing_model_folder_says_so(tmp_path: Path) -> None:
+    rel = Relevance(Relevance.Params(method="reply", model=str(tmp_path / "nope")))
+    with pytest.raises(ChatmatchError, match="no such directory"):
+        rel.load()

@@ -42,6 +42,7 @@ def test_defaults_are_the_papers() -> None:
     ({"params": {"fluency": {"aggregation": "max"}}}, "fluency.aggregation"),
     ({"params": {"consistncy": {}}}, "Did you mean: consistency?"),
     ({"params": {"relevance": 3}}, "relevance"),
+    ({"params": {"relevance": {"unit": "sqrt"}}}, "relevance.unit: Input should be 'turn_sqrt'"),
     ({"dimension": ["fluency"]}, "Extra inputs are not permitted"),
 ])
 def test_errors_are_short_and_specific(data: dict, message: str) -> None:
