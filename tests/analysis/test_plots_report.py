@@ -9,7 +9,7 @@ from chatmatch.analysis.plots import head_to_head_matrix, plot_run
 from chatmatch.analysis.report import _num, build_report
 from chatmatch.records import ScoreRecord
 from chatmatch.rundir.storedrun import Run
-from chatmatch.scoring.details import TurnNote, turn_notes
+from chatmatch.scoring.details import TurnNote, detail_notes, turn_notes
 from chatmatch.transcript import make_transcript
 from tests.analysis.helpers import won, write_run
 
@@ -89,6 +89,14 @@ def test_turn_notes_highlight_what_scored():
     assert TurnNote("fluency", "ppl 12.0", False, True) in notes[1]
     # a measurement only the report lists
     assert TurnNote("proactivity", "0 questions", False, False) in notes[1]
+
+
+def test_relevance_notes_for_both_methods():
+    # method: reply (the default): the turn it answers and the cosine, a measurement
+    assert detail_notes("relevance", {"turn": 4, "speaker": "a", "answers": 3, "similarity": 0.4127}) \
+        == [TurnNote("relevance", "answers turn 3, similarity 0.41", False, True)]
+    # method: recall: the remembered concepts, a finding
+    assert detail_notes("relevance", {"turn": 4, "concepts": [{"lemma": "tea"}]})[0].scored
 
 
 def test_report_has_every_section_and_escapes_bot_text(run3):
