@@ -204,7 +204,7 @@ def _load_once(key: tuple[Any, ...], build: Callable[[], LanguageModel]) -> Lang
 
 def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_tokens: int = 512,
            max_batch_tokens: int = 2048, device: str = "auto",
-           precision: str = "fp32", processes: int | str = 1, engine: str = "torch",
+           precision: str = "fp32", processes: int | str = "auto", engine: str = "torch",
            threads: int | str = "auto") -> LanguageModel:
     """The language model for ``backend`` (``transformers`` or ``ngram``), loaded once per
     process: weights are shared by every caller naming the same ``model``, and so is the

@@ -29,7 +29,8 @@ def test_engine_scores_every_game_and_shares_one_spacy_pass(monkeypatch: pytest.
     counting = CountingNlp(analysis.load_spacy(model))
     monkeypatch.setattr(analysis, "load_spacy", lambda name: counting)
     cfg = ScoringConfig(dimensions=["knowledge", "proactivity", "specificity", "diversity",
-                                    "consistency", "relevance"])
+                                    "consistency", "relevance"],
+                        params={"relevance": {"method": "recall"}})  # recall's concepts: spaCy
     games = [game(FIGURE2, gid="g1"), game(["I live in Paris.", "Paris is nice?", "I love Paris."], gid="g2")]
     out = score_games(games, cfg.build_scorers())
     assert [list(r) for r in out] == [cfg.dimensions] * 2
