@@ -106,12 +106,13 @@ class ForwardPool:
 
     With more than one process, each (this one included, while it computes its share) runs
     ``usable cores // processes`` torch threads (at least 1): two processes of one thread
-    each on 2 cores, not two processes of two threads fighting over them. One thread a
-    process is also the cheaper layout: torch's second thread costs ~25% more CPU per token
-    for a 135M model on an idle machine and several times more on a busy one
-    (docs/scoring.md, "Processes"). The thread count does not change a perplexity: the
-    matrix products split their rows between threads, not their sums (checked bit for bit
-    on SmolLM2 in ``benchmarks/bench_processes.py``)."""
+    each on 2 cores, not two processes of two threads fighting over them. On idle cores
+    this is as fast as one process of two threads (SmolLM2: 80.6 vs 82.4 s wall, 3.96 vs
+    4.18 CPU ms a token); when other work holds a core, two torch threads in one process
+    wait on each other and collapse (449 s wall against 27.5 s for one thread, same texts,
+    load average 3; docs/scoring.md, "Processes and threads"). The thread count does not change a
+    perplexity: the matrix products split their rows between threads, not their sums
+    (checked bit for bit on SmolLM2 in ``benchmarks/bench_processes.py``)."""
 
     def __init__(self, model: Any, split: bool, processes: int) -> None:
         self.model, self.split, self.processes = model, split, processes
