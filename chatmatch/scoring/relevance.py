@@ -1,9 +1,4 @@
-"""Relevance: how well a bot's turns answer what was just said (higher is better).
-
-By default (``method: reply``, chosen by measurement: see the end of this docstring) the
-raw score is the meaning of each reply compared with the turn it answers. The paper's
-rule, memory bonuses (Algorithm 3), is ``method: recall`` (``preset: paper``), described
-first.
+"""Relevance: memory bonuses (Algorithm 3 of the paper; higher is better).
 
 Concepts are the lemmas of content words -- nouns, proper nouns, verbs, adjectives that
 are not stop words -- from spaCy (``spacy_model``; the pass is shared with knowledge).
@@ -68,7 +63,7 @@ on DSTC9 (system tau +0.53 / +0.60, chat rho +0.16 / +0.15, the best with length
 out) but follows turn length (rho +0.50) and ranks the repeated-questions family wrong
 under TrueSkill (reask-60 above reask-30), so it is not the default.
 
-``method: reply`` (the default; the ``hf`` extra) scores each turn's reply to what was just
+``method: reply`` (an option; the ``hf`` extra) scores each turn's reply to what was just
 said by its meaning instead of Algorithm 3: the bot's raw score is the mean over its
 credited turns of the sentence-embedding cosine (``model``: all-MiniLM-L6-v2, loaded once
 per process) with the partner's turn just before it; a turn earns 0 when the cosine is
@@ -76,13 +71,8 @@ negative, when it is empty, a penalised repetition (``skip_repetitions``) or a n
 of that turn (cosine >= ``sigma_r``, 0.95 by default: an echo). ``unit``, ``p``, ``d``,
 ``min_df``, ``own_concepts`` and ``take_up`` do not apply to it; its details list each
 credited turn with the turn it answers and the cosine. Measured in docs/validity.md
-("Relevance without length"): free of length (DSTC9 chat rho +0.18 / +0.20 with mean
-turn / total words), the best agreement with people of all the options (all 2,200 DSTC9
-chats: system tau +0.56 with "coherent", +0.64 with "topic depth", +0.18 with length held
-out where every lexical option is at +0.03), and every known order right (the fault
-ladder alone +1.00, both ladder families), so it is the default; the paired lab run has
-it better than ``turn_sqrt`` on DSTC9 "coherent" (chat rho +0.12 [+0.01, +0.23]) and
-within noise on FED (docs/validity.md, "Relevance on meaning: the default").
+("Relevance without length"): free of length and the best agreement with people of all
+the options, not yet the default (measured on part of the data only).
 """
 
 from __future__ import annotations
@@ -131,9 +121,9 @@ class Relevance(SpacyScorer):
         #: also credit the concepts a turn takes up from the partner's turn just before it
         #: (any concept, at any distance; a verbatim echo of that turn earns nothing)
         take_up: bool = False
-        #: reply (the default: the mean over the bot's turns of the sentence-embedding
-        #: cosine with the partner's turn just before) or recall (Algorithm 3, in ``unit``)
-        method: Literal["recall", "reply"] = "reply"
+        #: recall (Algorithm 3, in ``unit``) or reply (the mean over the bot's turns of the
+        #: sentence-embedding cosine with the partner's turn just before; an option)
+        method: Literal["recall", "reply"] = "recall"
         #: the sentence embedding model of ``method: reply``: minilm (packaged) or a folder
         model: str = Field(default=MINILM, min_length=1)
         #: turn_sqrt (mean over turns of recalled / sqrt(concepts)), count (the paper),
