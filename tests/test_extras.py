@@ -75,10 +75,11 @@ def logs(tmp_path: Path) -> Path:
 
 
 def write_config(path: Path, dimensions: list[str] | None, backend: str,
-                 consistency: str = "tfidf") -> Path:
+                 consistency: str = "tfidf", relevance: str = "recall") -> Path:
     dims = f"  dimensions: [{', '.join(dimensions)}]\n" if dimensions else ""
     path.write_text(f"scoring:\n{dims}  params:\n    fluency: {{backend: {backend}}}\n"
-                    f"    consistency: {{similarity: {consistency}}}\n")
+                    f"    consistency: {{similarity: {consistency}}}\n"
+                    f"    relevance: {{method: {relevance}}}\n")
     return path
 
 
@@ -115,8 +116,9 @@ def test_consistency_on_meaning_without_torch_names_the_hf_extra(tmp_path: Path,
 
 
 def test_relevance_on_meaning_without_torch_names_the_hf_extra(tmp_path: Path, logs: Path) -> None:
-    # the default relevance compares each reply with the turn it answers (all-MiniLM-L6-v2)
-    cfg = write_config(tmp_path / "reply.yaml", ["proactivity", "relevance"], "ngram")
+    # relevance method: reply compares each reply with the turn it answers (all-MiniLM-L6-v2)
+    cfg = write_config(tmp_path / "reply.yaml", ["proactivity", "relevance"], "ngram",
+                       relevance="reply")
     done = run_without(("torch", "transformers"), ["score", str(logs), "--config", str(cfg),
                                                    "--quiet"], tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr

@@ -69,6 +69,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "scoring.params.proactivity.questions": "all",
         "scoring.params.proactivity.unit": "turns",
         "scoring.params.relevance.unit": "count",
+        "scoring.params.relevance.method": "recall",
     },
 }
 

@@ -12,14 +12,15 @@ from chatmatch.scoring.relevance import Relevance, important_concepts
 from chatmatch.transcript import Transcript
 
 #: the paper's rule: a previous mention by either speaker counts, repetitions are credited
-#: (the tests of Algorithm 3 name ``method: recall``; the default is ``method: reply``)
+#: (the tests of Algorithm 3 name ``method: recall``, the default, so that they do not
+#: follow a later default)
 PAPER: dict[str, Any] = {"own_concepts": True, "skip_repetitions": False}
 
 
-def test_the_default_is_the_replys_meaning_and_paper_is_recall() -> None:
+def test_the_default_is_recall_per_turn_and_paper_pins_the_count() -> None:
     from chatmatch.config.presets import PRESETS
 
-    assert Relevance.Params().method == "reply"
+    assert (Relevance.Params().method, Relevance.Params().unit) == ("recall", "turn_sqrt")
     assert PRESETS["paper"]["scoring.params.relevance.method"] == "recall"
     assert PRESETS["paper"]["scoring.params.relevance.unit"] == "count"
 
