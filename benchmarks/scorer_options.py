@@ -97,6 +97,7 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("turn-sqrt", "relevance", {"unit": "turn_sqrt"}),
     ("turn-sqrt-take-up", "relevance", {"unit": "turn_sqrt", "take_up": True}),
     ("reply-embedding", "relevance", {"method": "reply"}),
+    ("reply-discounted", "relevance", {"method": "reply", "restating": "discounted"}),
     ("paper", "fluency", {"backend": "ngram", "aggregation": "authors"}),
     ("default-before", "fluency", {"backend": "ngram"}),
     ("worst", "fluency", {"backend": "ngram", "aggregation": "worst"}),

@@ -126,6 +126,10 @@ class Relevance(SpacyScorer):
         #: recall (Algorithm 3, in ``unit``) or reply (the mean over the bot's turns of the
         #: sentence-embedding cosine with the partner's turn just before; an option)
         method: Literal["recall", "reply"] = "recall"
+        #: ``method: reply``: ``discounted`` multiplies a turn's cosine by the share of its
+        #: content words that are not taken from the turn it answers (a reflection or an
+        #: agreeing echo of the partner earns little); ``credited`` (default) does not
+        restating: Literal["credited", "discounted"] = "credited"
         #: the sentence embedding model of ``method: reply``: minilm (packaged) or a folder
         model: str = Field(default=MINILM, min_length=1)
         #: turn_sqrt (mean over turns of recalled / sqrt(concepts)), count (the paper),
@@ -170,7 +174,8 @@ class Relevance(SpacyScorer):
                 n = len(a.game.turns)
                 raw, details = reply_similarity(a.game, vectors[start:start + n],
                                                 skipped_turns(a, self.params),
-                                                sigma(self.params.sigma_r))
+                                                sigma(self.params.sigma_r),
+                                                self.params.restating == "discounted")
                 out.append(DimensionScore(self.name, raw, self.higher_is_better, details))
                 start += n
             return out
@@ -245,10 +250,11 @@ def unit_scores(game: Transcript, marks: Sequence[Mark], unit: str) -> dict[str,
 
 
 def reply_similarity(game: Transcript, vectors: Any, skip: frozenset[int],
-                     echo: float) -> tuple[dict[str, float], list[dict[str, Any]]]:
+                     echo: float, discount: bool = False) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """``method: reply``: each player's mean over its credited turns of the cosine of the
     turn's vector with the partner's turn just before it (0 when negative, for a skipped
-    repetition, an empty turn, or a near-copy of that turn: cosine >= ``echo``)."""
+    repetition, an empty turn, or a near-copy of that turn: cosine >= ``echo``); with
+    ``discount``, times the share of the turn's content words not in that turn."""
     total, turns = zero_raw(game), Counter[str]()
     details: list[dict[str, Any]] = []
     for t, turn in enumerate(game.turns):
@@ -260,10 +266,24 @@ def reply_similarity(game: Transcript, vectors: Any, skip: frozenset[int],
             continue
         cos = float(vectors[t] @ vectors[before])
         if 0.0 < cos < echo:
-            total[turn.speaker] += cos
+            new = new_share(turn.text, game.turns[before].text) if discount else 1.0
+            total[turn.speaker] += cos * new
             details.append({"turn": t, "speaker": turn.speaker, "answers": before,
-                            "similarity": round(cos, 4)})
+                            "similarity": round(cos, 4),
+                            **({"new_words": round(new, 4)} if discount else {})})
     return {q: v / turns[q] if turns[q] else 0.0 for q, v in total.items()}, details
+
+
+def new_share(text: str, answered: str) -> float:
+    """The share of ``text``'s content words (not stop words) absent from ``answered``;
+    1 when it has none (nothing restated)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    words = [w for w in _words(text) if w not in ENGLISH_STOP_WORDS]
+    if not words:
+        return 1.0
+    taken = set(_words(answered))
+    return sum(w not in taken for w in words) / len(words)
 
 
 def _turn_before(turns: Sequence[Turn], t: int) -> int | None:

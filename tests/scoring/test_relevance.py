@@ -297,6 +297,25 @@ def test_reply_method_gives_a_penalised_repetition_nothing() -> None:
     assert s.raw["B"] == pytest.approx((0.9 + 0.9) / 2)
 
 
+def test_reply_discounted_charges_restating_the_partner() -> None:
+    said = "I went hiking in the mountains with my brother."
+    reflect = "Why do you say you went hiking in the mountains with your brother?"
+    answer = "Which trail did you take? I love the Alps."
+    vec = _Vectors({said: [1, 0], reflect: [0.8, 0.6], answer: [0.6, 0.8]})
+    g = game([said, reflect, said, answer])  # B reflects A's turn 0, then answers turn 2
+    plain = Relevance(Relevance.Params(method="reply"), embedder=vec).score_games([g])[0]
+    disc = Relevance(Relevance.Params(method="reply", restating="discounted"),
+                     embedder=vec).score_games([g])[0]
+    # content words of the reflection (stop words out): say, went, hiking, mountains,
+    # brother -- all but "say" taken from turn 0: 1 of 5 new; the answer's: trail, love,
+    # alps -- all new
+    assert plain.raw["B"] == pytest.approx((0.8 + 0.6) / 2)  # the reflection wins undiscounted
+    assert disc.raw["B"] == pytest.approx((0.8 * 1 / 5 + 0.6 * 1) / 2)
+    assert [d["new_words"] for d in disc.details if d["speaker"] == "B"] == [0.2, 1.0]
+    with pytest.raises(ValueError):
+        Relevance.Params.model_validate({"restating": "sometimes"})
+
+
 def test_reply_method_with_a_missing_model_folder_says_so(tmp_path: Path) -> None:
     rel = Relevance(Relevance.Params(method="reply", model=str(tmp_path / "nope")))
     with pytest.raises(ChatmatchError, match="no such directory"):
