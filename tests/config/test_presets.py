@@ -57,7 +57,10 @@ def test_no_preset_is_the_measured_default(tmp_path):
     # rates, not counts: measured not to follow the length of chats and turns (issue 20)
     assert cfg.scoring.scorer_params("knowledge").unit == "per_turn"
     assert cfg.scoring.scorer_params("proactivity").unit == "share"
-    # relevance: recalled / sqrt(concepts) per turn (per_concept broke two known orders)
+    # relevance: the reply's meaning, restating the partner discounted (issue 20); recall's
+    # unit recalled / sqrt(concepts) per turn (per_concept broke two known orders)
+    assert cfg.scoring.scorer_params("relevance").method == "reply"
+    assert cfg.scoring.scorer_params("relevance").restating == "discounted"
     assert cfg.scoring.scorer_params("relevance").unit == "turn_sqrt"
     # answers compared by meaning, and their polarity (issue 20, consistency)
     assert cfg.scoring.scorer_params("consistency").similarity == "embedding"

@@ -12,15 +12,16 @@ from chatmatch.scoring.relevance import Relevance, important_concepts
 from chatmatch.transcript import Transcript
 
 #: the paper's rule: a previous mention by either speaker counts, repetitions are credited
-#: (the tests of Algorithm 3 name ``method: recall``, the default, so that they do not
-#: follow a later default)
+#: (the tests of Algorithm 3 name ``method: recall``; the default is ``method: reply``)
 PAPER: dict[str, Any] = {"own_concepts": True, "skip_repetitions": False}
 
 
-def test_the_default_is_recall_per_turn_and_paper_pins_the_count() -> None:
+def test_the_default_is_the_replys_new_meaning_and_paper_pins_the_count() -> None:
     from chatmatch.config.presets import PRESETS
 
-    assert (Relevance.Params().method, Relevance.Params().unit) == ("recall", "turn_sqrt")
+    p = Relevance.Params()
+    assert (p.method, p.restating) == ("reply", "discounted")
+    assert Relevance.Params(method="recall").unit == "turn_sqrt"
     assert PRESETS["paper"]["scoring.params.relevance.method"] == "recall"
     assert PRESETS["paper"]["scoring.params.relevance.unit"] == "count"
 
@@ -289,8 +290,8 @@ def test_reply_method_gives_a_penalised_repetition_nothing() -> None:
     # A's turn 2 repeats its question (penalised by diversity): 0 by default, 0.9 when
     # repetitions count; A's turn 4 "Nice." answers B at 0.43589. B's turn 3 answers the
     # repeated question again (excused, not penalised) and keeps its cosine 0.9
-    s = Relevance(Relevance.Params(method="reply"), embedder=vec).score_games([g])[0]
-    keep = Relevance(Relevance.Params(method="reply", skip_repetitions=False),
+    s = Relevance(Relevance.Params(method="reply", restating="credited"), embedder=vec).score_games([g])[0]
+    keep = Relevance(Relevance.Params(method="reply", restating="credited", skip_repetitions=False),
                      embedder=vec).score_games([g])[0]
     assert s.raw["A"] == pytest.approx(0.43589 / 3)
     assert keep.raw["A"] == pytest.approx((0.9 + 0.43589) / 3)
@@ -303,7 +304,7 @@ def test_reply_discounted_charges_restating_the_partner() -> None:
     answer = "Which trail did you take? I love the Alps."
     vec = _Vectors({said: [1, 0], reflect: [0.8, 0.6], answer: [0.6, 0.8]})
     g = game([said, reflect, said, answer])  # B reflects A's turn 0, then answers turn 2
-    plain = Relevance(Relevance.Params(method="reply"), embedder=vec).score_games([g])[0]
+    plain = Relevance(Relevance.Params(method="reply", restating="credited"), embedder=vec).score_games([g])[0]
     disc = Relevance(Relevance.Params(method="reply", restating="discounted"),
                      embedder=vec).score_games([g])[0]
     # content words of the reflection (stop words out): say, went, hiking, mountains,
