@@ -10,8 +10,11 @@ import pytest
 
 from tests.scoring.golden.generate import CONFIGS, HERE, REGENERATE, compute
 
-#: floats may differ this much (relative) between platforms and library versions
-REL_TOL = 1e-9
+#: floats may differ this much (relative) between platforms and library versions, and
+#: between runs for values from a float32 model: a sentence embedding (relevance's reply
+#: cosines) or a perplexity moves in its 7th digit with the texts it is batched with
+#: (padding changes the matrix shapes), and the test session shares one embedder
+REL_TOL = 1e-5
 
 
 def differences(want: Any, got: Any, where: str = "") -> Iterator[str]:
