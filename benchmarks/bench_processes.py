@@ -17,7 +17,7 @@ SmolLM2 through ``TransformersLM``. Printed per layout: model load, the scoring 
 wall and CPU seconds (worker processes included), CPU ms per token, and whether every
 perplexity equals the first layout's exactly. The last column projects the wall time of
 the LM pass of ``chatmatch score`` on 42 games x 200 turns (7,891 distinct texts) at the
-measured seconds per token. The load average is printed: wall times on a busy machine say
+measured seconds per distinct text. The load average is printed: wall times on a busy machine say
 little.
 """
 
@@ -93,7 +93,7 @@ def main() -> None:
         p.join()
         first = values if first is None else first
         same = "yes" if values == first else f"no ({sum(a != b for a, b in zip(values, first))} differ)"
-        proj = wall / tokens * tokens / len(texts) * TEXTS_42x200
+        proj = wall / len(texts) * TEXTS_42x200  # at the measured seconds per distinct text
         rows.append(f"| {name} | {load:.1f} | {wall:.1f} | {cpu_s:.1f} | {1000 * cpu_s / tokens:.2f} | "
                     f"{same} | {proj:.0f} |")
         print(f"  {name}: {wall:.1f} s wall, {cpu_s:.1f} CPU s (load average {os.getloadavg()[0]:.1f})",
