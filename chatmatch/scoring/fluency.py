@@ -88,11 +88,13 @@ class Fluency(Scorer):
         skip_repetitions: bool = True
         #: Algorithm 1's threshold for ``skip_repetitions`` (None: diversity's)
         sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
-        batch_size: int = Field(default=16, ge=1, le=4096)
+        #: texts a batch (auto: 16 on a CPU, 256 on a GPU; chatmatch.scoring.lm.CPU_BATCH)
+        batch_size: int | Literal["auto"] = "auto"
         #: texts longer than this are scored in sliding windows (chatmatch.scoring.lm)
         max_tokens: int = Field(default=512, ge=2)
-        #: a batch holds at most this many padded tokens (and at most batch_size texts)
-        max_batch_tokens: int = Field(default=2048, ge=2)
+        #: a batch holds at most this many padded tokens (and at most batch_size texts;
+        #: auto: 2,048 on a CPU, 32,768 on a GPU)
+        max_batch_tokens: int | Literal["auto"] = "auto"
         #: what runs the LM (docs/scale.md, "Fluency engines"): torch (float32 or
         #: ``precision``, CPU or GPU) or llama-cpp (the GGUF's quantised weights as shipped,
         #: CPU only; needs llama-cpp-python)
@@ -115,6 +117,15 @@ class Fluency(Scorer):
                 return value
             raise ValueError(f"got {value!r}; give a number of {info.field_name} from 1 to 256, "
                              "or 'auto'")
+
+        @field_validator("batch_size", "max_batch_tokens", mode="before")
+        @classmethod
+        def _size_or_auto(cls, value: Any, info: ValidationInfo) -> Any:
+            low, high = (1, 4096) if info.field_name == "batch_size" else (2, 10**7)
+            if value == "auto" or (type(value) is int and low <= value <= high):
+                return value
+            raise ValueError(f"got {value!r}; give {info.field_name} as a number from {low} to "
+                             f"{high}, or 'auto' (its default for the device)")
 
     params: Params
 

@@ -66,6 +66,12 @@ PRECISIONS = ("fp32", "bf16", "int8")
 #: :mod:`chatmatch.scoring.lm_llama`; docs/scale.md, "Fluency engines", says why it is not
 #: the default).
 ENGINES = ("torch", "llama-cpp")
+#: ``batch_size`` / ``max_batch_tokens`` for ``auto``: (texts, padded tokens) a batch on a
+#: CPU, where large padded batches are slower, and on a GPU, where small ones leave it idle
+#: (``benchmarks/bench_gpu.py`` on an H200: 7,891 texts in 14.4 s at the CPU's sizes, 2.6 s
+#: at the GPU's, the same perplexities to 2e-4 relative; docs/scale.md, "The GPU path").
+CPU_BATCH = (16, 2048)
+GPU_BATCH = (256, 32768)
 #: ``threads: auto`` for llama-cpp: one a usable core, at most this many (a 135M model
 #: gains little beyond).
 LLAMA_AUTO_THREADS = 8
@@ -202,8 +208,8 @@ def _load_once(key: tuple[Any, ...], build: Callable[[], LanguageModel]) -> Lang
         return loaded
 
 
-def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_tokens: int = 512,
-           max_batch_tokens: int = 2048, device: str = "auto",
+def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int | str = "auto", max_tokens: int = 512,
+           max_batch_tokens: int | str = "auto", device: str = "auto",
            precision: str = "fp32", processes: int | str = "auto", engine: str = "torch",
            threads: int | str = "auto") -> LanguageModel:
     """The language model for ``backend`` (``transformers`` or ``ngram``), loaded once per
@@ -211,9 +217,11 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
     perplexity cache of callers with the same options. ``model``, ``device`` (``auto``:
     the first GPU when torch sees one, else the CPU; ``cpu``, ``cuda``, ``cuda:N``, ``mps``)
     and ``precision`` (:data:`PRECISIONS`; ``int8`` runs on the CPU, ``device: auto``
-    included) and ``processes`` (a number, or ``auto``: one a CPU core once the calls add
+    included), ``processes`` (a number, or ``auto``: one a CPU core once the calls add
     up to :data:`~chatmatch.scoring.lm_forward.AUTO_MIN_TOKENS` tokens; a GPU always
-    uses one) are read by the ``transformers`` backend only."""
+    uses one) and ``batch_size`` / ``max_batch_tokens`` (numbers, or ``auto``:
+    :data:`CPU_BATCH` or :data:`GPU_BATCH` for the device) are read by the
+    ``transformers`` backend only."""
     if backend == "transformers" and _engine(engine, model, device, precision) == "llama-cpp":
         return _llama_lm(model, max_tokens, threads)
     if backend == "ngram":
@@ -227,6 +235,7 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
         device = "cpu" if precision == "int8" else _device(device)
         procs = 0 if processes == "auto" else int(processes)
         procs = procs if device == "cpu" else 1
+        batch_size, max_batch_tokens = _batching(batch_size, max_batch_tokens, device)
         key = (backend, model, batch_size, max_tokens, max_batch_tokens, device, precision, procs)
     else:
         raise ScoringError(f"unknown LM backend {backend!r}; use 'transformers' or 'ngram'")
@@ -234,12 +243,20 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int = 16, max_toke
         if backend == "transformers":
             weights, tokenizer = _weights(model, device, precision)
             store = _torch_store(model, weights, tokenizer, device, precision, max_tokens)
-            return TransformersLM(weights, tokenizer, name=model, batch_size=batch_size,
-                                  max_tokens=max_tokens, max_batch_tokens=max_batch_tokens,
+            return TransformersLM(weights, tokenizer, name=model, batch_size=int(batch_size),
+                                  max_tokens=max_tokens, max_batch_tokens=int(max_batch_tokens),
                                   processes=procs, store=store)
         return chitchat_ngram_lm()
 
     return _load_once(key, build)
+
+
+def _batching(batch_size: int | str, max_batch_tokens: int | str, device: str) -> tuple[int, int]:
+    """``(batch_size, max_batch_tokens)`` with each ``auto`` taken from the device's default
+    (:data:`CPU_BATCH` on the CPU, :data:`GPU_BATCH` on anything else)."""
+    auto = CPU_BATCH if device == "cpu" else GPU_BATCH
+    return (auto[0] if batch_size == "auto" else int(batch_size),
+            auto[1] if max_batch_tokens == "auto" else int(max_batch_tokens))
 
 
 def _torch_store(model: str, weights: Any, tokenizer: Any, device: str, precision: str,
