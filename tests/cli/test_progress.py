@@ -4,6 +4,7 @@ shown are read from a fake clock that the bots move (tests/test_progress.py's ``
 no test here asserts how long something took in real time."""
 
 import io
+import os
 import re
 from pathlib import Path
 from typing import ClassVar
@@ -137,3 +138,19 @@ def test_score_shows_scoring_and_quiet_hides_it(tmp_path, monkeypatch):
     assert loud.exit_code == 0 and quiet.exit_code == 0, loud.output
     assert "scoring 1 game" in loud.stderr
     assert "scoring" not in quiet.stderr and quiet.stdout == loud.stdout
+
+
+def test_main_sets_the_process_env_defaults_and_keeps_the_users(monkeypatch):
+    """OpenMP's threads must sleep, not spin, or torch collapses beside another job; the
+    variables are read when torch loads, so only ``main`` (before any import of it) sets
+    them, and a value the user set wins."""
+    import chatmatch.cli as cli_module
+
+    seen: dict[str, str | None] = {}
+    for key in cli_module.PROCESS_ENV_DEFAULTS:
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("TOKENIZERS_PARALLELISM", "true")
+    monkeypatch.setattr(cli_module, "cli", lambda prog_name: seen.update(
+        {k: os.environ.get(k) for k in ("OMP_WAIT_POLICY", "TOKENIZERS_PARALLELISM", "TQDM_DISABLE")}))
+    cli_module.main()
+    assert seen == {"OMP_WAIT_POLICY": "PASSIVE", "TOKENIZERS_PARALLELISM": "true", "TQDM_DISABLE": "1"}
