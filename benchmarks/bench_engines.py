@@ -152,6 +152,9 @@ def ct2_convert(folder: Path, alpha: float | None) -> None:
     t0 = time.perf_counter()
     model, tokenizer = load_weights("smollm2")
     if alpha is not None:
+        import torch
+
+        torch.set_num_threads(1)  # 400 one-text forwards: 2 threads on a busy machine took 15 min
         model = smooth(model, tokenizer, calibration_texts(), alpha)
     model.hf_quantizer = None  # the dequantised float32 weights, saved as a plain model
     if hasattr(model.config, "quantization_config"):
