@@ -3,11 +3,16 @@
     .venv/bin/python benchmarks/bench_precision.py                  # 42 chitchat games x 20 turns
     .venv/bin/python benchmarks/bench_precision.py --turns 200      # the 200-turn games (slow)
     .venv/bin/python benchmarks/bench_precision.py --run runs/demo  # a real bot-bot run instead
+    .venv/bin/python benchmarks/bench_precision.py --sets chitchat,long,short --precisions fp32 bf16-mixed
 
-For each ``precision`` (fp32, bf16, int8) SmolLM2 scores every distinct credited turn of
+For each ``precision`` (fp32, bf16, bf16-mixed, int8) SmolLM2 scores every distinct credited turn of
 the games (one process, the torch threads of this process), then the table compares it
 with fp32 on what matters for the ranking: the share of games whose fluency point changes
-hands (winner A -> B, or a win <-> a tie), and Spearman's rho of the per-turn perplexities.
+hands (winner A -> B, or a win <-> a tie), Spearman's rho of the per-turn perplexities and
+the relative error of a turn's perplexity (median / 95th percentile / largest). ``--sets``
+adds ``bench_engines.py``'s long-turn and short-turn versions of the games (their texts are
+timed too; flipped points per set). ``benchmarks/bench_bf16_layouts.py`` compares finer
+bfloat16 layouts.
 A second table times ``fluency.processes`` (1 and N worker processes of this process's
 torch threads, ``chatmatch.scoring.lm_forward.ForwardPool``) on a subsample, worker start
 included, and checks that the perplexities are identical.
@@ -36,7 +41,7 @@ from chatmatch.scoring.points import dimension_winner
 from chatmatch.scoring.text import normalise
 from chatmatch.transcript import Transcript
 
-PRECISIONS = ("fp32", "bf16", "int8")
+PRECISIONS = ("fp32", "bf16", "bf16-mixed", "int8")
 
 
 class FixedLM:
@@ -98,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--layout-procs", type=int, nargs="*", default=[2],
                     help="process counts to compare with 1 process")
     ap.add_argument("--save", type=Path, default=None, help="write per-text perplexities (JSON)")
+    ap.add_argument("--sets", default="chitchat",
+                    help="comma list of chitchat, long, short (bench_engines.py's game sets)")
     args = ap.parse_args(argv)
     if args.run is not None:
         from chatmatch.rundir.store import RunDir
@@ -107,7 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         games = build_games(args.bots, args.turns, args.seed)
         what = f"chitchat games x {args.turns} turns"
-    texts = [normalise(t.text) for g in games for t in credited_turns(g)]
+    sets = game_sets(games, args.sets)
+    texts = [normalise(t.text) for s in sets.values() for g in s for t in credited_turns(g)]
     distinct = list(dict.fromkeys(texts))
     print(f"{len(games)} {what}: {len(texts)} scored turns, {len(distinct)} distinct; "
           f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}", flush=True)
@@ -126,23 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows.append((precision, load, wall, cpu))
         print(f"  {precision}: load {load:.1f} s, score {wall:.1f} s wall, {cpu:.1f} CPU s "
               f"(load average {os.getloadavg()[0]:.1f})", flush=True)
-    base = winners(games, tables["fp32"]) if "fp32" in tables else None
-    print("\n| precision | load s | score s (wall) | CPU s | CPU ms/turn | speed-up (CPU) | "
-          "flipped fluency points | Spearman rho vs fp32 | max rel. diff |\n"
-          "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for precision, load, wall, cpu in rows:
-        flips, rho, rel = "", "", ""
-        if base is not None:
-            w = winners(games, tables[precision])
-            n = sum(a != b for a, b in zip(base, w))
-            flips = f"{n} of {len(games)} ({100 * n / len(games):.1f}%)"
-            pairs = [(tables["fp32"][t], tables[precision][t]) for t in distinct
-                     if tables["fp32"][t] is not None]
-            rho = f"{spearman([a for a, _ in pairs], [b for _, b in pairs]):.4f}"
-            rel = f"{max(abs(b - a) / a for a, b in pairs):.1e}"
-        fp32_cpu = next((r[3] for r in rows if r[0] == "fp32"), math.nan)
-        print(f"| {precision} | {load:.1f} | {wall:.1f} | {cpu:.1f} | "
-              f"{1000 * cpu / len(distinct):.1f} | x{fp32_cpu / cpu:.2f} | {flips} | {rho} | {rel} |")
+    print_table(rows, sets, tables, distinct)
     if args.save:
         args.save.write_text(json.dumps({"games": [g.game_id for g in games], "ppl": tables}))
     if args.layout_sample:
@@ -159,6 +151,45 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"| {precision} | {procs} | {wall:.1f} | {cpu:.1f} | {len(sample) / wall:.1f} | "
                       f"{'yes' if values == one else 'NO'} |", flush=True)
     return 0
+
+
+def game_sets(games: list[Transcript], names: str) -> dict[str, list[Transcript]]:
+    """The games, and (``long``, ``short``) bench_engines.py's reshaped versions of them."""
+    from bench_engines import reshaped  # here: bench_engines imports this module
+
+    out = {}
+    for name in names.split(","):
+        if name not in ("chitchat", "long", "short"):
+            raise SystemExit(f"unknown set {name!r}; use chitchat, long or short")
+        out[name] = games if name == "chitchat" else reshaped(games, name)
+    return out
+
+
+def print_table(rows: list[tuple[str, float, float, float]], sets: dict[str, list[Transcript]],
+                tables: dict[str, dict[str, float | None]], distinct: list[str]) -> None:
+    """Speed and fidelity against fp32 (flipped fluency points per game set)."""
+    flip_heads = " | ".join(f"flipped fluency points ({k})" for k in sets)
+    print(f"\n| precision | load s | score s (wall) | CPU s | CPU ms/turn | speed-up (CPU) | "
+          f"{flip_heads} | Spearman rho vs fp32 | rel. diff median / p95 / max |\n"
+          "|---|---:|---:|---:|---:|---:|" + "---:|" * len(sets) + "---:|---|")
+    fp32_cpu = next((r[3] for r in rows if r[0] == "fp32"), math.nan)
+    for precision, load, wall, cpu in rows:
+        flips, rho, rel = ["" for _ in sets], "", ""
+        if "fp32" in tables:
+            flips = []
+            for games in sets.values():
+                base, w = winners(games, tables["fp32"]), winners(games, tables[precision])
+                n = sum(a != b for a, b in zip(base, w))
+                flips.append(f"{n} of {len(games)} ({100 * n / len(games):.1f}%)")
+            pairs = [(tables["fp32"][t], tables[precision][t]) for t in distinct
+                     if tables["fp32"][t] is not None]
+            rho = f"{spearman([a for a, _ in pairs], [b for _, b in pairs]):.4f}"
+            diffs = sorted(abs(b - a) / a for a, b in pairs)  # type: ignore[operator]
+            rel = " / ".join(f"{100 * diffs[min(len(diffs) - 1, int(q * len(diffs)))]:.2g}%"
+                             for q in (0.5, 0.95, 1.0))
+        print(f"| {precision} | {load:.1f} | {wall:.1f} | {cpu:.1f} | "
+              f"{1000 * cpu / len(distinct):.1f} | x{fp32_cpu / cpu:.2f} | {' | '.join(flips)} | "
+              f"{rho} | {rel} |")
 
 
 def _threads() -> int:

@@ -101,9 +101,9 @@ class Fluency(Scorer):
         engine: Literal["torch", "llama-cpp"] = "torch"
         #: llama-cpp's threads (auto: one a usable core, at most 8)
         threads: int | Literal["auto"] = "auto"
-        #: torch engine: fp32 (exact), bf16, or int8 (dynamic quantisation, CPU only): see
-        #: docs/scoring.md
-        precision: Literal["fp32", "bf16", "int8"] = "fp32"
+        #: torch engine: fp32 (exact), bf16, bf16-mixed (bfloat16 matrix products, the rest
+        #: float32), or int8 (dynamic quantisation, CPU only): see docs/scoring.md
+        precision: Literal["fp32", "bf16", "bf16-mixed", "int8"] = "fp32"
         #: cpu, cuda, cuda:N, or auto (a GPU when torch sees one)
         device: str = Field(default="auto", pattern=r"^(auto|cpu|cuda(:\d+)?|mps)$")
         #: processes scoring the LM batches on a CPU (auto: one a core, one torch thread

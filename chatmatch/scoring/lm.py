@@ -31,8 +31,10 @@ mean over all of them; a text within ``max_tokens`` is one window, scored exactl
 would be alone.
 
 ``precision`` trades exactness for speed: ``fp32`` (default), ``bf16`` (the transformer
-body's weights and activations in bfloat16) and ``int8`` (the body's Linear layers quantised
-with ``torch.ao.quantization.quantize_dynamic``, CPU only); both keep the token embeddings,
+body's weights and activations in bfloat16), ``bf16-mixed`` (only the body's matrix
+products in bfloat16 with float32 accumulation, everything else float32:
+:mod:`chatmatch.scoring.lm_mixed`) and ``int8`` (the body's Linear layers quantised
+with ``torch.ao.quantization.quantize_dynamic``, CPU only); all keep the token embeddings,
 the vocabulary projection and the log-softmax in float32. See docs/scoring.md for what
 each does to the fluency points. ``processes`` spreads the batches over worker processes
 (:mod:`chatmatch.scoring.lm_forward`) without changing any value.
@@ -60,7 +62,7 @@ SMOLLM2 = "smollm2"
 __all__ = ["ENGINES", "PRECISIONS", "SMOLLM2", "LanguageModel", "TransformersLM", "context_token_id",
            "get_lm", "gguf_path", "load_weights", "resolve_model", "windows"]
 #: What ``precision`` may be (see the module docstring).
-PRECISIONS = ("fp32", "bf16", "int8")
+PRECISIONS = ("fp32", "bf16", "bf16-mixed", "int8")
 #: What ``engine`` may be: ``torch`` (:class:`TransformersLM`: float32 or ``precision``,
 #: CPU or GPU; the default) or ``llama-cpp`` (the GGUF as shipped, on the CPU:
 #: :mod:`chatmatch.scoring.lm_llama`; docs/scale.md, "Fluency engines", says why it is not
@@ -350,11 +352,16 @@ def _low_precision_body(fp32: Any, precision: str) -> Any:
 
     ``int8``: every ``nn.Linear`` of the body quantised by ``quantize_dynamic`` (int8
     weights per output channel, activations quantised per batch); ``bf16``: the body's
-    weights and activations in bfloat16, its output cast back to float32 for the head."""
+    weights and activations in bfloat16, its output cast back to float32 for the head;
+    ``bf16-mixed``: :func:`chatmatch.scoring.lm_mixed.bf16_mixed`."""
     import copy
 
     import torch
 
+    if precision == "bf16-mixed":
+        from chatmatch.scoring.lm_mixed import bf16_mixed
+
+        return bf16_mixed(fp32)
     head = fp32.get_output_embeddings()
     if precision == "int8":
         from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
