@@ -1,13 +1,13 @@
 """ONNX Runtime variants of the fluency LM measured by ``bench_engines.py`` (``--engines
-onnxruntime,ort-fp32,...``): the engine's graph and the others that were tried.
+onnxruntime,ort-q4-a4,...``): the engine's graph and the others that were tried.
 
-* ``onnxruntime``: the engine (:mod:`chatmatch.scoring.lm_ort`): the
-  GGUF's Q4_1 blocks mapped exactly into ``MatMulNBits``, ``accuracy_level`` 4 (int8
-  compute, activations quantised per block of 32), float32 head.
-* ``ort-fp32``: the same graph with plain float32 ``MatMul``s of the dequantised weights
-  (the torch engine's arithmetic on ONNX Runtime).
+* ``onnxruntime``: the engine (:mod:`chatmatch.scoring.lm_ort`): the GGUF's weights
+  dequantised to float32, plain float32 ``MatMul`` (the torch engine's arithmetic on ONNX
+  Runtime; graph ``fp32-a0-h32``).
+* ``ort-q4-a4``: the GGUF's Q4_1 blocks mapped exactly into ``MatMulNBits``,
+  ``accuracy_level`` 4 (int8 compute, activations quantised per block of 32), float32 head.
 * ``ort-q4-a0`` / ``ort-q4-a1``: the Q4_1 graph, ``MatMulNBits`` multiplying in float32.
-* ``ort-q4-a4-h8``: ``onnxruntime`` with the vocabulary projection on the GGUF's Q8_0 table
+* ``ort-q4-a4-h8``: ``ort-q4-a4`` with the vocabulary projection on the GGUF's Q8_0 table
   (8-bit ``MatMulNBits``, exact mapping).
 * ``ort-w8a8``: every body linear layer as int8 ``MatMulInteger`` (u8 x s8, the VNNI GEMM):
   weights quantised per output channel from the Q4_1 values, activations per token
@@ -16,7 +16,7 @@ onnxruntime,ort-fp32,...``): the engine's graph and the others that were tried.
   per-channel scale moved from the activations into the weights (RMSNorm weights, the V
   rows and the up rows), exact in real arithmetic; the activation maxima come from the
   torch engine on 150 chitchat turns disjoint from the measured ones (seed 1).
-* ``ort-int8dyn``: ``onnxruntime.quantization.quantize_dynamic`` of ``ort-fp32`` (per-channel
+* ``ort-int8dyn``: ``onnxruntime.quantization.quantize_dynamic`` of the float32 graph (per-channel
   int8 weights, one activation scale per tensor), ORT's stock tool.
 """
 
@@ -28,10 +28,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-VARIANTS = ("onnxruntime", "ort-fp32", "ort-q4-a0", "ort-q4-a1", "ort-q4-a4-h8",
+VARIANTS = ("onnxruntime", "ort-q4-a0", "ort-q4-a1", "ort-q4-a4", "ort-q4-a4-h8",
             "ort-w8a8", "ort-w8a8-sq", "ort-int8dyn")
-GRAPHS = {"onnxruntime": "q4-a4-h32", "ort-fp32": "fp32-a0-h32", "ort-q4-a0": "q4-a0-h32",
-          "ort-q4-a1": "q4-a1-h32", "ort-q4-a4-h8": "q4-a4-h8"}
+GRAPHS = {"onnxruntime": "fp32-a0-h32", "ort-q4-a0": "q4-a0-h32", "ort-q4-a1": "q4-a1-h32",
+          "ort-q4-a4": "q4-a4-h32", "ort-q4-a4-h8": "q4-a4-h8"}
 SQ_ALPHA = 0.5
 
 

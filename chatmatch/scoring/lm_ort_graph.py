@@ -1,9 +1,10 @@
 """SmolLM2's GGUF written as an ONNX graph that outputs what a perplexity needs.
 
 :func:`build_graph` reads a Llama-architecture GGUF (``gguf`` package) and writes the
-transformer with ONNX operators: every linear layer of the body is ONNX Runtime's
-``MatMulNBits`` (``com.microsoft``) holding the GGUF's own Q4_1 blocks, mapped exactly
-(below), the token embeddings and the tied vocabulary projection are the GGUF's Q8_0 table
+transformer with ONNX operators: every linear layer of the body is either a float32
+``MatMul`` of the dequantised weights (``weights="fp32"``: the engine's default, the torch
+engine's arithmetic) or ONNX Runtime's ``MatMulNBits`` (``com.microsoft``) holding the
+GGUF's own Q4_1 blocks, mapped exactly (``weights="q4"``, below); the token embeddings and the tied vocabulary projection are the GGUF's Q8_0 table
 dequantised to float32, and the graph ends in the negative log-likelihood of the scored
 tokens only (padding costs no vocabulary projection).
 
