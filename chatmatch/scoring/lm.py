@@ -288,9 +288,10 @@ def _engine(engine: str, model: str, device: str, precision: str) -> str:
         raise ScoringError(f"unknown fluency engine {engine!r}; use one of {', '.join(ENGINES)}")
     if engine != "torch":
         if precision != "fp32":
+            what = ("computes the GGUF's own quantised weights" if engine == "llama-cpp"
+                    else "runs its own float32 graph of the GGUF")
             raise ScoringError(f"precision {precision!r} is a setting of the torch engine; "
-                               f"{engine} computes the GGUF's own quantised weights: "
-                               "leave precision out, or set engine: torch")
+                               f"{engine} {what}: leave precision out, or set engine: torch")
         if device not in ("cpu", "auto"):
             raise ScoringError(f"engine {engine!r} runs on the CPU, but device is {device!r}; "
                                "use engine: torch on a GPU, or device: cpu")

@@ -13,7 +13,7 @@ SQLite file (WAL journal) in the cache folder of :func:`chatmatch.resources.cach
   model's commit), the engine, the precision, the device type, ``max_tokens``, the context
   token, the versions of the libraries that compute it (torch, transformers, tokenizers;
   llama-cpp-python, numpy; onnxruntime, onnx, gguf), a hash of chatmatch's own code that
-  computes a perplexity (``lm.py``, ``lm_forward.py``, ``lm_llama.py``, ``lm_ort.py``,
+  computes a perplexity (``lm.py``, ``lm_forward.py``, ``lm_mixed.py``, ``lm_llama.py``, ``lm_ort.py``,
   ``lm_ort_graph.py``: any edit starts a fresh set of values)
   and :data:`SCHEMA_VERSION`;
 * the text's sha256 (128 bits).
@@ -68,7 +68,7 @@ BUSY_SECONDS = 2.0
 #: live data beyond this many bytes: the oldest-written quarter of the values is dropped
 MAX_BYTES = 256 * 2**20
 #: chatmatch's files whose code computes a perplexity: a hash of them is part of the key
-CODE_FILES = ("lm.py", "lm_forward.py", "lm_llama.py", "lm_ort.py", "lm_ort_graph.py")
+CODE_FILES = ("lm.py", "lm_forward.py", "lm_mixed.py", "lm_llama.py", "lm_ort.py", "lm_ort_graph.py")
 #: texts per SQL statement (well under SQLite's limit of bound parameters)
 _CHUNK = 500
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE)",

@@ -6,6 +6,7 @@ no test here asserts how long something took in real time."""
 import io
 import os
 import re
+import sys
 from pathlib import Path
 from typing import ClassVar
 
@@ -147,8 +148,11 @@ def test_main_sets_the_process_env_defaults_and_keeps_the_users(monkeypatch):
     import chatmatch.cli as cli_module
 
     seen: dict[str, str | None] = {}
-    for key in cli_module.PROCESS_ENV_DEFAULTS:
-        monkeypatch.delenv(key, raising=False)
+    for key in cli_module.PROCESS_ENV_DEFAULTS:  # set, then removed: both undone afterwards
+        monkeypatch.setenv(key, "placeholder")
+        monkeypatch.delenv(key)
+    monkeypatch.setattr(cli_module.signal, "signal", lambda *args: None)
+    monkeypatch.setattr(sys, "path", list(sys.path))
     monkeypatch.setenv("TOKENIZERS_PARALLELISM", "true")
     monkeypatch.setattr(cli_module, "cli", lambda prog_name: seen.update(
         {k: os.environ.get(k) for k in ("OMP_WAIT_POLICY", "TOKENIZERS_PARALLELISM", "TQDM_DISABLE")}))

@@ -1,10 +1,11 @@
 """``fluency.engine``: the torch engine (default), llama.cpp on the GGUF as shipped, and
-ONNX Runtime on the GGUF's 4-bit blocks.
+ONNX Runtime on a float32 ONNX graph written from the GGUF.
 
 The options are checked with one-line errors; a missing package says how to get it; with
-the real SmolLM2, llama.cpp's and ONNX Runtime's perplexities stay close to the torch
-engine's (their int8 dot products move them a little: docs/scale.md, "Fluency engines");
-ONNX Runtime's graph built once per machine, a partial copy rebuilt."""
+the real SmolLM2, llama.cpp's perplexities stay close to the torch engine's (its int8 dot
+products move them a little: docs/scale.md, "Fluency engines") and ONNX Runtime's equal
+them to float rounding (its 4-bit variant moves them like llama.cpp's); ONNX Runtime's
+graph is built once per machine, a partial copy rebuilt."""
 
 from __future__ import annotations
 
