@@ -53,7 +53,8 @@ from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.lm_cache import (PerplexityStore, cached_perplexities, device_name,
                                         fingerprint, model_identity)
-from chatmatch.scoring.lm_forward import ForwardPool, splittable, windows
+from chatmatch.scoring.lm_forward import (ForwardPool, padded_batches, splittable, windowed_perplexities,
+                                          windows)
 from chatmatch.scoring.lm_llama import LlamaCppLM, require_llama
 from chatmatch.scoring.lm_ort import require_ort
 from chatmatch.scoring.ngram import chitchat_ngram_lm
@@ -160,31 +161,16 @@ class TransformersLM:
         """Perplexity of each id sequence (``None`` under 2 ids): its windows (see
         :func:`windows`) go through :func:`forward_nll` in length-sorted batches, spread
         over ``processes`` processes."""
-        pieces = [(i, w, first) for i, s in enumerate(seqs) if len(s) >= 2
-                  for w, first in windows(s, self.max_tokens)]
-        wins = [w for _, w, _ in pieces]
-        order = sorted(range(len(pieces)), key=lambda k: len(wins[k]))
-        nll = [0.0] * len(seqs)
-        count = [0] * len(seqs)
-        chunks = self._batches(order, wins, batch_size or self.batch_size)
-        batches = [([wins[k] for k in chunk], [pieces[k][2] for k in chunk]) for chunk in chunks]
-        for chunk, sums in zip(chunks, self._pool.run(batches)):
-            for k, total in zip(chunk, sums):
-                i = pieces[k][0]
-                nll[i] += total
-                count[i] += len(wins[k]) - pieces[k][2]
-        return [math.exp(nll[i] / count[i]) if count[i] else None for i in range(len(seqs))]
+        size = batch_size or self.batch_size
+        return windowed_perplexities(
+            seqs, self.max_tokens,
+            lambda order, lengths: padded_batches(order, lengths, size, self.max_batch_tokens),
+            self._pool.run)
 
     def _batches(self, order: list[int], seqs: list[list[int]], size: int) -> list[list[int]]:
         """Consecutive (length-sorted) chunks of at most ``size`` sequences and at most
-        ``max_batch_tokens`` padded tokens: large padded batches are slower on a CPU."""
-        out: list[list[int]] = []
-        for i in order:
-            if out and len(out[-1]) < size and len(seqs[i]) * (len(out[-1]) + 1) <= self.max_batch_tokens:
-                out[-1].append(i)
-            else:
-                out.append([i])
-        return out
+        ``max_batch_tokens`` padded tokens (:func:`padded_batches`)."""
+        return padded_batches(order, [len(s) for s in seqs], size, self.max_batch_tokens)
 
 
 def context_token_id(tokenizer: Any) -> int | None:
@@ -332,14 +318,6 @@ def _threads(threads: int | str) -> int:
     from chatmatch.scoring.lm_forward import usable_cpus
 
     return min(usable_cpus(), LLAMA_AUTO_THREADS) if threads == "auto" else int(threads)
-
-
-def _gguf_or_none(model: str) -> str | None:
-    try:
-        where, gguf = resolve_model(model)
-    except ScoringError:
-        return None
-    return str(Path(where) / gguf) if gguf else None
 
 
 def gguf_path(model: str, engine: str = "llama-cpp") -> str:

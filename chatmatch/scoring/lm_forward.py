@@ -14,9 +14,10 @@ the pool.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 #: ``processes: auto`` starts the worker processes once the calls so far (this one
 #: included) add up to this many padded tokens (about 15 CPU seconds of SmolLM2 in
@@ -89,6 +90,40 @@ def windows(ids: list[int], size: int) -> list[tuple[list[int], int]]:
         start = min(end - (size - step), len(ids) - size)
         out.append((ids[start: start + size], end - start))
         end = start + size
+    return out
+
+
+def windowed_perplexities(seqs: list[list[int]], size: int,
+                          batches: Callable[[list[int], list[int]], list[list[int]]],
+                          run: Callable[[list[Batch]], Sequence[list[float]]]) -> list[float | None]:
+    """Perplexity of each id sequence (``None`` under 2 ids), every engine's way: its
+    :func:`windows` of ``size`` ids sorted by length, cut into index runs by
+    ``batches(order, lengths)``, their summed NLLs from ``run(batches)``, and each
+    sequence's scored tokens pooled over its windows."""
+    pieces = [(i, w, first) for i, s in enumerate(seqs) if len(s) >= 2 for w, first in windows(s, size)]
+    order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
+    chunks = batches(order, [len(p[1]) for p in pieces])
+    nll = [0.0] * len(seqs)
+    count = [0] * len(seqs)
+    sums = run([([pieces[k][1] for k in c], [pieces[k][2] for k in c]) for c in chunks])
+    for chunk, totals in zip(chunks, sums):
+        for k, total in zip(chunk, totals):
+            i = pieces[k][0]
+            nll[i] += total
+            count[i] += len(pieces[k][1]) - pieces[k][2]
+    return [math.exp(nll[i] / count[i]) if count[i] else None for i in range(len(seqs))]
+
+
+def padded_batches(order: list[int], lengths: list[int], size: int, max_tokens: int) -> list[list[int]]:
+    """Consecutive runs of ``order`` (length-sorted) of at most ``size`` sequences and at
+    most ``max_tokens`` padded tokens, whichever comes first: a long sequence never pads a
+    batch of short ones, and large padded batches are slower on a CPU."""
+    out: list[list[int]] = []
+    for k in order:
+        if out and len(out[-1]) < size and lengths[k] * (len(out[-1]) + 1) <= max_tokens:
+            out[-1].append(k)
+        else:
+            out.append([k])
     return out
 
 

@@ -21,14 +21,13 @@ object and on disk for the machine, like the torch engine's (:mod:`chatmatch.sco
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import threading
 from typing import Any, Iterator, Sequence
 
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
-from chatmatch.scoring.lm_forward import windows
+from chatmatch.scoring.lm_forward import windowed_perplexities
 
 #: Sequences (windows) per llama_decode call, at most.
 MAX_SEQS = 64
@@ -137,19 +136,10 @@ class LlamaCppLM:
             self.store.close()
 
     def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
-        """Perplexity of each id sequence (``None`` under 2 ids)."""
-        pieces = [(i, w, first) for i, s in enumerate(seqs) if len(s) >= 2
-                  for w, first in windows(s, self.max_tokens)]
-        order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
-        nll = [0.0] * len(seqs)
-        count = [0] * len(seqs)
-        for chunk in self._chunks(order, [len(p[1]) for p in pieces]):
-            sums = self._decode([pieces[k][1] for k in chunk], [pieces[k][2] for k in chunk])
-            for k, total in zip(chunk, sums):
-                i = pieces[k][0]
-                nll[i] += total
-                count[i] += len(pieces[k][1]) - pieces[k][2]
-        return [math.exp(nll[i] / count[i]) if count[i] else None for i in range(len(seqs))]
+        """Perplexity of each id sequence (``None`` under 2 ids), one ``llama_decode`` a
+        chunk (:meth:`_chunks`)."""
+        return windowed_perplexities(seqs, self.max_tokens, self._chunks,
+                                     lambda batches: [self._decode(*b) for b in batches])
 
     # --- internals -----------------------------------------------------------------------
     def _context_token(self) -> list[int]:

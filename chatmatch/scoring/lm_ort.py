@@ -22,7 +22,6 @@ the machine (:mod:`chatmatch.scoring.lm_cache`), under a key that names this eng
 
 from __future__ import annotations
 
-import math
 import os
 import shutil
 import tempfile
@@ -32,7 +31,7 @@ from typing import Any, Callable, Sequence
 
 from chatmatch.scoring.errors import ScoringError
 from chatmatch.scoring.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
-from chatmatch.scoring.lm_forward import windows
+from chatmatch.scoring.lm_forward import padded_batches, windowed_perplexities
 
 #: How to get the engine (the ``onnx`` extra of setup.cfg; both are wheels).
 ORT_INSTALL = "pip install 'onnxruntime>=1.20,<2' 'onnx>=1.16,<2'"
@@ -113,32 +112,14 @@ class OrtLM:
             self.store.close()
 
     def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
-        """Perplexity of each id sequence (``None`` under 2 ids)."""
-        pieces = [(i, w, first) for i, s in enumerate(seqs) if len(s) >= 2
-                  for w, first in windows(s, self.max_tokens)]
-        order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
-        nll = [0.0] * len(seqs)
-        count = [0] * len(seqs)
-        for chunk in self._batches(order, [len(p[1]) for p in pieces]):
-            sums = self._forward([pieces[k][1] for k in chunk], [pieces[k][2] for k in chunk])
-            for k, total in zip(chunk, sums):
-                i = pieces[k][0]
-                nll[i] += total
-                count[i] += len(pieces[k][1]) - pieces[k][2]
-        return [math.exp(nll[i] / count[i]) if count[i] else None for i in range(len(seqs))]
+        """Perplexity of each id sequence (``None`` under 2 ids), batched as the torch
+        engine's (:func:`padded_batches`), one session run a batch."""
+        return windowed_perplexities(
+            seqs, self.max_tokens,
+            lambda order, lengths: padded_batches(order, lengths, self.batch_size, self.max_batch_tokens),
+            lambda batches: [self._forward(*b) for b in batches])
 
     # --- internals -----------------------------------------------------------------------
-    def _batches(self, order: list[int], lengths: list[int]) -> list[list[int]]:
-        """Consecutive (length-sorted) runs of at most ``batch_size`` sequences and
-        ``max_batch_tokens`` padded tokens (as the torch engine's)."""
-        out: list[list[int]] = []
-        for k in order:
-            if (out and len(out[-1]) < self.batch_size
-                    and lengths[k] * (len(out[-1]) + 1) <= self.max_batch_tokens):
-                out[-1].append(k)
-            else:
-                out.append([k])
-        return out
 
     def _forward(self, seqs: list[list[int]], firsts: list[int]) -> list[float]:
         """Summed NLL of each sequence's tokens from ``firsts[row]`` on, one session run."""
