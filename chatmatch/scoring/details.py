@@ -97,6 +97,10 @@ def detail_notes(dim: str, d: Mapping[str, Any]) -> list[TurnNote]:
         if isinstance(ppl, (int, float)) and not math.isnan(float(ppl)):
             return [TurnNote(dim, f"ppl {float(ppl):.1f}", False, True)]
         return [TurnNote(dim, "no perplexity")]
+    if dim == "learned" and isinstance(d.get("score"), (int, float)):
+        why = ", ".join(f"{f} {c:+.2f}" for f, c in d.get("because") or [])
+        return [TurnNote(dim, f"learned judge: {d.get('speaker')} scores {float(d['score']):+.2f}"
+                              + (f" (most: {why})" if why else ""), True, True)]
     return _generic(dim, d)
 
 

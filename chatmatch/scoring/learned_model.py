@@ -1,0 +1,132 @@
+"""The learned judge's model file: a linear model in plain JSON, read without running code.
+
+The file (``learned_judge.json`` in this package, or any file named by
+``scoring.params.learned.model``) holds numbers and names only: the feature names, the
+scaler (mean and scale per feature), the ridge coefficients and intercept, the PCA that
+reduces the pooled MiniLM embedding (mean and components), the scorers' parameters the
+features were computed with, the scikit-learn version that fitted it and what it was
+trained on. :func:`load_model` parses it with :func:`json.loads` and checks every shape
+with pydantic: nothing in the file is executed or imported (no pickle, no joblib).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+from pydantic import Field, ValidationError, model_validator
+
+from chatmatch.common.validation import StrictModel, validation_message
+from chatmatch.scoring.errors import ScoringError
+
+FORMAT = "chatmatch-learned-judge/1"
+PACKAGED = "learned_judge.json"
+#: standardised features are clipped to +-CLIP
+CLIP = 5.0
+
+
+class EmbeddingReduction(StrictModel):
+    model: str  # the embedder (chatmatch.scoring.embed): "minilm"
+    mean: list[float]
+    components: list[list[float]]  # k rows of len(mean)
+
+    @model_validator(mode="after")
+    def _shapes(self) -> "EmbeddingReduction":
+        if any(len(c) != len(self.mean) for c in self.components):
+            raise ValueError("every embedding component must have as many numbers as 'mean'")
+        return self
+
+
+class LearnedModel(StrictModel):
+    """A fitted linear judge: score = intercept + coef . ((features - mean) / scale)."""
+
+    format: str
+    sklearn: str  # the scikit-learn version that fitted it
+    rule_params: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    features: list[str]
+    mean: list[float]
+    scale: list[float]
+    coef: list[float]
+    intercept: float
+    embedding: EmbeddingReduction | None = None
+    trained_on: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "LearnedModel":
+        if self.format != FORMAT:
+            raise ValueError(f"format is {self.format!r}, expected {FORMAT!r}")
+        n = len(self.features)
+        if not (len(self.mean) == len(self.scale) == len(self.coef) == n):
+            raise ValueError(f"features, mean, scale and coef must have the same length ({n})")
+        if any(not math.isfinite(v) for v in [*self.mean, *self.scale, *self.coef]):
+            raise ValueError("mean, scale and coef must be finite numbers")
+        if any(s <= 0 for s in self.scale):
+            raise ValueError("every scale must be > 0")
+        k = len(self.embedding.components) if self.embedding else 0
+        emb = [f for f in self.features if f.startswith("emb:")]
+        if emb != [f"emb:{i}" for i in range(k)]:
+            raise ValueError(f"the features emb:0..emb:{k - 1} must match the {k} embedding "
+                             "components")
+        return self
+
+    def vector(self, row: Mapping[str, float]) -> np.ndarray:
+        """The standardised feature vector; a missing or NaN feature counts as the mean (0),
+        and a value beyond :data:`CLIP` standard deviations counts as CLIP (a side unlike
+        any in the training data does not get an unbounded score)."""
+        x = np.array([float(row.get(f, math.nan)) for f in self.features])
+        z = (x - np.array(self.mean)) / np.array(self.scale)
+        out: np.ndarray = np.clip(np.where(np.isfinite(z), z, 0.0), -CLIP, CLIP)
+        return out
+
+    def contributions(self, row: Mapping[str, float]) -> np.ndarray:
+        out: np.ndarray = self.vector(row) * np.array(self.coef)
+        return out
+
+    def predict(self, row: Mapping[str, float]) -> float:
+        return float(self.intercept + self.contributions(row).sum())
+
+    def reduce(self, pooled: np.ndarray) -> dict[str, float]:
+        """The pooled embedding's PCA components as features ``emb:0`` ..."""
+        if self.embedding is None:
+            return {}
+        comps = np.array(self.embedding.components)
+        z = comps @ (pooled - np.array(self.embedding.mean))
+        return {f"emb:{i}": float(v) for i, v in enumerate(z)}
+
+
+def parse_model(text: str, where: str) -> LearnedModel:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ScoringError(f"{where}: not a JSON file ({exc}); give a model file written by "
+                           "python -m chatmatch.validity.learn_train") from None
+    try:
+        return LearnedModel.model_validate(data)
+    except ValidationError as exc:
+        raise ScoringError(f"{where}: not a learned-judge model file: "
+                           f"{validation_message(exc, 'model')}; re-train it with "
+                           "python -m chatmatch.validity.learn_train") from None
+
+
+def load_model(path: str | Path | None = None) -> LearnedModel:
+    """The model file at ``path`` (None: the one shipped in the package)."""
+    if path is None:
+        text = resources.files("chatmatch.scoring").joinpath(PACKAGED).read_text("utf-8")
+        return parse_model(text, f"chatmatch/scoring/{PACKAGED}")
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScoringError(f"scoring.params.learned.model: {p} cannot be read "
+                           f"({getattr(exc, 'strerror', None) or exc}); give the path of a "
+                           "model file, or leave model out for the shipped one") from None
+    return parse_model(text, str(p))
+
+
+def dump_model(model: LearnedModel) -> str:
+    """The file's text: sorted keys, fixed indentation (the same model, the same bytes)."""
+    return json.dumps(model.model_dump(mode="json"), indent=1, sort_keys=True) + "\n"

@@ -1,0 +1,85 @@
+"""The learned judge as a scorer: the shipped model file loads without running code, bad
+files are one-line errors, and a game is decided per side with the reasons in its details."""
+
+import json
+
+import pytest
+
+from chatmatch.errors import ChatmatchError
+from chatmatch.scoring.base import SCORERS
+from chatmatch.scoring.config import ScoringConfig
+from chatmatch.scoring.details import detail_notes
+from chatmatch.scoring.learned import LearnedJudge
+from chatmatch.scoring.learned_model import CLIP, dump_model, load_model, parse_model
+from chatmatch.scoring.points import result_from_scores
+from chatmatch.transcript import Transcript, Turn
+
+
+def game():
+    a = ["Hi! I just got back from hiking in the Alps. Have you ever been to Switzerland?",
+         "The views from Zermatt were amazing. What do you do for fun?",
+         "Nice! Which books do you like best?"]
+    b = ["ok", "ok", "ok"]
+    turns = [Turn(2 * i + k, p, t) for i, (x, y) in enumerate(zip(a, b))
+             for k, (p, t) in enumerate((("ann", x), ("bob", y)))]
+    return Transcript("g1", ("ann", "bob"), tuple(turns))
+
+
+def test_shipped_model_is_plain_json_with_its_provenance():
+    m = load_model()
+    assert m.sklearn and m.trained_on["datasets"]
+    assert len(m.features) == len(m.coef) == len(m.mean) == len(m.scale)
+    assert m.rule_params == {"fluency": {"backend": "ngram"}}
+    assert dump_model(m) == dump_model(parse_model(dump_model(m), "x"))
+
+
+def test_registered_and_usable_as_a_dimension():
+    assert SCORERS.get("learned") is LearnedJudge
+    cfg = ScoringConfig(dimensions=["learned"])
+    assert isinstance(cfg.build_scorers()[0], LearnedJudge)
+
+
+def test_a_game_is_decided_per_side_with_reasons():
+    score = LearnedJudge().score_games([game()])[0]
+    assert set(score.raw) == {"ann", "bob"}
+    r = result_from_scores("g1", ("ann", "bob"), {"learned": score}, {"learned": 1.0})
+    assert r.winner == "ann", score.raw  # asks, tells, varies; bob says "ok" three times
+    notes = [n for d in score.details for n in detail_notes("learned", d)]
+    assert len(notes) == 2 and all(n.shown for n in notes)
+    assert "learned judge: ann scores" in notes[0].text and "most:" in notes[0].text
+
+
+def test_a_silent_side_loses(tmp_path):
+    g = game()
+    silent = Transcript("g2", g.players, tuple(t for t in g.turns if t.speaker == "ann"))
+    score = LearnedJudge().score_games([silent])[0]
+    r = result_from_scores("g2", g.players, {"learned": score}, {"learned": 1.0})
+    assert r.winner == "ann"
+
+
+@pytest.mark.parametrize("text, says", [
+    ("not json", "not a JSON file"),
+    ('{"format": "pickle"}', "not a learned-judge model file"),
+    ("__import__('os').system('echo hacked')", "not a JSON file"),
+])
+def test_bad_model_files_are_one_line_errors_and_run_nothing(tmp_path, text, says):
+    p = tmp_path / "m.json"
+    p.write_text(text)
+    with pytest.raises(ChatmatchError, match=says) as exc:
+        LearnedJudge(LearnedJudge.Params(model=str(p))).model
+    assert "\n" not in str(exc.value)
+    with pytest.raises(ChatmatchError, match="cannot be read"):
+        load_model(tmp_path / "absent.json")
+
+
+def test_shapes_are_checked(tmp_path):
+    doc = json.loads(dump_model(load_model()))
+    doc["coef"] = doc["coef"][:-1]
+    with pytest.raises(ChatmatchError, match="same length"):
+        parse_model(json.dumps(doc), "m.json")
+
+
+def test_far_out_features_are_clipped():
+    m = load_model()
+    row = {f: 1e12 for f in m.features}
+    assert abs(m.predict(row) - m.intercept) <= CLIP * sum(abs(c) for c in m.coef) + 1e-9

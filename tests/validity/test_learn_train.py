@@ -1,0 +1,91 @@
+"""Re-training the learned judge (python -m chatmatch.validity.learn_train) on a tiny DSTC9
+fixture built here: one command, the same file twice, and an evaluation that never tests
+a system on a model that saw it."""
+
+import json
+
+import numpy as np
+import pytest
+
+from chatmatch.scoring.learned_model import FORMAT, load_model
+from chatmatch.validity.learn_data import load_sides
+from chatmatch.validity.learn_eval import evaluate, leave_systems_out
+from chatmatch.validity.learn_table import build_table
+from chatmatch.validity.learn_train import main
+from tests.validity import dstc9_fixture
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    root = tmp_path_factory.mktemp("data")
+    dstc9_fixture.build(root / "dstc9", chats=4)
+    return root
+
+
+def train(data, out, *extra):
+    return main(["--data", str(data), "--datasets", "dstc9", "--out", str(out), *extra])
+
+
+def test_one_command_writes_the_same_file_twice(data, tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert train(data, a) == 0
+    assert train(data, b, "--cache", str(tmp_path / "cache")) == 0  # a cache changes nothing
+    assert a.read_bytes() == b.read_bytes()
+    model = load_model(a)
+    assert model.format == FORMAT and model.trained_on["datasets"] == {"dstc9": 12}
+    assert model.features[:2] == ["own:fluency", "own:knowledge"]
+    assert len(model.coef) == len(model.features)
+
+
+def test_the_model_ranks_the_fixture_as_people_do(data, tmp_path):
+    out = tmp_path / "m.json"
+    train(data, out)
+    model = load_model(out)
+    from chatmatch.scoring.learned import LearnedJudge
+    judge = LearnedJudge(LearnedJudge.Params(model=str(out)))
+    sides = load_sides(data, ["dstc9"])
+    by_system = {}
+    for s, score in zip(sides, judge.score_games([s.game for s in sides])):
+        by_system.setdefault(s.system, []).append(score.raw["System"])
+    means = {k: np.mean(v) for k, v in by_system.items()}
+    # in sample (a fixture of 3 systems): chatbot1 (overall 5) > chatbot2 (3) > chatbot3 (1)
+    assert means["chatbot1"] > means["chatbot2"] > means["chatbot3"], means
+    assert model.sklearn
+
+
+def test_leave_systems_out_never_trains_on_the_tested_system(data, monkeypatch):
+    table = build_table(load_sides(data, ["dstc9"]), _embed())
+    seen = []
+
+    def fit(t, train, test):
+        seen.append((set(t.system[train]), set(t.system[test])))
+        return np.zeros(len(test))
+
+    leave_systems_out(table, "dstc9", fit)
+    assert len(seen) == 3
+    assert all(not (tr & te) and len(te) == 1 for tr, te in seen)
+
+
+def test_evaluation_reports_every_predictor_with_intervals(data):
+    report = evaluate(build_table(load_sides(data, ["dstc9"]), _embed()), samples=20)
+    rows = report["dstc9"]
+    assert {"rule judge", "length alone", "learned, leave-systems-out",
+            "fitted weights, leave-systems-out", "minus fluency"} <= set(rows)
+    r = rows["learned, leave-systems-out"]
+    assert r["systems"] == 3 and r["sides"] == 12
+    assert set(r["system_tau"]) == {"value", "low", "high"} and "vs_rule" in r
+    json.dumps(report)
+
+
+def test_missing_data_is_one_line(tmp_path, capsys):
+    assert main(["--data", str(tmp_path / "nope"), "--out", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --data") and err.count("\n") == 1
+    assert not (tmp_path / "m.json").exists()
+    assert main(["--data", str(tmp_path), "--datasets", "usr"]) == 2
+    assert "--datasets: unknown usr" in capsys.readouterr().err
+
+
+def _embed():
+    from chatmatch.validity.learn_train import minilm
+    return minilm()
