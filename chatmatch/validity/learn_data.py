@@ -71,26 +71,31 @@ def fed_sides(data_dir: Path) -> list[RatedSide]:
             if FED_OVERALL in d.ratings and d.turns]
 
 
-def stb_sides(data_dir: Path) -> list[RatedSide]:
+def stb_sides(data_dir: Path, per_domain: int | None = None) -> list[RatedSide]:
+    """Both sides of every judged bot-bot conversation (``per_domain``: only the first so
+    many judged conversations of each domain, in the release's order)."""
     out = []
     for dom in load_stb(data_dir / "stb"):
+        taken = 0
         by_convo: dict[str, list[tuple[bool | None, bool | None]]] = {}
         for j in dom.judgements:
             by_convo.setdefault(j.convo_id, []).append((j.human0, j.human1))
         for g in dom.games:
             js = by_convo.get(g.game_id)
-            if not js or not g.turns:
+            if not js or not g.turns or (per_domain is not None and taken >= per_domain):
                 continue
+            taken += 1
             for k, p in enumerate(g.players):
                 share = statistics.fmean(float(j[k] is True) for j in js)
                 out.append(RatedSide("stb", f"{dom.domain}/{p}", g, p, share))
     return out
 
 
-def load_sides(data_dir: Path, datasets: Sequence[str] = DATASETS,
-               sample: int | None = None) -> list[RatedSide]:
+def load_sides(data_dir: Path, datasets: Sequence[str] = DATASETS, sample: int | None = None,
+               stb_sample: int | None = None) -> list[RatedSide]:
     """Every rated side of ``datasets`` under ``data_dir`` (the folder holding dstc9/,
-    fed/ and stb/), targets z-scored per dataset. ``sample``: DSTC9 chats per system."""
+    fed/ and stb/), targets z-scored per dataset. ``sample``: DSTC9 chats per system
+    (seeded draw); ``stb_sample``: Spot The Bot's first judged conversations per domain."""
     sides: list[RatedSide] = []
     for name in datasets:
         if name == "dstc9":
@@ -98,7 +103,7 @@ def load_sides(data_dir: Path, datasets: Sequence[str] = DATASETS,
         elif name == "fed":
             sides += fed_sides(data_dir)
         elif name == "stb":
-            sides += stb_sides(data_dir)
+            sides += stb_sides(data_dir, stb_sample)
         else:
             raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
     return zscored(sides)

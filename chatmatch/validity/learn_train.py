@@ -37,18 +37,19 @@ def minilm() -> Embed:
 
 def train(data_dir: Path, out: Path, datasets: Sequence[str] = DATASETS,
           cache: Path | None = None, sample: int | None = None,
-          embed: Embed | None = None) -> Table:
+          stb_sample: int | None = None, embed: Embed | None = None) -> Table:
     """Fit on every rated side of ``datasets`` and write the model file ``out``."""
     if not data_dir.is_dir():
         raise ChatmatchError(f"--data {data_dir}: no such folder; give the folder holding "
                              "dstc9/, fed/ and stb/ (default ../shared/data)")
-    sides = load_sides(data_dir, datasets, sample)
+    sides = load_sides(data_dir, datasets, sample, stb_sample)
     if not sides:
         raise ChatmatchError(f"--data {data_dir}: no rated sides in {', '.join(datasets)}")
     table = build_table(sides, embed or minilm(), cache)
     counts = {d: int((table.dataset == d).sum()) for d in datasets}
     model = fit_model(table, np.arange(len(sides)),
                       trained_on={"datasets": counts, "sample": sample,
+                                  "stb_sample": stb_sample,
                                   "target": "people's overall rating of the side, z-scored "
                                             "per dataset"})
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -83,7 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("chatmatch") / "scoring" / PACKAGED)
     ap.add_argument("--datasets", default=",".join(DATASETS))
     ap.add_argument("--cache", type=Path, default=None)
-    ap.add_argument("--sample", type=int, default=None, help="DSTC9 chats per system")
+    ap.add_argument("--sample", type=int, default=None,
+                    help="DSTC9 chats per system (a seeded draw; default all)")
+    ap.add_argument("--stb-sample", type=int, default=None,
+                    help="Spot The Bot: the first N judged conversations per domain")
     ap.add_argument("--evaluate", type=Path, default=None,
                     help="also write the leave-out evaluation (JSON) here")
     ap.add_argument("--bootstrap", type=int, default=1000)
@@ -94,7 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if bad or not datasets:
             raise ChatmatchError(f"--datasets: unknown {', '.join(bad) or '(none)'}; choose "
                                  f"from {', '.join(DATASETS)}")
-        table = train(args.data, args.out, datasets, args.cache, args.sample)
+        for name in ("sample", "stb_sample"):
+            if (v := getattr(args, name)) is not None and v < 1:
+                raise ChatmatchError(f"--{name.replace('_', '-')} {v}: give a number >= 1")
+        table = train(args.data, args.out, datasets, args.cache, args.sample, args.stb_sample)
     except ChatmatchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
