@@ -8,8 +8,13 @@ from typing import Any
 
 import click
 
-from chatmatch.validity.lab import (DATASETS, Lab, default_data_dir, load_lab_config,
-                                    parse_datasets, with_ngram_fluency)
+from chatmatch.validity.lab import (DATASETS, Lab, LabError, default_data_dir,
+                                    load_lab_config, parse_datasets, with_ngram_fluency)
+from chatmatch.validity.learn_data import DATASETS as LEARN_DATASETS
+from chatmatch.validity.learn_data import load_sides
+from chatmatch.validity.learn_eval import evaluate
+from chatmatch.validity.learn_table import build_table
+from chatmatch.validity.learn_train import minilm, table_text
 from chatmatch.validity.report import render
 
 
@@ -61,12 +66,22 @@ class _Bar:
               help="Play the ladder's games with this many exchanges (cheaper than the file's).")
 @click.option("--ngram-fluency", is_flag=True,
               help="Score fluency with the fast n-gram model instead of the configured LM.")
+@click.option("--learned", is_flag=True,
+              help="Also evaluate the learned judge out of sample beside the rule judge on the "
+                   "chosen rated datasets (dstc9, fed, stb): leave-dataset-out and "
+                   "leave-systems-out, with bootstrap intervals (docs/learned-judge.md).")
+@click.option("--learned-cache", type=click.Path(path_type=Path),
+              help="Folder (outside the repository) keeping the learned judge's scored "
+                   "features between runs.")
+@click.option("--stb-sample", type=click.IntRange(1, 100_000),
+              help="With --learned: only the first N judged Spot The Bot conversations a domain.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def command(config_file: Path | None, data_dir: Path | None, datasets: str,
             dstc9_dir: Path | None, sample: int | None, baseline_file: Path | None,
             bootstrap: int, seeds: int,
-            ladder_file: Path, ladder_exchanges: int | None, ngram_fluency: bool, as_json: bool,
+            ladder_file: Path, ladder_exchanges: int | None, ngram_fluency: bool, learned: bool,
+            learned_cache: Path | None, stb_sample: int | None, as_json: bool,
             quiet: bool) -> None:
     """Score public human-judged data with the configured scorers and ranking, and print
     how well the ranking agrees with people, per dataset: Kendall tau of the full ranking,
@@ -89,6 +104,7 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       chatmatch validate --datasets stb --ngram-fluency --json
       chatmatch validate --datasets fed,dstc9 --sample 50 --ngram-fluency
       chatmatch validate --datasets fed,dstc9 --config new.yaml --baseline old.yaml
+      chatmatch validate --datasets dstc9,fed,stb --learned --sample 20 --stb-sample 60
     """
     names = parse_datasets(datasets)
     cfg = load_lab_config(config_file)
@@ -111,4 +127,16 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
         report = lab.run()
     finally:
         bar.close()
+    text = None
+    if learned:
+        rated = [n for n in names if n in LEARN_DATASETS]
+        if not rated:
+            raise LabError("--learned: choose at least one of dstc9, fed, stb in --datasets")
+        sides = load_sides(lab.data_dir, rated, sample, stb_sample)
+        table = build_table(sides, minilm(), learned_cache)
+        report["learned_judge"] = evaluate(table, bootstrap, cfg.seed)
+        text = "Learned judge out of sample (docs/learned-judge.md)\n" + table_text(
+            report["learned_judge"])
     click.echo(json.dumps(report, indent=2) if as_json else render(report))
+    if text and not as_json:
+        click.echo("\n" + text)
