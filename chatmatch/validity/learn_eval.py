@@ -16,6 +16,8 @@ tau-b, chat-level Spearman rho, bootstrap intervals over chats resampled within 
   per dimension (a linear fit of the rating on the seven point margins), the same splits;
 * ``minus <dimension>``: the rule judge with one dimension's weight set to 0 (no fitting).
 
+``length`` is each predictor against the side's mean words a turn (the length-bias check;
+the ``length alone`` row's ``system_tau``/``chat_rho`` are people's own length bias).
 ``vs rule`` is the learned judge's tau and rho minus the rule judge's on the same resamples
 (:func:`chatmatch.validity.intervals.paired_difference`).
 """
@@ -94,8 +96,9 @@ def evaluate(table: Table, samples: int = 1000, seed: int = 0) -> dict[str, Any]
         rows = {}
         for label, values in preds.items():
             tau, rho, n_sys, n = agreement(systems, values, y, samples, seed)
+            ltau, lrho, _, _ = agreement(systems, values, preds["length alone"], samples, seed)
             row = {"system_tau": tau.to_json(), "chat_rho": rho.to_json(), "systems": n_sys,
-                   "sides": n}
+                   "sides": n, "length": {"system_tau": ltau.to_json(), "chat_rho": lrho.to_json()}}
             if label.startswith(("learned", "fitted")):
                 dtau, drho = paired_difference(systems, preds["rule judge"], values, y,
                                                samples, seed)

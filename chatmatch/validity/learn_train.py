@@ -61,11 +61,12 @@ def table_text(report: dict[str, Any]) -> str:
     """The evaluation as a plain-text table (one block per dataset)."""
     lines = []
     for name, rows in report.items():
-        lines.append(f"{name}: predictor | system tau [95%] | side rho [95%] | tau vs rule")
+        lines.append(f"{name}: predictor | system tau [95%] | side rho [95%] | side rho with "
+                     "length | tau vs rule")
         for label, r in rows.items():
             vs = r.get("vs_rule", {}).get("system_tau")
-            lines.append(f"  {label:36s} {_fmt(r['system_tau'])}  {_fmt(r['chat_rho'])}  "
-                         f"{_fmt(vs) if vs else ''}")
+            lines.append(f"  {label:34s} {_fmt(r['system_tau'])}  {_fmt(r['chat_rho'])}  "
+                         f"{_fmt(r['length']['chat_rho'])}  {_fmt(vs) if vs else ''}")
     return "\n".join(lines)
 
 
