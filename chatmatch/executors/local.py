@@ -1,6 +1,6 @@
 """The local executor: games stepped in this process, sharing one object per bot.
 
-``workers: 1`` (the default) is :func:`chatmatch.play.game.play_games` over all games with
+``workers: 1`` (the default) is :func:`chatmatch.executors.game.play_games` over all games with
 ``concurrent_games`` in flight: at each step the games waiting on a batched (neural) bot are
 answered by one ``reply_batch`` call, and thread-safe (HTTP) bots answer from a thread pool.
 
@@ -26,7 +26,7 @@ from chatmatch.config.settings import FailurePolicy
 from chatmatch.config.tournament import TournamentConfig
 from chatmatch.executors.base import OnFinished, Wrap, no_wrap
 from chatmatch.play.botcall import close_bot, describe_bot, guarded
-from chatmatch.play.game import play_games
+from chatmatch.executors.game import play_games
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Reporter
 

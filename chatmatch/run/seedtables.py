@@ -19,7 +19,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.play.schedule import ScheduledGame, league_games
 from chatmatch.ranking import Ranking, RankingConfig
 from chatmatch.run.rerank import ranking_config
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 def _schedule(run: Run) -> list[ScheduledGame]:

@@ -15,7 +15,7 @@ The answer is *inconsistent* when ``Sim(t, e) <= sigma_c`` for at least one earl
 answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
 
 * ``embedding`` (default, issue 20): the cosine of their sentence embeddings
-  (:mod:`chatmatch.scoring.embed`, all-MiniLM-L6-v2), ``sigma_c`` 0.5: a bot that rewords
+  (:mod:`chatmatch.runtime.embed`, all-MiniLM-L6-v2), ``sigma_c`` 0.5: a bot that rewords
   an answer ("i love classical music" / "classical is my favourite", cosine 0.82) is
   consistent, an answer about something else ("mostly heavy metal these days", 0.24) is
   not. An embedding cannot see "not": "i hate classical music" is as close (0.82) as the
@@ -82,10 +82,10 @@ from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, check_turns,
                                              similarity_matrix)
 from chatmatch.scoring.diversity import sigma
-from chatmatch.scoring.embed import MINILM, Embedder, check_embedder, get_embedder
+from chatmatch.runtime.embed import MINILM, Embedder, check_embedder, get_embedder
 from chatmatch.scoring.repetitions import Repetition
 from chatmatch.scoring.questions import asks_something
-from chatmatch.scoring.text import is_empty
+from chatmatch.common.text import is_empty
 from chatmatch.transcript import Transcript
 
 DEFAULT_SIGMA_C = 0.8

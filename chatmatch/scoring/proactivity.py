@@ -4,7 +4,7 @@ Raw score (``unit``): the share of the bot's credited turns that ask at least on
 question (``share``, the default since issue 20: a rate that does not grow with the
 length of the chat), the number of such turns (``turns``, the paper: a turn raises a
 question or does not), or the number of questions (``questions``). What counts as a
-question is defined exactly in :func:`chatmatch.scoring.text.question_count`: a sentence-final ``?`` (or ``？``/``؟``)
+question is defined exactly in :func:`chatmatch.common.text.question_count`: a sentence-final ``?`` (or ``？``/``؟``)
 after at least one word or emoji. Empty turns, a bare ``"?"`` and unpunctuated
 interrogatives ask nothing. Details list each asking turn with its question count.
 
@@ -47,7 +47,7 @@ from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, scored_turns, sigma
 from chatmatch.scoring.questions import specific_questions
-from chatmatch.scoring.text import question_count
+from chatmatch.common.text import question_count
 from chatmatch.transcript import Transcript
 
 

