@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from chatmatch.runtime.errors import ScoringError
-from chatmatch.runtime.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
+from chatmatch.runtime.lm import LanguageModel, LMOptions, batch_sizes, gguf_path, load_once
 from chatmatch.runtime.lm_forward import padded_batches, windowed_perplexities
+from chatmatch.runtime.lm_gguf import CachedGgufLM, check_cpu_gguf, cpu_threads
 
 #: How to get the engine (the ``onnx`` extra of setup.cfg; both are wheels).
 ORT_INSTALL = "pip install 'onnxruntime>=1.20,<2' 'onnx>=1.16,<2'"
@@ -56,7 +57,32 @@ def require_ort() -> Any:
     return onnxruntime
 
 
-class OrtLM:
+class OrtEngine:
+    """The ``onnxruntime`` engine (an entry point of ``chatmatch.engines``): :class:`OrtLM`."""
+
+    def check(self, model: str, device: str, precision: str) -> None:
+        check_cpu_gguf("onnxruntime", "runs its own float32 graph of the GGUF", model, device,
+                       precision)
+        require_ort()
+
+    def load(self, model: str, options: LMOptions) -> LanguageModel:
+        """The ONNX Runtime engine for ``model`` (a GGUF), loaded once per process."""
+        size, tokens = batch_sizes(options.batch_size, options.max_batch_tokens, "cpu")
+        n = cpu_threads(options.threads)
+        path = gguf_path(model, "onnxruntime")
+        max_tokens = options.max_tokens
+
+        def build() -> LanguageModel:
+            return OrtLM(path, name=model, batch_size=size, max_tokens=max_tokens,
+                         max_batch_tokens=tokens, threads=n, store=True)
+
+        return load_once(("onnxruntime", path, size, max_tokens, tokens, n), build)
+
+
+ENGINE = OrtEngine()
+
+
+class OrtLM(CachedGgufLM):
     """A GGUF model as an ONNX graph on ONNX Runtime, scoring texts in padded batches."""
 
     def __init__(self, gguf: str, *, name: str, max_tokens: int = 512, batch_size: int = 16,
@@ -80,36 +106,16 @@ class OrtLM:
         self.vocab_size = len(vocab)
         ctx = vocab.get("<|endoftext|>")
         self._context = [int(ctx)] if ctx is not None else []
-        self._cache: dict[str, float | None] = {}
-        self.store = PerplexityStore(lambda: fingerprint(
-            model_identity(os.path.dirname(gguf), os.path.basename(gguf)), "onnxruntime",
-            {"max_tokens": max_tokens, "context": self._context, "graph": variant,
-             "graph_version": GRAPH_VERSION}, ("onnxruntime", "onnx", "gguf", "numpy"))) if store else None
-        self._lock = threading.Lock()
+        super().__init__(gguf, "onnxruntime", lambda: {
+            "max_tokens": max_tokens, "context": self._context, "graph": variant,
+            "graph_version": GRAPH_VERSION}, ("onnxruntime", "onnx", "gguf", "numpy"), store=store)
 
     # --- public --------------------------------------------------------------------------
-    def perplexities(self, texts: Sequence[str]) -> list[float | None]:
-        """Perplexity of each text; distinct uncached texts are scored in batches."""
-        with self._lock:
-            return cached_perplexities(texts, self._cache, self.store,
-                                       lambda todo: self.score_ids([self.encode(t) for t in todo]))
-
     def encode(self, text: str) -> list[int]:
         """The context token, then the text's tokens (none for a blank text)."""
         if not text.strip():
             return []
         return self._context + list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
-
-    def cache_size(self) -> int:
-        return len(self._cache)
-
-    def clear_cache(self) -> None:
-        self._cache.clear()
-
-    def close(self) -> None:
-        """Close the cache file (no worker processes to stop)."""
-        if self.store is not None:
-            self.store.close()
 
     def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
         """Perplexity of each id sequence (``None`` under 2 ids), batched as the torch

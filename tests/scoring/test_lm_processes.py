@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from chatmatch.scoring import lm_forward
+from chatmatch.runtime import lm_forward
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM, get_lm, load_weights
 from chatmatch.runtime.lm_forward import Batch, split_work
