@@ -356,7 +356,7 @@ def _low_precision_body(fp32: Any, precision: str) -> Any:
     """A copy of ``fp32`` whose transformer body runs at ``precision`` while the token
     embeddings and the vocabulary projection stay float32 (shared with ``fp32``, not
     copied): quantising or rounding the 49k-row projection is what blew up the
-    perplexities of short turns (docs/scoring.md, "Speed").
+    perplexities of short turns (docs/appendix/scoring-measurements.md, "Speed").
 
     ``int8``: every ``nn.Linear`` of the body quantised by ``quantize_dynamic`` (int8
     weights per output channel, activations quantised per batch); ``bf16``: the body's

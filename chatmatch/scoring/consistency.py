@@ -32,7 +32,7 @@ answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
   ``sigma_c`` 0.8. Lexical: the paraphrase above (cosine 0.18) is charged, a bot that
   repeats one canned sentence never is.
 
-Measured against people on all DSTC9 chats (docs/validity.md, "Consistency on meaning"):
+Measured against people on all DSTC9 chats (docs/appendix/validity-measurements.md, "Consistency on meaning"):
 chat-level rho +0.29 against "consistent", +0.21 [+0.01, +0.43] over TF-IDF's, paired.
 
 With ``self_contradictions: true`` (needs ``similarity: embedding``) a bot's statements
@@ -59,7 +59,7 @@ only a question that holds a content word (:func:`chatmatch.scoring.questions.as
 "why?", "what?", "which one?", "how so?" are follow-ups about the turn before them; asked
 twice they are two different questions, and different answers to them contradict
 nothing. On DSTC9's human-bot chats such follow-ups were a large share of the "repeated
-questions" (docs/scoring.md, "Options chosen by measurement").
+questions" (docs/appendix/scoring-measurements.md, "Options chosen by measurement").
 
 ``sigma_r`` (which questions are repeated) is consistency's own parameter; left unset it
 takes diversity's value in a scoring config (0.95 by default). Details list every tested

@@ -18,7 +18,7 @@ is named one (``self_contradictions`` in consistency's options):
   polarity and never counts. A change of fact that keeps the polarity ("i'm a teacher" /
   "i work as a nurse") is not seen: that needs a real NLI model.
 
-Measured against people (docs/scoring.md, "Options chosen by measurement") the check ranks
+Measured against people (docs/appendix/scoring-measurements.md, "Options chosen by measurement") the check ranks
 systems opposite to their "consistent" rating (FED -1.00, DSTC9 -0.16), so it is an
 option for reading a game's details, not a default.
 """

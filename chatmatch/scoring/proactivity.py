@@ -32,7 +32,7 @@ Which questions count is ``questions``:
 ``unit: share`` is a rate, the same scale in a 10-turn chat and a 200-turn game. The
 counts grew with the chat (Spearman rho +0.52 with a DSTC9 system's total words, people's
 own +0.10); the share does not (-0.14), and with length held out both agree with people's
-"inquisitive" equally (docs/validity.md, "Length-free rates"). In a bot-bot game both bots
+"inquisitive" equally (docs/appendix/validity-measurements.md, "Length-free rates"). In a bot-bot game both bots
 have about the same number of turns, so the point mostly goes the same way.
 """
 

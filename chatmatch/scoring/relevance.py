@@ -55,7 +55,7 @@ distinct concepts. Over the bot's credited turns (the seed excluded):
 
 The square root sits between the count per turn (length-biased upward) and the share
 (biased downward); it is the cosine normaliser of the overlap of the turn's concept set
-with what it recalls. Measured (docs/validity.md, "Relevance without length"): chat rho
+with what it recalls. Measured (docs/appendix/validity-measurements.md, "Relevance without length"): chat rho
 with a DSTC9 system's mean turn words / total words +0.42 / +0.24 (the count +0.39 /
 +0.77), system tau with people's "coherent" +0.38 and "topic depth" +0.45 (per_concept
 +0.31 / +0.38; the count +0.56 / +0.64, through chat length), FED +1.00; and the known

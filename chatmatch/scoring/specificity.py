@@ -1,6 +1,6 @@
 """Specificity: lexical variety of the bot's text (higher is better).
 
-``method`` chooses the measure (docs/scoring.md, "Options chosen by measurement"):
+``method`` chooses the measure (docs/appendix/scoring-measurements.md, "Options chosen by measurement"):
 
 * ``distinct`` (the paper): the mean of Distinct-1 and Distinct-2 pooled over the bot's
   turns (below). A pooled type-token ratio falls as the text grows, so it rewards the bot
