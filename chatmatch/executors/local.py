@@ -20,7 +20,6 @@ import threading
 from collections import deque
 from typing import Any, Mapping, Sequence
 
-from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot, BotWrapper, History
 from chatmatch.config.settings import FailurePolicy
 from chatmatch.config.tournament import TournamentConfig
@@ -123,8 +122,7 @@ def load_bots(cfg: TournamentConfig, needed: set[str],
     try:
         for spec in cfg.bots:
             if spec.name in needed:
-                bot = guarded(spec.name, "__init__", lambda: create_bot(
-                    spec.name, spec.adapter, dict(spec.params)), adapter=spec.adapter)
+                bot = cfg.bot(spec.name, take=True)  # the object the file's check built
                 with rep.step(f"loading bot {spec.name}"):
                     guarded(spec.name, "load", bot.load, adapter=spec.adapter)
                 out[spec.name] = bot
