@@ -42,12 +42,6 @@ def _schedule(run: Run) -> list[ScheduledGame]:
     return sorted(games, key=lambda g: order[g.seed_category])  # stable: ids stay in order
 
 
-def game_categories(run: Run) -> dict[str, str]:
-    """Game id -> seed category; empty when the run's seeds have no categories (or the run
-    is not a tournament: imported logs)."""
-    return {g.game_id: g.seed_category for g in _schedule(run)}
-
-
 def category_rankings(run: Run, config: RankingConfig | None = None, seed: int | None = None,
                       method: str | None = None) -> dict[str, Ranking]:
     """The run's ranking on the games of each seed category (in the seed set's order);

@@ -47,14 +47,6 @@ def require_llama() -> Any:
     return llama_cpp
 
 
-def llama_available() -> bool:
-    try:
-        import llama_cpp  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @contextlib.contextmanager
 def _quiet_fds() -> Iterator[None]:
     """Silence C-level writes to stdout/stderr (llama.cpp's loader logs there)."""
