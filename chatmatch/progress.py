@@ -66,7 +66,7 @@ def fmt_duration(seconds: float) -> str:
 
 class ProgressBar(Protocol):
     """What code that reports its progress calls: :class:`Bar` is one; the validity lab
-    is handed one (the ``validate`` command's tqdm bar, or a quiet :class:`Bar`)."""
+    is handed one (the ``validate`` command's bar, or a quiet :class:`Bar`)."""
 
     def advance(self, n: int = 1, *, detail: str | None = None) -> None: ...
 
