@@ -225,8 +225,6 @@ def context_token_id(tokenizer: Any) -> int | None:
 _LOAD_LOCK = threading.Lock()
 
 
-
-
 def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int | str = "auto", max_tokens: int = 512,
            max_batch_tokens: int | str = "auto", device: str = "auto",
            precision: str = "fp32", processes: int | str = "auto", engine: str = "torch",
