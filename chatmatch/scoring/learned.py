@@ -62,7 +62,7 @@ class LearnedJudge(Scorer):
         return self._model
 
     def load(self) -> None:
-        from chatmatch.scoring.embed import get_embedder
+        from chatmatch.runtime.embed import get_embedder
         if self.model.embedding is not None:
             get_embedder(self.model.embedding.model)
 
@@ -82,7 +82,7 @@ class LearnedJudge(Scorer):
         emb = self.model.embedding
         if emb is None:
             return {}
-        from chatmatch.scoring.embed import get_embedder
+        from chatmatch.runtime.embed import get_embedder
         texts = sorted({t for g in games for p in g.players for t in side_texts(g, p)})
         return dict(zip(texts, get_embedder(emb.model).embed(texts))) if texts else {}
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import DIMENSIONS
-from chatmatch.scoring.text import normalise, tokens
+from chatmatch.common.text import normalise, tokens
 from chatmatch.transcript import Transcript
 
 #: the scorers' parameters the features are computed with (the model file records them)

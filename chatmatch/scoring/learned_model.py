@@ -21,7 +21,7 @@ import numpy as np
 from pydantic import Field, ValidationError, model_validator
 
 from chatmatch.common.validation import StrictModel, validation_message
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.runtime.errors import ScoringError
 
 FORMAT = "chatmatch-learned-judge/1"
 PACKAGED = "learned_judge.json"
@@ -30,7 +30,7 @@ CLIP = 5.0
 
 
 class EmbeddingReduction(StrictModel):
-    model: str  # the embedder (chatmatch.scoring.embed): "minilm"
+    model: str  # the embedder (chatmatch.runtime.embed): "minilm"
     mean: list[float]
     components: list[list[float]]  # k rows of len(mean)
 

@@ -31,7 +31,7 @@ from chatmatch.validity.learn_table import Embed, Table, build_table
 
 
 def minilm() -> Embed:
-    from chatmatch.scoring.embed import get_embedder
+    from chatmatch.runtime.embed import get_embedder
     return get_embedder().embed
 
 
