@@ -78,3 +78,19 @@ def test_bad_config_names_file_and_key(tmp_path):
     res = CliRunner().invoke(cli, ["score", str(d), "--config", str(tmp_path / "bad.yaml")])
     assert res.exit_code == 2
     assert "bad.yaml:2: scoring.dimensions" in res.output and "Did you mean: proactivity" in res.output
+
+
+def test_learned_judge_scores_ranks_and_shows_why(tmp_path):
+    """The learned judge through score, rank and show: a game is decided by it alone."""
+    d = logs(tmp_path)
+    (tmp_path / "learned.yaml").write_text("scoring:\n  dimensions: [learned]\n")
+    out = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["score", str(d), "--config", str(tmp_path / "learned.yaml"),
+                                   "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(cli, ["rank", str(out), "--method", "trueskill", "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["games"] == 3
+    res = CliRunner().invoke(cli, ["show", str(out), "g001"])
+    assert res.exit_code == 0, res.output
+    assert "learned judge: alice scores" in res.stdout and "most:" in res.stdout
+    assert "learned" in res.stdout.split("dimension")[-1]  # the points table names it

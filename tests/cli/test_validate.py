@@ -242,3 +242,16 @@ def test_stb_checkboxes_give_a_per_dimension_table(data, fast_config):
     assert rows[("ranking", "human")]["system_tau"]["value"] == 1.0
     assert ("fluency", "fluent") not in rows  # fluency is not among the fast config's dimensions
     assert [r["measure"] for r in convai2["length_bias"]][-1] == "people: human"
+
+
+@pytest.mark.slow
+def test_learned_judge_beside_the_rule_judge_out_of_sample(data, fast_config, tmp_path):
+    build_dstc9(data / "dstc9")
+    res = invoke("--data", data, "--datasets", "dstc9", "--config", fast_config, "-q",
+                 "--bootstrap", 20, "--learned", "--learned-cache", tmp_path / "cache")
+    assert res.exit_code == 0, res.output
+    for needle in ("Learned judge out of sample", "rule judge", "length alone",
+                   "learned, leave-systems-out", "fitted weights, leave-systems-out"):
+        assert needle in res.output, needle
+    res = invoke("--data", data, "--datasets", "ladder", "--learned", "-q")
+    assert res.exit_code == 2 and "--learned: choose at least one of dstc9, fed, stb" in res.output
