@@ -15,7 +15,7 @@ from chatmatch.run.storedrun import Run
     ("{method: trueskill, trueskill: {sigma: -1}}",
      "ranking.trueskill.sigma: Input should be greater than 0"),
     ("{method: trueskil}", "ranking.method: Unknown ranking method 'trueskil'. Did you mean: "
-                           "trueskill? Available: bt, elo, points, trueskill"),
+                           "trueskill? Available: bt, bt-style, elo, points, trueskill"),
     ("[1]", "ranking: Input should be a valid dictionary or instance of RankingConfig"),
 ])
 def test_bad_ranking_section_is_one_line(tmp_path: Path, ranking: str, message: str) -> None:
