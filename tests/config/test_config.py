@@ -73,7 +73,7 @@ def test_bare_list_of_bots(tmp_path):
     # 9 unknown ranking method
     (GOOD_BOTS + "ranking: {method: trueskil}\n",
      "t.yaml:6: ranking.method: Unknown ranking method 'trueskil'. Did you mean: trueskill? "
-     "Available: bt, elo, points, trueskill"),
+     "Available: bt, bt-style, elo, points, trueskill"),
     # 10 duplicate YAML key
     (GOOD_BOTS + "exchanges: 5\nexchanges: 6\n",
      "t.yaml:7: exchanges: key 'exchanges' appears twice in the same mapping; keep one"),
