@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from chatmatch.validity.lab import (DATASETS, Lab, default_data_dir, load_lab_config,
                                     parse_datasets, with_ngram_fluency)
@@ -36,10 +37,10 @@ class _Bar:
               help="Tournament YAML whose 'scoring', 'ranking' and 'seed' are used "
                    "(default: the built-in defaults).")
 @click.option("--data", "data_dir", type=click.Path(path_type=Path),
-              help="Folder holding stb/MongoDump.zip and fed/fed_data.json "
-                   "(and dstc9/chatbotN.json) [default: $CHATMATCH_DATA or ../shared/data].")
+              help="Folder holding stb/MongoDump.zip, fed/fed_data.json, "
+                   "usr/pc_usr_data.json (and dstc9/chatbotN.json) [default: $CHATMATCH_DATA or ../shared/data].")
 @click.option("--datasets", default=",".join(DATASETS), show_default=True,
-              help="Comma-separated datasets: stb, fed, dstc9, ladder.")
+              help="Comma-separated datasets: stb, fed, dstc9, usr, ladder.")
 @click.option("--dstc9", "dstc9_dir", type=click.Path(path_type=Path),
               help="Folder holding DSTC9's chatbot1.json .. chatbot11.json [default: "
                    "DATA/dstc9; skipped with a note when absent, an error when given here].")
@@ -80,6 +81,8 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
               against the crowd's win-rate ranking and the fooling rate
       fed     FED dialogue level: Spearman with Overall, and the 3-system ranking
       dstc9   DSTC9 interactive track: 11 systems' chats with people, 11 rated qualities
+      usr     USR PersonaChat: 60 contexts answered by 2 people, a retrieval and 2
+              generative models; per responder and per reply vs Natural and Overall
       ladder  tournaments/ladder.yaml, whose true order is known by construction
 
     \b
@@ -91,13 +94,15 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       chatmatch validate --datasets fed,dstc9 --config new.yaml --baseline old.yaml
     """
     names = parse_datasets(datasets)
+    named = click.get_current_context().get_parameter_source("datasets") != ParameterSource.DEFAULT
     cfg = load_lab_config(config_file)
     base = load_lab_config(baseline_file) if baseline_file else None
     if ngram_fluency:
         cfg = with_ngram_fluency(cfg)
         base = with_ngram_fluency(base) if base is not None else None
     lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges,
-              dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base)
+              dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base,
+              datasets_named=named)
     lab.check_inputs()
     # imported here, not at the top: tqdm reads TQDM_DISABLE (set by the CLI's main() to
     # silence model loaders) when first imported; disable=quiet explicitly for this bar.

@@ -144,6 +144,10 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
             ref = ds["references"]["system Overall"]
             lines.append(f"dstc9: {ds['games']} chats ({f['sampled']}) of {len(ds['bots'])} "
                          f"systems; people's system order {' > '.join(ref['reference_order'])}")
+        elif ds["dataset"] == "usr":
+            ref = ds["references"]["system Overall"]
+            lines.append(f"usr: {f['replies']} replies by {f['responders']} responders; people's "
+                         f"order (Overall) {' > '.join(ref['reference_order'])}")
         elif ds["dataset"].startswith("stb/"):
             by = ", ".join(f"{k} {v}" for k, v in sorted(f["turns_cleaned_by_system"].items()))
             lines.append(

@@ -241,3 +241,34 @@ def test_stb_checkboxes_give_a_per_dimension_table(data, fast_config):
     assert rows[("ranking", "human")]["system_tau"]["value"] == 1.0
     assert ("fluency", "fluent") not in rows  # fluency is not among the fast config's dimensions
     assert [r["measure"] for r in convai2["length_bias"]][-1] == "people: human"
+
+
+def test_usr_in_the_lab_per_responder_and_per_reply(data, fast_config):
+    from tests.validity.usr_fixture import build as build_usr
+
+    build_usr(data / "usr")
+    res = invoke("--data", data, "--datasets", "usr", "--config", fast_config, "-q",
+                 "--bootstrap", 20, "--json")
+    assert res.exit_code == 0, res.output
+    (usr,) = json.loads(res.output)["datasets"]
+    assert usr["dataset"] == "usr" and usr["games"] == 20
+    assert usr["facts"]["replies"] == 20 and usr["facts"]["responders"] == 5
+    rows = {(r["dimension"], r["quality"]): r for r in usr["per_dimension"]}
+    spec = rows[("specificity", "Engaging")]
+    assert (spec["systems"], spec["chats"]) == (5, 20) and spec["fit"] == "loose"
+    assert rows[("ranking", "Overall")]["systems"] == 5
+    assert [r["measure"] for r in usr["length_bias"]][-1] == "people: Overall"
+    assert usr["references"]["system Overall"]["reference_order"][0] == "Original Ground Truth"
+    text = invoke("--data", data, "--datasets", "usr", "--config", fast_config, "-q", "--bootstrap", 20)
+    assert "usr: 20 replies by 5 responders" in text.output
+
+
+def test_usr_missing_is_an_error_when_named_and_skipped_by_default(data, fast_config):
+    res = invoke("--data", data, "--datasets", "fed,usr", "--config", fast_config, "-q")
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "usr/pc_usr_data.json not found" in res.output and "--datasets" in res.output
+    from chatmatch.validity.lab import Lab, load_lab_config
+
+    lab = Lab(load_lab_config(fast_config), data, ("usr",), bootstrap=10)
+    (report,) = lab.run()["datasets"]
+    assert report["kind"] == "skipped" and "pc_usr_data.json not found" in report["notes"][0]
