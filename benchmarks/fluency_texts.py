@@ -27,7 +27,7 @@ from chatmatch.validity.cleaning import clean_turn  # noqa: E402
 
 
 #: human turns kept for the construct check (the first ones, in file order)
-CONSTRUCT_CAP = 500
+CONSTRUCT_CAP = 200
 
 
 def usr_replies() -> list[tuple[str, str]]:
@@ -58,24 +58,30 @@ def stb_human_turns() -> list[str]:
     return [t for t in out if t.strip()]
 
 
-def side_texts(per_system: int = 30) -> Iterator[tuple[str, list[str]]]:
-    """(dataset-side label, texts) in the order the pass runs them (smallest first)."""
+def side_texts(per_system: int = 50, first: int = 15) -> Iterator[tuple[str, list[str]]]:
+    """(dataset-side label, texts) in the order the pass runs them: the small rated sets,
+    DSTC9's System turns of the ``first`` chats a system, the construct check's human
+    samples, then DSTC9's other chats. DSTC9 goes chat k of every system before chat k + 1
+    of any, so that a pass cut short still covers every system evenly."""
     yield "usr", [r for _, r in usr_replies()]
     games, _, _ = fed()
     yield "fed-system", [t.text for g in games for t in g.turns if t.speaker == SYSTEM]
-    yield "fed-human", [t.text for g in games for t in g.turns if t.speaker != SYSTEM]
+    dgames, _, _ = dstc9(per_system)
+    humans = [t.text for g in dgames for t in g.turns if t.speaker != SYSTEM][:CONSTRUCT_CAP]
+    dgames = sorted(dgames, key=lambda g: (int(g.game_id.split("-")[1]), g.game_id))
+    early = [g for g in dgames if int(g.game_id.split("-")[1]) < first]
+    yield "dstc9-system-early", [t.text for g in early for t in g.turns if t.speaker == SYSTEM]
+    yield "fed-human", [t.text for g in games for t in g.turns if t.speaker != SYSTEM][:CONSTRUCT_CAP]
     yield "stb-human", stb_human_turns()[:CONSTRUCT_CAP]
-    games, _, _ = dstc9(per_system)
-    # chat k of every system before chat k + 1 of any: a pass cut short covers every system
-    games = sorted(games, key=lambda g: (int(g.game_id.split("-")[1]), g.game_id))
-    yield "dstc9-system", [t.text for g in games for t in g.turns if t.speaker == SYSTEM]
-    yield "dstc9-human", [t.text for g in games for t in g.turns if t.speaker != SYSTEM][:CONSTRUCT_CAP]
+    yield "dstc9-human", humans
+    late = [g for g in dgames if int(g.game_id.split("-")[1]) >= first]
+    yield "dstc9-system-late", [t.text for g in late for t in g.turns if t.speaker == SYSTEM]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--nll", action="store_true")
-    ap.add_argument("--per-system", type=int, default=30)
+    ap.add_argument("--per-system", type=int, default=50)
     args = ap.parse_args()
     from chatmatch.scoring.fluency import Fluency
     from chatmatch.scoring.lm_tokens import TokenScorer
@@ -85,8 +91,9 @@ def main() -> None:
         texts = [normalise(t) for t in texts]
         start = time.time()
         if scorer is not None:
-            for i in range(0, len(texts), 512):
-                scorer.nlls(texts[i:i + 512])
+            for i in range(0, len(texts), 128):
+                scorer.nlls(texts[i:i + 128])
+                print(f"  {label}: {min(i + 128, len(texts))}/{len(texts)} {time.time() - start:.0f} s", flush=True)
         print(f"{label}: {len(texts)} texts, {len(set(texts))} distinct, {time.time() - start:.0f} s",
               flush=True)
 

@@ -40,7 +40,7 @@ class _Bar:
               help="Folder holding stb/MongoDump.zip, fed/fed_data.json, "
                    "usr/pc_usr_data.json (and dstc9/chatbotN.json) [default: $CHATMATCH_DATA or ../shared/data].")
 @click.option("--datasets", default=",".join(DATASETS), show_default=True,
-              help="Comma-separated datasets: stb, fed, dstc9, usr, ladder.")
+              help="Comma-separated datasets: stb, fed, dstc9, usr, construct, ladder.")
 @click.option("--dstc9", "dstc9_dir", type=click.Path(path_type=Path),
               help="Folder holding DSTC9's chatbot1.json .. chatbot11.json [default: "
                    "DATA/dstc9; skipped with a note when absent, an error when given here].")
@@ -83,6 +83,7 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       dstc9   DSTC9 interactive track: 11 systems' chats with people, 11 rated qualities
       usr     USR PersonaChat: 60 contexts answered by 2 people, a retrieval and 2
               generative models; per responder and per reply vs Natural and Overall
+      construct  fluency: human-written turns vs bland generated ones (generic, echo)
       ladder  tournaments/ladder.yaml, whose true order is known by construction
 
     \b

@@ -58,6 +58,8 @@ from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
+from chatmatch.scoring.errors import ScoringError
+from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate
 from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
 from chatmatch.scoring.text import normalise, tokens
 from chatmatch.scoring.variety import chitchat_unigrams
@@ -77,7 +79,12 @@ class Fluency(Scorer):
         backend: Literal["transformers", "ngram"] = "transformers"
         model: str = Field(default=SMOLLM2, min_length=1)
         aggregation: Literal["median", "capped_mean", "mean", "trimmed_mean", "authors", "worst",
-                             "slor"] = "median"
+                             "slor", "slor_tokens"] = "median"
+        #: degenerate turns (chatmatch.scoring.fluency_tokens.degenerate: a repeat of the
+        #: bot's earlier turn, an echo of the partner, a phrase said twice, a truncated
+        #: turn): ``worst`` counts each as the least fluent turn there is (perplexity =
+        #: the LM's vocabulary size, a uniform guess), ``keep`` scores it as any turn
+        degenerate: Literal["worst", "keep"] = "keep"
         #: quantile of ``worst``
         worst_share: float = Field(default=0.9, ge=0.5, le=1.0)
         #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value: 50)
@@ -190,9 +197,10 @@ class Fluency(Scorer):
             capped = sorted(min(v, p.cap) for v in values)
             kept = capped[:-1] if len(capped) > 1 else capped  # drop the worst turn
             return sum(kept) / len(kept)
-        if p.aggregation == "worst":
-            return float(np.quantile(values, p.worst_share))
-        if p.aggregation == "slor":  # values are already log-ratios (see _score)
+        if p.aggregation == "worst":  # "higher": no interpolation with a degenerate turn's value
+            return float(np.quantile(values, p.worst_share,
+                                     method="higher" if self.params.degenerate == "worst" else "linear"))
+        if p.aggregation in ("slor", "slor_tokens"):  # values are already log-ratios (_score)
             return float(statistics.median(values))
         if p.aggregation == "trimmed_mean":
             cut = int(p.trim * len(values))
@@ -203,11 +211,49 @@ class Fluency(Scorer):
 
     def _turn_value(self, text: str, perplexity: float) -> float:
         """What a turn contributes to the aggregate: its perplexity, or for ``slor`` its log
-        perplexity minus its words' log unigram perplexity."""
-        if self.params.aggregation != "slor":
+        perplexity minus its words' log unigram perplexity, or for ``slor_tokens`` minus
+        the mean over its LM tokens of (unigram NLL - LM NLL)."""
+        aggregation = self.params.aggregation
+        if aggregation == "slor_tokens":
+            return math.log(max(perplexity, 1e-12)) - self._unigram_nll(normalise(text))
+        if aggregation != "slor":
             return perplexity
         unigram = chitchat_unigrams().log_perplexity(tokens(text))
         return math.log(max(perplexity, 1e-12)) - (unigram or 0.0)
+
+    def _unigram_nll(self, text: str) -> float:
+        """Mean subword-unigram NLL of the text's LM tokens (chitchat-dataset counts)."""
+        lm: Any = self.lm
+        tokenizer = getattr(lm, "tokenizer", None)
+        if tokenizer is None:
+            raise ScoringError("fluency aggregation 'slor_tokens' needs an LM with a tokenizer "
+                               f"(backend: transformers); {lm.name} has none: use aggregation "
+                               "'slor' (word unigrams) with backend: ngram")
+        table = chitchat_subword_unigrams(tokenizer, lm.vocab_size, lm.name)
+        ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+        return float(np.mean(table.nll[np.asarray(ids, dtype=np.int64) % table.nll.size]))
+
+    def _worst_value(self) -> float:
+        """A degenerate turn's value: the LM's vocabulary size as perplexity (a uniform
+        guess over the tokens), in the aggregation's units."""
+        vocab = float(getattr(self.lm, "vocab_size", 0) or 50_000)
+        return math.log(vocab) if self.params.aggregation in ("slor", "slor_tokens") else vocab
+
+    def degenerate_turns(self, game: Transcript) -> dict[int, str]:
+        """Turn index -> why it is degenerate, for ``degenerate: worst`` (else empty)."""
+        if self.params.degenerate != "worst":
+            return {}
+        out: dict[int, str] = {}
+        said: dict[str, list[str]] = {}
+        last: str | None = None
+        for turn in game.turns:
+            own = said.setdefault(turn.speaker, [])
+            why = None if turn.seed else degenerate(turn.text, own, last)
+            if why is not None:
+                out[turn.index] = why
+            own.append(turn.text)
+            last = turn.text
+        return out
 
     def repetitions(self, game: GameAnalysis) -> set[int]:
         """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
@@ -220,11 +266,15 @@ class Fluency(Scorer):
         per_bot: dict[str, list[float]] = {p: [] for p in game.players}
         details: list[dict[str, Any]] = []
         excluded = self.repetitions(analysis)
+        degenerate = self.degenerate_turns(game)
         for turn, value in zip(credited_turns(game), ppl):
             detail: dict[str, Any] = {"turn": turn.index, "speaker": turn.speaker,
                                       "perplexity": None if value is None else round(value, 4)}
             if turn.index in excluded:
                 detail["excluded"] = "repetition"
+            elif turn.index in degenerate:
+                detail["degenerate"] = degenerate[turn.index]
+                per_bot[turn.speaker].append(self._worst_value())
             elif value is not None:
                 per_bot[turn.speaker].append(self._turn_value(turn.text, value))
             details.append(detail)

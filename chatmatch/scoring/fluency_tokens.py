@@ -16,8 +16,8 @@ here start from the per-token NLLs of :mod:`chatmatch.scoring.lm_tokens`:
 * **unlikely share**: the share of the turn's tokens the LM finds very unlikely even after
   their rarity is discounted (token SLOR below ``-log(UNLIKELY)``), a grammar-break signal;
 * **degenerate turns** (:func:`degenerate`): a turn that repeats the speaker's earlier turn
-  or the partner's last turn word for word (normalised), or repeats a phrase of its own
-  (a word 3-gram said twice in a turn that has few distinct ones), or stops on a word that
+  or the partner's last turn word for word (case and punctuation aside), or repeats a phrase of its own
+  (repeated word 3-grams are a third of the turn's 3-grams or more), or stops on a word that
   cannot end a sentence ("and", "the", "to", ...: a truncated generation). People never
   call such text fluent, and a per-token LM finds it *easy*.
 """
@@ -109,14 +109,14 @@ def unlikely_share(nll: np.ndarray, ids: Sequence[int], unigrams: SubwordUnigram
 
 
 def self_repeats(text: str) -> bool:
-    """A word 3-gram said twice in one turn, with at most half its 3-grams distinct
-    ("i am a little shy but i am a little shy")."""
+    """Repeated word 3-grams make up at least a third of the turn's 3-grams ("i am a
+    little shy but i am a little shy": 3 of 8)."""
     words = tokens(text)
     grams = list(zip(words, words[1:], words[2:]))
     if len(grams) < 3:
         return False
     repeated = sum(c - 1 for c in Counter(grams).values())
-    return repeated > 0 and repeated * 2 >= len(grams) - 1
+    return repeated > 0 and repeated * 3 >= len(grams)
 
 
 def dangling(text: str) -> bool:
@@ -128,16 +128,21 @@ def dangling(text: str) -> bool:
     return len(words) >= 4 and words[-1] in DANGLING
 
 
+def _key(text: str) -> str:
+    """The turn's words, lower-cased, without punctuation: what makes two turns the same."""
+    return " ".join(w for w in (x.lower() for x in tokens(text)) if any(c.isalnum() for c in w))
+
+
 def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -> str | None:
     """Why the turn is degenerate (``repeat``, ``echo``, ``self-repeat``, ``truncated``), or
     None. ``own_before``: the speaker's earlier turns; ``partner_last``: the partner's turn
     just before."""
-    key = normalise(text).lower()
+    key = _key(text)
     if not key:
         return None
-    if any(normalise(t).lower() == key for t in own_before):
+    if any(_key(t) == key for t in own_before):
         return "repeat"
-    if partner_last is not None and normalise(partner_last).lower() == key:
+    if partner_last is not None and _key(partner_last) == key:
         return "echo"
     if self_repeats(text):
         return "self-repeat"

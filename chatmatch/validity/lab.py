@@ -12,6 +12,8 @@ Datasets (see docs/validity.md):
 * ``usr``: USR's PersonaChat replies (two people, a retrieval and two generative models
   answering the same 60 contexts; :mod:`chatmatch.validity.usr`), evaluated as FED is with
   its ``Overall`` rating, 5 responders at the system level;
+* ``construct``: the fluency construct check, human-written turns against bland generated
+  ones (:mod:`chatmatch.validity.construct`);
 * ``ladder``: the fault ladder, whose order is known by construction
   (:mod:`chatmatch.validity.ladder`).
 
@@ -41,6 +43,8 @@ from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
+from chatmatch.validity.construct import NOTES as CONSTRUCT_NOTES
+from chatmatch.validity.construct import evaluate_construct, games_of, sample_groups
 from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
 from chatmatch.validity.dstc9 import OVERALL as DSTC9_OVERALL
 from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9
@@ -55,7 +59,7 @@ from chatmatch.validity.usr import FILE as USR_FILE
 from chatmatch.validity.usr import NOTES as USR_NOTES
 from chatmatch.validity.usr import load_usr
 
-DATASETS = ("stb", "fed", "dstc9", "usr", "ladder")
+DATASETS = ("stb", "fed", "dstc9", "usr", "construct", "ladder")
 DSTC9_NOTES = ("no ranking randomness: the seed spread does not apply",
                "each chat scored as a game between User and System; the System side counts")
 DATA_ENV = "CHATMATCH_DATA"
@@ -168,7 +172,7 @@ class Lab:
     def steps_total(self) -> int:
         extra = 1 if self.baseline else 0  # the baseline's scoring of FED and DSTC9
         n = {"stb": 1 + 3 * 2, "fed": 1 + 3 + extra, "dstc9": 1 + 3 + extra,
-             "usr": 1 + 3 + extra, "ladder": 1 + 2}
+             "usr": 1 + 3 + extra, "construct": 2, "ladder": 1 + 2}
         return sum(n[d] for d in self.datasets)
 
     def check_inputs(self) -> None:
@@ -217,6 +221,8 @@ class Lab:
                 reports.append(self._dstc9(scorers))
             elif name == "usr":
                 reports.append(self._usr(scorers))
+            elif name == "construct":
+                reports.append(self._construct(scorers))
             else:
                 self.progress.update(detail="ladder: playing")
                 ds = play_ladder(self.ladder_file, self.ladder_exchanges)
@@ -265,6 +271,21 @@ class Lab:
         self.progress.advance()
         return self._rated("usr", replies, scorers, {"notes": USR_NOTES},
                            {"replies": len(replies), "responders": len({r.system for r in replies})})
+
+    def _construct(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
+        fluency = [s for s in scorers if s.name == "fluency"]
+        self.progress.update(detail="construct: sampling turns")
+        groups = sample_groups(self.data_dir, self.config.seed)
+        self.progress.advance()
+        if not fluency:
+            self.progress.advance()
+            return skipped("construct", "fluency is not among the scored dimensions")
+        games, labels = games_of(groups)
+        scores = score_with_steps(games, fluency, "construct", self.progress)
+        report = evaluate_construct(groups, labels, [s["fluency"] for s in scores],
+                                    self.bootstrap, self.config.seed)
+        return {**skipped("construct", ""), **report, "notes": list(CONSTRUCT_NOTES),
+                "games": len(games)}
 
     def _rated(self, name: str, chats: Sequence[Chat], scorers: Sequence[Scorer],
                how: dict[str, Any], facts: dict[str, Any] | None = None) -> dict[str, Any]:
