@@ -62,11 +62,32 @@ class Features:
         self.uni: SubwordUnigrams = chitchat_subword_unigrams(tok, lm.vocab_size, lm.name)
         self.words = chitchat_unigrams()
 
+    ppl_only = False
+
+    def turn_from_ppl(self, text: str) -> dict[str, float] | None:
+        """The candidates a turn's perplexity gives (no per-token NLLs): log ppl, SLOR on
+        words and on subword tokens (mean unigram NLL of the tokens), NormLP."""
+        (ppl,) = self.lm.perplexities([text])
+        if ppl is None:
+            return None
+        ids = self.ids(text)
+        uni = float(np.mean(self.uni.nll[np.asarray(ids) % self.uni.nll.size]))
+        lp = math.log(ppl)
+        word = self.words.log_perplexity(tokens(text)) or 0.0
+        return {"ppl": lp, "slor-word": lp - word, "slor": lp - uni, "norm-lp": lp / max(uni, 1e-6)}
+
+    def ppl_cached(self, texts: Sequence[str]) -> bool:
+        todo = list(dict.fromkeys(normalise(t) for t in texts))
+        store = self.lm.store
+        return store is not None and len(store.get(todo)) == len(todo)
+
     def ids(self, text: str) -> list[int]:
         return list(self.lm._encode(text))[1:]
 
     def turn(self, text: str) -> dict[str, float] | None:
         text = normalise(text)
+        if self.ppl_only:
+            return self.turn_from_ppl(text)
         (nll,) = self.scorer.nlls([text])
         if nll is None or len(nll) == 0:
             return None
@@ -96,12 +117,14 @@ class Features:
 
 
 NAMES = ("ppl", "slor-word", "slor", "unlikely", "worst-token", "norm-lp")
+PPL_NAMES = ("ppl", "slor-word", "slor", "norm-lp")
 
 
 def game_values(f: Features, game: Transcript, side: str = SYSTEM) -> dict[str, float]:
     """Per candidate, the median over ``side``'s turns (lower = more fluent)."""
-    per: dict[str, list[float]] = {n: [] for n in NAMES}
-    per.update({n + "+deg": [] for n in NAMES})
+    names = PPL_NAMES if f.ppl_only else NAMES
+    per: dict[str, list[float]] = {n: [] for n in names}
+    per.update({n + "+deg": [] for n in names})
     own: list[str] = []
     last_other: str | None = None
     for t in game.turns:
@@ -113,7 +136,7 @@ def game_values(f: Features, game: Transcript, side: str = SYSTEM) -> dict[str, 
         own.append(t.text)
         if v is None:
             continue
-        for n in NAMES:
+        for n in names:
             per[n].append(v[n])
             per[n + "+deg"].append(math.inf if deg else v[n])
     return {n: (float(statistics.median(x)) if x else math.nan) for n, x in per.items()}
@@ -157,9 +180,10 @@ def construct(f: Features) -> None:
     print("| group | turns | " + " | ".join(NAMES) + " |")
     print("|---|---|" + "---|" * len(NAMES))
     for name, texts in groups.items():
-        f.prefetch(texts)
+        if not f.ppl_only:
+            f.prefetch(texts)
         vals = [v for v in (f.turn(t) for t in texts) if v is not None]
-        cells = [f"{statistics.median(v[n] for v in vals):.3f}" for n in NAMES]
+        cells = [f"{statistics.median(v[n] for v in vals):.3f}" if n in vals[0] else "-" for n in NAMES]
         print(f"| {name} | {len(vals)} | " + " | ".join(cells) + " |")
 
 
@@ -172,11 +196,14 @@ GENERIC = ("I don't know what you mean.", "I'm not sure.", "That's nice.", "Me t
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--per-system", type=int, default=30)
+    ap.add_argument("--per-system", type=int, default=0)
     ap.add_argument("--only", default="usr,fed,dstc9,construct")
+    ap.add_argument("--ppl", action="store_true", help="only the candidates a perplexity gives, "
+                    "from the perplexity cache (DSTC9: the chats whose System turns are cached)")
     args = ap.parse_args()
     only = args.only.split(",")
     f = Features()
+    f.ppl_only = args.ppl
     if "usr" in only:
         usr = load_usr(DATA / "usr")
         f.prefetch([t for r in usr for _, t in r.turns])
@@ -190,8 +217,9 @@ def main() -> None:
               ("Overall", "Understanding"))
     if "dstc9" in only:
         games, systems, ratings = dstc9(args.per_system)
+        cached = f.ppl_cached if args.ppl else f.cached
         keep = [i for i, g in enumerate(games)
-                if f.cached([t.text for t in g.turns if t.speaker == SYSTEM])]
+                if cached([t.text for t in g.turns if t.speaker == SYSTEM])]
         games, systems, ratings = ([x[i] for i in keep] for x in (games, systems, ratings))
         table(f"DSTC9: 11 systems, {len(games)} of the first {args.per_system} chats each "
               "(those the per-token pass reached)", systems,

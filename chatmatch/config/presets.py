@@ -28,6 +28,8 @@ scorer where chatmatch's defaults differ from them:
 * specificity ``leave_out: none, method: distinct`` -- Distinct-n pooled over every turn
   (default: Distinct-n on equal-size windows, MATTR, with answers repeated only because
   the partner repeated its question left out);
+* consistency ``identity: false`` -- only answers to repeated questions are tested
+  (default: identity facts a bot restates too, chatmatch.scoring.identity);
 * consistency ``similarity: tfidf, polarity: false`` and diversity ``similarity: tfidf`` --
   TF-IDF cosine (the default of diversity too; consistency's default compares answers by
   meaning, all-MiniLM-L6-v2, and charges an answer that says the same thing the other way);
@@ -62,6 +64,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "scoring.params.specificity.method": "distinct",
         "scoring.params.consistency.similarity": "tfidf",
         "scoring.params.consistency.self_contradictions": False,
+        "scoring.params.consistency.identity": False,
         "scoring.params.consistency.polarity": False,
         "scoring.params.diversity.similarity": "tfidf",
         "scoring.params.knowledge.method": "entities",

@@ -12,9 +12,9 @@ as a two-turn game (the turn before it, then the turn; the second side is judged
   "I don't know." and the generic answers dialogue papers list as the blandness problem),
   each answering a person's turn, and the ``echo`` bot's move: a person's turn repeated back.
 
-Each group gets the mean of its games' oriented fluency score (higher = more fluent) with a
-bootstrap interval over its games. The row **holds** when every human-written group's mean
-is at least every bland group's; ``tau`` is Kendall's tau-b between the group means and the
+Each group gets the median of its games' oriented fluency score (higher = more fluent) with
+a bootstrap interval over its games. The row **holds** when every human-written group's
+median is at least every bland group's; ``tau`` is Kendall's tau-b between the medians and the
 known order (human-written 1, bland 0). Samples are :data:`PER_GROUP` turns a group, drawn
 with ``numpy.random.default_rng(seed)`` from the data read at run time (never copied).
 """
@@ -49,7 +49,7 @@ GENERIC = ("That is interesting.", "Tell me more.", "I see.", "What do you mean?
 
 Pair = tuple[str, str]  # (the turn before, the turn)
 NOTES = ("fluency alone; each turn scored as a two-turn game after the turn it answers",
-         "holds: every human-written group's mean >= every bland group's")
+         "holds: every human-written group's median >= every bland group's")
 
 
 def _pairs(turns: Sequence[tuple[str, str]], side: str) -> list[Pair]:
@@ -124,23 +124,24 @@ def games_of(groups: dict[str, tuple[str, list[Pair]]]) -> tuple[list[Transcript
 
 def evaluate_construct(groups: dict[str, tuple[str, list[Pair]]], labels: Sequence[str],
                        scores: Sequence[DimensionScore], samples: int, seed: int) -> dict[str, Any]:
-    """Per group: mean oriented fluency and its bootstrap interval; whether the order holds."""
+    """Per group: the median oriented fluency of its turns and its bootstrap interval (a
+    turn's perplexity has outliers of 10^6: a mean says little); whether the order holds."""
     sign = 1.0 if scores and scores[0].higher_is_better else -1.0
     values = np.array([sign * float(s.raw.get(SYSTEM, math.nan)) for s in scores])
     rng = np.random.default_rng(seed)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, (kind, _) in groups.items():
         mine = values[[i for i, lab in enumerate(labels) if lab == name]]
         mine = mine[np.isfinite(mine)]
-        boot = [float(np.mean(rng.choice(mine, mine.size))) for _ in range(samples)] if mine.size else []
+        boot = [float(np.median(rng.choice(mine, mine.size))) for _ in range(samples)] if mine.size else []
         rows.append({"group": name, "kind": kind, "turns": int(mine.size),
-                     "mean": nan_to_none(float(np.mean(mine)) if mine.size else math.nan, 4),
+                     "median": nan_to_none(float(np.median(mine)) if mine.size else math.nan, 4),
                      "low": nan_to_none(float(np.quantile(boot, 0.025)) if boot else math.nan, 4),
                      "high": nan_to_none(float(np.quantile(boot, 0.975)) if boot else math.nan, 4)})
-    scored = [r for r in rows if r["mean"] is not None]
-    human = [r["mean"] for r in scored if r["kind"] == HUMAN]
-    bland = [r["mean"] for r in scored if r["kind"] == BLAND]
+    scored = [(float(r["median"]), r["kind"] == HUMAN) for r in rows if r["median"] is not None]
+    human = [m for m, is_human in scored if is_human]
+    bland = [m for m, is_human in scored if not is_human]
     holds = bool(human and bland and min(human) >= max(bland))
-    tau = kendall([r["mean"] for r in scored], [1.0 if r["kind"] == HUMAN else 0.0 for r in scored]).value
+    tau = kendall([m for m, _ in scored], [1.0 if h else 0.0 for _, h in scored]).value
     return {"dataset": "construct", "kind": "construct", "rows": rows, "holds": holds,
             "tau": nan_to_none(tau, 4)}

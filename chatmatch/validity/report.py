@@ -180,8 +180,8 @@ def construct_table(report: dict[str, Any]) -> str | None:
         if ds["kind"] != "construct":
             continue
         for r in ds["rows"]:
-            interval = ("n/a" if r["mean"] is None else
-                        f"{r['mean']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]")
+            interval = ("n/a" if r["median"] is None else
+                        f"{r['median']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]")
             rows.append([r["group"], r["kind"], r["turns"], interval])
         tau = "n/a" if ds["tau"] is None else f"{ds['tau']:+.2f}"
         rows.append(["(order)", "holds" if ds["holds"] else "FAILS", "", f"tau {tau}"])
@@ -194,7 +194,7 @@ def extra_tables(report: dict[str, Any]) -> list[str]:
     out = []
     construct = construct_table(report)
     if construct:
-        out += ["Construct check: fluency of human-written turns vs bland generated ones (mean "
+        out += ["Construct check: fluency of human-written turns vs bland generated ones (median "
                 "over each group's turns, bootstrap [95%]; holds when every human-written group "
                 "is at least every bland one; tau vs that order)", construct, ""]
     per_dim, length = per_dimension_table(report), length_table(report)

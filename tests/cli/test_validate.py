@@ -272,3 +272,32 @@ def test_usr_missing_is_an_error_when_named_and_skipped_by_default(data, fast_co
     lab = Lab(load_lab_config(fast_config), data, ("usr",), bootstrap=10)
     (report,) = lab.run()["datasets"]
     assert report["kind"] == "skipped" and "pc_usr_data.json not found" in report["notes"][0]
+
+
+def test_construct_row_groups_and_order(data, tmp_path):
+    from tests.validity.usr_fixture import build as build_usr
+
+    build_usr(data / "usr")
+    cfg = tmp_path / "ngram.yaml"
+    cfg.write_text("scoring:\n  dimensions: [fluency]\n  params:\n    fluency: {backend: ngram}\n")
+    res = invoke("--data", data, "--datasets", "construct", "--config", cfg, "-q",
+                 "--bootstrap", 20, "--json")
+    assert res.exit_code == 0, res.output
+    (rep,) = json.loads(res.output)["datasets"]
+    groups = {r["group"]: r for r in rep["rows"]}
+    assert {"FED people", "USR people", "retrieval corpus (chitchat)", "generic replies",
+            "echo (a person's turn repeated back)"} <= set(groups)
+    assert groups["USR people"]["turns"] == 8 and groups["generic replies"]["kind"] == "bland"
+    for r in rep["rows"]:
+        assert r["median"] is None or r["low"] <= r["median"] <= r["high"]
+    humans = [r["median"] for r in rep["rows"] if r["kind"] == "human-written"]
+    bland = [r["median"] for r in rep["rows"] if r["kind"] == "bland"]
+    assert rep["holds"] == (min(humans) >= max(bland))
+    text = invoke("--data", data, "--datasets", "construct", "--config", cfg, "-q", "--bootstrap", 20)
+    assert "Construct check" in text.output and "construct: " in text.output
+
+
+def test_construct_needs_fluency(data, fast_config):
+    res = invoke("--data", data, "--datasets", "construct", "--config", fast_config, "-q", "--json")
+    (rep,) = json.loads(res.output)["datasets"]
+    assert rep["kind"] == "skipped" and "fluency is not among" in rep["notes"][0]
