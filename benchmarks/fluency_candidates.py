@@ -43,11 +43,12 @@ from chatmatch.analysis.fed import SYSTEM  # noqa: E402
 from chatmatch.scoring.fluency import Fluency  # noqa: E402
 from chatmatch.scoring.fluency_tokens import (SubwordUnigrams, chitchat_subword_unigrams,  # noqa: E402
                                               degenerate)
-from chatmatch.scoring.lm_tokens import TokenScorer  # noqa: E402
-from chatmatch.scoring.text import normalise, tokens  # noqa: E402
+from chatmatch.runtime.lm_tokens import TokenScorer  # noqa: E402
+from chatmatch.common.text import normalise, tokens  # noqa: E402
 from chatmatch.scoring.variety import chitchat_unigrams  # noqa: E402
 from chatmatch.transcript import Transcript  # noqa: E402
 from chatmatch.validity.intervals import agreement  # noqa: E402
+from chatmatch.validity.dstc9 import load_dstc9  # noqa: E402
 from chatmatch.validity.usr import load_usr  # noqa: E402
 
 Feature = Callable[[np.ndarray, list[int], str], float]
@@ -142,18 +143,32 @@ def game_values(f: Features, game: Transcript, side: str = SYSTEM) -> dict[str, 
     return {n: (float(statistics.median(x)) if x else math.nan) for n, x in per.items()}
 
 
+def turn_words(games: Sequence[Transcript]) -> list[float]:
+    """The System's mean words per turn in each game (the length-bias feature)."""
+    out = []
+    for g in games:
+        n = [len(t.text.split()) for t in g.turns if t.speaker == SYSTEM]
+        out.append(statistics.fmean(n) if n else math.nan)
+    return out
+
+
 def table(title: str, systems: list[str], values: list[dict[str, float]],
-          ratings: list[dict[str, float]], qualities: Sequence[str]) -> None:
+          ratings: list[dict[str, float]], qualities: Sequence[str],
+          words: Sequence[float]) -> None:
     print(f"\n### {title}\n")
-    print("| candidate | " + " | ".join(f"{q}: sys tau [95%] | {q}: rho [95%]" for q in qualities) + " |")
-    print("|---|" + "---|" * (2 * len(qualities)))
+    print("| candidate | " + " | ".join(f"{q}: sys tau [95%] | {q}: rho [95%]" for q in qualities)
+          + " | vs turn words: sys tau / rho |")
+    print("|---|" + "---|" * (2 * len(qualities) + 1))
     for n in values[0]:
+        x = [-v[n] if math.isfinite(v[n]) else -1e9 for v in values]
+        tau_w, rho_w, _, _ = agreement(systems, x, list(words), 200, 0)
         cells = []
         for q in qualities:
             x = [-v[n] if math.isfinite(v[n]) else -1e9 for v in values]
             y = [r.get(q, math.nan) for r in ratings]
             tau, rho, _, _ = agreement(systems, x, y, 1000, 0)
             cells += [tau.fmt(), rho.fmt()]
+        cells.append(f"{tau_w.value or 0:+.2f} / {rho_w.value or 0:+.2f}")
         print(f"| {n} | " + " | ".join(cells) + " |")
 
 
@@ -209,21 +224,45 @@ def main() -> None:
         f.prefetch([t for r in usr for _, t in r.turns])
         vals = [game_values(f, r.transcript()) for r in usr]
         table("USR: 5 responders, 300 replies", [r.system for r in usr], vals,
-              [dict(r.ratings) for r in usr], ("Natural", "Overall"))
+              [dict(r.ratings) for r in usr], ("Natural", "Overall"),
+              turn_words([r.transcript() for r in usr]))
+    if "usr-context" in only:  # the reply given the context's last line vs the reply alone
+        usr = load_usr(DATA / "usr")
+        joined = [normalise(r.turns[0][1]) + "\n" + normalise(r.turns[-1][1]) for r in usr]
+        f.prefetch(joined)
+        f.prefetch([r.turns[-1][1] for r in usr])
+        vals = []
+        for r, j in zip(usr, joined):
+            reply = normalise(r.turns[-1][1])
+            (alone,), (both,) = f.scorer.nlls([reply]), f.scorer.nlls([j])
+            n = len(alone) if alone is not None else 0
+            given = float(np.mean(both[-n:])) if both is not None and n else math.nan
+            lone = float(np.mean(alone)) if n else math.nan
+            vals.append({"in context": given, "pmi (given - alone)": given - lone,
+                         "alone": lone})
+        table("USR: the reply given the context's last line (PMI-like)", [r.system for r in usr],
+              vals, [dict(r.ratings) for r in usr], ("Natural", "Overall"),
+              turn_words([r.transcript() for r in usr]))
     if "fed" in only:
         games, systems, ratings = fed()
         f.prefetch([t.text for g in games for t in g.turns if t.speaker == SYSTEM])
         table("FED: 3 systems", systems, [game_values(f, g) for g in games], ratings,
-              ("Overall", "Understanding"))
+              ("Overall", "Understanding"), turn_words(games))
     if "dstc9" in only:
-        games, systems, ratings = dstc9(args.per_system)
+        chats = load_dstc9(DATA / "dstc9").chats
+        if args.per_system:
+            chats = tuple(c for c in chats if c.index < args.per_system)
+        games = [c.transcript() for c in chats]
+        systems = [c.system for c in chats]
+        ratings = [dict(c.ratings) for c in chats]
         cached = f.ppl_cached if args.ppl else f.cached
         keep = [i for i, g in enumerate(games)
                 if cached([t.text for t in g.turns if t.speaker == SYSTEM])]
         games, systems, ratings = ([x[i] for i in keep] for x in (games, systems, ratings))
-        table(f"DSTC9: 11 systems, {len(games)} of the first {args.per_system} chats each "
-              "(those the per-token pass reached)", systems,
-              [game_values(f, g) for g in games], ratings, ("human (overall)", "understanding"))
+        table(f"DSTC9: 11 systems, the {len(games)} chats whose System turns the LM pass "
+              "reached", systems,
+              [game_values(f, g) for g in games], ratings, ("human (overall)", "understanding"),
+              turn_words(games))
     if "construct" in only:
         construct(f)
 

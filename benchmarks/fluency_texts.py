@@ -3,7 +3,7 @@ side, read from ``$CHATMATCH_DATA`` (default ``../shared/data``) at run time, ne
 
     PYTHONPATH=$PWD nice python benchmarks/fluency_texts.py --nll   # the per-token pass
 
-``--nll`` runs SmolLM2's per-token pass (chatmatch.scoring.lm_tokens) over every text,
+``--nll`` runs SmolLM2's per-token pass (chatmatch.runtime.lm_tokens) over every text,
 smallest datasets first, and fills the machine's token-NLL cache.
 """
 
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scorer_options import DATA, dstc9, fed  # noqa: E402
 
 from chatmatch.analysis.fed import SYSTEM  # noqa: E402
-from chatmatch.scoring.text import normalise  # noqa: E402
+from chatmatch.common.text import normalise  # noqa: E402
 from chatmatch.validity.cleaning import clean_turn  # noqa: E402
 
 
@@ -84,7 +84,7 @@ def main() -> None:
     ap.add_argument("--per-system", type=int, default=50)
     args = ap.parse_args()
     from chatmatch.scoring.fluency import Fluency
-    from chatmatch.scoring.lm_tokens import TokenScorer
+    from chatmatch.runtime.lm_tokens import TokenScorer
 
     scorer = TokenScorer(Fluency().lm) if args.nll else None
     for label, texts in side_texts(args.per_system):

@@ -4,7 +4,7 @@ say once the predictability of its *content* is taken out, and which turns are d
 Perplexity measures predictability, and a bland, generic reply is the most predictable
 text there is: under SmolLM2 a retrieval bot's human-written lines score 250-360 and a
 generic seq2seq bot ~100, while people rate the human lines the more fluent. The statistics
-here start from the per-token NLLs of :mod:`chatmatch.scoring.lm_tokens`:
+here start from the per-token NLLs of :mod:`chatmatch.runtime.lm_tokens`:
 
 * **SLOR** (Pauls & Klein 2012; Lau et al. 2017; Kann et al. 2018, "Sentence-level fluency
   evaluation"): per token, the LM log-probability minus the token's unigram
@@ -31,8 +31,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chatmatch.resources import RESOURCES, cache_dir
-from chatmatch.scoring.text import normalise, tokens
+from chatmatch.runtime.resources import RESOURCES, cache_dir
+from chatmatch.common.text import normalise, tokens
 
 #: a token whose SLOR is below -log(UNLIKELY) counts as very unlikely
 UNLIKELY = 1000.0
@@ -74,7 +74,7 @@ def chitchat_subword_unigrams(tokenizer: Any, vocab: int, name: str) -> SubwordU
                     return SubwordUnigrams(counts)
             except (OSError, ValueError):
                 pass  # a damaged file: count again and overwrite it
-        from chatmatch.scoring.ngram import chitchat_texts
+        from chatmatch.runtime.ngram import chitchat_texts
 
         texts = [t for t in (normalise(x) for x in chitchat_texts()) if t]
         table = SubwordUnigrams.count(tokenizer, texts, vocab)

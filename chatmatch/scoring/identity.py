@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from chatmatch.scoring.text import is_question
+from chatmatch.common.text import is_question
 
 JOBS = frozenset("""teacher nurse doctor student lawyer engineer programmer developer
 chef cook waiter waitress writer artist musician singer farmer driver pilot accountant

@@ -71,7 +71,7 @@ def _stb_human(path: Path) -> list[Pair]:
 
 
 def _chitchat_pairs() -> list[Pair]:
-    from chatmatch.scoring.ngram import chitchat_texts
+    from chatmatch.runtime.ngram import chitchat_texts
 
     texts = chitchat_texts()
     return [(a, b) for a, b in zip(texts, texts[1:]) if a.strip() and b.strip()]

@@ -6,13 +6,13 @@ negative log-probability (NLL, in nats), not only the turn's perplexity. A
 :class:`TokenNLLStore` keeps them on disk beside the perplexity cache
 (``~/.cache/chatmatch/ppl/token-nll-v1.sqlite``), keyed exactly as it is (the LM's
 fingerprint: model content, engine, precision, device type, ``max_tokens``, library
-versions, a hash of the LM code; :mod:`chatmatch.scoring.lm_cache`) and by the text's
+versions, a hash of the LM code; :mod:`chatmatch.runtime.lm_cache`) and by the text's
 sha256. A value is the float32 NLLs of the text's tokens after the context token, in order
 (``exp`` of their mean is the text's perplexity, up to float32 rounding). The cache behaves
 as the perplexity cache does (``CHATMATCH_PPL_CACHE=0`` turns both off; failures cost speed,
 never a result).
 
-Only the torch engine (:class:`~chatmatch.scoring.lm.TransformersLM`) computes them; texts
+Only the torch engine (:class:`~chatmatch.runtime.lm.TransformersLM`) computes them; texts
 longer than ``max_tokens`` are scored in the same sliding windows as perplexities.
 """
 
@@ -24,9 +24,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from chatmatch.resources import cache_dir
-from chatmatch.scoring.lm_cache import PerplexityStore, text_key
-from chatmatch.scoring.lm_forward import padded_batches, splittable, windows
+from chatmatch.runtime.resources import cache_dir
+from chatmatch.runtime.lm_cache import PerplexityStore, text_key
+from chatmatch.runtime.lm_forward import padded_batches, splittable, windows
 
 TOKEN_FILE = "token-nll-v1.sqlite"
 _CHUNK = 500
@@ -84,7 +84,7 @@ class TokenNLLStore(PerplexityStore):
 
 def forward_token_nll(model: Any, seqs: list[list[int]], firsts: Sequence[int]) -> list[NLLs]:
     """Per-token NLLs of each sequence from index ``firsts[row]`` on: the per-token terms
-    of :func:`~chatmatch.scoring.lm_forward.forward_nll` (right padding under a causal
+    of :func:`~chatmatch.runtime.lm_forward.forward_nll` (right padding under a causal
     mask never changes a real position; on a "base model + linear head" LM the vocabulary
     projection runs on the scored positions only)."""
     import torch
@@ -110,7 +110,7 @@ def forward_token_nll(model: Any, seqs: list[list[int]], firsts: Sequence[int]) 
 
 
 class TokenScorer:
-    """Per-token NLLs of texts under a :class:`~chatmatch.scoring.lm.TransformersLM`'s
+    """Per-token NLLs of texts under a :class:`~chatmatch.runtime.lm.TransformersLM`'s
     weights, cached in memory and in a :class:`TokenNLLStore`."""
 
     def __init__(self, lm: Any, store: TokenNLLStore | None = None) -> None:
