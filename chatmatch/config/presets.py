@@ -10,7 +10,9 @@ scorer where chatmatch's defaults differ from them:
 
 * ``ranking.shuffles: 3`` -- the paper's three TrueSkill shuffles (default 1000);
 * fluency ``aggregation: authors`` -- each turn's perplexity capped at 50, each bot's worst
-  turn dropped (default: the median);
+  turn dropped (default: ``slor``, the median of per-turn SLOR);
+* fluency ``degenerate: keep`` -- a degenerate turn (a repeat, an echo, a truncated turn)
+  is scored as any turn (default: as the least fluent turn there is);
 * fluency ``skip_repetitions: true`` -- the authors' scorer leaves diversity's penalised
   repetitions out of fluency (also the default; set here so the preset does not depend
   on the default);
@@ -52,6 +54,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "ranking.shuffles": 3,
         "scoring.params.fluency.aggregation": "authors",
         "scoring.params.fluency.skip_repetitions": True,
+        "scoring.params.fluency.degenerate": "keep",
         "scoring.params.knowledge.truecase": "off",
         "scoring.params.consistency.score": "count",
         "scoring.params.consistency.compare": "original",

@@ -9,7 +9,7 @@ and scores each distinct utterance once.
 
 A bot's raw score aggregates its turn perplexities (``aggregation``):
 
-* ``median`` (the default until the per-quality measurements of docs/scoring.md) -- robust to the few turns a subword LM finds absurdly unlikely
+* ``median`` (the default until issue 32) -- robust to the few turns a subword LM finds absurdly unlikely
   (a one-word "Yeah" can score 10^6 under SmolLM2);
 * ``capped_mean`` -- the authors' released scorer: each turn capped at ``cap`` (50), then
   averaged. Their LM was a character-level news LM; under SmolLM2 the median human
@@ -22,13 +22,26 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
   averaged. A bot with one scoreable turn keeps it;
 * ``worst`` (an option, measured against people: docs/scoring.md) -- the bot's worst turns: the ``worst_share`` quantile (default 0.9) of its
   turn perplexities (a bot is as fluent as its clumsy turns);
-* ``slor`` -- perplexity relative to word rarity, after SLOR (Lau et al. 2017): per turn,
-  ``log(perplexity) - log(unigram perplexity)``, the unigram perplexity of the turn's words
-  under chit-chat word frequencies (:class:`chatmatch.scoring.variety.UnigramTable`), then
-  the median over the bot's turns (lower is better). A generic reply made of common words
-  is predictable to any model; this asks how much *more* predictable the LM finds it than
-  its words alone. Approximate under a subword LM (its perplexity is per subword, the
-  unigram's per word); exact in units under ``backend: ngram``.
+* ``slor`` (**the default since issue 32**) -- perplexity relative to word rarity, after
+  SLOR (Lau et al. 2017): per turn, ``log(perplexity) - log(unigram perplexity)``, the
+  unigram perplexity of the turn's words under chit-chat word frequencies
+  (:class:`chatmatch.scoring.variety.UnigramTable`), then the median over the bot's turns
+  (lower is better). A generic reply made of common words is predictable to any model;
+  this asks how much *more* predictable the LM finds it than its words alone. Approximate
+  under a subword LM (its perplexity is per subword, the unigram's per word); exact in
+  units under ``backend: ngram``. Measured on every lab dataset (docs/appendix/
+  validity-measurements.md, issue 32): it keeps DSTC9 (+0.42 overall on the sample) and
+  turns USR's five responders from -0.40 to +0.20 against people's "Natural";
+* ``slor_tokens`` -- the same in the LM's own units: the mean over the turn's subword
+  tokens of LM NLL minus unigram NLL (:mod:`chatmatch.scoring.fluency_tokens`; unigrams
+  counted over chitchat-dataset with the LM's tokenizer); needs an LM with a tokenizer.
+
+``degenerate: worst`` (the default since issue 32; ``keep`` in ``preset: paper``) counts a
+degenerate turn (:func:`chatmatch.scoring.fluency_tokens.degenerate`: a repeat of the bot's
+earlier turn or of the partner's last turn, a phrase said twice, a truncated turn) as the
+least fluent turn there is: perplexity = the LM's vocabulary size (a uniform guess), in the
+aggregation's units (its log for ``slor``/``slor_tokens``). The details mark it
+``"degenerate": "<why>"``. A turn left out as a repetition (below) stays left out.
 
 ``skip_repetitions: true`` (the default since the validity lab measured it: the ladder's
 fluency-alone tau -1.00 -> 0.00, nothing else moved; docs/validity.md) leaves out of the
@@ -79,12 +92,12 @@ class Fluency(Scorer):
         backend: Literal["transformers", "ngram"] = "transformers"
         model: str = Field(default=SMOLLM2, min_length=1)
         aggregation: Literal["median", "capped_mean", "mean", "trimmed_mean", "authors", "worst",
-                             "slor", "slor_tokens"] = "median"
+                             "slor", "slor_tokens"] = "slor"
         #: degenerate turns (chatmatch.scoring.fluency_tokens.degenerate: a repeat of the
         #: bot's earlier turn, an echo of the partner, a phrase said twice, a truncated
         #: turn): ``worst`` counts each as the least fluent turn there is (perplexity =
         #: the LM's vocabulary size, a uniform guess), ``keep`` scores it as any turn
-        degenerate: Literal["worst", "keep"] = "keep"
+        degenerate: Literal["worst", "keep"] = "worst"
         #: quantile of ``worst``
         worst_share: float = Field(default=0.9, ge=0.5, le=1.0)
         #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value: 50)
