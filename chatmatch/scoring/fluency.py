@@ -30,8 +30,9 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
   this asks how much *more* predictable the LM finds it than its words alone. Approximate
   under a subword LM (its perplexity is per subword, the unigram's per word); exact in
   units under ``backend: ngram``. Measured on every lab dataset (docs/appendix/
-  validity-measurements.md, issue 32): it keeps DSTC9 (+0.42 overall on the sample) and
-  turns USR's five responders from -0.40 to +0.20 against people's "Natural";
+  validity-measurements.md, issue 32): it ranks DSTC9's systems as ``median`` did (+0.35
+  overall on a 165-chat sample) and turns USR's five responders from -0.40 to +0.20
+  against people's "Natural";
 * ``slor_tokens`` -- the same in the LM's own units: the mean over the turn's subword
   tokens of LM NLL minus unigram NLL (:mod:`chatmatch.scoring.fluency_tokens`; unigrams
   counted over chitchat-dataset with the LM's tokenizer); needs an LM with a tokenizer.

@@ -47,12 +47,15 @@ def test_subword_unigrams_are_add_one_smoothed() -> None:
 def test_degenerate_worst_counts_as_a_uniform_guess() -> None:
     g = game(["seed words here", "a b", "a b", "a b c", "a b c"], seed_first=True)
     # B: "a b" (20) then "a b c" (30) ; A: "a b" echoes B (degenerate), then "a b c" echoes B
-    keep = Fluency(Fluency.Params(skip_repetitions=False), lm=ScriptedLM()).score_games([g])[0]
+    keep = Fluency(Fluency.Params(skip_repetitions=False, aggregation="median", degenerate="keep"),
+                   lm=ScriptedLM()).score_games([g])[0]
     assert keep.raw == {"A": 25.0, "B": 25.0}
-    worst = Fluency(Fluency.Params(skip_repetitions=False, degenerate="worst"),
+    worst = Fluency(Fluency.Params(skip_repetitions=False, aggregation="median"),  # degenerate: worst
                     lm=ScriptedLM()).score_games([g])[0]
     assert worst.raw == {"A": 1000.0, "B": 25.0}  # ScriptedLM.vocab_size
     assert [d.get("degenerate") for d in worst.details] == [None, "echo", None, "echo"]
+    slor = Fluency(Fluency.Params(skip_repetitions=False), lm=ScriptedLM()).score_games([g])[0]
+    assert slor.raw["A"] == pytest.approx(math.log(1000))  # the default: SLOR, in log units
 
 
 def test_slor_tokens_needs_a_tokenizer() -> None:
