@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from chatmatch.progress import Reporter
 from chatmatch.validity.lab import (DATASETS, Lab, LabError, default_data_dir,
@@ -23,10 +24,10 @@ from chatmatch.validity.report import render
               help="Tournament YAML whose 'scoring', 'ranking' and 'seed' are used "
                    "(default: the built-in defaults).")
 @click.option("--data", "data_dir", type=click.Path(path_type=Path),
-              help="Folder holding stb/MongoDump.zip and fed/fed_data.json "
-                   "(and dstc9/chatbotN.json) [default: $CHATMATCH_DATA or ../shared/data].")
+              help="Folder holding stb/MongoDump.zip, fed/fed_data.json, "
+                   "usr/pc_usr_data.json (and dstc9/chatbotN.json) [default: $CHATMATCH_DATA or ../shared/data].")
 @click.option("--datasets", default=",".join(DATASETS), show_default=True,
-              help="Comma-separated datasets: stb, fed, dstc9, ladder.")
+              help="Comma-separated datasets: stb, fed, dstc9, usr, construct, ladder.")
 @click.option("--dstc9", "dstc9_dir", type=click.Path(path_type=Path),
               help="Folder holding DSTC9's chatbot1.json .. chatbot11.json [default: "
                    "DATA/dstc9; skipped with a note when absent, an error when given here].")
@@ -77,6 +78,9 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
               against the crowd's win-rate ranking and the fooling rate
       fed     FED dialogue level: Spearman with Overall, and the 3-system ranking
       dstc9   DSTC9 interactive track: 11 systems' chats with people, 11 rated qualities
+      usr     USR PersonaChat: 60 contexts answered by 2 people, a retrieval and 2
+              generative models; per responder and per reply vs Natural and Overall
+      construct  fluency: human-written turns vs bland generated ones (generic, echo)
       ladder  tournaments/ladder.yaml, whose true order is known by construction
 
     \b
@@ -89,13 +93,15 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       chatmatch validate --datasets dstc9,fed,stb --learned --sample 20 --stb-sample 60
     """
     names = parse_datasets(datasets)
+    named = click.get_current_context().get_parameter_source("datasets") != ParameterSource.DEFAULT
     cfg = load_lab_config(config_file)
     base = load_lab_config(baseline_file) if baseline_file else None
     if ngram_fluency:
         cfg = with_ngram_fluency(cfg)
         base = with_ngram_fluency(base) if base is not None else None
     lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges,
-              dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base)
+              dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base,
+              datasets_named=named)
     lab.check_inputs()
     rated = [n for n in names if n in LEARN_DATASETS]
     if learned and not rated:

@@ -10,7 +10,9 @@ scorer where chatmatch's defaults differ from them:
 
 * ``ranking.shuffles: 3`` -- the paper's three TrueSkill shuffles (default 1000);
 * fluency ``aggregation: authors`` -- each turn's perplexity capped at 50, each bot's worst
-  turn dropped (default: the median);
+  turn dropped (default: ``slor``, the median of per-turn SLOR);
+* fluency ``degenerate: keep`` -- a degenerate turn (a repeat, an echo, a truncated turn)
+  is scored as any turn (default: as the least fluent turn there is);
 * fluency ``skip_repetitions: true`` -- the authors' scorer leaves diversity's penalised
   repetitions out of fluency (also the default; set here so the preset does not depend
   on the default);
@@ -27,6 +29,8 @@ scorer where chatmatch's defaults differ from them:
 * specificity ``leave_out: none, method: distinct`` -- Distinct-n pooled over every turn
   (default: Distinct-n on equal-size windows, MATTR, with answers repeated only because
   the partner repeated its question left out);
+* consistency ``identity: false`` -- only answers to repeated questions are tested
+  (default: identity facts a bot restates too, chatmatch.scoring.identity);
 * consistency ``similarity: tfidf, polarity: false`` and diversity ``similarity: tfidf`` --
   TF-IDF cosine (the default of diversity too; consistency's default compares answers by
   meaning, all-MiniLM-L6-v2, and charges an answer that says the same thing the other way);
@@ -50,6 +54,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "ranking.shuffles": 3,
         "scoring.params.fluency.aggregation": "authors",
         "scoring.params.fluency.skip_repetitions": True,
+        "scoring.params.fluency.degenerate": "keep",
         "scoring.params.knowledge.truecase": "off",
         "scoring.params.consistency.score": "count",
         "scoring.params.consistency.compare": "original",
@@ -61,6 +66,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "scoring.params.specificity.method": "distinct",
         "scoring.params.consistency.similarity": "tfidf",
         "scoring.params.consistency.self_contradictions": False,
+        "scoring.params.consistency.identity": False,
         "scoring.params.consistency.polarity": False,
         "scoring.params.diversity.similarity": "tfidf",
         "scoring.params.knowledge.method": "entities",

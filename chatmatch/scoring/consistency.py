@@ -44,6 +44,12 @@ contradicts it. It is charged to the bot that
 answered, never to the bot that repeated the question. If an answer has no token (an
 empty turn), it is not compared: an empty reply contradicts nothing.
 
+With ``identity: true`` (the default since issue 32 measured it; off in ``preset: paper``)
+each bot's identity facts are checked too (:mod:`chatmatch.scoring.identity`: human or
+bot, age, name, job, home, read from first-person statements with patterns): a turn that
+states a slot the bot stated before is *tested*, and inconsistent when the value changed
+("i'm 25" ... "i'm 40 years old"). It needs no model.
+
 Raw score (``score``):
 
 * ``rate`` (default): minus the share of the bot's tested answers that are inconsistent,
@@ -83,6 +89,7 @@ from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, c
                                              similarity_matrix)
 from chatmatch.scoring.diversity import sigma
 from chatmatch.runtime.embed import MINILM, Embedder, check_embedder, get_embedder
+from chatmatch.scoring.identity import Fact, identity_changes
 from chatmatch.scoring.repetitions import Repetition
 from chatmatch.scoring.questions import asks_something
 from chatmatch.common.text import is_empty
@@ -122,6 +129,9 @@ class Consistency(Scorer):
         polarity: bool | None = None
         #: also test each statement against the bot's own earlier statements (embedding only)
         self_contradictions: bool = False
+        #: also test each identity fact the bot states (human or bot, age, name, job, home;
+        #: chatmatch.scoring.identity) against the facts it stated before in the same slot
+        identity: bool = True
         #: topic similarity of two statements (or answers) about the same thing
         sigma_s: float = Field(default=DEFAULT_SIGMA_S, ge=0.0, le=1.0)
         #: the sentence embedding model: minilm (packaged) or a local folder
@@ -245,12 +255,36 @@ class Consistency(Scorer):
                             "inconsistent": inconsistent})
         if self.params.self_contradictions:
             self._self_check(game, tested, bad, details)
+        if self.params.identity:
+            self._identity_check(game, tested, bad, details)
         if self.params.score == "count":
             raw = {p: 0.0 - bad[p] for p in game.players}
             return DimensionScore(self.name, raw, self.higher_is_better, details)
         raw = {p: (0.0 - bad[p] / tested[p] if tested[p] else math.nan) for p in game.players}
         untested = tuple(p for p in game.players if not tested[p])
         return DimensionScore(self.name, raw, self.higher_is_better, details, untested)
+
+    def _identity_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
+                        details: list[dict[str, Any]]) -> None:
+        """Add each bot's identity restatements (a turn already tested is not tested twice):
+        tested when it states a slot it stated before, inconsistent when the value changed."""
+        done = {d["turn"] for d in details}
+        for p in game.players:
+            own = [(t.index, t.text) for t in credited_turns(game) if t.speaker == p]
+            restated, changes = identity_changes(own)
+            restated -= done
+            tested[p] += len(restated)
+            changed: dict[int, tuple[Fact, Fact]] = {}
+            for earlier, later in changes:
+                changed.setdefault(later.turn, (earlier, later))
+            for turn, (earlier, later) in sorted(changed.items()):
+                if turn not in restated:
+                    continue
+                bad[p] += 1
+                details.append({"turn": turn, "speaker": p, "identity": later.slot,
+                                "statement": later.sentence, "earlier_turn": earlier.turn,
+                                "earlier_statement": earlier.sentence, "inconsistent": True})
+        details.sort(key=lambda d: int(d["turn"]))
 
     def _self_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
                     details: list[dict[str, Any]]) -> None:

@@ -9,7 +9,7 @@ and scores each distinct utterance once.
 
 A bot's raw score aggregates its turn perplexities (``aggregation``):
 
-* ``median`` (the default until the per-quality measurements of docs/scoring.md) -- robust to the few turns a subword LM finds absurdly unlikely
+* ``median`` (the default until issue 32) -- robust to the few turns a subword LM finds absurdly unlikely
   (a one-word "Yeah" can score 10^6 under SmolLM2);
 * ``capped_mean`` -- the authors' released scorer: each turn capped at ``cap`` (50), then
   averaged. Their LM was a character-level news LM; under SmolLM2 the median human
@@ -22,13 +22,27 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
   averaged. A bot with one scoreable turn keeps it;
 * ``worst`` (an option, measured against people: docs/scoring.md) -- the bot's worst turns: the ``worst_share`` quantile (default 0.9) of its
   turn perplexities (a bot is as fluent as its clumsy turns);
-* ``slor`` -- perplexity relative to word rarity, after SLOR (Lau et al. 2017): per turn,
-  ``log(perplexity) - log(unigram perplexity)``, the unigram perplexity of the turn's words
-  under chit-chat word frequencies (:class:`chatmatch.scoring.variety.UnigramTable`), then
-  the median over the bot's turns (lower is better). A generic reply made of common words
-  is predictable to any model; this asks how much *more* predictable the LM finds it than
-  its words alone. Approximate under a subword LM (its perplexity is per subword, the
-  unigram's per word); exact in units under ``backend: ngram``.
+* ``slor`` (**the default since issue 32**) -- perplexity relative to word rarity, after
+  SLOR (Lau et al. 2017): per turn, ``log(perplexity) - log(unigram perplexity)``, the
+  unigram perplexity of the turn's words under chit-chat word frequencies
+  (:class:`chatmatch.scoring.variety.UnigramTable`), then the median over the bot's turns
+  (lower is better). A generic reply made of common words is predictable to any model;
+  this asks how much *more* predictable the LM finds it than its words alone. Approximate
+  under a subword LM (its perplexity is per subword, the unigram's per word); exact in
+  units under ``backend: ngram``. Measured on every lab dataset (docs/appendix/
+  validity-measurements.md, issue 32): it ranks DSTC9's systems as ``median`` did (+0.35
+  overall on a 165-chat sample) and turns USR's five responders from -0.40 to +0.20
+  against people's "Natural";
+* ``slor_tokens`` -- the same in the LM's own units: the mean over the turn's subword
+  tokens of LM NLL minus unigram NLL (:mod:`chatmatch.scoring.fluency_tokens`; unigrams
+  counted over chitchat-dataset with the LM's tokenizer); needs an LM with a tokenizer.
+
+``degenerate: worst`` (the default since issue 32; ``keep`` in ``preset: paper``) counts a
+degenerate turn (:func:`chatmatch.scoring.fluency_tokens.degenerate`: a repeat of the bot's
+earlier turn or of the partner's last turn, a phrase said twice, a truncated turn) as the
+least fluent turn there is: perplexity = the LM's vocabulary size (a uniform guess), in the
+aggregation's units (its log for ``slor``/``slor_tokens``). The details mark it
+``"degenerate": "<why>"``. A turn left out as a repetition (below) stays left out.
 
 ``skip_repetitions: true`` (the default since the validity lab measured it: the ladder's
 fluency-alone tau -1.00 -> 0.00, nothing else moved; docs/validity.md) leaves out of the
@@ -58,6 +72,8 @@ from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
+from chatmatch.runtime.errors import ScoringError
+from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate
 from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm
 from chatmatch.common.text import normalise, tokens
 from chatmatch.scoring.variety import chitchat_unigrams
@@ -77,7 +93,12 @@ class Fluency(Scorer):
         backend: Literal["transformers", "ngram"] = "transformers"
         model: str = Field(default=SMOLLM2, min_length=1)
         aggregation: Literal["median", "capped_mean", "mean", "trimmed_mean", "authors", "worst",
-                             "slor"] = "median"
+                             "slor", "slor_tokens"] = "slor"
+        #: degenerate turns (chatmatch.scoring.fluency_tokens.degenerate: a repeat of the
+        #: bot's earlier turn, an echo of the partner, a phrase said twice, a truncated
+        #: turn): ``worst`` counts each as the least fluent turn there is (perplexity =
+        #: the LM's vocabulary size, a uniform guess), ``keep`` scores it as any turn
+        degenerate: Literal["worst", "keep"] = "worst"
         #: quantile of ``worst``
         worst_share: float = Field(default=0.9, ge=0.5, le=1.0)
         #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value: 50)
@@ -190,9 +211,10 @@ class Fluency(Scorer):
             capped = sorted(min(v, p.cap) for v in values)
             kept = capped[:-1] if len(capped) > 1 else capped  # drop the worst turn
             return sum(kept) / len(kept)
-        if p.aggregation == "worst":
-            return float(np.quantile(values, p.worst_share))
-        if p.aggregation == "slor":  # values are already log-ratios (see _score)
+        if p.aggregation == "worst":  # "higher": no interpolation with a degenerate turn's value
+            return float(np.quantile(values, p.worst_share,
+                                     method="higher" if self.params.degenerate == "worst" else "linear"))
+        if p.aggregation in ("slor", "slor_tokens"):  # values are already log-ratios (_score)
             return float(statistics.median(values))
         if p.aggregation == "trimmed_mean":
             cut = int(p.trim * len(values))
@@ -203,11 +225,49 @@ class Fluency(Scorer):
 
     def _turn_value(self, text: str, perplexity: float) -> float:
         """What a turn contributes to the aggregate: its perplexity, or for ``slor`` its log
-        perplexity minus its words' log unigram perplexity."""
-        if self.params.aggregation != "slor":
+        perplexity minus its words' log unigram perplexity, or for ``slor_tokens`` minus
+        the mean over its LM tokens of (unigram NLL - LM NLL)."""
+        aggregation = self.params.aggregation
+        if aggregation == "slor_tokens":
+            return math.log(max(perplexity, 1e-12)) - self._unigram_nll(normalise(text))
+        if aggregation != "slor":
             return perplexity
         unigram = chitchat_unigrams().log_perplexity(tokens(text))
         return math.log(max(perplexity, 1e-12)) - (unigram or 0.0)
+
+    def _unigram_nll(self, text: str) -> float:
+        """Mean subword-unigram NLL of the text's LM tokens (chitchat-dataset counts)."""
+        lm: Any = self.lm
+        tokenizer = getattr(lm, "tokenizer", None)
+        if tokenizer is None:
+            raise ScoringError("fluency aggregation 'slor_tokens' needs an LM with a tokenizer "
+                               f"(backend: transformers); {lm.name} has none: use aggregation "
+                               "'slor' (word unigrams) with backend: ngram")
+        table = chitchat_subword_unigrams(tokenizer, lm.vocab_size, lm.name)
+        ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+        return float(np.mean(table.nll[np.asarray(ids, dtype=np.int64) % table.nll.size]))
+
+    def _worst_value(self) -> float:
+        """A degenerate turn's value: the LM's vocabulary size as perplexity (a uniform
+        guess over the tokens), in the aggregation's units."""
+        vocab = float(getattr(self.lm, "vocab_size", 0) or 50_000)
+        return math.log(vocab) if self.params.aggregation in ("slor", "slor_tokens") else vocab
+
+    def degenerate_turns(self, game: Transcript) -> dict[int, str]:
+        """Turn index -> why it is degenerate, for ``degenerate: worst`` (else empty)."""
+        if self.params.degenerate != "worst":
+            return {}
+        out: dict[int, str] = {}
+        said: dict[str, list[str]] = {}
+        last: str | None = None
+        for turn in game.turns:
+            own = said.setdefault(turn.speaker, [])
+            why = None if turn.seed else degenerate(turn.text, own, last)
+            if why is not None:
+                out[turn.index] = why
+            own.append(turn.text)
+            last = turn.text
+        return out
 
     def repetitions(self, game: GameAnalysis) -> set[int]:
         """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
@@ -220,11 +280,15 @@ class Fluency(Scorer):
         per_bot: dict[str, list[float]] = {p: [] for p in game.players}
         details: list[dict[str, Any]] = []
         excluded = self.repetitions(analysis)
+        degenerate = self.degenerate_turns(game)
         for turn, value in zip(credited_turns(game), ppl):
             detail: dict[str, Any] = {"turn": turn.index, "speaker": turn.speaker,
                                       "perplexity": None if value is None else round(value, 4)}
             if turn.index in excluded:
                 detail["excluded"] = "repetition"
+            elif turn.index in degenerate:
+                detail["degenerate"] = degenerate[turn.index]
+                per_bot[turn.speaker].append(self._worst_value())
             elif value is not None:
                 per_bot[turn.speaker].append(self._turn_value(turn.text, value))
             details.append(detail)

@@ -70,6 +70,16 @@ MATCHES: dict[str, tuple[Match, ...]] = {
         _m("fluency", "Understanding", "loose", _LOOSE_FLUENCY),
         _m(RANKING, "Overall", "close"),
     ),
+    # USR: one reply per game, five responders of three kinds (chatmatch.validity.usr)
+    "usr": (
+        _m("fluency", "Natural", "close"),
+        _m("fluency", "Understandable", "loose", "0/1: can the reply be understood"),
+        _m("relevance", "Maintains Context", "close"),
+        _m("knowledge", "Uses Knowledge", "loose", "uses the persona's facts, not named entities"),
+        _m("proactivity", "Engaging", "loose", "engaging, not asking"),
+        _m("specificity", "Engaging", "loose", _LOOSE_SPEC),
+        _m(RANKING, "Overall", "close"),
+    ),
     # Spot The Bot: per-side checkboxes of a segment (chatmatch.validity.stb_sides)
     "stb": (
         _m("fluency", "fluent", "close", "workers saw the first 2-10 turns only"),

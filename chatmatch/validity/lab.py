@@ -9,12 +9,17 @@ Datasets (see docs/validity.md):
 * ``dstc9``: DSTC9 interactive track, 11 systems' chats with people
   (:mod:`chatmatch.validity.dstc9`), evaluated as FED is; skipped with a note when its
   folder is absent;
+* ``usr``: USR's PersonaChat replies (two people, a retrieval and two generative models
+  answering the same 60 contexts; :mod:`chatmatch.validity.usr`), evaluated as FED is with
+  its ``Overall`` rating, 5 responders at the system level;
+* ``construct``: the fluency construct check, human-written turns against bland generated
+  ones (:mod:`chatmatch.validity.construct`);
 * ``ladder``: the fault ladder, whose order is known by construction
   (:mod:`chatmatch.validity.ladder`).
 
 The scorers are built once from the ``scoring`` block (models load once) and every dataset
 is scored with them; rankings use the ``ranking`` block. The rated human-bot datasets
-(FED, DSTC9) also get the per-dimension table (each dimension against people's rating of
+(FED, DSTC9, USR) also get the per-dimension table (each dimension against people's rating of
 the matching quality, with bootstrap intervals) and the length-bias table
 (:mod:`chatmatch.validity.dimensions`).
 """
@@ -38,6 +43,8 @@ from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
+from chatmatch.validity.construct import NOTES as CONSTRUCT_NOTES
+from chatmatch.validity.construct import evaluate_construct, games_of, sample_groups
 from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
 from chatmatch.validity.dstc9 import OVERALL as DSTC9_OVERALL
 from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9
@@ -48,8 +55,11 @@ from chatmatch.validity.intervals import SAMPLES
 from chatmatch.validity.ladder import play_ladder
 from chatmatch.validity.stb import load_stb
 from chatmatch.validity.stb_sides import sides as stb_sides
+from chatmatch.validity.usr import FILE as USR_FILE
+from chatmatch.validity.usr import NOTES as USR_NOTES
+from chatmatch.validity.usr import load_usr
 
-DATASETS = ("stb", "fed", "dstc9", "ladder")
+DATASETS = ("stb", "fed", "dstc9", "usr", "construct", "ladder")
 DSTC9_NOTES = ("no ranking randomness: the seed spread does not apply",
                "each chat scored as a game between User and System; the System side counts")
 DATA_ENV = "CHATMATCH_DATA"
@@ -154,20 +164,26 @@ class Lab:
     sample: int | None = None  # DSTC9 chats per system (None: all 200)
     bootstrap: int = SAMPLES  # resamples for the per-dimension intervals
     baseline: LabConfig | None = None  # score FED/DSTC9 with it too and report differences
+    #: the datasets were named by the user (not the default list): a missing USR file is
+    #: then an error, not a skipped dataset
+    datasets_named: bool = False
     _base: list[Scorer] | None = field(default=None, init=False, repr=False)
 
     def steps_total(self) -> int:
         extra = 1 if self.baseline else 0  # the baseline's scoring of FED and DSTC9
-        n = {"stb": 1 + 3 * 2, "fed": 1 + 3 + extra, "dstc9": 1 + 3 + extra, "ladder": 1 + 2}
+        n = {"stb": 1 + 3 * 2, "fed": 1 + 3 + extra, "dstc9": 1 + 3 + extra,
+             "usr": 1 + 3 + extra, "construct": 2, "ladder": 1 + 2}
         return sum(n[d] for d in self.datasets)
 
     def check_inputs(self) -> None:
         """Fail before any model loads when an input is missing."""
-        if any(d in self.datasets for d in ("stb", "fed")) and not self.data_dir.is_dir():
+        if any(d in self.datasets for d in ("stb", "fed", "usr")) and not self.data_dir.is_dir():
             raise LabError(f"--data {self.data_dir}: no such folder; give the folder holding "
                            f"stb/ and fed/ (default ../shared/data, or set {DATA_ENV})")
         wanted = {"stb": self.data_dir / "stb" / "MongoDump.zip",
                   "fed": self.data_dir / "fed" / "fed_data.json"}
+        if self.datasets_named:  # USR asked for by name must be there (else skipped, noted)
+            wanted["usr"] = self.data_dir / "usr" / USR_FILE
         for name, path in wanted.items():
             if name in self.datasets and not path.is_file():
                 raise LabError(f"--data {self.data_dir}: {path} not found; put the {name} data "
@@ -203,6 +219,10 @@ class Lab:
                 reports.append(self._fed(scorers))
             elif name == "dstc9":
                 reports.append(self._dstc9(scorers))
+            elif name == "usr":
+                reports.append(self._usr(scorers))
+            elif name == "construct":
+                reports.append(self._construct(scorers))
             else:
                 self.progress.update(detail="ladder: playing")
                 ds = play_ladder(self.ladder_file, self.ladder_exchanges)
@@ -240,6 +260,32 @@ class Lab:
         return self._rated("dstc9", data.chats, scorers,
                            {"overall": DSTC9_OVERALL, "notes": DSTC9_NOTES},
                            {"chats": len(data.chats), "sampled": data.sampled})
+
+    def _usr(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
+        self.progress.update(detail="usr: reading")
+        path = self.data_dir / "usr" / USR_FILE
+        if not path.is_file() and not self.datasets_named:
+            self.progress.advance()
+            return skipped("usr", f"{path} not found (see ../shared/data/usr/README.md)")
+        replies = load_usr(path)
+        self.progress.advance()
+        return self._rated("usr", replies, scorers, {"notes": USR_NOTES},
+                           {"replies": len(replies), "responders": len({r.system for r in replies})})
+
+    def _construct(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
+        fluency = [s for s in scorers if s.name == "fluency"]
+        self.progress.update(detail="construct: sampling turns")
+        groups = sample_groups(self.data_dir, self.config.seed)
+        self.progress.advance()
+        if not fluency:
+            self.progress.advance()
+            return skipped("construct", "fluency is not among the scored dimensions")
+        games, labels = games_of(groups)
+        scores = score_with_steps(games, fluency, "construct", self.progress)
+        report = evaluate_construct(groups, labels, [s["fluency"] for s in scores],
+                                    self.bootstrap, self.config.seed)
+        return {**skipped("construct", ""), **report, "notes": list(CONSTRUCT_NOTES),
+                "games": len(games)}
 
     def _rated(self, name: str, chats: Sequence[Chat], scorers: Sequence[Scorer],
                how: dict[str, Any], facts: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -140,10 +140,17 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
         f = ds["facts"]
         if ds["kind"] == "skipped":
             lines.append(f"{ds['dataset']}: not run")
+        elif ds["kind"] == "construct":
+            lines.append(f"construct: {ds['games']} turns of {len(ds['rows'])} groups; "
+                         f"human-written >= bland: {'holds' if ds['holds'] else 'FAILS'}")
         elif ds["dataset"] == "dstc9":
             ref = ds["references"]["system Overall"]
             lines.append(f"dstc9: {ds['games']} chats ({f['sampled']}) of {len(ds['bots'])} "
                          f"systems; people's system order {' > '.join(ref['reference_order'])}")
+        elif ds["dataset"] == "usr":
+            ref = ds["references"]["system Overall"]
+            lines.append(f"usr: {f['replies']} replies by {f['responders']} responders; people's "
+                         f"order (Overall) {' > '.join(ref['reference_order'])}")
         elif ds["dataset"].startswith("stb/"):
             by = ", ".join(f"{k} {v}" for k, v in sorted(f["turns_cleaned_by_system"].items()))
             lines.append(
@@ -167,8 +174,29 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def construct_table(report: dict[str, Any]) -> str | None:
+    rows = []
+    for ds in report["datasets"]:
+        if ds["kind"] != "construct":
+            continue
+        for r in ds["rows"]:
+            interval = ("n/a" if r["median"] is None else
+                        f"{r['median']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]")
+            rows.append([r["group"], r["kind"], r["turns"], interval])
+        tau = "n/a" if ds["tau"] is None else f"{ds['tau']:+.2f}"
+        rows.append(["(order)", "holds" if ds["holds"] else "FAILS", "", f"tau {tau}"])
+    if not rows:
+        return None
+    return render_table(["group", "kind", "turns", "fluency, oriented (higher = more fluent) [95%]"], rows)
+
+
 def extra_tables(report: dict[str, Any]) -> list[str]:
     out = []
+    construct = construct_table(report)
+    if construct:
+        out += ["Construct check: fluency of human-written turns vs bland generated ones (median "
+                "over each group's turns, bootstrap [95%]; holds when every human-written group "
+                "is at least every bland one; tau vs that order)", construct, ""]
     per_dim, length = per_dimension_table(report), length_table(report)
     if per_dim:
         out += ["Each dimension vs people's rating of the matching quality (oriented raw score, "

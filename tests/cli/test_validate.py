@@ -255,3 +255,63 @@ def test_learned_judge_beside_the_rule_judge_out_of_sample(data, fast_config, tm
         assert needle in res.output, needle
     res = invoke("--data", data, "--datasets", "ladder", "--learned", "-q")
     assert res.exit_code == 2 and "--learned: choose at least one of dstc9, fed, stb" in res.output
+
+
+def test_usr_in_the_lab_per_responder_and_per_reply(data, fast_config):
+    from tests.validity.usr_fixture import build as build_usr
+
+    build_usr(data / "usr")
+    res = invoke("--data", data, "--datasets", "usr", "--config", fast_config, "-q",
+                 "--bootstrap", 20, "--json")
+    assert res.exit_code == 0, res.output
+    (usr,) = json.loads(res.output)["datasets"]
+    assert usr["dataset"] == "usr" and usr["games"] == 20
+    assert usr["facts"]["replies"] == 20 and usr["facts"]["responders"] == 5
+    rows = {(r["dimension"], r["quality"]): r for r in usr["per_dimension"]}
+    spec = rows[("specificity", "Engaging")]
+    assert (spec["systems"], spec["chats"]) == (5, 20) and spec["fit"] == "loose"
+    assert rows[("ranking", "Overall")]["systems"] == 5
+    assert [r["measure"] for r in usr["length_bias"]][-1] == "people: Overall"
+    assert usr["references"]["system Overall"]["reference_order"][0] == "Original Ground Truth"
+    text = invoke("--data", data, "--datasets", "usr", "--config", fast_config, "-q", "--bootstrap", 20)
+    assert "usr: 20 replies by 5 responders" in text.output
+
+
+def test_usr_missing_is_an_error_when_named_and_skipped_by_default(data, fast_config):
+    res = invoke("--data", data, "--datasets", "fed,usr", "--config", fast_config, "-q")
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "usr/pc_usr_data.json not found" in res.output and "--datasets" in res.output
+    from chatmatch.validity.lab import Lab, load_lab_config
+
+    lab = Lab(load_lab_config(fast_config), data, ("usr",), bootstrap=10)
+    (report,) = lab.run()["datasets"]
+    assert report["kind"] == "skipped" and "pc_usr_data.json not found" in report["notes"][0]
+
+
+def test_construct_row_groups_and_order(data, tmp_path):
+    from tests.validity.usr_fixture import build as build_usr
+
+    build_usr(data / "usr")
+    cfg = tmp_path / "ngram.yaml"
+    cfg.write_text("scoring:\n  dimensions: [fluency]\n  params:\n    fluency: {backend: ngram}\n")
+    res = invoke("--data", data, "--datasets", "construct", "--config", cfg, "-q",
+                 "--bootstrap", 20, "--json")
+    assert res.exit_code == 0, res.output
+    (rep,) = json.loads(res.output)["datasets"]
+    groups = {r["group"]: r for r in rep["rows"]}
+    assert {"FED people", "USR people", "retrieval corpus (chitchat)", "generic replies",
+            "echo (a person's turn repeated back)"} <= set(groups)
+    assert groups["USR people"]["turns"] == 8 and groups["generic replies"]["kind"] == "bland"
+    for r in rep["rows"]:
+        assert r["median"] is None or r["low"] <= r["median"] <= r["high"]
+    humans = [r["median"] for r in rep["rows"] if r["kind"] == "human-written"]
+    bland = [r["median"] for r in rep["rows"] if r["kind"] == "bland"]
+    assert rep["holds"] == (min(humans) >= max(bland))
+    text = invoke("--data", data, "--datasets", "construct", "--config", cfg, "-q", "--bootstrap", 20)
+    assert "Construct check" in text.output and "construct: " in text.output
+
+
+def test_construct_needs_fluency(data, fast_config):
+    res = invoke("--data", data, "--datasets", "construct", "--config", fast_config, "-q", "--json")
+    (rep,) = json.loads(res.output)["datasets"]
+    assert rep["kind"] == "skipped" and "fluency is not among" in rep["notes"][0]

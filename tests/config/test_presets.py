@@ -38,6 +38,7 @@ def test_paper_preset_sets_the_papers_and_authors_settings(tmp_path):
     assert cfg.ranking.shuffles == 3
     fluency = cfg.scoring.scorer_params("fluency")
     assert fluency.aggregation == "authors" and fluency.cap == 50 and fluency.skip_repetitions
+    assert fluency.degenerate == "keep" and not cfg.scoring.scorer_params("consistency").identity
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
     assert cfg.scoring.scorer_params("specificity").method == "distinct"
     consistency = cfg.scoring.scorer_params("consistency")
@@ -50,7 +51,8 @@ def test_no_preset_is_the_measured_default(tmp_path):
     cfg = load_config(write(tmp_path, BOTS))
     assert cfg.preset is None and cfg.ranking.shuffles == DEFAULT_SHUFFLES != 3
     fluency = cfg.scoring.scorer_params("fluency")
-    assert fluency.aggregation == "median" and fluency.skip_repetitions
+    assert fluency.aggregation == "slor" and fluency.skip_repetitions
+    assert fluency.degenerate == "worst" and cfg.scoring.scorer_params("consistency").identity
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
     assert cfg.scoring.scorer_params("relevance").own_concepts
     assert cfg.scoring.scorer_params("specificity").method == "mattr"

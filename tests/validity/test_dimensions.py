@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
 from chatmatch.validity.dstc9 import QUALITIES
+from chatmatch.validity.usr import QUALITIES as USR_QUALITIES
 
 
 @dataclass(frozen=True)
@@ -18,10 +19,12 @@ def test_mapping_names_real_dimensions_and_qualities():
     dims = set(ScoringConfig().dimensions) | {RANKING}
     for kind, matches in MATCHES.items():
         assert {m.dimension for m in matches} <= dims, kind
-        assert {m.dimension for m in matches} == dims or kind == "stb", kind
+        # Spot The Bot's checkboxes and USR's one-reply games rate no match for some dimensions
+        assert {m.dimension for m in matches} == dims or kind in ("stb", "usr"), kind
         assert all(m.fit in ("close", "loose") for m in matches)
         assert all(m.note for m in matches if m.fit == "loose"), "say why a match is loose"
     assert {m.quality for m in MATCHES["dstc9"]} <= set(QUALITIES)
+    assert {m.quality for m in MATCHES["usr"]} <= set(USR_QUALITIES)
 
 
 def _chat(system: str, words: int, turns: int, overall: float) -> Chat:

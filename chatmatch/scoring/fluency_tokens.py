@@ -1,0 +1,151 @@
+"""Token-level fluency statistics: what a turn's per-token log-probabilities under the LM
+say once the predictability of its *content* is taken out, and which turns are degenerate.
+
+Perplexity measures predictability, and a bland, generic reply is the most predictable
+text there is: under SmolLM2 a retrieval bot's human-written lines score 250-360 and a
+generic seq2seq bot ~100, while people rate the human lines the more fluent. The statistics
+here start from the per-token NLLs of :mod:`chatmatch.runtime.lm_tokens`:
+
+* **SLOR** (Pauls & Klein 2012; Lau et al. 2017; Kann et al. 2018, "Sentence-level fluency
+  evaluation"): per token, the LM log-probability minus the token's unigram
+  log-probability, averaged over the turn (higher is more fluent). The unigram model counts
+  the LM's own subword tokens over ``chitchat-dataset`` (the Chit-Chat corpus the install
+  ships; add-one smoothed over the vocabulary), so both terms are in the same units. A
+  generic reply made of frequent tokens gets no credit for being frequent; a rare but
+  well-formed word gets no blame for being rare;
+* **unlikely share**: the share of the turn's tokens the LM finds very unlikely even after
+  their rarity is discounted (token SLOR below ``-log(UNLIKELY)``), a grammar-break signal;
+* **degenerate turns** (:func:`degenerate`): a turn that repeats the speaker's earlier turn
+  or the partner's last turn word for word (case and punctuation aside), or repeats a phrase of its own
+  (repeated word 3-grams are a third of the turn's 3-grams or more), or stops on a word that
+  cannot end a sentence ("and", "the", "to", ...: a truncated generation). People never
+  call such text fluent, and a per-token LM finds it *easy*.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from typing import Any, Sequence
+
+import numpy as np
+
+from chatmatch.runtime.resources import RESOURCES, cache_dir
+from chatmatch.common.text import normalise, tokens
+
+#: a token whose SLOR is below -log(UNLIKELY) counts as very unlikely
+UNLIKELY = 1000.0
+#: words a finished sentence does not end on (a truncated generation does)
+DANGLING = frozenset("""a an the and or but so because of to in on at for with from by as
+that than if when while my your his her their our its is are was were am be been i we you
+he she they it this these those very really just about into""".split())
+
+_LOCK = threading.Lock()
+
+
+class SubwordUnigrams:
+    """Add-one smoothed unigram NLLs (nats) of a tokenizer's ids, counted over a corpus."""
+
+    def __init__(self, counts: np.ndarray) -> None:
+        self.counts = counts
+        total = float(counts.sum()) + counts.size
+        self.nll = -np.log((counts.astype(np.float64) + 1.0) / total).astype(np.float32)
+
+    @classmethod
+    def count(cls, tokenizer: Any, texts: Sequence[str], vocab: int) -> "SubwordUnigrams":
+        counts = np.zeros(vocab, dtype=np.int64)
+        for i in range(0, len(texts), 4096):
+            for ids in tokenizer(list(texts[i:i + 4096]), add_special_tokens=False)["input_ids"]:
+                np.add.at(counts, np.asarray(ids, dtype=np.int64) % vocab, 1)
+        return cls(counts)
+
+
+def chitchat_subword_unigrams(tokenizer: Any, vocab: int, name: str) -> SubwordUnigrams:
+    """:class:`SubwordUnigrams` of ``chitchat-dataset`` under ``tokenizer`` (counted once,
+    cached on disk as ``unigrams-<name>-<vocab>.npy`` beside the perplexity cache, and in
+    memory)."""
+    def build() -> SubwordUnigrams:
+        path = cache_dir("ppl") / f"unigrams-{_slug(name)}-{vocab}.npy"
+        if path.is_file():
+            try:
+                counts = np.load(path)
+                if counts.shape == (vocab,):
+                    return SubwordUnigrams(counts)
+            except (OSError, ValueError):
+                pass  # a damaged file: count again and overwrite it
+        from chatmatch.runtime.ngram import chitchat_texts
+
+        texts = [t for t in (normalise(x) for x in chitchat_texts()) if t]
+        table = SubwordUnigrams.count(tokenizer, texts, vocab)
+        try:
+            tmp = path.with_suffix(".tmp.npy")
+            np.save(tmp, table.counts)
+            tmp.replace(path)
+        except OSError:
+            pass  # an unwritable cache only costs a recount next time
+        return table
+
+    with _LOCK:
+        table: SubwordUnigrams = RESOURCES.small_models.get_or_create(f"subword-unigrams-{name}", build)
+    return table
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in name)[-60:]
+
+
+def slor(nll: np.ndarray, ids: Sequence[int], unigrams: SubwordUnigrams) -> float:
+    """Mean over the turn's tokens of (unigram NLL - LM NLL); higher is more fluent."""
+    uni = unigrams.nll[np.asarray(ids, dtype=np.int64) % unigrams.nll.size]
+    return float(np.mean(uni[-len(nll):] - nll))
+
+
+def unlikely_share(nll: np.ndarray, ids: Sequence[int], unigrams: SubwordUnigrams,
+                   threshold: float = UNLIKELY) -> float:
+    """Share of tokens whose SLOR is below ``-log(threshold)``."""
+    uni = unigrams.nll[np.asarray(ids, dtype=np.int64) % unigrams.nll.size]
+    return float(np.mean((uni[-len(nll):] - nll) < -math.log(threshold)))
+
+
+def self_repeats(text: str) -> bool:
+    """Repeated word 3-grams make up at least a third of the turn's 3-grams ("i am a
+    little shy but i am a little shy": 3 of 8)."""
+    words = tokens(text)
+    grams = list(zip(words, words[1:], words[2:]))
+    if len(grams) < 3:
+        return False
+    repeated = sum(c - 1 for c in Counter(grams).values())
+    return repeated > 0 and repeated * 3 >= len(grams)
+
+
+def dangling(text: str) -> bool:
+    """The turn stops on a word that cannot end a sentence (a truncated generation)."""
+    stripped = text.rstrip()
+    if not stripped or stripped[-1] in ".!?)\"'":
+        return False
+    words = tokens(stripped)
+    return len(words) >= 4 and words[-1] in DANGLING
+
+
+def _key(text: str) -> str:
+    """The turn's words, lower-cased, without punctuation: what makes two turns the same."""
+    return " ".join(w for w in (x.lower() for x in tokens(text)) if any(c.isalnum() for c in w))
+
+
+def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -> str | None:
+    """Why the turn is degenerate (``repeat``, ``echo``, ``self-repeat``, ``truncated``), or
+    None. ``own_before``: the speaker's earlier turns; ``partner_last``: the partner's turn
+    just before."""
+    key = _key(text)
+    if not key:
+        return None
+    if any(_key(t) == key for t in own_before):
+        return "repeat"
+    if partner_last is not None and _key(partner_last) == key:
+        return "echo"
+    if self_repeats(text):
+        return "self-repeat"
+    if dangling(text):
+        return "truncated"
+    return None
