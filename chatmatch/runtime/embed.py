@@ -101,6 +101,7 @@ def get_embedder(model: str = MINILM) -> SentenceEmbedder:
     def build() -> SentenceEmbedder:
         require("torch", extra="hf", feature=FEATURE, hint=HINT)
         transformers = require("transformers", extra="hf", feature=FEATURE, hint=HINT)
+        transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar in output
         tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
         encoder = transformers.AutoModel.from_pretrained(folder)
         encoder.eval()

@@ -230,6 +230,7 @@ def load_model(spec: ModelSpec) -> tuple[Any, Any]:
 def _load_uncached(spec: ModelSpec) -> tuple[Any, Any]:
     torch = require("torch", extra="hf", feature=HF_FEATURE, hint=HF_HINT)
     transformers = require("transformers", extra="hf", feature=HF_FEATURE, hint=HF_HINT)
+    transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar in output
     auto = (transformers.AutoModelForCausalLM if spec.kind == "causal"
             else transformers.AutoModelForSeq2SeqLM)
     dtype: Any = "auto" if spec.dtype == "auto" else getattr(torch, spec.dtype)
