@@ -73,7 +73,10 @@ CODE_FILES = ("lm.py", "lm_forward.py", "lm_mixed.py", "lm_llama.py", "lm_ort.py
 _CHUNK = 500
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE)",
            "CREATE TABLE IF NOT EXISTS ppl (model INTEGER NOT NULL, text BLOB NOT NULL, value BLOB, "
-           "PRIMARY KEY (model, text))")
+           "PRIMARY KEY (model, text))",
+           # what a warm start knows before loading the LM (its settings, the model's content,
+           # the code and library versions) -> the fingerprint the loaded LM computed
+           "CREATE TABLE IF NOT EXISTS aliases (alias TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)")
 _DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 _BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
 
@@ -109,6 +112,7 @@ class PerplexityStore:
         self._key: str | None = None
         self._off = False
         self._healed = False
+        self._alias: str | None = None
         self.hits = self.written = 0
 
     # --- public --------------------------------------------------------------------------
@@ -120,6 +124,34 @@ class PerplexityStore:
         """Store ``values`` (one transaction); a text already stored keeps its value."""
         if values:
             self._safely(lambda db: self._write(db, values), None)
+
+    def key(self) -> str | None:
+        """The fingerprint of this store's LM (made on first use; ``None``: no safe key)."""
+        if self._key is None and not self._off:
+            try:
+                self._key = self._make_key()
+            except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
+                self._turn_off(exc)
+        return self._key
+
+    def link(self, alias: str) -> None:
+        """Record that ``alias`` (a key made without loading the LM) names this store's
+        fingerprint, so that :meth:`linked` finds its values before the LM is loaded."""
+        key = self.key()
+        if key is not None:
+            def write(db: sqlite3.Connection) -> None:
+                with db:
+                    db.execute("INSERT OR REPLACE INTO aliases (alias, fingerprint) VALUES (?, ?)",
+                               (alias, key))
+            self._safely(write, None)
+
+    @classmethod
+    def linked(cls, alias: str, path: Path | None = None) -> PerplexityStore:
+        """The store of the fingerprint that ``alias`` names (:meth:`link`); off (every
+        read a miss) while no loaded LM has linked it."""
+        store = cls(lambda: None, path)
+        store._alias = alias
+        return store
 
     def close(self) -> None:
         if self._db is not None:
@@ -168,11 +200,18 @@ class PerplexityStore:
     def _model_id(self, db: sqlite3.Connection, create: bool) -> int | None:
         if self._model is None:
             if self._key is None:  # made once: it hashes the model's files
-                try:
-                    self._key = self._fingerprint()
-                except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
-                    self._turn_off(exc)
-                    return None
+                if self._alias is not None:  # a linked store: its LM was never loaded here
+                    row = db.execute("SELECT fingerprint FROM aliases WHERE alias = ?",
+                                     (self._alias,)).fetchone()
+                    self._key = None if row is None else str(row[0])
+                    if self._key is None:
+                        return None  # not linked yet: a miss, and nothing written
+                else:
+                    try:
+                        self._key = self._make_key()
+                    except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
+                        self._turn_off(exc)
+                        return None
                 if self._key is None:  # no safe key (a hub model without a commit)
                     self.close()
                     self._off = True
@@ -185,6 +224,9 @@ class PerplexityStore:
                 row = db.execute(select, (self._key,)).fetchone()
             self._model = None if row is None else int(row[0])
         return self._model
+
+    def _make_key(self) -> str | None:
+        return self._fingerprint()
 
     def _read(self, db: sqlite3.Connection, texts: Sequence[str]) -> Values:
         model = self._model_id(db, create=False)
@@ -334,6 +376,11 @@ def device_name(device: Any) -> str:
     if dev.type == "cuda":
         return f"cuda:{torch.cuda.get_device_name(dev)}"
     return dev.type
+
+
+def library_version(distribution: str) -> str:
+    """The installed version of ``distribution`` (``absent`` when it is not installed)."""
+    return _version(distribution)
 
 
 def _version(distribution: str) -> str:
