@@ -50,7 +50,7 @@ import sqlite3
 import struct
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 from chatmatch.gguf_cache import file_sha256
 from chatmatch.resources import cache_dir
@@ -82,11 +82,15 @@ _BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
 
 Values = dict[str, float | None]
 T = TypeVar("T")
+V = TypeVar("V")
+#: what a stored value that cannot be read back decodes to (a miss)
+MISS = object()
 
 
-def enabled() -> bool:
-    """Whether the persistent cache is on (``CHATMATCH_PPL_CACHE`` is not ``0``)."""
-    return os.environ.get(SWITCH_ENV, "1") != "0"
+def enabled(switch: str = SWITCH_ENV) -> bool:
+    """Whether the persistent cache is on (``CHATMATCH_PPL_CACHE``, or ``switch``, is not
+    ``0``)."""
+    return os.environ.get(switch, "1") != "0"
 
 
 def text_key(text: str) -> bytes:
@@ -97,10 +101,16 @@ def _pack(value: float | None) -> bytes | None:
     return None if value is None else struct.pack("<d", value)
 
 
-class PerplexityStore:
-    """The perplexities of one LM configuration (its fingerprint, computed on first use:
-    ``None`` means "cannot be identified safely", and the store stays off) in the
-    machine's SQLite file. Not thread-safe: its LM calls it under its own lock."""
+class ValueStore(Generic[V]):
+    """Values computed from texts by one model configuration (its fingerprint, computed on
+    first use: ``None`` means "cannot be identified safely", and the store stays off) in
+    one of the machine's SQLite files (``FOLDER``/``FILE`` of the cache folder). Not
+    thread-safe: its model calls it under its own lock. Subclasses say how a value is
+    stored (:meth:`_encode`, :meth:`_decode`)."""
+
+    FOLDER = "ppl"
+    FILE = CACHE_FILE
+    SWITCH = SWITCH_ENV  # set to 0: nothing read or written
 
     def __init__(self, fingerprint: Callable[[], str | None], path: Path | None = None,
                  max_bytes: int = MAX_BYTES, busy_seconds: float = BUSY_SECONDS) -> None:
@@ -116,11 +126,11 @@ class PerplexityStore:
         self.hits = self.written = 0
 
     # --- public --------------------------------------------------------------------------
-    def get(self, texts: Sequence[str]) -> Values:
+    def get(self, texts: Sequence[str]) -> dict[str, V]:
         """The stored values of those of ``texts`` that have one."""
         return self._safely(lambda db: self._read(db, texts), {})
 
-    def put(self, values: Mapping[str, float | None]) -> None:
+    def put(self, values: Mapping[str, V]) -> None:
         """Store ``values`` (one transaction); a text already stored keeps its value."""
         if values:
             self._safely(lambda db: self._write(db, values), None)
@@ -146,7 +156,7 @@ class PerplexityStore:
             self._safely(write, None)
 
     @classmethod
-    def linked(cls, alias: str, path: Path | None = None) -> PerplexityStore:
+    def linked(cls: type[S], alias: str, path: Path | None = None) -> S:
         """The store of the fingerprint that ``alias`` names (:meth:`link`); off (every
         read a miss) while no loaded LM has linked it."""
         store = cls(lambda: None, path)
@@ -162,7 +172,7 @@ class PerplexityStore:
     def path(self) -> Path:
         """The SQLite file (its folder is made on first use)."""
         if self._path is None:
-            self._path = cache_dir("ppl") / CACHE_FILE
+            self._path = cache_dir(self.FOLDER) / self.FILE
         return self._path
 
     # --- internals -----------------------------------------------------------------------
@@ -170,7 +180,7 @@ class PerplexityStore:
         """``op`` on the open file; any failure gives ``default`` (see the module docstring
         for what each failure does to the cache)."""
         for _ in range(2):  # a second try only after a damaged file was replaced
-            if self._off or not enabled():
+            if self._off or not enabled(self.SWITCH):
                 return default
             try:
                 return op(self._connection())
@@ -228,31 +238,36 @@ class PerplexityStore:
     def _make_key(self) -> str | None:
         return self._fingerprint()
 
-    def _read(self, db: sqlite3.Connection, texts: Sequence[str]) -> Values:
+    def _encode(self, value: V) -> bytes | None:
+        raise NotImplementedError
+
+    def _decode(self, blob: Any) -> V | object:
+        """The value of a stored blob, or :data:`MISS`."""
+        raise NotImplementedError
+
+    def _read(self, db: sqlite3.Connection, texts: Sequence[str]) -> dict[str, V]:
         model = self._model_id(db, create=False)
         if model is None:
             return {}
         keys = {text_key(t): t for t in texts}
-        found: Values = {}
+        found: dict[str, V] = {}
         ordered = list(keys)
         for i in range(0, len(ordered), _CHUNK):
             part = ordered[i:i + _CHUNK]
             marks = ",".join("?" * len(part))
             for key, value in db.execute(f"SELECT text, value FROM ppl WHERE model = ? AND text IN "
                                          f"({marks})", (model, *part)):
-                if value is None:
-                    found[keys[key]] = None
-                elif isinstance(value, bytes) and len(value) == 8:
-                    found[keys[key]] = struct.unpack("<d", value)[0]
-                # anything else (a hand-edited row) is a miss: computed and not rewritten
+                decoded = self._decode(value)
+                if decoded is not MISS:  # a hand-edited row is a miss: computed, not rewritten
+                    found[keys[key]] = decoded  # type: ignore[assignment]
         self.hits += len(found)
         return found
 
-    def _write(self, db: sqlite3.Connection, values: Mapping[str, float | None]) -> None:
+    def _write(self, db: sqlite3.Connection, values: Mapping[str, V]) -> None:
         model = self._model_id(db, create=True)
         if model is None:
             return
-        rows = [(model, text_key(t), _pack(v)) for t, v in values.items()]
+        rows = [(model, text_key(t), self._encode(v)) for t, v in values.items()]
         with db:
             db.executemany("INSERT OR IGNORE INTO ppl (model, text, value) VALUES (?, ?, ?)", rows)
         self.written += len(rows)
@@ -302,6 +317,24 @@ class PerplexityStore:
         self._off = True
         log.warning("perplexity cache off for this process (perplexities are computed as "
                     "usual): %s", exc)
+
+
+S = TypeVar("S", bound=ValueStore[Any])
+
+
+class PerplexityStore(ValueStore[float | None]):
+    """The perplexities of one LM configuration in the machine's perplexity file: each
+    value as its 8 IEEE-754 bytes (``NULL`` for a text with nothing to score)."""
+
+    def _encode(self, value: float | None) -> bytes | None:
+        return _pack(value)
+
+    def _decode(self, blob: Any) -> float | None | object:
+        if blob is None:
+            return None
+        if isinstance(blob, bytes) and len(blob) == 8:
+            return float(struct.unpack("<d", blob)[0])
+        return MISS
 
 
 def cached_perplexities(texts: Sequence[str], memo: dict[str, float | None],
