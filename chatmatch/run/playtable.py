@@ -19,27 +19,49 @@ from chatmatch.play.reply_cache import ReplyCache, cache_bots
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Bar, Progress, Reporter
 from chatmatch.records import GameResult
-from chatmatch.run.pipeline import save_game, score_transcripts
+from chatmatch.executors.ray_scoring import RayScoring
+from chatmatch.records import DimensionScore
+from chatmatch.run.pipeline import ScoredGame, playable, save_game, score_transcripts
 from chatmatch.rundir.store import RunDir
 from chatmatch.scoring.base import Scorer
 from chatmatch.transcript import Transcript
 
 
 class GameScorer:
-    """Scores finished transcripts in batches and durably records each result."""
+    """Scores finished transcripts in batches and durably records each result: here, or
+    on Ray scoring workers (``remote``: a batch is sent and this returns; its results are
+    recorded, in the order sent, as they come back and at :meth:`flush`)."""
 
     def __init__(self, cfg: TournamentConfig, store: RunDir, scorers: Sequence[Scorer],
-                 results: dict[str, GameResult], reporter: Reporter | None = None) -> None:
+                 results: dict[str, GameResult], reporter: Reporter | None = None,
+                 remote: RayScoring | None = None) -> None:
         self.cfg, self.store, self.scorers = cfg, store, list(scorers)
         self.reporter = reporter or Reporter.off()
         self.results = dict(results)
         self.count = 0
+        self.remote = remote
+        self.weights = {s.name: cfg.scoring.weight(s.name) for s in self.scorers}
 
     def score(self, transcripts: Sequence[Transcript]) -> None:
         if not transcripts:
             return
-        weights = {s.name: self.cfg.scoring.weight(s.name) for s in self.scorers}
-        for game in score_transcripts(transcripts, self.scorers, weights, self.reporter):
+        if self.remote is None:
+            self._save(score_transcripts(transcripts, self.scorers, self.weights, self.reporter))
+            return
+        self.remote.submit(playable(transcripts), list(transcripts))
+        self._record(self.remote.ready())
+
+    def flush(self) -> None:
+        """Wait for the batches sent to the scoring workers and record their results."""
+        if self.remote is not None:
+            self._record(self.remote.drain())
+
+    def _record(self, chunks: Sequence[tuple[list[Transcript], Sequence[dict[str, DimensionScore]]]]) -> None:
+        for games, dims in chunks:
+            self._save(score_transcripts(games, self.scorers, self.weights, dims=dims))
+
+    def _save(self, games: Sequence[ScoredGame]) -> None:
+        for game in games:
             save_game(self.store, game)
             self.results[game.result.game_id] = game.result
             self.count += 1
@@ -84,15 +106,18 @@ class PlayTable:
         self.played += 1
         self.buffer.append(tr)
         if len(self.buffer) >= self.cfg.concurrent_games:
-            self.score_buffer()
+            self.scorer.score(self.buffer)  # on Ray workers: sent, and play goes on
+            self.buffer = []
         self.done += 1
         self.tracking().finished(tr)
         if self.progress:
             self.progress(self.done, self.total)
 
     def score_buffer(self) -> None:
+        """Score the games held back, and wait until every finished game is recorded."""
         self.scorer.score(self.buffer)
-        self.buffer.clear()
+        self.buffer = []
+        self.scorer.flush()
 
     def close(self, executor: Executor) -> None:
         """After play, even when it failed: the bar, the bots, the cache, the last batch."""
