@@ -121,6 +121,10 @@ class RayScoring:
         """Every chunk sent, scored (waiting for them), in the order sent."""
         return [self._take() for _ in range(len(self.pending))]
 
+    def next(self) -> tuple[Any, Dims]:
+        """The oldest chunk sent, scored (waiting for it)."""
+        return self._take()
+
     def close(self) -> None:
         """Stop the workers (and Ray, when :func:`start_scoring` started it)."""
         for actor in self.actors:

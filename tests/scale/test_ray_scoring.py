@@ -129,3 +129,23 @@ def test_a_scorer_error_on_a_worker_is_the_scorer_error(tmp_path: Path) -> None:
     bad = ScoringConfig(dimensions=["fluency"], params={"fluency": {"model": str(tmp_path / "none")}})
     with pytest.raises(ScoringError, match="sentence|model"):
         run_tournament(cfg.model_copy(update={"scoring": bad}))
+
+
+def test_chatmatch_score_on_ray_workers_gives_the_local_scores(
+        tmp_path: Path, local_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from chatmatch.cli import cli
+
+    config = tmp_path / "scoring.yaml"
+    config.write_text("scoring: {dimensions: [proactivity, specificity, diversity]}\n")
+
+    def score(*extra: str) -> Any:
+        res = CliRunner().invoke(cli, ["score", str(local_run / "transcripts"), "--config",
+                                       str(config), "--json", "-q", *extra], catch_exceptions=False)
+        assert res.exit_code == 0, res.output
+        return json.loads(res.output)
+
+    here = score()
+    no_driver_scoring(monkeypatch)
+    assert score("--executor", "ray", "--workers", "2") == here
