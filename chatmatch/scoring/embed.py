@@ -26,7 +26,9 @@ from typing import Any, Callable, Protocol, Sequence
 import numpy as np
 
 from chatmatch.resources import RESOURCES, MissingResource, check_installed, require
+from chatmatch.scoring.embed_cache import SWITCH_ENV as EMBED_SWITCH
 from chatmatch.scoring.embed_cache import EmbeddingStore, embedding_store
+from chatmatch.scoring.lm_cache import enabled
 from chatmatch.scoring.text import normalise
 
 #: the name of the packaged all-MiniLM-L6-v2 model
@@ -132,7 +134,8 @@ def check_embedder(model: str = MINILM) -> None:
 
 def get_embedder(model: str = MINILM) -> SentenceEmbedder:
     """The embedder for ``model``, one per process; its encoder is loaded at the first text
-    that neither memory nor the machine's embedding cache holds."""
+    that neither memory nor the machine's embedding cache holds (at once when that cache
+    is off)."""
     folder = model_folder(model)
 
     def load() -> tuple[Any, Any]:
@@ -145,7 +148,10 @@ def get_embedder(model: str = MINILM) -> SentenceEmbedder:
 
     def build() -> SentenceEmbedder:
         check_installed("torch", "transformers", extra="hf", feature=FEATURE, hint=HINT)
-        return SentenceEmbedder(name=model, load=load, store=embedding_store(folder, MAX_LENGTH))
+        embedder = SentenceEmbedder(name=model, load=load, store=embedding_store(folder, MAX_LENGTH))
+        if not enabled(EMBED_SWITCH):  # nothing to look up first: loaded now, as before
+            embedder.model  # noqa: B018
+        return embedder
 
     with _LOCK:
         embedder: SentenceEmbedder = RESOURCES.small_models.get_or_create(("embedder", folder), build)
