@@ -37,6 +37,8 @@ from chatmatch.resources import cache_dir  # noqa: E402
 def run_score(games: Path, cache: Path, tree: Path | None, out: Path) -> tuple[float, float, float]:
     """(wall s, CPU s, peak RSS MB) of one ``chatmatch score`` in a fresh process."""
     env = {**os.environ, "CHATMATCH_CACHE_DIR": str(cache)}
+    for switch in ("CHATMATCH_PPL_CACHE", "CHATMATCH_EMBED_CACHE"):  # bench_profile turns one off
+        env.pop(switch, None)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     stats = out.with_suffix(".time")
