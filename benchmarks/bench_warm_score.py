@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_profile import load_avg, write_games  # noqa: E402
 from bench_scoring import build_games  # noqa: E402
 
-from chatmatch.resources import cache_dir  # noqa: E402
+from chatmatch.runtime.resources import cache_dir  # noqa: E402
 
 
 def run_score(games: Path, cache: Path, tree: Path | None, out: Path) -> tuple[float, float, float]:

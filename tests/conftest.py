@@ -10,9 +10,9 @@ from typing import Iterator
 
 import pytest
 
-from chatmatch.resources import CACHE_ENV
-from chatmatch.scoring.embed_cache import SWITCH_ENV as EMBED_SWITCH_ENV
-from chatmatch.scoring.lm_cache import SWITCH_ENV
+from chatmatch.runtime.embed_cache import SWITCH_ENV as EMBED_SWITCH_ENV
+from chatmatch.runtime.lm_cache import SWITCH_ENV
+from chatmatch.runtime.resources import CACHE_ENV
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,7 +1,7 @@
 """Fluency: perplexity of the bot's turns under a language model (lower is better).
 
 Every credited turn (not the seed) is scored by the language model (:mod:`chatmatch.
-scoring.lm`): ``backend: transformers`` (default; ``model: smollm2`` = SmolLM2-135M-
+runtime.lm`): ``backend: transformers`` (default; ``model: smollm2`` = SmolLM2-135M-
 Instruct, or any Hugging Face id / local directory / ``.gguf`` file) or ``backend:
 ngram`` (a Kneser-Ney trigram model of chit-chat, an approximation; ``model`` ignored).
 All the turns of all the games go to the model in one call, so it batches across games
@@ -58,10 +58,10 @@ from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
-from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm, resolve_model
-from chatmatch.scoring.lm_engine import auto_engine, resolved_device
-from chatmatch.scoring.lm_warm import WarmLM, warm_alias
-from chatmatch.scoring.text import normalise, tokens
+from chatmatch.common.text import normalise, tokens
+from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm, resolve_model
+from chatmatch.runtime.lm_engine import auto_engine, resolved_device
+from chatmatch.runtime.lm_warm import WarmLM, warm_alias
 from chatmatch.scoring.variety import chitchat_unigrams
 from chatmatch.transcript import Transcript
 
@@ -90,16 +90,16 @@ class Fluency(Scorer):
         skip_repetitions: bool = True
         #: Algorithm 1's threshold for ``skip_repetitions`` (None: diversity's)
         sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
-        #: texts a batch (auto: 16 on a CPU, 256 on a GPU; chatmatch.scoring.lm.CPU_BATCH)
+        #: texts a batch (auto: 16 on a CPU, 256 on a GPU; chatmatch.runtime.lm.CPU_BATCH)
         batch_size: int | Literal["auto"] = "auto"
-        #: texts longer than this are scored in sliding windows (chatmatch.scoring.lm)
+        #: texts longer than this are scored in sliding windows (chatmatch.runtime.lm)
         max_tokens: int = Field(default=512, ge=2)
         #: a batch holds at most this many padded tokens (and at most batch_size texts;
         #: auto: 2,048 on a CPU, 32,768 on a GPU)
         max_batch_tokens: int | Literal["auto"] = "auto"
         #: what runs the LM (docs/scale.md, "Fluency engines"): auto (onnxruntime for a
         #: GGUF on a CPU in float32 when it is installed and there is memory for it, else
-        #: torch: chatmatch.scoring.lm_engine), torch (float32 or ``precision``, CPU or
+        #: torch: chatmatch.runtime.lm_engine), torch (float32 or ``precision``, CPU or
         #: GPU), llama-cpp (the GGUF's quantised weights as shipped, CPU only; needs
         #: llama-cpp-python) or onnxruntime (the GGUF as an ONNX float32 graph: torch's
         #: float32 values for ~0.8x the CPU; CPU only; needs the ``onnx`` extra)
@@ -154,7 +154,7 @@ class Fluency(Scorer):
     @property
     def engine(self) -> str:
         """The engine that computes the perplexities (``auto`` resolved here:
-        :func:`chatmatch.scoring.lm_engine.auto_engine`); ``torch`` for the n-gram backend."""
+        :func:`chatmatch.runtime.lm_engine.auto_engine`); ``torch`` for the n-gram backend."""
         if self._engine is None:
             p = self.params
             if p.engine != "auto" or p.backend != "transformers":
@@ -167,7 +167,7 @@ class Fluency(Scorer):
 
     def scoring_lm(self) -> WarmLM | LanguageModel:
         """What scores the turns: the LM behind the machine's perplexity cache
-        (:class:`~chatmatch.scoring.lm_warm.WarmLM`: loaded only for a text the cache does
+        (:class:`~chatmatch.runtime.lm_warm.WarmLM`: loaded only for a text the cache does
         not hold), or the LM itself (the n-gram backend, an LM given to the scorer)."""
         if self._warm is None and (self._lm is not None or self.params.backend != "transformers"):
             return self.lm
@@ -186,8 +186,8 @@ class Fluency(Scorer):
     def load(self) -> None:
         """Check the settings now; load the LM now unless the machine's perplexity cache
         may hold every text (then the first text it does not hold loads it)."""
-        from chatmatch.scoring.lm import _engine as check_engine
-        from chatmatch.scoring.lm_cache import enabled
+        from chatmatch.runtime.lm import _engine as check_engine
+        from chatmatch.runtime.lm_cache import enabled
 
         p = self.params
         engine = self.engine  # a wrong device, model or engine fails here, before any play

@@ -123,7 +123,7 @@ def test_a_worker_that_cannot_come_back_is_replaced_by_the_driver(
 
 def test_a_scorer_error_on_a_worker_is_the_scorer_error(tmp_path: Path) -> None:
     from chatmatch.scoring.config import ScoringConfig
-    from chatmatch.scoring.errors import ScoringError
+    from chatmatch.runtime.errors import ScoringError
 
     cfg = make_cfg(tmp_path, "run", extra=WORKERS)
     bad = ScoringConfig(dimensions=["fluency"], params={"fluency": {"model": str(tmp_path / "none")}})

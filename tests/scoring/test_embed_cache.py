@@ -1,4 +1,4 @@
-"""The persistent embedding cache (chatmatch.scoring.embed_cache): a vector read back is bit
+"""The persistent embedding cache (chatmatch.runtime.embed_cache): a vector read back is bit
 for bit the one computed, a warm embedder never loads its model, writers at once (threads
 with their own connections, as processes or Ray workers have) all succeed, a damaged row or
 a switched-off cache costs speed only."""
@@ -13,8 +13,8 @@ from typing import Any, Iterator
 import numpy as np
 import pytest
 
-from chatmatch.resources import CACHE_ENV, RESOURCES, MissingResource
-from chatmatch.scoring.embed_cache import SWITCH_ENV, EmbeddingStore
+from chatmatch.runtime.resources import CACHE_ENV, RESOURCES, MissingResource
+from chatmatch.runtime.embed_cache import SWITCH_ENV, EmbeddingStore
 
 TEXTS = ["hi there, how are you?", "i like tea", "What music do you like?", "", "i like tea"]
 
@@ -74,7 +74,7 @@ def test_concurrent_writers_all_succeed(cache: Path) -> None:
 @pytest.mark.slow
 def test_a_warm_embedder_never_loads_minilm_and_gives_the_same_bits(cache: Path) -> None:
     pytest.importorskip("torch")
-    from chatmatch.scoring.embed import MINILM, get_embedder, model_folder
+    from chatmatch.runtime.embed import MINILM, get_embedder, model_folder
 
     try:
         model_folder(MINILM)

@@ -74,8 +74,8 @@ def resolved_device(device: str, precision: str) -> str:
     """The device a ``device`` setting means here (``int8`` runs on the CPU); a one-line
     error for a device that is not there."""
     from chatmatch.errors import BotError
-    from chatmatch.resources import resolve_device
-    from chatmatch.scoring.errors import ScoringError
+    from chatmatch.runtime.resources import resolve_device
+    from chatmatch.runtime.errors import ScoringError
 
     if precision == "int8" or device == "cpu":
         return "cpu"

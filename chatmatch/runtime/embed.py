@@ -10,9 +10,9 @@ directory holding another such model.
 :func:`get_embedder` gives one embedder per model and process (``RESOURCES.small_models``;
 :func:`check_embedder` checks that it could load, without loading it); every embedder
 keeps each text's vector once (``Embedder.embed`` takes any number of texts and runs only
-the ones it has not seen, batched), on disk too (:mod:`chatmatch.scoring.embed_cache`),
+the ones it has not seen, batched), on disk too (:mod:`chatmatch.runtime.embed_cache`),
 and loads its model only when a text is in neither: a warm ``score`` never loads it. Texts are normalised
-(:func:`chatmatch.scoring.text.normalise`) before they are embedded. Tests inject any
+(:func:`chatmatch.common.text.normalise`) before they are embedded. Tests inject any
 object with an ``embed(texts) -> ndarray`` method (:class:`Embedder`).
 """
 
@@ -25,11 +25,11 @@ from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
-from chatmatch.resources import RESOURCES, MissingResource, check_installed, require
-from chatmatch.scoring.embed_cache import SWITCH_ENV as EMBED_SWITCH
-from chatmatch.scoring.embed_cache import EmbeddingStore, embedding_store
-from chatmatch.scoring.lm_cache import enabled
-from chatmatch.scoring.text import normalise
+from chatmatch.common.text import normalise
+from chatmatch.runtime.embed_cache import SWITCH_ENV as EMBED_SWITCH
+from chatmatch.runtime.embed_cache import EmbeddingStore, embedding_store
+from chatmatch.runtime.lm_cache import enabled
+from chatmatch.runtime.resources import RESOURCES, MissingResource, check_installed, require
 
 #: the name of the packaged all-MiniLM-L6-v2 model
 MINILM = "minilm"
@@ -172,7 +172,7 @@ class EmbeddingSimilarity:
     token has similarity 0 with every turn (as under TF-IDF)."""
 
     def __init__(self, texts: Sequence[str], embedder: Embedder) -> None:
-        from chatmatch.scoring.text import is_empty
+        from chatmatch.common.text import is_empty
 
         vecs = embedder.embed(list(texts)) if texts else np.zeros((0, 1))
         empty = np.array([is_empty(t) for t in texts], dtype=bool)
