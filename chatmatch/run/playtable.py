@@ -20,6 +20,7 @@ from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Bar, Progress, Reporter
 from chatmatch.records import GameResult
 from chatmatch.executors.ray_scoring import RayScoring
+from chatmatch.executors.thread_scoring import ThreadScoring
 from chatmatch.records import DimensionScore
 from chatmatch.run.pipeline import ScoredGame, playable, save_game, score_transcripts
 from chatmatch.rundir.store import RunDir
@@ -39,8 +40,22 @@ class GameScorer:
         self.reporter = reporter or Reporter.off()
         self.results = dict(results)
         self.count = 0
-        self.remote = remote
+        self.remote: RayScoring | ThreadScoring | None = remote
         self.weights = {s.name: cfg.scoring.weight(s.name) for s in self.scorers}
+
+    def beside_play(self) -> None:
+        """From now on, score in a thread beside play (unless on Ray workers already)."""
+        if self.remote is None:
+            self.remote = ThreadScoring(self.scorers)
+
+    def in_line(self) -> None:
+        """Wait for the scoring thread's chunks, record them and stop it."""
+        if isinstance(self.remote, ThreadScoring):
+            try:
+                self.flush()
+            finally:
+                self.remote.close()
+                self.remote = None
 
     def score(self, transcripts: Sequence[Transcript]) -> None:
         if not transcripts:
@@ -88,6 +103,7 @@ class PlayTable:
         specs = {b.name: (b.adapter, dict(b.params)) for b in self.cfg.bots}
         cached, self.cache = cache_bots(bots, specs, self.cfg.reply_cache, self.store.path,
                                         self.store.warnings.append)
+        self.scorer.beside_play()  # scoring takes the other core while the bots play
         self.bar = self.rep.open_bar("playing", None, unit="turns")  # after loading: a fair ETA
         self.tracker = PlayProgress(self.bar, self.todo, self.cfg.exchanges, self.done, self.total)
         return self.tracker.wrap(cached)
@@ -128,7 +144,10 @@ class PlayTable:
             self.rep.note(f"reply cache: {self.cache.hits} of "
                           f"{self.cache.hits + self.cache.misses} replies reused ({self.cache.path})")
             self.cache.close()
-        self.score_buffer()
+        try:
+            self.score_buffer()
+        finally:
+            self.scorer.in_line()
 
 
 def without_timings(tr: Transcript) -> Transcript:

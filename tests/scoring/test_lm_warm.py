@@ -14,7 +14,7 @@ from scoring_dialogues import game
 
 from chatmatch.runtime.resources import CACHE_ENV, RESOURCES
 from chatmatch.scoring import fluency as fluency_module
-from chatmatch.scoring import lm_engine
+from chatmatch.runtime import lm_engine
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM
 from chatmatch.runtime.lm_cache import SWITCH_ENV
