@@ -109,13 +109,12 @@ class RayScoring:
         """``(tag, scores)`` of the chunks at the head of the queue that are scored (none
         waited for)."""
         out = []
-        while self.pending:
-            ref = self.pending[0][0]
-            done, _ = self.ray.wait([ref], timeout=0) if ref is not None else ([ref], [])
-            if not done:
-                break
+        while self.pending and self._done(self.pending[0][0]):
             out.append(self._take())
         return out
+
+    def _done(self, ref: Any) -> bool:
+        return ref is None or bool(self.ray.wait([ref], timeout=0)[0])
 
     def drain(self) -> list[tuple[Any, Dims]]:
         """Every chunk sent, scored (waiting for them), in the order sent."""

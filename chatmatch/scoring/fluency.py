@@ -154,11 +154,11 @@ class Fluency(Scorer):
     @property
     def engine(self) -> str:
         """The engine that computes the perplexities (``auto`` resolved here:
-        :func:`chatmatch.runtime.lm_engine.auto_engine`); ``torch`` for the n-gram backend."""
+        :func:`chatmatch.runtime.lm_engine.auto_engine`); ``ngram`` for the n-gram backend."""
         if self._engine is None:
             p = self.params
             if p.engine != "auto" or p.backend != "transformers":
-                self._engine = p.engine if p.backend == "transformers" else "torch"
+                self._engine = p.engine if p.backend == "transformers" else "ngram"
             else:
                 device = resolved_device(p.device, p.precision)
                 gguf = resolve_model(p.model)[1] is not None

@@ -141,7 +141,7 @@ def test_the_engine_that_ran_is_described(tiny_model_dir: Path) -> None:
     scorer = Fluency(Fluency.Params(model=str(tiny_model_dir), device="cpu"))
     assert scorer.engine == "torch"  # not a GGUF: auto takes torch
     assert scorer.describe()["engine_used"] == "torch"
-    assert Fluency(Fluency.Params(backend="ngram")).describe()["engine_used"] == "torch"
+    assert Fluency(Fluency.Params(backend="ngram")).describe()["engine_used"] == "ngram"
 
 
 @pytest.mark.slow
