@@ -103,14 +103,22 @@ class WarmLM:
         if self._store is not None:
             self._store.close()
 
-    def _stored(self, texts: list[str]) -> dict[str, float | None]:
-        if self._store is None:
-            alias = None if self._no_alias else self._alias()
+    def cacheable(self) -> bool:
+        """Whether the cache can answer before loading (the model has content to hash)."""
+        return self._linked() is not None
+
+    def _linked(self) -> PerplexityStore | None:
+        if self._store is None and not self._no_alias:
+            alias = self._alias()
             if alias is None:
                 self._no_alias = True
-                return {}
-            self._store = PerplexityStore.linked(alias)
-        return self._store.get(texts)
+            else:
+                self._store = PerplexityStore.linked(alias)
+        return self._store
+
+    def _stored(self, texts: list[str]) -> dict[str, float | None]:
+        store = self._linked()
+        return {} if store is None else store.get(texts)
 
 
 __all__ = ["LIBRARIES", "WarmLM", "warm_alias"]

@@ -185,7 +185,8 @@ class Fluency(Scorer):
 
     def load(self) -> None:
         """Check the settings now; load the LM now unless the machine's perplexity cache
-        may hold every text (then the first text it does not hold loads it)."""
+        may hold every text (a model file or folder, the cache on: then the first text it
+        does not hold loads it)."""
         from chatmatch.runtime.lm import _engine as check_engine
         from chatmatch.runtime.lm_cache import enabled
 
@@ -193,8 +194,9 @@ class Fluency(Scorer):
         engine = self.engine  # a wrong device, model or engine fails here, before any play
         if p.backend == "transformers":
             check_engine(engine, p.model, p.device, p.precision)
-        if self._lm is None and not (enabled() and self.params.backend == "transformers"):
-            self.lm  # noqa: B018 - loads the model
+        warm = self.scoring_lm() if enabled() and p.backend == "transformers" else None
+        if self._lm is None and not (isinstance(warm, WarmLM) and warm.cacheable()):
+            self.lm  # noqa: B018 - loads the model (a hub id or a wrong name fails here)
 
     progress_unit = "texts"  # texts through the language model
 

@@ -174,3 +174,12 @@ def test_a_second_smollm2_scoring_never_loads_smollm2(cache: Path,
     again = Fluency().score_games(GAMES)
     assert calls == [] and not RESOURCES.models.values()
     assert [s.details for s in again] == [s.details for s in first]
+
+
+def test_a_model_that_cannot_be_hashed_still_fails_at_load(tmp_path: Path, cache: Path) -> None:
+    from chatmatch.runtime.errors import ScoringError
+
+    scorer = Fluency(Fluency.Params(model=str(tmp_path / "no-such-model"), device="cpu",
+                                    engine="torch"))
+    with pytest.raises(ScoringError, match="cannot load language model"):
+        scorer.load()  # before any game is played, as with the cache off
