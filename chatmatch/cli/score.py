@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from chatmatch.cli.table import ranking_table
+from chatmatch.config.settings import RayConfig
 from chatmatch.progress import Reporter
 from chatmatch.run.scorelogs import load_score_config, score_logs
 
@@ -24,8 +25,17 @@ from chatmatch.run.scorelogs import load_score_config, score_logs
 @click.option("--quiet", "-q", is_flag=True, help="No progress (loading, scoring).")
 @click.option("--strict", is_flag=True, help="Refuse (exit 2) at the first malformed file "
               "instead of skipping it with a warning.")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="ray: score on Ray workers (pip install 'chatmatch[ray]'), 8 games at a time.")
+@click.option("--workers", type=click.IntRange(1, 1024), default=2, show_default=True,
+              help="Ray scoring workers (with --executor ray); each loads the scorers' models once.")
+@click.option("--ray-address", default=None, help="Ray cluster to join ('auto', 'ray://host:10001'); "
+              "default: a private local Ray for this command.")
+@click.option("--gpus-per-worker", type=click.FloatRange(0, 8), default=0.0, show_default=True,
+              help="GPU fraction each Ray scoring worker reserves when the cluster has GPUs.")
 def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | None,
-            out_dir: Path | None, as_json: bool, quiet: bool, strict: bool) -> None:
+            out_dir: Path | None, as_json: bool, quiet: bool, strict: bool, executor: str,
+            workers: int, ray_address: str | None, gpus_per_worker: float) -> None:
     """Score existing transcripts (PATH: files or folders) on the ChatMatch dimensions and
     rank every speaker found. No bot is run.
 
@@ -45,10 +55,13 @@ def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | Non
       chatmatch score logs/ --json
       chatmatch score a.txt b.txt --config tournaments/demo.yaml --out runs/logs
       chatmatch score logs/ --preset paper
+      chatmatch score logs/ --executor ray --workers 4
     """
     cfg = load_score_config(config_file, preset)
+    ray = (RayConfig(address=ray_address, scorers=workers, gpus_per_scorer=gpus_per_worker)
+           if executor == "ray" else None)
     scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir,
-                        reporter=Reporter(quiet=quiet))
+                        reporter=Reporter(quiet=quiet), ray=ray)
     for err in scored.skipped:
         click.echo(f"warning: skipped {err}", err=True)
     if as_json:

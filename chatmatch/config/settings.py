@@ -58,6 +58,14 @@ class RayConfig(StrictModel):
     #: which bots become actors: "auto" = neural (batched) or not thread-safe bots, the
     #: others (rule-based, HTTP) run in the driver; "all" = every bot
     actors: Literal["auto", "all"] = "auto"
+    #: Ray workers that score finished games, each holding the scorers' models once (0:
+    #: score in the driver, as the local executor does)
+    scorers: int = Field(default=1, ge=0, le=1024)
+    #: CPUs each scoring worker reserves (it computes while it holds them)
+    cpus_per_scorer: float = Field(default=1.0, ge=0.0, le=256.0)
+    #: GPU fraction each scoring worker reserves when the cluster has GPUs: its fluency LM
+    #: (``device: auto``, the default) then runs there
+    gpus_per_scorer: float = Field(default=0.0, ge=0.0, le=8.0)
 
 
 def _preset_known(v: str | None) -> str | None:

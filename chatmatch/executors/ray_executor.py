@@ -25,6 +25,7 @@ from typing import Any, Mapping, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot, History, copy_capabilities
+from chatmatch.config.settings import RayConfig
 from chatmatch.config.tournament import TournamentConfig
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.executors.base import ExecutorError, OnFinished, Wrap, no_wrap
@@ -117,19 +118,7 @@ class RayExecutor:
         self.owns_ray = False
 
     def _init_ray(self) -> None:
-        if self.ray.is_initialized():
-            return
-        rc = self.cfg.ray
-        kwargs: dict[str, Any] = {"address": rc.address, "include_dashboard": False,
-                                  "logging_level": logging.WARNING}
-        if rc.address is None and rc.num_cpus is not None:
-            kwargs["num_cpus"] = rc.num_cpus
-        try:
-            self.ray.init(**kwargs)
-        except Exception as exc:  # noqa: BLE001 - shown to the user with the setting to fix
-            raise ExecutorError(f"could not start or join Ray (ray.address={rc.address!r}): "
-                                f"{type(exc).__name__}: {exc}") from None
-        self.owns_ray = True
+        self.owns_ray = start_ray(self.ray, self.cfg.ray)
 
     def _templates(self, needed: set[str]) -> dict[str, tuple[Bot, bytes]]:
         """Each needed bot built cheaply in the driver (no model loaded) and its payload."""
@@ -198,6 +187,23 @@ class RayExecutor:
         if self.owns_ray:
             self.ray.shutdown()
             self.owns_ray = False
+
+
+def start_ray(ray: Any, rc: RayConfig) -> bool:
+    """Start or join Ray as ``rc`` says, unless ``ray.init()`` was already called; True
+    when this call started it (the caller then shuts it down)."""
+    if ray.is_initialized():
+        return False
+    kwargs: dict[str, Any] = {"address": rc.address, "include_dashboard": False,
+                              "logging_level": logging.WARNING}
+    if rc.address is None and rc.num_cpus is not None:
+        kwargs["num_cpus"] = rc.num_cpus
+    try:
+        ray.init(**kwargs)
+    except Exception as exc:  # noqa: BLE001 - shown to the user with the setting to fix
+        raise ExecutorError(f"could not start or join Ray (ray.address={rc.address!r}): "
+                            f"{type(exc).__name__}: {exc}") from None
+    return True
 
 
 def _pickle(bot: Bot, name: str) -> bytes:

@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking, RankingConfig, rank
-from chatmatch.records import GameResult, ScoreRecord
+from chatmatch.records import DimensionScore, GameResult, ScoreRecord
 from chatmatch.rundir.store import RunDir
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import score_games
@@ -32,16 +32,25 @@ class ScoredGame:
     record: ScoreRecord
 
 
+def playable(transcripts: Sequence[Transcript], forfeits: bool = True) -> list[Transcript]:
+    """The games that are scored (with ``forfeits``, the forfeited ones are not)."""
+    return [t for t in transcripts if not (forfeits and t.forfeit)]
+
+
 def score_transcripts(transcripts: Sequence[Transcript], scorers: Sequence[Scorer],
                       weights: Mapping[str, float],
                       reporter: Reporter | None = None, *,
-                      forfeits: bool = True) -> list[ScoredGame]:
+                      forfeits: bool = True,
+                      dims: Sequence[dict[str, DimensionScore]] | None = None) -> list[ScoredGame]:
     """Score games; with ``forfeits``, a forfeited game is lost by the bot that forfeited,
     unscored (``chatmatch score`` scores every log as it is). The score record keeps where
-    an imported log came from (``meta["source"]``)."""
+    an imported log came from (``meta["source"]``). ``dims``: the scores of the
+    :func:`playable` games, already computed (by Ray scoring workers)."""
     hib = {s.name: s.higher_is_better for s in scorers}
-    playable = [t for t in transcripts if not (forfeits and t.forfeit)]
-    per_game = iter(score_games(playable, scorers, reporter=reporter) if playable else ())
+    games = playable(transcripts, forfeits)
+    if dims is None:
+        dims = score_games(games, scorers, reporter=reporter) if games else []
+    per_game = iter(dims)
     out = []
     for tr in transcripts:
         if forfeits and tr.forfeit is not None:
@@ -49,10 +58,10 @@ def score_transcripts(transcripts: Sequence[Transcript], scorers: Sequence[Score
                                  hib, weights)
             out.append(ScoredGame(tr, res, ScoreRecord(tr.game_id, forfeit=tr.forfeit)))
             continue
-        dims = next(per_game)
-        res = result_from_scores(tr.game_id, tr.players, dims, weights)
+        scores = next(per_game)
+        res = result_from_scores(tr.game_id, tr.players, scores, weights)
         source = tr.meta.get("source")
-        out.append(ScoredGame(tr, res, ScoreRecord.of(res, dims, None if source is None else str(source))))
+        out.append(ScoredGame(tr, res, ScoreRecord.of(res, scores, None if source is None else str(source))))
     return out
 
 

@@ -20,27 +20,64 @@ from chatmatch.run.migrations import older_reply_identities
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Bar, Progress, Reporter
 from chatmatch.records import GameResult
-from chatmatch.run.pipeline import save_game, score_transcripts
+from chatmatch.executors.ray_scoring import RayScoring
+from chatmatch.executors.thread_scoring import ThreadScoring
+from chatmatch.records import DimensionScore
+from chatmatch.run.pipeline import ScoredGame, playable, save_game, score_transcripts
 from chatmatch.rundir.store import RunDir
 from chatmatch.scoring.base import Scorer
 from chatmatch.transcript import Transcript
 
 
 class GameScorer:
-    """Scores finished transcripts in batches and durably records each result."""
+    """Scores finished transcripts in batches and durably records each result: here, or
+    on Ray scoring workers (``remote``: a batch is sent and this returns; its results are
+    recorded, in the order sent, as they come back and at :meth:`flush`)."""
 
     def __init__(self, cfg: TournamentConfig, store: RunDir, scorers: Sequence[Scorer],
-                 results: dict[str, GameResult], reporter: Reporter | None = None) -> None:
+                 results: dict[str, GameResult], reporter: Reporter | None = None,
+                 remote: RayScoring | None = None) -> None:
         self.cfg, self.store, self.scorers = cfg, store, list(scorers)
         self.reporter = reporter or Reporter.off()
         self.results = dict(results)
         self.count = 0
+        self.remote: RayScoring | ThreadScoring | None = remote
+        self.weights = {s.name: cfg.scoring.weight(s.name) for s in self.scorers}
+
+    def beside_play(self) -> None:
+        """From now on, score in a thread beside play (unless on Ray workers already)."""
+        if self.remote is None:
+            self.remote = ThreadScoring(self.scorers)
+
+    def in_line(self) -> None:
+        """Wait for the scoring thread's chunks, record them and stop it."""
+        if isinstance(self.remote, ThreadScoring):
+            try:
+                self.flush()
+            finally:
+                self.remote.close()
+                self.remote = None
 
     def score(self, transcripts: Sequence[Transcript]) -> None:
         if not transcripts:
             return
-        weights = {s.name: self.cfg.scoring.weight(s.name) for s in self.scorers}
-        for game in score_transcripts(transcripts, self.scorers, weights, self.reporter):
+        if self.remote is None:
+            self._save(score_transcripts(transcripts, self.scorers, self.weights, self.reporter))
+            return
+        self.remote.submit(playable(transcripts), list(transcripts))
+        self._record(self.remote.ready())
+
+    def flush(self) -> None:
+        """Wait for the batches sent to the scoring workers and record their results."""
+        if self.remote is not None:
+            self._record(self.remote.drain())
+
+    def _record(self, chunks: Sequence[tuple[list[Transcript], Sequence[dict[str, DimensionScore]]]]) -> None:
+        for games, dims in chunks:
+            self._save(score_transcripts(games, self.scorers, self.weights, dims=dims))
+
+    def _save(self, games: Sequence[ScoredGame]) -> None:
+        for game in games:
             save_game(self.store, game)
             self.results[game.result.game_id] = game.result
             self.count += 1
@@ -68,6 +105,7 @@ class PlayTable:
         cached, self.cache = cache_bots(bots, specs, self.cfg.reply_cache, self.store.path,
                                         self.store.warnings.append,
                                         older_reply_identities(bots, specs))
+        self.scorer.beside_play()  # scoring takes the other core while the bots play
         self.bar = self.rep.open_bar("playing", None, unit="turns")  # after loading: a fair ETA
         self.tracker = PlayProgress(self.bar, self.todo, self.cfg.exchanges, self.done, self.total)
         return self.tracker.wrap(cached)
@@ -86,15 +124,18 @@ class PlayTable:
         self.played += 1
         self.buffer.append(tr)
         if len(self.buffer) >= self.cfg.concurrent_games:
-            self.score_buffer()
+            self.scorer.score(self.buffer)  # on Ray workers: sent, and play goes on
+            self.buffer = []
         self.done += 1
         self.tracking().finished(tr)
         if self.progress:
             self.progress(self.done, self.total)
 
     def score_buffer(self) -> None:
+        """Score the games held back, and wait until every finished game is recorded."""
         self.scorer.score(self.buffer)
-        self.buffer.clear()
+        self.buffer = []
+        self.scorer.flush()
 
     def close(self, executor: Executor) -> None:
         """After play, even when it failed: the bar, the bots, the cache, the last batch."""
@@ -105,7 +146,10 @@ class PlayTable:
             self.rep.note(f"reply cache: {self.cache.hits} of "
                           f"{self.cache.hits + self.cache.misses} replies reused ({self.cache.path})")
             self.cache.close()
-        self.score_buffer()
+        try:
+            self.score_buffer()
+        finally:
+            self.scorer.in_line()
 
 
 def without_timings(tr: Transcript) -> Transcript:

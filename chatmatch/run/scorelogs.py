@@ -20,9 +20,10 @@ from typing import Any, Sequence
 import yaml
 from pydantic import ValidationError
 
-from chatmatch.config.settings import SETTINGS_KEYS, EvalSettings
+from chatmatch.config.settings import SETTINGS_KEYS, EvalSettings, RayConfig
 from chatmatch.config.tournament import TournamentConfig, error_from_validation
 from chatmatch.errors import ChatmatchError, ConfigError, RunDirError, StorageError, TranscriptError
+from chatmatch.executors.ray_scoring import needs_driver, start_scoring
 from chatmatch.run.importers import load_transcripts
 from chatmatch.run.pipeline import (ScoredGame, bind_scorers, rank_all, save_game, save_rankings,
                                 score_transcripts)
@@ -37,6 +38,8 @@ from chatmatch.scoring.engine import load_scorers
 from chatmatch.transcript import Transcript
 
 
+#: games a Ray scoring worker is sent at once by ``chatmatch score --executor ray``
+RAY_CHUNK = 8
 #: what ``chatmatch score --config`` reads: the tournament's settings (the name kept for
 #: callers of earlier versions)
 ScoreConfig = EvalSettings
@@ -99,9 +102,12 @@ def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
 
 
 def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False,
-               out_dir: Path | None = None, reporter: Reporter | None = None) -> ScoredLogs:
+               out_dir: Path | None = None, reporter: Reporter | None = None,
+               ray: RayConfig | None = None) -> ScoredLogs:
     """Score and rank the games in ``paths``; ``reporter`` shows what is about to be scored
-    (one line, before the long part starts) and the scoring progress."""
+    (one line, before the long part starts) and the scoring progress. ``ray``: score on
+    ``ray.scorers`` Ray workers (:mod:`chatmatch.executors.ray_scoring`), in chunks of
+    :data:`RAY_CHUNK` games."""
     rep = reporter or Reporter.off()
     if out_dir is not None:  # refuse before the long part, not after it
         _check_out_dir(Path(out_dir))
@@ -121,13 +127,36 @@ def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False
              + (f" ({len(skipped)} file(s) skipped)" if skipped else ""))
     scorers = cfg.scoring.build_scorers()
     weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
-    load_scorers(scorers, rep)
-    scored = score_transcripts(games, scorers, weights, rep, forfeits=False)
+    if ray is not None and ray.scorers > 0 and not needs_driver(scorers):
+        scored = _score_on_ray(games, cfg, ray, scorers, weights, rep)
+    else:
+        load_scorers(scorers, rep)
+        scored = score_transcripts(games, scorers, weights, rep, forfeits=False)
     results = [g.result for g in scored]
     rankings = rank_all(results, speakers, cfg.ranking, cfg.seed, len(games))
     out = ScoredLogs(games, results, rankings[cfg.ranking.method], speakers, skipped)
     if out_dir is not None:
         _write_run(Path(out_dir), cfg, out, scored, scorers, rankings)
+    return out
+
+
+def _score_on_ray(games: Sequence[Transcript], cfg: EvalSettings, rc: RayConfig,
+                  scorers: Sequence[Scorer], weights: dict[str, float],
+                  rep: Reporter) -> list[ScoredGame]:
+    """The games scored in chunks on Ray workers, recorded in their order."""
+    pool = start_scoring(cfg.scoring, rc, rc.scorers, scorers, rep)
+    out: list[ScoredGame] = []
+    try:
+        for i in range(0, len(games), RAY_CHUNK):
+            chunk = list(games[i:i + RAY_CHUNK])
+            pool.submit(chunk, chunk)
+        with rep.bar(f"scoring on {len(pool.actors)} Ray worker(s)", len(games), unit="games") as bar:
+            while pool.pending:
+                chunk, dims = pool.next()
+                out += score_transcripts(chunk, scorers, weights, forfeits=False, dims=dims)
+                bar.advance(len(chunk))
+    finally:
+        pool.close()
     return out
 
 

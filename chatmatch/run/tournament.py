@@ -33,6 +33,7 @@ from chatmatch.play.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Progress, Reporter
 from chatmatch.ranking import Ranking
+from chatmatch.executors.ray_scoring import RayScoring, needs_driver, start_scoring
 from chatmatch.run.pipeline import bind_scorers, rank_all, save_rankings
 from chatmatch.run.plan import RunPlan, make_plan
 from chatmatch.run.prepare import prepare
@@ -103,10 +104,13 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
         if plan.refused is not None:
             raise plan.refused
         run = _Run(plan, progress, bots, allow_failures_change, replay_forfeits)
-        todo = run.prepare()              # 1. prepare / resume
-        run.score_backlog(todo, scorers)  # 2. score the backlog
-        run.play(todo)                    # 3. play
-        return run.rank_and_save(t0)      # 4. rank and save
+        todo = run.prepare()                  # 1. prepare / resume
+        try:
+            run.score_backlog(todo, scorers)  # 2. score the backlog
+            run.play(todo)                    # 3. play
+        finally:
+            run.stop_scoring()
+        return run.rank_and_save(t0)          # 4. rank and save
 
 
 class _Run:
@@ -124,6 +128,7 @@ class _Run:
         self.keep_retired = self.cfg.schedule.retired == "keep"
         self.replayed: list[str] = []
         self.played = 0
+        self.remote: RayScoring | None = None
 
     def prepare(self) -> list[ScheduledGame]:
         """Stage 1, prepare/resume: check the run directory against the plan, write or
@@ -168,7 +173,9 @@ class _Run:
             # (every bot that may play: a budgeted schedule picks later rounds' pairs as it goes)
             players = {p for g in self.plan.schedule for p in g.players} if todo else set()
             preflight(cfg, players - set(self.bots or {}), scorer_objs, self.rep)
-            load_scorers(scorer_objs, self.rep)
+            self.remote = self._scoring_workers(scorer_objs)
+            if self.remote is None:
+                load_scorers(scorer_objs, self.rep)
         if rescore:
             self.manifest = self.manifest.noted(
                 "rescored", old=self.manifest.scoring_fingerprint, new=cfg.scoring_fingerprint()
@@ -178,9 +185,29 @@ class _Run:
             store.write_config(self.plan.config_text)
         self.manifest = self.manifest.replace(scorers={s.name: s.describe() for s in scorer_objs})
         store.write_manifest(self.manifest)
-        self.scorer = GameScorer(cfg, store, scorer_objs, self.results, self.rep)
-        self.scorer.score([self.have[g.game_id] for g in self.ranked
-                           if g.game_id in self.have and g.game_id not in self.results])
+        self.scorer = GameScorer(cfg, store, scorer_objs, self.results, self.rep, self.remote)
+        backlog = [self.have[g.game_id] for g in self.ranked
+                   if g.game_id in self.have and g.game_id not in self.results]
+        step = cfg.concurrent_games if self.remote is not None else max(1, len(backlog))
+        for i in range(0, len(backlog), step):  # on Ray workers: spread over them
+            self.scorer.score(backlog[i:i + step])
+        self.scorer.flush()
+
+    def _scoring_workers(self, scorers: Sequence[Scorer]) -> RayScoring | None:
+        """Ray scoring workers when ``executor: ray`` asks for them (``ray.scorers``)."""
+        cfg = self.cfg
+        if cfg.executor != "ray" or cfg.ray.scorers == 0:
+            return None
+        if needs_driver(scorers):
+            self.rep.note("scoring in the driver: a judge keeps its records in the run directory")
+            return None
+        return start_scoring(cfg.scoring, cfg.ray, cfg.ray.scorers, scorers, self.rep)
+
+    def stop_scoring(self) -> None:
+        """Stop the Ray scoring workers, if any (every game they were sent is recorded)."""
+        if self.remote is not None:
+            self.remote.close()
+            self.remote = None
 
     def play(self, todo: list[ScheduledGame]) -> None:
         """Stage 3: play ``todo`` (and the rounds a budgeted schedule picks after it), each

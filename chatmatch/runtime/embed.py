@@ -7,10 +7,11 @@ mean pooling of the last hidden states over the real tokens, then L2 normalisati
 the dot product of two embeddings is their cosine. ``model`` may also name a local
 directory holding another such model.
 
-:func:`get_embedder` loads a model once per process (``RESOURCES.small_models``;
-:func:`check_embedder` checks that it could, without loading it); every
-embedder keeps each text's vector once (``Embedder.embed`` takes any number of texts and
-runs only the ones it has not seen, batched). Texts are normalised
+:func:`get_embedder` gives one embedder per model and process (``RESOURCES.small_models``;
+:func:`check_embedder` checks that it could load, without loading it); every embedder
+keeps each text's vector once (``Embedder.embed`` takes any number of texts and runs only
+the ones it has not seen, batched), on disk too (:mod:`chatmatch.runtime.embed_cache`),
+and loads its model only when a text is in neither: a warm ``score`` never loads it. Texts are normalised
 (:func:`chatmatch.common.text.normalise`) before they are embedded. Tests inject any
 object with an ``embed(texts) -> ndarray`` method (:class:`Embedder`).
 """
@@ -20,12 +21,15 @@ from __future__ import annotations
 import importlib.util
 import threading
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
-from chatmatch.runtime.resources import RESOURCES, MissingResource, check_installed, require
 from chatmatch.common.text import normalise
+from chatmatch.runtime.embed_cache import SWITCH_ENV as EMBED_SWITCH
+from chatmatch.runtime.embed_cache import EmbeddingStore, embedding_store
+from chatmatch.runtime.lm_cache import enabled
+from chatmatch.runtime.resources import RESOURCES, MissingResource, check_installed, require
 
 #: the name of the packaged all-MiniLM-L6-v2 model
 MINILM = "minilm"
@@ -43,27 +47,61 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
-class SentenceEmbedder:
-    """A transformers encoder with mean pooling, its vectors kept per text."""
+#: tokens of a text the encoder reads (the rest is cut)
+MAX_LENGTH = 256
 
-    def __init__(self, model: Any, tokenizer: Any, *, name: str, batch_size: int = 64) -> None:
-        self.model, self.tokenizer, self.name, self.batch_size = model, tokenizer, name, batch_size
+
+class SentenceEmbedder:
+    """A transformers encoder with mean pooling, its vectors kept per text (in memory, and
+    in ``store`` when given); the encoder comes from ``load`` at the first text neither
+    holds, when it was not given."""
+
+    def __init__(self, model: Any = None, tokenizer: Any = None, *, name: str, batch_size: int = 64,
+                 load: Callable[[], tuple[Any, Any]] | None = None,
+                 store: EmbeddingStore | None = None) -> None:
+        self._model, self._tokenizer, self.name, self.batch_size = model, tokenizer, name, batch_size
+        self._load, self.store = load, store
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    @property
+    def model(self) -> Any:
+        if self._model is None:
+            if self._load is None:
+                raise RuntimeError("SentenceEmbedder has neither a model nor a loader")
+            self._model, self._tokenizer = self._load()
+        return self._model
+
+    @property
+    def tokenizer(self) -> Any:
+        self.model  # noqa: B018 - loads both
+        return self._tokenizer
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         keys = [normalise(t) for t in texts]
         with self._lock:
             todo = sorted({k for k in keys if k not in self._cache}, key=len)
+            if todo and self.store is not None:
+                self._cache.update(self.store.get(todo))
+                todo = [k for k in todo if k not in self._cache]
+            new: dict[str, np.ndarray] = {}
             for i in range(0, len(todo), self.batch_size):
                 chunk = todo[i:i + self.batch_size]
-                self._cache.update(zip(chunk, self._encode(chunk)))
-            dim = self.model.config.hidden_size
-            return np.stack([self._cache[k] for k in keys]) if keys else np.zeros((0, dim))
+                new.update(zip(chunk, self._encode(chunk)))
+            self._cache.update(new)
+            if new and self.store is not None:
+                self.store.put(new)
+            if not keys:
+                return np.zeros((0, self.model.config.hidden_size))
+            return np.stack([self._cache[k] for k in keys])
 
     def _encode(self, texts: list[str]) -> list[np.ndarray]:
         torch = require("torch", extra="hf", feature=FEATURE, hint=HINT)
-        batch = self.tokenizer(texts, padding=True, truncation=True, max_length=256,
+        batch = self.tokenizer(texts, padding=True, truncation=True, max_length=MAX_LENGTH,
                                return_tensors="pt")
         with torch.inference_mode():
             hidden = self.model(**batch).last_hidden_state
@@ -95,17 +133,26 @@ def check_embedder(model: str = MINILM) -> None:
 
 
 def get_embedder(model: str = MINILM) -> SentenceEmbedder:
-    """The embedder for ``model``, loaded once per process."""
+    """The embedder for ``model``, one per process; its encoder is loaded at the first text
+    that neither memory nor the machine's embedding cache holds (at once when that cache
+    is off)."""
     folder = model_folder(model)
 
-    def build() -> SentenceEmbedder:
+    def load() -> tuple[Any, Any]:
         require("torch", extra="hf", feature=FEATURE, hint=HINT)
         transformers = require("transformers", extra="hf", feature=FEATURE, hint=HINT)
         transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar in output
         tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
         encoder = transformers.AutoModel.from_pretrained(folder)
         encoder.eval()
-        return SentenceEmbedder(encoder, tokenizer, name=model)
+        return encoder, tokenizer
+
+    def build() -> SentenceEmbedder:
+        check_installed("torch", "transformers", extra="hf", feature=FEATURE, hint=HINT)
+        embedder = SentenceEmbedder(name=model, load=load, store=embedding_store(folder, MAX_LENGTH))
+        if not enabled(EMBED_SWITCH):  # nothing to look up first: loaded now, as before
+            embedder.model  # noqa: B018
+        return embedder
 
     with _LOCK:
         embedder: SentenceEmbedder = RESOURCES.small_models.get_or_create(("embedder", folder), build)

@@ -50,7 +50,7 @@ import sqlite3
 import struct
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 from chatmatch.runtime.gguf_cache import file_sha256
 from chatmatch.runtime.resources import cache_dir
@@ -73,17 +73,24 @@ CODE_FILES = ("lm.py", "lm_forward.py", "lm_mixed.py", "lm_llama.py", "lm_ort.py
 _CHUNK = 500
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE)",
            "CREATE TABLE IF NOT EXISTS ppl (model INTEGER NOT NULL, text BLOB NOT NULL, value BLOB, "
-           "PRIMARY KEY (model, text))")
+           "PRIMARY KEY (model, text))",
+           # what a warm start knows before loading the LM (its settings, the model's content,
+           # the code and library versions) -> the fingerprint the loaded LM computed
+           "CREATE TABLE IF NOT EXISTS aliases (alias TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)")
 _DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 _BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
 
 Values = dict[str, float | None]
 T = TypeVar("T")
+V = TypeVar("V")
+#: what a stored value that cannot be read back decodes to (a miss)
+MISS = object()
 
 
-def enabled() -> bool:
-    """Whether the persistent cache is on (``CHATMATCH_PPL_CACHE`` is not ``0``)."""
-    return os.environ.get(SWITCH_ENV, "1") != "0"
+def enabled(switch: str = SWITCH_ENV) -> bool:
+    """Whether the persistent cache is on (``CHATMATCH_PPL_CACHE``, or ``switch``, is not
+    ``0``)."""
+    return os.environ.get(switch, "1") != "0"
 
 
 def text_key(text: str) -> bytes:
@@ -94,10 +101,16 @@ def _pack(value: float | None) -> bytes | None:
     return None if value is None else struct.pack("<d", value)
 
 
-class PerplexityStore:
-    """The perplexities of one LM configuration (its fingerprint, computed on first use:
-    ``None`` means "cannot be identified safely", and the store stays off) in the
-    machine's SQLite file. Not thread-safe: its LM calls it under its own lock."""
+class ValueStore(Generic[V]):
+    """Values computed from texts by one model configuration (its fingerprint, computed on
+    first use: ``None`` means "cannot be identified safely", and the store stays off) in
+    one of the machine's SQLite files (``FOLDER``/``FILE`` of the cache folder). Not
+    thread-safe: its model calls it under its own lock. Subclasses say how a value is
+    stored (:meth:`_encode`, :meth:`_decode`)."""
+
+    FOLDER = "ppl"
+    FILE = CACHE_FILE
+    SWITCH = SWITCH_ENV  # set to 0: nothing read or written
 
     def __init__(self, fingerprint: Callable[[], str | None], path: Path | None = None,
                  max_bytes: int = MAX_BYTES, busy_seconds: float = BUSY_SECONDS) -> None:
@@ -109,17 +122,46 @@ class PerplexityStore:
         self._key: str | None = None
         self._off = False
         self._healed = False
+        self._alias: str | None = None
         self.hits = self.written = 0
 
     # --- public --------------------------------------------------------------------------
-    def get(self, texts: Sequence[str]) -> Values:
+    def get(self, texts: Sequence[str]) -> dict[str, V]:
         """The stored values of those of ``texts`` that have one."""
         return self._safely(lambda db: self._read(db, texts), {})
 
-    def put(self, values: Mapping[str, float | None]) -> None:
+    def put(self, values: Mapping[str, V]) -> None:
         """Store ``values`` (one transaction); a text already stored keeps its value."""
         if values:
             self._safely(lambda db: self._write(db, values), None)
+
+    def key(self) -> str | None:
+        """The fingerprint of this store's LM (made on first use; ``None``: no safe key)."""
+        if self._key is None and not self._off:
+            try:
+                self._key = self._make_key()
+            except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
+                self._turn_off(exc)
+        return self._key
+
+    def link(self, alias: str) -> None:
+        """Record that ``alias`` (a key made without loading the LM) names this store's
+        fingerprint, so that :meth:`linked` finds its values before the LM is loaded."""
+        key = self.key()
+        if key is not None:
+            def write(db: sqlite3.Connection) -> None:
+                with db:
+                    db.execute("INSERT OR REPLACE INTO aliases (alias, fingerprint) VALUES (?, ?)",
+                               (alias, key))
+            self._safely(write, None)
+
+    @classmethod
+    def linked(cls: type[S], alias: str, path: Path | None = None) -> S:
+        """The store of the fingerprint that ``alias`` names (:meth:`link`); off (every
+        read a miss) while no loaded LM has linked it."""
+        store = cls(lambda: None, path)
+        store._alias = alias
+        return store
 
     def close(self) -> None:
         if self._db is not None:
@@ -130,7 +172,7 @@ class PerplexityStore:
     def path(self) -> Path:
         """The SQLite file (its folder is made on first use)."""
         if self._path is None:
-            self._path = cache_dir("ppl") / CACHE_FILE
+            self._path = cache_dir(self.FOLDER) / self.FILE
         return self._path
 
     # --- internals -----------------------------------------------------------------------
@@ -138,7 +180,7 @@ class PerplexityStore:
         """``op`` on the open file; any failure gives ``default`` (see the module docstring
         for what each failure does to the cache)."""
         for _ in range(2):  # a second try only after a damaged file was replaced
-            if self._off or not enabled():
+            if self._off or not enabled(self.SWITCH):
                 return default
             try:
                 return op(self._connection())
@@ -168,11 +210,18 @@ class PerplexityStore:
     def _model_id(self, db: sqlite3.Connection, create: bool) -> int | None:
         if self._model is None:
             if self._key is None:  # made once: it hashes the model's files
-                try:
-                    self._key = self._fingerprint()
-                except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
-                    self._turn_off(exc)
-                    return None
+                if self._alias is not None:  # a linked store: its LM was never loaded here
+                    row = db.execute("SELECT fingerprint FROM aliases WHERE alias = ?",
+                                     (self._alias,)).fetchone()
+                    self._key = None if row is None else str(row[0])
+                    if self._key is None:
+                        return None  # not linked yet: a miss, and nothing written
+                else:
+                    try:
+                        self._key = self._make_key()
+                    except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
+                        self._turn_off(exc)
+                        return None
                 if self._key is None:  # no safe key (a hub model without a commit)
                     self.close()
                     self._off = True
@@ -186,31 +235,39 @@ class PerplexityStore:
             self._model = None if row is None else int(row[0])
         return self._model
 
-    def _read(self, db: sqlite3.Connection, texts: Sequence[str]) -> Values:
+    def _make_key(self) -> str | None:
+        return self._fingerprint()
+
+    def _encode(self, value: V) -> bytes | None:
+        raise NotImplementedError
+
+    def _decode(self, blob: Any) -> V | object:
+        """The value of a stored blob, or :data:`MISS`."""
+        raise NotImplementedError
+
+    def _read(self, db: sqlite3.Connection, texts: Sequence[str]) -> dict[str, V]:
         model = self._model_id(db, create=False)
         if model is None:
             return {}
         keys = {text_key(t): t for t in texts}
-        found: Values = {}
+        found: dict[str, V] = {}
         ordered = list(keys)
         for i in range(0, len(ordered), _CHUNK):
             part = ordered[i:i + _CHUNK]
             marks = ",".join("?" * len(part))
             for key, value in db.execute(f"SELECT text, value FROM ppl WHERE model = ? AND text IN "
                                          f"({marks})", (model, *part)):
-                if value is None:
-                    found[keys[key]] = None
-                elif isinstance(value, bytes) and len(value) == 8:
-                    found[keys[key]] = struct.unpack("<d", value)[0]
-                # anything else (a hand-edited row) is a miss: computed and not rewritten
+                decoded = self._decode(value)
+                if decoded is not MISS:  # a hand-edited row is a miss: computed, not rewritten
+                    found[keys[key]] = decoded  # type: ignore[assignment]
         self.hits += len(found)
         return found
 
-    def _write(self, db: sqlite3.Connection, values: Mapping[str, float | None]) -> None:
+    def _write(self, db: sqlite3.Connection, values: Mapping[str, V]) -> None:
         model = self._model_id(db, create=True)
         if model is None:
             return
-        rows = [(model, text_key(t), _pack(v)) for t, v in values.items()]
+        rows = [(model, text_key(t), self._encode(v)) for t, v in values.items()]
         with db:
             db.executemany("INSERT OR IGNORE INTO ppl (model, text, value) VALUES (?, ?, ?)", rows)
         self.written += len(rows)
@@ -260,6 +317,24 @@ class PerplexityStore:
         self._off = True
         log.warning("perplexity cache off for this process (perplexities are computed as "
                     "usual): %s", exc)
+
+
+S = TypeVar("S", bound=ValueStore[Any])
+
+
+class PerplexityStore(ValueStore[float | None]):
+    """The perplexities of one LM configuration in the machine's perplexity file: each
+    value as its 8 IEEE-754 bytes (``NULL`` for a text with nothing to score)."""
+
+    def _encode(self, value: float | None) -> bytes | None:
+        return _pack(value)
+
+    def _decode(self, blob: Any) -> float | None | object:
+        if blob is None:
+            return None
+        if isinstance(blob, bytes) and len(blob) == 8:
+            return float(struct.unpack("<d", blob)[0])
+        return MISS
 
 
 def cached_perplexities(texts: Sequence[str], memo: dict[str, float | None],
@@ -334,6 +409,11 @@ def device_name(device: Any) -> str:
     if dev.type == "cuda":
         return f"cuda:{torch.cuda.get_device_name(dev)}"
     return dev.type
+
+
+def library_version(distribution: str) -> str:
+    """The installed version of ``distribution`` (``absent`` when it is not installed)."""
+    return _version(distribution)
 
 
 def _version(distribution: str) -> str:

@@ -74,8 +74,10 @@ from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate
-from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm
 from chatmatch.common.text import normalise, tokens
+from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm, resolve_model
+from chatmatch.runtime.lm_engine import auto_engine, resolved_device
+from chatmatch.runtime.lm_warm import WarmLM, warm_alias
 from chatmatch.scoring.variety import chitchat_unigrams
 from chatmatch.transcript import Transcript
 
@@ -116,11 +118,13 @@ class Fluency(Scorer):
         #: a batch holds at most this many padded tokens (and at most batch_size texts;
         #: auto: 2,048 on a CPU, 32,768 on a GPU)
         max_batch_tokens: int | Literal["auto"] = "auto"
-        #: what runs the LM (docs/scale.md, "Fluency engines"): torch (float32 or
-        #: ``precision``, CPU or GPU), llama-cpp (the GGUF's quantised weights as shipped,
-        #: CPU only; needs llama-cpp-python) or onnxruntime (the GGUF as an ONNX float32
-        #: graph: torch's float32 values for ~0.8x the CPU; CPU only; needs the ``onnx`` extra)
-        engine: Literal["torch", "llama-cpp", "onnxruntime"] = "torch"
+        #: what runs the LM (docs/scale.md, "Fluency engines"): auto (onnxruntime for a
+        #: GGUF on a CPU in float32 when it is installed and there is memory for it, else
+        #: torch: chatmatch.runtime.lm_engine), torch (float32 or ``precision``, CPU or
+        #: GPU), llama-cpp (the GGUF's quantised weights as shipped, CPU only; needs
+        #: llama-cpp-python) or onnxruntime (the GGUF as an ONNX float32 graph: torch's
+        #: float32 values for ~0.8x the CPU; CPU only; needs the ``onnx`` extra)
+        engine: Literal["auto", "torch", "llama-cpp", "onnxruntime"] = "auto"
         #: llama-cpp's and onnxruntime's threads (auto: one a usable core, at most 8)
         threads: int | Literal["auto"] = "auto"
         #: torch engine: fp32 (exact), bf16, bf16-mixed (bfloat16 matrix products, the rest
@@ -154,6 +158,8 @@ class Fluency(Scorer):
     def __init__(self, params: ScorerParams | None = None, *, lm: LanguageModel | None = None) -> None:
         super().__init__(params)
         self._lm = lm
+        self._warm: WarmLM | None = None
+        self._engine: str | None = None
 
     @property
     def lm(self) -> LanguageModel:
@@ -163,11 +169,55 @@ class Fluency(Scorer):
             self._lm = get_lm(p.backend, p.model, batch_size=p.batch_size, max_tokens=p.max_tokens,
                               max_batch_tokens=p.max_batch_tokens, device=p.device,
                               precision=p.precision, processes=p.processes,
-                              engine=p.engine, threads=p.threads)
+                              engine=self.engine, threads=p.threads)
         return self._lm
 
+    @property
+    def engine(self) -> str:
+        """The engine that computes the perplexities (``auto`` resolved here:
+        :func:`chatmatch.runtime.lm_engine.auto_engine`); ``ngram`` for the n-gram backend."""
+        if self._engine is None:
+            p = self.params
+            if p.engine != "auto" or p.backend != "transformers":
+                self._engine = p.engine if p.backend == "transformers" else "ngram"
+            else:
+                device = resolved_device(p.device, p.precision)
+                gguf = resolve_model(p.model)[1] is not None
+                self._engine = auto_engine(gguf=gguf, device=device, precision=p.precision)
+        return self._engine
+
+    def scoring_lm(self) -> WarmLM | LanguageModel:
+        """What scores the turns: the LM behind the machine's perplexity cache
+        (:class:`~chatmatch.runtime.lm_warm.WarmLM`: loaded only for a text the cache does
+        not hold), or the LM itself (the n-gram backend, an LM given to the scorer)."""
+        if self._warm is None and (self._lm is not None or self.params.backend != "transformers"):
+            return self.lm
+        if self._warm is None:
+            p = self.params
+            engine = self.engine
+
+            def alias() -> str | None:
+                where, gguf = resolve_model(p.model)
+                return warm_alias(where, gguf, engine=engine, precision=p.precision,
+                                  device=resolved_device(p.device, p.precision), max_tokens=p.max_tokens)
+
+            self._warm = WarmLM(p.model, alias, lambda: self.lm)
+        return self._warm
+
     def load(self) -> None:
-        self.lm  # noqa: B018 - loads the model
+        """Check the settings now; load the LM now unless the machine's perplexity cache
+        may hold every text (a model file or folder, the cache on: then the first text it
+        does not hold loads it)."""
+        from chatmatch.runtime.lm import _engine as check_engine
+        from chatmatch.runtime.lm_cache import enabled
+
+        p = self.params
+        engine = self.engine  # a wrong device, model or engine fails here, before any play
+        if p.backend == "transformers":
+            check_engine(engine, p.model, p.device, p.precision)
+        warm = self.scoring_lm() if enabled() and p.backend == "transformers" else None
+        if self._lm is None and not (isinstance(warm, WarmLM) and warm.cacheable()):
+            self.lm  # noqa: B018 - loads the model (a hub id or a wrong name fails here)
 
     progress_unit = "texts"  # texts through the language model
 
@@ -181,8 +231,9 @@ class Fluency(Scorer):
         context = self.context_for(games, context)
         texts = [normalise(t.text) for g in games for t in credited_turns(g)]
         progress = context.progress
+        lm = self.scoring_lm()
         if progress is None:
-            ppl = iter(self.lm.perplexities(texts))
+            ppl = iter(lm.perplexities(texts))
         else:  # in chunks, so that a long scoring pass shows how far it is; the distinct
             # texts sorted by length, so a chunk's batches pad as little as one call's would.
             # The chunks go in a fixed shuffled order, so that the texts done so far cost
@@ -194,7 +245,7 @@ class Fluency(Scorer):
             values: dict[str, float | None] = {}
             for i in starts:
                 chunk = distinct[i:i + PROGRESS_CHUNK]
-                values.update(zip(chunk, self.lm.perplexities(chunk)))
+                values.update(zip(chunk, lm.perplexities(chunk)))
                 progress(len(values), len(distinct))
             ppl = iter([values[t] for t in texts])
         return [self._score(a, [next(ppl) for _ in credited_turns(a.game)]) for a in context.games]
@@ -297,4 +348,4 @@ class Fluency(Scorer):
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "params": self.params.model_dump(),
-                "lm": getattr(self._lm, "name", None)}
+                "lm": getattr(self._lm or self._warm, "name", None), "engine_used": self.engine}

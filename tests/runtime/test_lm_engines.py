@@ -1,4 +1,4 @@
-"""``fluency.engine``: the torch engine (default), llama.cpp on the GGUF as shipped, and
+"""``fluency.engine``: the torch engine, llama.cpp on the GGUF as shipped, and
 ONNX Runtime on a float32 ONNX graph written from the GGUF.
 
 The options are checked with one-line errors; a missing package says how to get it; with
@@ -28,8 +28,8 @@ TURNS = ["hi, how are you doing today?", "i love to go hiking with my dog on wee
          "which keeps me busy but i enjoy it a lot.", "that sounds fun! i have never been there."]
 
 
-def test_the_torch_engine_is_the_default() -> None:
-    assert Fluency.Params().engine == "torch"
+def test_auto_is_the_default_engine() -> None:  # its rule: tests/scoring/test_lm_warm.py
+    assert Fluency.Params().engine == "auto"
 
 
 def test_engine_and_threads_are_validated() -> None:
