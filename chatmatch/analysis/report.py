@@ -67,9 +67,11 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[Any]], name_cols: int
 
 
 # --- sections ----------------------------------------------------------------------------
-def _figures(data: Run, human: HumanRanking | None) -> str:
+def _figures(data: Run, human: HumanRanking | None, only: Sequence[str] = ()) -> str:
     out = []
     for name, fig in run_figures(data, human).items():
+        if only and name not in only:
+            continue
         b64 = base64.b64encode(to_bytes(fig, "svg")).decode("ascii")
         caption = _CAPTIONS.get(name, name)
         out.append(f"<figure><img class='fig' alt='{_e(caption)}' "
@@ -78,7 +80,9 @@ def _figures(data: Run, human: HumanRanking | None) -> str:
     return "".join(out)
 
 
-def _agreement(data: Run, human: HumanRanking, ranking: Ranking) -> str:
+def agreement_html(data: Run, human: HumanRanking, ranking: Ranking) -> str:
+    """The agreement section: tau and rho against the human ranking, the ranks side by
+    side, every ranking method against the humans."""
     agreements = compare_run(ranking, list(data.results), human)
     rows = [[a.label, len(a.bots), a.tau.value, a.tau.p_value, a.rho.value, a.rho.p_value]
             for a in agreements]
@@ -99,7 +103,12 @@ def _agreement(data: Run, human: HumanRanking, ranking: Ranking) -> str:
             f"<h3>Ranking methods</h3>{t2}")
 
 
-def _categories(data: Run, main: Ranking) -> dict[str, Any] | None:
+def rank_chart_html(data: Run, human: HumanRanking) -> str:
+    """The rank chart (every method and the humans) as an inline SVG figure."""
+    return _figures(data, human, only=("ranks",))
+
+
+def seed_categories(data: Run, main: Ranking) -> dict[str, Any] | None:
     """The ranking per seed category (a run whose seeds have categories), else None."""
     per = category_rankings(data)
     if not per:
@@ -122,9 +131,9 @@ def build_report(data: Run, human: HumanRanking | None = None,
     page = environment().get_template("report.html").render(
         name=data.name, games=len(data.results), bots=len(data.bots), version=__version__,
         weights=", ".join(f"{d} (weight {w:g})" for d, w in data.weights.items()),
-        css=Markup(stylesheet()), boards=boards, categories=_categories(data, main),
+        css=Markup(stylesheet()), boards=boards, categories=seed_categories(data, main),
         dimensions=dimension_table(list(data.results), order), order=order,
         h2h=head_to_head(list(data.results), order), figures=Markup(_figures(data, human)),
-        agreement=Markup(_agreement(data, human, main)) if human is not None else "",
+        agreement=Markup(agreement_html(data, human, main)) if human is not None else "",
         sections=[(a, t, Markup(body)) for a, t, body in sections], transcripts=games)
     return page.rstrip() + "\n"
