@@ -36,7 +36,7 @@ class Snapshot:
     results_mtime: int = 0
     #: rankings and other derived things, computed once per snapshot
     cache: dict[str, Any] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: threading.RLock = field(default_factory=threading.RLock)
 
     def memo(self, key: str, make: Callable[[], Any]) -> Any:
         with self.lock:

@@ -84,7 +84,12 @@ def create_app(views: Views) -> Starlette:
     def style(request: Request) -> Response:
         return Response(css, media_type="text/css", headers=HEADERS)
 
-    return Starlette(routes=[
+    async def missing(request: Request, exc: Exception) -> Response:
+        return HTMLResponse(env.get_template("error.html").render(
+            message=f"no page {request.url.path}; start from the leaderboard at /"), 404,
+            headers=HEADERS)
+
+    return Starlette(exception_handlers={404: missing}, routes=[
         Route("/", index), Route("/style.css", style),
         Route("/run/{i:int}/", board), Route("/run/{i:int}/dimensions", dimensions),
         Route("/run/{i:int}/h2h", h2h), Route("/run/{i:int}/games", games),
