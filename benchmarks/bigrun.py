@@ -21,8 +21,9 @@ from chatmatch.transcript import Transcript
 
 
 def build_big_run(source: Path, out: Path, bots: int = 100, games: int = 2000,
-                  seed: int = 0) -> Path:
-    """Write the run to ``out`` (a new folder) and return it."""
+                  seed: int = 0, rank: bool = True) -> Path:
+    """Write the run to ``out`` (a new folder) and return it; ``rank``: store its
+    ranking in ``rankings/`` as a finished run has it."""
     src = RunDir(source)
     transcripts = [t for t in src.transcripts().values() if t.forfeit is None]
     records = {gid: src.load_scores(gid) for gid in (t.game_id for t in transcripts)}
@@ -51,6 +52,10 @@ def build_big_run(source: Path, out: Path, bots: int = 100, games: int = 2000,
         result = award_points(gid, (a, b), raw, {d: s.higher_is_better for d, s in dims.items()}, {})
         digest = store.save_scores(ScoreRecord.of(result, dims))
         store.append_result(result, digest)
+    if rank:  # a finished run stores its ranking, as `chatmatch run` does
+        from chatmatch.rundir.storedrun import Run
+        r = Run.load(out).rank()
+        store.save_ranking(r.method, r.to_json(), r.to_csv())
     return out
 
 
