@@ -63,7 +63,8 @@ class Views:
         name = run.name if run else self.state(i).path.name
         return {"i": i, "run": name, "here": here, "version": snap.version,
                 "games_done": snap.games, "expected": snap.expected, "poll_ms": self.poll_ms,
-                "runs": len(self.states), "path": str(self.state(i).path)}
+                "runs": len(self.states), "path": str(self.state(i).path),
+                "warnings": list(run.store.warnings) if run else []}
 
     def link(self, i: int) -> Callable[[Mapping[str, str]], str]:
         return lambda q: f"/run/{i}/games?{urlencode(dict(q))}"

@@ -136,3 +136,30 @@ def test_view_command_bad_input_is_one_line(tmp_path, scripted):
     res = invoke("view", scripted, "--human", tmp_path / "missing.yaml")
     assert res.exit_code == 2 and "missing.yaml: no such file" in res.output
     assert invoke("view", "--help").output.count("chatmatch view runs/") == 3
+
+
+def test_forfeits_and_their_reasons(tmp_path):
+    """A run of chatmatch's own files (tests/data/current_run) in which a bot forfeited."""
+    import shutil
+    from pathlib import Path
+
+    run = tmp_path / "run"
+    shutil.copytree(Path(__file__).parents[1] / "data" / "current_run", run)
+    before = fingerprint(run)
+    c = client(run)
+    listed = c.get("/run/0/games?bot=bad").text
+    assert "bad: RuntimeError: gave up (after 1 attempt(s))" in listed
+    gid = re.search(r'href="/run/0/game/(g\d+)">\1</a></td><td class="name">\w+</td><td class="name">\w+</td>'
+                    r"<td>[^<]*</td><td class=\"name\">\w+</td><td class=\"name\">bad:", listed)
+    assert gid is not None
+    page = c.get(f"/run/0/game/{gid.group(1)}").text
+    assert 'class="forfeit">Forfeit by bad: RuntimeError: gave up' in page
+    assert fingerprint(run) == before
+
+
+def test_an_untrusted_result_line_is_left_out_and_said(scripted):
+    lines = (scripted / "results.jsonl").read_text().splitlines(keepends=True)
+    (scripted / "results.jsonl").write_text("".join(lines[:-1]) + lines[-1][:40])  # a torn line
+    page = client(scripted).get("/run/0/").text
+    assert "11 of 12 games scored" in page
+    assert "1 warning(s) reading this run" in page and "damaged result line" in page
