@@ -109,8 +109,9 @@ def rank_chart_html(data: Run, human: HumanRanking) -> str:
 
 
 def seed_categories(data: Run, main: Ranking) -> dict[str, Any] | None:
-    """The ranking per seed category (a run whose seeds have categories), else None."""
-    per = category_rankings(data)
+    """The ranking per seed category by ``main``'s method (a run whose seeds have
+    categories), else None."""
+    per = category_rankings(data, method=main.method)
     if not per:
         return None
     title, heads, rows = category_text(main, per)

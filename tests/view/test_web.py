@@ -163,3 +163,17 @@ def test_an_untrusted_result_line_is_left_out_and_said(scripted):
     page = client(scripted).get("/run/0/").text
     assert "11 of 12 games scored" in page
     assert "1 warning(s) reading this run" in page and "damaged result line" in page
+
+
+def test_a_seed_set_run_has_a_leaderboard_per_category(tmp_path):
+    from chatmatch.config.tournament import load_config
+    from chatmatch.run.tournament import run_tournament
+    from tests.config.test_seedsets import PAPER_SEEDS, write_yaml
+
+    run_tournament(load_config(write_yaml(tmp_path, f"seed_utterance: {{file: {PAPER_SEEDS}}}")))
+    c = client(tmp_path / "run")
+    page = c.get("/run/0/").text
+    assert 'id="seed-categories"' in page
+    for cat in ("question", "declarative", "greeting"):
+        assert f"<h3>Seed category {cat}: by points</h3>" in page
+    assert "<h3>Seed category greeting: by bt</h3>" in c.get("/run/0/?method=bt").text
