@@ -5,7 +5,7 @@ The view never writes to a run: it reads it the way every other reader does
 with their transcript and score record), so it can watch a directory that ``chatmatch
 run`` is writing. A :class:`Snapshot` is keyed by the size and modification time of the
 files a ranking rests on (``results.jsonl``, ``manifest.json``, ``config.yaml``, the
-``rankings/`` folder): a page asks :meth:`RunState.snapshot`, which stats four paths and
+``rankings/`` folder) and of the annotations: a page asks :meth:`RunState.snapshot`, which stats four paths and
 reloads only when one moved. Transcripts are read one at a time, for a game's page.
 """
 
@@ -23,7 +23,9 @@ from chatmatch.rundir.storedrun import Run
 from chatmatch.view.stored import stored_ranking
 
 #: the files whose change means new results or settings
-WATCHED = ("results.jsonl", "manifest.json", "config.yaml", "rankings")
+WATCHED = ("results.jsonl", "manifest.json", "config.yaml", "rankings",
+           # the judgements of `chatmatch annotate` (the People page)
+           "annotations.sqlite", "annotations.sqlite-wal")
 
 
 @dataclass

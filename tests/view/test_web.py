@@ -177,3 +177,16 @@ def test_a_seed_set_run_has_a_leaderboard_per_category(tmp_path):
     for cat in ("question", "declarative", "greeting"):
         assert f"<h3>Seed category {cat}: by points</h3>" in page
     assert "<h3>Seed category greeting: by bt</h3>" in c.get("/run/0/?method=bt").text
+
+
+def test_people_page_shows_the_annotators_agreement_read_only(scripted):
+    from chatmatch.cli.view import _annotations
+    from tests.cli.test_annotate import judge
+
+    judge(scripted)
+    before = fingerprint(scripted)
+    page = client(scripted, sections=_annotations, annotate_url="http://127.0.0.1:9000/").get(
+        "/run/0/people").text
+    assert '<h2 id="annotators">Agreement with your annotators</h2>' in page
+    assert "Krippendorff" in page and 'href="http://127.0.0.1:9000/"' in page
+    assert fingerprint(scripted) == before
