@@ -23,8 +23,9 @@ from chatmatch.scoring.details import turn_notes
 from chatmatch.transcript import Transcript
 from chatmatch.view.state import RunState, Snapshot
 
-#: game ids as chatmatch writes them (a request for anything else is a 404, never a path)
-GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}$")
+#: a game id that names a file of the run's transcripts folder (anything else is a 404,
+#: never a path elsewhere): no separator, no NUL, not . or ..
+GAME_ID = re.compile(r"^(?!\.{1,2}$)[^/\\\x00]{1,255}$")
 METHODS = ("trueskill", "bt", "elo", "points")
 
 #: more sections of a run's people page: (anchor, title, HTML), e.g. the annotators'

@@ -190,3 +190,16 @@ def test_people_page_shows_the_annotators_agreement_read_only(scripted):
     assert '<h2 id="annotators">Agreement with your annotators</h2>' in page
     assert "Krippendorff" in page and 'href="http://127.0.0.1:9000/"' in page
     assert fingerprint(scripted) == before
+
+
+def test_game_ids_of_imported_logs_are_linked_whole(tmp_path):
+    """`chatmatch score --out` names games after their log files: spaces, '#', '?'."""
+    from tests.analysis.helpers import game, write_run
+
+    gid = "chat log #1?x"
+    run = write_run(tmp_path / "logs", ["a", "b"], [game(gid, "a", "b", a_wins=("d1",))])
+    c = client(run)
+    listed = c.get("/run/0/games").text
+    href = re.search(r'href="(/run/0/game/[^"]+)"', listed).group(1)
+    assert href == "/run/0/game/chat%20log%20%231%3Fx"
+    assert f"Game {gid}: a vs b" in c.get(href).text
