@@ -29,7 +29,7 @@ from chatmatch.analysis.runtables import board, dimension_table, head_to_head
 from chatmatch.analysis.templating import environment, stylesheet
 from chatmatch.ranking import Ranking
 from chatmatch.run.seedtables import category_rankings, category_text
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from chatmatch.scoring.details import turn_notes
 
 _CAPTIONS = {

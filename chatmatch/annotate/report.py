@@ -18,7 +18,7 @@ from chatmatch.annotate.store import FIELDS, AnnotationStore, Judgement
 from chatmatch.common.tables import render_table
 from chatmatch.errors import ChatmatchError
 from chatmatch.rundir.store import atomic_write
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 def load_summary(run: Run, *, method: str | None = None, reps: int = 200,

@@ -18,7 +18,7 @@ from chatmatch.annotate.report import load_summary
 from chatmatch.common.tables import render_table
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
 

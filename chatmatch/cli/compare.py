@@ -15,7 +15,7 @@ from chatmatch.common.tables import render_table
 from chatmatch.errors import ChatmatchError
 from chatmatch.records import nan_to_none
 from chatmatch.run.seedtables import category_rankings
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 @click.command("compare")

@@ -11,7 +11,7 @@ from chatmatch.analysis.report import build_report
 from chatmatch.annotate.report import has_annotations, load_summary, summary_html
 from chatmatch.annotate.store import AnnotationsError
 from chatmatch.rundir.store import atomic_write
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 @click.command("report")

@@ -11,7 +11,7 @@ import click
 from chatmatch.common.tables import render_table
 from chatmatch.config.names import printable
 from chatmatch.errors import RunDirError
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from chatmatch.scoring.details import turn_notes
 
 

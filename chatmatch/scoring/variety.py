@@ -30,8 +30,8 @@ import threading
 from collections import Counter
 from typing import Hashable, Sequence
 
-from chatmatch.resources import RESOURCES, cache_dir
-from chatmatch.scoring.text import tokens
+from chatmatch.runtime.resources import RESOURCES, cache_dir
+from chatmatch.common.text import tokens
 
 WORDS_CACHE = "chitchat-words-v1.json"
 _LOCK = threading.RLock()
@@ -123,7 +123,7 @@ def chitchat_words() -> dict[str, dict[str, int]]:
                 return data
             except (OSError, ValueError):
                 pass  # a damaged cache file: count again and overwrite it
-        from chatmatch.scoring.ngram import chitchat_texts
+        from chatmatch.runtime.ngram import chitchat_texts
 
         counted = word_counts(chitchat_texts())
         tmp = path.with_suffix(f".tmp{os.getpid()}")
