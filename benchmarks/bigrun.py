@@ -53,7 +53,7 @@ def build_big_run(source: Path, out: Path, bots: int = 100, games: int = 2000,
         digest = store.save_scores(ScoreRecord.of(result, dims))
         store.append_result(result, digest)
     if rank:  # a finished run stores its ranking, as `chatmatch run` does
-        from chatmatch.rundir.storedrun import Run
+        from chatmatch.run.storedrun import Run
         r = Run.load(out).rank()
         store.save_ranking(r.method, r.to_json(), r.to_csv())
     return out

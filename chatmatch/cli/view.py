@@ -7,8 +7,8 @@ from typing import Sequence
 
 import click
 
-from chatmatch.resources import require
-from chatmatch.rundir.storedrun import Run
+from chatmatch.runtime.resources import require
+from chatmatch.run.storedrun import Run
 
 DEFAULT_PORT = 8770
 

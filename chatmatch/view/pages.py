@@ -18,7 +18,7 @@ from chatmatch.analysis.runtables import (board, compare_ranks, dimension_table,
                                           head_to_head, select_games, verdicts)
 from chatmatch.common.safeio import read_text_bounded
 from chatmatch.errors import ChatmatchError
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from chatmatch.scoring.details import turn_notes
 from chatmatch.transcript import Transcript
 from chatmatch.view.state import RunState, Snapshot

@@ -1,7 +1,7 @@
 """What the view knows of a run directory, read again only when it changes.
 
 The view never writes to a run: it reads it the way every other reader does
-(:meth:`chatmatch.rundir.storedrun.Run.load`, which trusts only the result lines that agree
+(:meth:`chatmatch.run.storedrun.Run.load`, which trusts only the result lines that agree
 with their transcript and score record), so it can watch a directory that ``chatmatch
 run`` is writing. A :class:`Snapshot` is keyed by the size and modification time of the
 files a ranking rests on (``results.jsonl``, ``manifest.json``, ``config.yaml``, the
@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking import Ranking
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from chatmatch.view.stored import stored_ranking
 
 #: the files whose change means new results or settings

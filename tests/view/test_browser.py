@@ -209,7 +209,7 @@ def test_report_tables_fit_1280_px(tmp_path):
     """A run wide enough to overflow (12 bots, 7 dimensions: the old report was 1,656 px
     wide on 5 bots): every table stays inside the window, scrolling in its container."""
     from chatmatch.analysis.report import build_report
-    from chatmatch.rundir.storedrun import Run
+    from chatmatch.run.storedrun import Run
     from tests.analysis.helpers import won, write_run
 
     bots = [f"arealllylongbotname{i:02d}" for i in range(12)]

@@ -16,7 +16,7 @@ pytest.importorskip("starlette", reason="chatmatch view needs the 'annotate' ext
 from starlette.testclient import TestClient  # noqa: E402
 
 from chatmatch.cli import cli  # noqa: E402
-from chatmatch.rundir.storedrun import Run  # noqa: E402
+from chatmatch.run.storedrun import Run  # noqa: E402
 from chatmatch.view.pages import Views  # noqa: E402
 from chatmatch.view.state import RunState  # noqa: E402
 from chatmatch.view.web import create_app  # noqa: E402
