@@ -29,13 +29,13 @@ class Cell:
 
 @dataclass(frozen=True)
 class Board:
-    """A leaderboard as drawn: headers, rows (rank shown with ``=`` when tied), each bot's
-    tie group, whether the ranking rests on every scheduled game."""
+    """A leaderboard as drawn: headers, rows (rank shown with ``=`` when tied), the groups
+    of bots the ranking cannot tell apart, whether it rests on every scheduled game."""
 
     method: str
     headers: list[str]
     rows: list[list[Any]]
-    tied: dict[str, tuple[str, ...]]
+    tied: list[tuple[str, ...]]
     games: int
     expected: int | None
 
@@ -46,8 +46,12 @@ class Board:
 
 def board(r: Ranking) -> Board:
     headers, rows = r.leaderboard()
-    return Board(r.method, headers, rows, {x.bot: x.tied_with for x in r.rows if x.tied_with},
-                 r.games, r.expected_games)
+    groups: dict[frozenset[str], tuple[str, ...]] = {}
+    for x in r.rows:
+        if x.tied_with:
+            group = (x.bot, *x.tied_with)
+            groups.setdefault(frozenset(group), group)
+    return Board(r.method, headers, rows, list(groups.values()), r.games, r.expected_games)
 
 
 def dimension_table(results: Sequence[GameResult], order: Sequence[str]

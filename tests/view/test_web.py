@@ -203,3 +203,15 @@ def test_game_ids_of_imported_logs_are_linked_whole(tmp_path):
     href = re.search(r'href="(/run/0/game/[^"]+)"', listed).group(1)
     assert href == "/run/0/game/chat%20log%20%231%3Fx"
     assert f"Game {gid}: a vs b" in c.get(href).text
+
+
+def test_ties_are_shown_as_ties(tmp_path):
+    from tests.analysis.helpers import won, write_run
+
+    games = [won("g001", "a", "b", 4, 1), won("g002", "b", "a", 4, 1),
+             won("g003", "a", "c", 5, 0), won("g004", "c", "a", 0, 5),
+             won("g005", "b", "c", 5, 0), won("g006", "c", "b", 0, 5)]
+    page = client(write_run(tmp_path / "tie", ["a", "b", "c"], games, method="points")).get("/run/0/").text
+    ranks = re.findall(r"<tr><td class='name'>(\d+=?)</td><td class='name'><a [^>]*>(\w)</a>", page)
+    assert ranks == [("1=", "a"), ("1=", "b"), ("3", "c")]
+    assert "Ties: a = b (the ranking cannot tell them apart" in page
