@@ -7,8 +7,9 @@ from typing import Sequence
 
 import click
 
-from chatmatch.runtime.resources import require
+from chatmatch.errors import ChatmatchError
 from chatmatch.run.storedrun import Run
+from chatmatch.runtime.resources import require
 
 DEFAULT_PORT = 8770
 
@@ -67,12 +68,16 @@ def command(run_dirs: tuple[Path, ...], port: int, host: str, human_file: Path |
     from chatmatch.view.pages import Views
     from chatmatch.view.state import RunState
 
-    for d in run_dirs:
-        Run.load(d, need_results=False)  # a typo or a folder that is no run: one line, now
     if human_file is not None and not human_file.is_file():
         raise click.BadParameter(f"{human_file}: no such file", param_hint="--human")
-    views = Views([RunState(d) for d in run_dirs], human_file, _annotations, annotate_url,
-                  int(poll * 1000))
+    states = [RunState(d) for d in run_dirs]
+    for state in states:  # read each run now: a typo is one line, and the first page is quick
+        snap = state.snapshot()
+        if snap.run is None:
+            raise ChatmatchError(snap.error)
+        if snap.run.results:
+            snap.ranking()
+    views = Views(states, human_file, _annotations, annotate_url, int(poll * 1000))
     sock = webserver.bind(host, port)
     url = webserver.url_of(sock)
     click.echo(f"Viewing {len(run_dirs)} run(s): {', '.join(map(str, run_dirs))} (read-only)")
