@@ -30,69 +30,74 @@ HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:;
            "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
 
 
-def create_app(views: Views) -> Starlette:
-    """The app over ``views``' runs."""
-    env = environment(HERE / "templates")
-    css = stylesheet()
+class Pages:
+    """The handlers of the app over ``views``' runs (sync: Starlette runs them in threads)."""
 
-    def page(name: str, make: Callable[[], dict[str, Any]]) -> Response:
+    def __init__(self, views: Views) -> None:
+        self.views = views
+        self.env = environment(HERE / "templates")
+        self.css = stylesheet()
+
+    def page(self, name: str, make: Callable[[], dict[str, Any]]) -> Response:
+        """Template ``name`` with ``make()``'s context; a :class:`NotFound` is a 404 page,
+        another :class:`ChatmatchError` (a run that cannot be read yet) a page that says so."""
         try:
             ctx, status = make(), 200
         except NotFound as exc:
             name, ctx, status = "error.html", {"message": str(exc)}, 404
         except ChatmatchError as exc:
             name, ctx, status = "error.html", {"message": str(exc)}, 200
-        return HTMLResponse(env.get_template(name).render(**ctx), status, headers=HEADERS)
+        return HTMLResponse(self.env.get_template(name).render(**ctx), status, headers=HEADERS)
 
-    def num(request: Request, key: str) -> int:
-        return int(request.path_params[key])
-
-    def index(request: Request) -> Response:
-        if len(views.states) == 1:
+    def index(self, request: Request) -> Response:
+        if len(self.views.states) == 1:
             return RedirectResponse("/run/0/", 303)
-        return page("index.html", views.index)
+        return self.page("index.html", self.views.index)
 
-    def board(request: Request) -> Response:
-        return page("board.html", lambda: views.board(num(request, "i"),
-                                                      request.query_params.get("method")))
+    def run_page(self, request: Request, name: str) -> Response:
+        """``/run/N/...``: the run page ``name`` (board, dimensions, h2h, games, game, people)."""
+        v, p, i = self.views, request.path_params, int(request.path_params["i"])
+        q = request.query_params
+        makers: dict[str, Callable[[], dict[str, Any]]] = {
+            "board": lambda: v.board(i, q.get("method")),
+            "dimensions": lambda: v.dimensions(i), "h2h": lambda: v.h2h(i),
+            "games": lambda: v.games(i, q), "game": lambda: v.game(i, p["gid"]),
+            "people": lambda: v.people(i)}
+        return self.page(f"{name}.html", makers[name])
 
-    def dimensions(request: Request) -> Response:
-        return page("dimensions.html", lambda: views.dimensions(num(request, "i")))
+    def compare(self, request: Request) -> Response:
+        p = request.path_params
+        return self.page("compare.html", lambda: self.views.compare(int(p["i"]), int(p["j"])))
 
-    def h2h(request: Request) -> Response:
-        return page("h2h.html", lambda: views.h2h(num(request, "i")))
-
-    def games(request: Request) -> Response:
-        return page("games.html", lambda: views.games(num(request, "i"), request.query_params))
-
-    def game(request: Request) -> Response:
-        return page("game.html", lambda: views.game(num(request, "i"), request.path_params["gid"]))
-
-    def people(request: Request) -> Response:
-        return page("people.html", lambda: views.people(num(request, "i")))
-
-    def compare(request: Request) -> Response:
-        return page("compare.html", lambda: views.compare(num(request, "i"), num(request, "j")))
-
-    def state(request: Request) -> Response:
+    def state(self, request: Request) -> Response:
         try:
-            version, _ = views.state(num(request, "i")).version()
+            version, _ = self.views.state(int(request.path_params["i"])).version()
         except NotFound as exc:
             return JSONResponse({"error": str(exc)}, 404, headers=HEADERS)
         return JSONResponse({"version": version}, headers=HEADERS)
 
-    def style(request: Request) -> Response:
-        return Response(css, media_type="text/css", headers=HEADERS)
+    def style(self, request: Request) -> Response:
+        return Response(self.css, media_type="text/css", headers=HEADERS)
 
-    async def missing(request: Request, exc: Exception) -> Response:
-        return HTMLResponse(env.get_template("error.html").render(
+    async def missing(self, request: Request, exc: Exception) -> Response:
+        return HTMLResponse(self.env.get_template("error.html").render(
             message=f"no page {request.url.path}; start from the leaderboard at /"), 404,
             headers=HEADERS)
 
-    return Starlette(exception_handlers={404: missing}, routes=[
-        Route("/", index), Route("/style.css", style),
-        Route("/run/{i:int}/", board), Route("/run/{i:int}/dimensions", dimensions),
-        Route("/run/{i:int}/h2h", h2h), Route("/run/{i:int}/games", games),
-        Route("/run/{i:int}/game/{gid}", game), Route("/run/{i:int}/people", people),
-        Route("/run/{i:int}/state", state), Route("/compare/{i:int}/{j:int}", compare),
+
+def create_app(views: Views) -> Starlette:
+    """The app over ``views``' runs."""
+    p = Pages(views)
+
+    def run_route(path: str, name: str) -> Route:
+        def endpoint(request: Request) -> Response:
+            return p.run_page(request, name)
+        return Route(f"/run/{{i:int}}/{path}", endpoint)
+
+    pages = [("", "board"), ("dimensions", "dimensions"), ("h2h", "h2h"), ("games", "games"),
+             ("game/{gid}", "game"), ("people", "people")]
+    return Starlette(exception_handlers={404: p.missing}, routes=[
+        Route("/", p.index), Route("/style.css", p.style),
+        *(run_route(path, name) for path, name in pages),
+        Route("/run/{i:int}/state", p.state), Route("/compare/{i:int}/{j:int}", p.compare),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static")])
