@@ -86,7 +86,8 @@ def command(run_dirs: tuple[Path, ...], port: int, host: str, human_file: Path |
                    "the page (it has no password)", err=True)
     click.echo(f"Open {url} in a browser (Ctrl-C stops)")
     try:
-        webserver.serve(web.create_app(views), sock)
+        local = host in web.LOCAL_HOSTS
+        webserver.serve(web.create_app(views, web.LOCAL_HOSTS if local else ("*",)), sock)
     except KeyboardInterrupt:
         pass
     finally:

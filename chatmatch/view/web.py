@@ -11,9 +11,11 @@ run's version, which ``static/view.js`` polls to refresh the page while a run pl
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -85,8 +87,14 @@ class Pages:
             headers=HEADERS)
 
 
-def create_app(views: Views) -> Starlette:
-    """The app over ``views``' runs."""
+#: the Host headers the app answers when it listens on this machine only: a page of another
+#: site that points a name of its own at 127.0.0.1 (DNS rebinding) gets a 400, not the run
+#: (IPv6 ``--host ::1`` answers any name: Starlette's check cannot parse ``[::1]:PORT``)
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+
+
+def create_app(views: Views, hosts: Sequence[str] = ("*",)) -> Starlette:
+    """The app over ``views``' runs, answering requests for ``hosts`` (``*``: any)."""
     p = Pages(views)
 
     def run_route(path: str, name: str) -> Route:
@@ -96,7 +104,8 @@ def create_app(views: Views) -> Starlette:
 
     pages = [("", "board"), ("dimensions", "dimensions"), ("h2h", "h2h"), ("games", "games"),
              ("game/{gid}", "game"), ("people", "people")]
-    return Starlette(exception_handlers={404: p.missing}, routes=[
+    return Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+                     exception_handlers={404: p.missing}, routes=[
         Route("/", p.index), Route("/style.css", p.style),
         *(run_route(path, name) for path, name in pages),
         Route("/run/{i:int}/state", p.state), Route("/compare/{i:int}/{j:int}", p.compare),

@@ -215,3 +215,13 @@ def test_ties_are_shown_as_ties(tmp_path):
     ranks = re.findall(r"<tr><td class='name'>(\d+=?)</td><td class='name'><a [^>]*>(\w)</a>", page)
     assert ranks == [("1=", "a"), ("1=", "b"), ("3", "c")]
     assert "Ties: a = b (the ranking cannot tell them apart" in page
+
+
+def test_on_this_machine_only_local_host_names_are_answered(scripted):
+    """DNS rebinding: a page of another site that resolves its own name to 127.0.0.1."""
+    from chatmatch.view.web import LOCAL_HOSTS
+
+    c = TestClient(create_app(Views([RunState(scripted)]), LOCAL_HOSTS), base_url="http://127.0.0.1:8770")
+    assert c.get("/run/0/").status_code == 200
+    assert c.get("/run/0/", headers={"host": "localhost:8770"}).status_code == 200
+    assert c.get("/run/0/", headers={"host": "evil.example:8770"}).status_code == 400
