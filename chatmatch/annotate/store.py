@@ -119,8 +119,8 @@ class AnnotationStore:
     def _conn(self, write: bool = False) -> Iterator[sqlite3.Connection]:
         try:
             if self.readonly:
-                con = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                      timeout=BUSY_TIMEOUT_S, isolation_level=None)
+                con = sqlite3.connect(f"{self.path.resolve().as_uri()}?{self._ro_query()}",
+                                      uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             else:
                 con = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         except sqlite3.Error as exc:  # a missing or read-only folder, not a damaged file
@@ -144,6 +144,16 @@ class AnnotationStore:
             raise _damaged(self.path, exc) from None
         finally:
             con.close()
+
+    def _ro_query(self) -> str:
+        """A reader's URI query. With no ``-wal`` file beside the database no page holds
+        it open (the page's connections are closed after each request, which checkpoints
+        and removes the WAL): the file is read as ``immutable``, so reading creates no
+        ``-wal``/``-shm`` files in the run directory (``report``, ``view`` and ``compare``
+        change nothing there). Otherwise the usual read-only connection, which shares
+        the writer's WAL."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        return "mode=ro" if wal.exists() else "mode=ro&immutable=1"
 
     def _check(self, create: bool) -> None:
         with self._conn() as con:

@@ -77,13 +77,13 @@ def _register() -> None:
     with one line and status 130, not an import traceback."""
     try:
         from chatmatch.cli import (analyze, annotate, bots, compare, meta_eval, plot, rank, report,
-                                   robustness, run, score, show, validate)
+                                   robustness, run, score, show, validate, view)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted while starting; nothing was done\n")
         sys.exit(130)
     # in the order `chatmatch --help` lists them (click sorts them by name)
     for module in (run, rank, show, bots, score, compare, plot, report, analyze, meta_eval,
-                   robustness, validate, annotate):
+                   robustness, validate, annotate, view):
         cli.add_command(module.command)
 
 

@@ -54,7 +54,8 @@ def command(run_dir: Path, port: int, host: str, mode: str, show_names: bool, di
     """
     require("starlette", extra="annotate", feature="chatmatch annotate (the annotation page)")
     require("uvicorn", extra="annotate", feature="chatmatch annotate (the annotation page)")
-    from chatmatch.annotate import server, web
+    from chatmatch.annotate import web
+    from chatmatch.common import webserver as server
 
     only = None if dims is None else tuple(
         d.strip() for d in dims.split(",") if d.strip() and d.strip() != "none")

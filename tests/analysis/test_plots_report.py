@@ -107,7 +107,7 @@ def test_report_has_every_section_and_escapes_bot_text(run3):
     assert page.count("<details") == 6 and "g006: gamma vs beta" in page
     # bot text is escaped, never live markup
     assert "<script>" not in page and "<b>bold</b>" not in page
-    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in page
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in page
     # highlighted turns and their badges
     assert page.count("<tr class='scored'>") == 6 * 2
     assert "repetition of turn 1" in page and "entities: Paris (GPE)" in page

@@ -1,4 +1,4 @@
-"""Serve the annotation page with uvicorn on a socket bound here first, so that a port in
+"""Serve a local page (``chatmatch annotate``, ``chatmatch view``) with uvicorn on a socket bound here first, so that a port in
 use is one clear message (not a server log), and ``--port 0`` picks a free port."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise ChatmatchError(f"port {port} on {host} is in use (another `chatmatch annotate`?); "
+            raise ChatmatchError(f"port {port} on {host} is in use (another `chatmatch annotate` or `chatmatch view`?); "
                                  "stop that program, or choose another port with --port "
                                  "(--port 0 picks a free one)") from None
         if exc.errno in (errno.EACCES, errno.EPERM):

@@ -1,0 +1,34 @@
+"""The Jinja2 environment of the run's pages: ``templates/`` holds the tables (``tables.html``),
+the stylesheet and ``report.html``; ``chatmatch view`` adds its own page templates in front
+of them, so the report and the app draw every table from the same macros. Autoescape is
+on: every name and reply is HTML-escaped where it is written."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def num(v: Any) -> str:
+    """A table value as text: floats with 3 significant digits ("n/a" for NaN)."""
+    if isinstance(v, float):
+        return "n/a" if math.isnan(v) else f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+    return "" if v is None else str(v)
+
+
+def environment(*first: Path) -> jinja2.Environment:
+    """The environment (templates of ``first`` folders win over the shared ones)."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader([*first, TEMPLATES]),
+                             autoescape=True, undefined=jinja2.StrictUndefined)
+    env.filters["num"] = num
+    return env
+
+
+def stylesheet() -> str:
+    """The shared stylesheet (inline in report.html, served by the app)."""
+    return (TEMPLATES / "style.css").read_text(encoding="utf-8")
