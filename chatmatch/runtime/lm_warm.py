@@ -54,6 +54,10 @@ def warm_alias(where: str, gguf: str | None, *, engine: str, device: str, precis
                        "machine": platform.machine(), "schema": SCHEMA_VERSION}, sort_keys=True)
 
 
+#: the cache's key for the LM's vocabulary size (a NUL byte: never a normalised turn's text)
+VOCAB_KEY = "\x00vocab_size"
+
+
 class WarmLM:
     """The fluency LM behind the cache: loaded by ``load`` at the first text the cache does
     not hold (see the module docstring)."""
@@ -75,7 +79,14 @@ class WarmLM:
 
     @property
     def vocab_size(self) -> int:
-        return self.lm().vocab_size
+        """The LM's vocabulary size: from the cache (stored under :data:`VOCAB_KEY` when the
+        LM was loaded) while the LM is not loaded, so a warm start need not load it."""
+        with self._lock:
+            if self._lm is None and enabled():
+                stored = self._stored([VOCAB_KEY]).get(VOCAB_KEY)
+                if stored is not None and stored >= 1 and float(stored).is_integer():
+                    return int(stored)
+            return self.lm().vocab_size
 
     def lm(self) -> LoadedLM:
         """The LM itself (loaded now if it was not), its alias linked to its fingerprint."""
@@ -85,6 +96,7 @@ class WarmLM:
             alias = self._alias() if enabled() else None
             if isinstance(store, PerplexityStore) and alias is not None:
                 store.link(alias)
+                store.put({VOCAB_KEY: float(self._lm.vocab_size)})
             if self._store is not None:
                 self._store.close()
         return self._lm
@@ -121,4 +133,4 @@ class WarmLM:
         return {} if store is None else store.get(texts)
 
 
-__all__ = ["LIBRARIES", "WarmLM", "warm_alias"]
+__all__ = ["LIBRARIES", "VOCAB_KEY", "WarmLM", "warm_alias"]

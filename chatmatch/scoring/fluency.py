@@ -301,7 +301,7 @@ class Fluency(Scorer):
     def _worst_value(self) -> float:
         """A degenerate turn's value: the LM's vocabulary size as perplexity (a uniform
         guess over the tokens), in the aggregation's units."""
-        vocab = float(getattr(self.lm, "vocab_size", 0) or 50_000)
+        vocab = float(getattr(self.scoring_lm(), "vocab_size", 0) or 50_000)  # no load when warm
         return math.log(vocab) if self.params.aggregation in ("slor", "slor_tokens") else vocab
 
     def degenerate_turns(self, game: Transcript) -> dict[int, str]:

@@ -71,6 +71,23 @@ def test_a_warm_scorer_answers_from_the_cache_without_loading(
     assert isinstance(warm_lm, WarmLM) and not warm_lm.loaded and warm_lm.cached > 0
 
 
+def test_a_warm_scorer_prices_degenerate_turns_without_loading(
+        tiny_model_dir: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``degenerate: worst`` (the default) values a repeated turn at the vocabulary size:
+    a warm start reads it from the cache instead of loading the LM to ask."""
+    repeats = [game(["i like tea", "i like tea", "i like tea", "the cat is good"])]
+    cold = tiny(tiny_model_dir)
+    assert cold.params.degenerate == "worst"
+    first = cold.score_games(repeats)
+    assert cold.degenerate_turns(repeats[0])  # the game has a degenerate turn to price
+    RESOURCES.clear()
+    calls = no_load(monkeypatch)
+    warm = tiny(tiny_model_dir)
+    again = warm.score_games(repeats)
+    assert [(s.raw, s.details) for s in again] == [(s.raw, s.details) for s in first]
+    assert calls == []
+
+
 def test_a_text_the_cache_lacks_loads_the_lm_and_values_stay_the_same(
         tiny_model_dir: Path, cache: Path) -> None:
     first = tiny(tiny_model_dir).score_games(GAMES[:1])
