@@ -15,8 +15,9 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from chatmatch.common.numbers import rounded
 from chatmatch.common.registry import Registry
 from chatmatch.records import GameResult, GameTally, MethodStats
 
@@ -66,9 +67,11 @@ class Ranking:
         return {r.bot: r.rank for r in self.rows}
 
     def to_json(self) -> dict[str, Any]:
+        """The ranking as written; scores and statistics rounded to the digits they are
+        ranked on (:data:`chatmatch.common.numbers.SIG_DIGITS`), the same on every CPU."""
         return {"method": self.method, "games": self.games,
                 "expected_games": self.expected_games, "complete": self.complete,
-                "meta": self.meta, "ranking": [r.to_json() for r in self.rows]}
+                "meta": self.meta, "ranking": [rounded(r.to_json()) for r in self.rows]}
 
     def to_csv(self) -> str:
         flat = [r.flat() for r in self.rows]
@@ -115,6 +118,20 @@ def competition_ranks(keys: Sequence[Any], tol: float = 1e-9) -> list[int]:
         else:
             ranks.append(i + 1)
     return ranks
+
+
+def ranked(scores: Mapping[str, float | tuple[float, ...]]) -> list[tuple[str, int]]:
+    """(bot, rank) best first for ``scores`` (higher is better; a tuple compares in order):
+    every method orders and ranks this way. Scores are compared at the digits a ranking
+    writes (:data:`chatmatch.common.numbers.SIG_DIGITS` significant digits): bots whose
+    written scores are equal share a rank and are listed by name, on every CPU."""
+    keys = {b: rounded(tuple(v) if isinstance(v, tuple) else float(v)) for b, v in scores.items()}
+    order = sorted(keys, key=lambda b: (tuple(-x for x in _tup(keys[b])), b))
+    return list(zip(order, competition_ranks([keys[b] for b in order], tol=0.0)))
+
+
+def _tup(v: float | tuple[float, ...]) -> tuple[float, ...]:
+    return v if isinstance(v, tuple) else (v,)
 
 
 #: ``(results, bots, params, seed) -> Ranking``; ``params``: the method's own model (or None)
