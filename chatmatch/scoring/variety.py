@@ -30,6 +30,7 @@ import threading
 from collections import Counter
 from typing import Hashable, Sequence
 
+from chatmatch.common.safeio import read_text_bounded
 from chatmatch.resources import RESOURCES, cache_dir
 from chatmatch.scoring.text import tokens
 
@@ -119,7 +120,7 @@ def chitchat_words() -> dict[str, dict[str, int]]:
         path = cache_dir() / WORDS_CACHE
         if path.is_file():
             try:
-                data: dict[str, dict[str, int]] = json.loads(path.read_text(encoding="utf-8"))
+                data: dict[str, dict[str, int]] = json.loads(read_text_bounded(path))
                 return data
             except (OSError, ValueError):
                 pass  # a damaged cache file: count again and overwrite it
