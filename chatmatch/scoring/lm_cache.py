@@ -44,6 +44,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import os
 import platform
 import sqlite3
@@ -92,6 +93,18 @@ def text_key(text: str) -> bytes:
 
 def _pack(value: float | None) -> bytes | None:
     return None if value is None else struct.pack("<d", value)
+
+
+def valid(text: str, value: object) -> bool:
+    """Can ``value`` be the perplexity of ``text``: a finite number of at least 1 (the
+    exponential of a mean negative log-likelihood, never negative), or None (no perplexity)
+    for a blank text only? Only such values are written to the cache; a row read from it
+    that holds anything else (NULL for a real text, NaN, an infinity, a number below 1, a
+    hand-edited blob) is dropped and computed again. A real text without a perplexity (one
+    token, on a model without a context token) is computed each time."""
+    if value is None:
+        return not text.strip()
+    return isinstance(value, float) and math.isfinite(value) and value >= 1.0
 
 
 class PerplexityStore:
@@ -192,17 +205,26 @@ class PerplexityStore:
             return {}
         keys = {text_key(t): t for t in texts}
         found: Values = {}
+        bad: list[bytes] = []
         ordered = list(keys)
         for i in range(0, len(ordered), _CHUNK):
             part = ordered[i:i + _CHUNK]
             marks = ",".join("?" * len(part))
             for key, value in db.execute(f"SELECT text, value FROM ppl WHERE model = ? AND text IN "
                                          f"({marks})", (model, *part)):
-                if value is None:
-                    found[keys[key]] = None
-                elif isinstance(value, bytes) and len(value) == 8:
-                    found[keys[key]] = struct.unpack("<d", value)[0]
-                # anything else (a hand-edited row) is a miss: computed and not rewritten
+                number = (struct.unpack("<d", value)[0]
+                          if isinstance(value, bytes) and len(value) == 8 else value)
+                if valid(keys[key], number):
+                    found[keys[key]] = number
+                else:
+                    bad.append(key)
+        if bad:  # checked like a computed value: a lying row is dropped, then recomputed
+            log.warning("perplexity cache %s: dropped %d row(s) that hold no valid perplexity "
+                        "(NULL, NaN, infinite, below 1, or not 8 bytes); computing them again",
+                        self.path, len(bad))
+            with db:
+                db.executemany("DELETE FROM ppl WHERE model = ? AND text = ?",
+                               [(model, k) for k in bad])
         self.hits += len(found)
         return found
 
@@ -210,7 +232,7 @@ class PerplexityStore:
         model = self._model_id(db, create=True)
         if model is None:
             return
-        rows = [(model, text_key(t), _pack(v)) for t, v in values.items()]
+        rows = [(model, text_key(t), _pack(v)) for t, v in values.items() if valid(t, v)]
         with db:
             db.executemany("INSERT OR IGNORE INTO ppl (model, text, value) VALUES (?, ?, ?)", rows)
         self.written += len(rows)
