@@ -20,6 +20,7 @@ from chatmatch.analysis.agreement import (compare_run, dimension_wins, few_bots_
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.methods import method_table
 from chatmatch.analysis.plots import head_to_head_matrix, run_figures, to_bytes
+from chatmatch.common.text import shown
 from chatmatch.ranking import Ranking
 from chatmatch.records import ScoreRecord
 from chatmatch.run.seedtables import category_rankings, category_text
@@ -56,7 +57,8 @@ padding:0 .35em;margin:.1em .2em .1em 0;font-size:.8em;border:1px solid #bbb}
 
 
 def _e(v: Any) -> str:
-    return html.escape(str(v), quote=True)
+    """``v`` shown (controls and bidirectional overrides escaped) and HTML-escaped."""
+    return html.escape(shown(str(v)), quote=True)
 
 
 def _num(v: Any) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlencode
 
 import jinja2
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -26,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from chatmatch.annotate.items import Item
 from chatmatch.annotate.session import Session, check_name
 from chatmatch.annotate.store import ANSWERS
+from chatmatch.common.text import shown
 
 HERE = Path(__file__).parent
 COOKIE = "chatmatch_annotator"
@@ -40,9 +42,16 @@ NOTICES = {
 }
 
 
+def _shown(value: Any) -> Any:
+    """Every value a template prints is shown by the one text rule (controls and
+    bidirectional overrides escaped) before Jinja2 HTML-escapes it."""
+    return shown(value) if isinstance(value, str) and not isinstance(value, Markup) else value
+
+
 def _env() -> jinja2.Environment:
     return jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
-                              autoescape=True, undefined=jinja2.StrictUndefined)
+                              autoescape=True, undefined=jinja2.StrictUndefined,
+                              finalize=_shown)
 
 
 class Pages:

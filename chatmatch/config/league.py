@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from chatmatch.common.validation import StrictModel, validation_message
+from chatmatch.config.names import check_name
 
 
 class SeedSet(StrictModel):
@@ -27,6 +28,7 @@ class SeedSet(StrictModel):
         for name, items in v.items():
             if not name.strip() or not items or any(not s.strip() for s in items):
                 raise ValueError(f"category {name!r}: needs a name and non-empty utterances")
+            check_name(name, "seed category")
             for s in items:
                 if s in seen and seen[s] != name:
                     raise ValueError(f"utterance {s!r} is in two categories ({seen[s]}, {name}); "

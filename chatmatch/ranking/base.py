@@ -12,13 +12,12 @@ methods are found through the entry point group ``chatmatch.rankers``, chatmatch
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from chatmatch.common.numbers import rounded
 from chatmatch.common.registry import Registry
+from chatmatch.common.text import csv_cell, csv_text
 from chatmatch.records import GameResult, GameTally, MethodStats
 
 
@@ -78,12 +77,10 @@ class Ranking:
         keys: list[str] = []
         for f in flat:
             keys += [k for k, v in f.items() if k not in keys and not isinstance(v, (list, dict))]
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["rank", "bot", "score", *keys])
-        for r, f in zip(self.rows, flat):
-            w.writerow([r.rank, r.bot, _fmt(r.score), *[_fmt(f.get(k, "")) for k in keys]])
-        return buf.getvalue()
+        return csv_text(["rank", "bot", "score", *keys],
+                        [[r.rank, csv_cell(r.bot), _fmt(r.score), *[_fmt(csv_cell(f.get(k, "")))
+                                                                 for k in keys]]
+                         for r, f in zip(self.rows, flat)])
 
     def leaderboard(self) -> tuple[list[str], list[list[Any]]]:
         """(headers, rows) of the leaderboard: rank, bot, the method's columns, the games'
