@@ -55,6 +55,10 @@ class ScheduleConfig(StrictModel):
         if self.method == "round-robin" and self.games is not None:
             raise ValueError("games: a budget needs method random, swiss or adaptive (the "
                              "round-robin plays every pair); remove games or change the method")
+        if self.games is not None and self.games % 2:
+            raise ValueError(f"games: {self.games} cannot be played to the end: games are played "
+                             "in matches of two (each bot opens once); use "
+                             f"{self.games - 1} or {self.games + 1}")
         return self
 
 

@@ -231,6 +231,14 @@ class RunDir:
     def save_transcript(self, tr: Transcript) -> None:
         atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl())
 
+    def transcript_ids(self) -> set[str]:
+        """The game ids that have a transcript file (not read; none when the folder is
+        missing or unreadable)."""
+        try:
+            return {f.stem for f in (self.path / "transcripts").glob("*.jsonl")}
+        except OSError:
+            return set()
+
     def transcripts(self) -> dict[str, Transcript]:
         out: dict[str, Transcript] = {}
         folder = self.path / "transcripts"
