@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import unicodedata
 from typing import Any, Iterable, Sequence
 
@@ -23,6 +24,7 @@ BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                           "\u2066\u2067\u2068\u2069")
 #: first characters that make a spreadsheet read a cell as a formula
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 def shown(text: str) -> str:
@@ -32,8 +34,9 @@ def shown(text: str) -> str:
 
 
 def csv_cell(value: Any) -> Any:
-    """``value`` as a CSV cell: a text that starts like a formula gets a leading ``'``."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    """``value`` as a CSV cell: a text that starts like a formula gets a leading ``'``
+    (a plain number such as ``-0.5`` or ``-1e-05`` is a number, not a formula)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(value):
         return "'" + value
     return value
 

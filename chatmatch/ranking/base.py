@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from chatmatch.common.numbers import rounded
+from chatmatch.common.numbers import round_sig, rounded
 from chatmatch.common.registry import Registry
-from chatmatch.common.text import csv_cell, csv_text
+from chatmatch.common.text import csv_text
 from chatmatch.records import GameResult, GameTally, MethodStats
 
 
@@ -78,8 +78,7 @@ class Ranking:
         for f in flat:
             keys += [k for k, v in f.items() if k not in keys and not isinstance(v, (list, dict))]
         return csv_text(["rank", "bot", "score", *keys],
-                        [[r.rank, csv_cell(r.bot), _fmt(r.score), *[_fmt(csv_cell(f.get(k, "")))
-                                                                 for k in keys]]
+                        [[r.rank, r.bot, _fmt(r.score), *[_fmt(f.get(k, "")) for k in keys]]
                          for r, f in zip(self.rows, flat)])
 
     def leaderboard(self) -> tuple[list[str], list[list[Any]]]:
@@ -94,7 +93,7 @@ class Ranking:
 
 
 def _fmt(v: Any) -> Any:
-    return f"{v:.6g}" if isinstance(v, float) else v
+    return f"{round_sig(v):.6g}" if isinstance(v, float) else v
 
 
 def _same(a: Any, b: Any, tol: float) -> bool:

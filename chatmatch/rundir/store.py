@@ -231,6 +231,13 @@ class RunDir:
     def save_transcript(self, tr: Transcript) -> None:
         atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl())
 
+    def transcript_digest(self, game_id: str) -> str | None:
+        """The sha256 of ``transcripts/GID.jsonl`` as stored, None when it cannot be read."""
+        try:
+            return hashlib.sha256(read_bounded(self.transcript_path(game_id))).hexdigest()
+        except OSError:
+            return None
+
     def transcript_ids(self) -> set[str]:
         """The game ids that have a transcript file (not read; none when the folder is
         missing or unreadable)."""
@@ -332,7 +339,7 @@ class RunDir:
         lines = list(self._iter_numbered_results())
         trusted, kept, warnings = cross_check_results(
             lines, self.path, self.load_scores, self.scores_digest,
-            lambda gid: transcript_players(self.transcript_path(gid), gid))
+            lambda gid: transcript_players(self.transcript_path(gid), gid), self.transcript_digest)
         keep = set(kept)
         self._digests = {res.game_id: digest for n, res, digest in lines if n in keep}
         self.warnings.extend(warnings)
