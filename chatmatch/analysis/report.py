@@ -20,7 +20,7 @@ from chatmatch.analysis.agreement import (compare_run, dimension_wins, few_bots_
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.methods import method_table
 from chatmatch.analysis.plots import head_to_head_matrix, run_figures, to_bytes
-from chatmatch.common.text import shown
+from chatmatch.common.display import shown
 from chatmatch.ranking import Ranking
 from chatmatch.records import ScoreRecord
 from chatmatch.run.seedtables import category_rankings, category_text

@@ -14,7 +14,7 @@ from chatmatch.analysis.report import _e, _table
 from chatmatch.annotate.agreement import AnnotationSummary, QuestionResult, summarize
 from chatmatch.annotate.store import FIELDS, AnnotationStore, Judgement
 from chatmatch.common.tables import render_table
-from chatmatch.common.text import csv_text
+from chatmatch.common.display import csv_text
 from chatmatch.errors import ChatmatchError
 from chatmatch.rundir.store import atomic_write
 from chatmatch.rundir.storedrun import Run

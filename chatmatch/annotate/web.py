@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from chatmatch.annotate.items import Item
 from chatmatch.annotate.session import Session, check_name
 from chatmatch.annotate.store import ANSWERS
-from chatmatch.common.text import shown
+from chatmatch.common.display import shown
 
 HERE = Path(__file__).parent
 COOKIE = "chatmatch_annotator"

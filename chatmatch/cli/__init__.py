@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from chatmatch import __version__
-from chatmatch.common.text import shown
+from chatmatch.common.display import shown
 from chatmatch.errors import ChatmatchError, os_error_message
 
 class _Group(click.Group):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from chatmatch.common.text import shown
+from chatmatch.common.display import shown
 from chatmatch.rundir.storedrun import Run
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from chatmatch.common.text import shown
+from chatmatch.common.display import shown
 
 MAX_NAME_CHARS = 100
 #: categories refused anywhere in a name
@@ -60,7 +60,7 @@ def check_visible(text: str, what: str = "name") -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` safe to print on a terminal (:func:`chatmatch.common.text.shown`: controls
+    """``text`` safe to print on a terminal (:func:`chatmatch.common.display.shown`: controls
     and bidirectional overrides escaped); a bot's reply is stored as it came and shown
     this way."""
     return shown(text)

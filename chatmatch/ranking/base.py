@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from chatmatch.common.numbers import round_sig, rounded
 from chatmatch.common.registry import Registry
-from chatmatch.common.text import csv_text
+from chatmatch.common.display import csv_text
 from chatmatch.records import GameResult, GameTally, MethodStats
 
 

@@ -1,6 +1,6 @@
 """Family 4 of issue 35, text that reaches other programs: one rule for every name
 (chatmatch.config.names.check_name: bots, speakers, seed categories) and one for every text
-shown (chatmatch.common.text.shown: controls and bidirectional overrides escaped in the
+shown (chatmatch.common.display.shown: controls and bidirectional overrides escaped in the
 terminal, error messages, report.html and the annotation page); every CSV chatmatch writes
 neutralises cells a spreadsheet would run as formulas (a leading ')."""
 
