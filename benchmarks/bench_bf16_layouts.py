@@ -12,7 +12,7 @@ benchmark's game sets (``bench_engines.py``: chitchat, long and short turns, 42 
 are compared with ``fp32``: flipped points and tau of the fluency-alone ranking.
 
 Layouts (``lin``: a body ``nn.Linear`` with bfloat16 operands, float32 accumulation and a
-float32 result, :class:`chatmatch.scoring.lm_mixed.Bf16Linear`):
+float32 result, :class:`chatmatch.runtime.lm_mixed.Bf16Linear`):
 
 * ``fp32``: the reference; ``bf16``: ``precision: bf16`` (the whole body in bfloat16);
   ``bf16-mixed``: ``precision: bf16-mixed`` (every body ``lin``, the context position float32)
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_engines import fidelity, reshaped, texts_of  # noqa: E402
 from bench_scoring import build_games  # noqa: E402
 
-from chatmatch.scoring.lm import TransformersLM, load_weights  # noqa: E402
+from chatmatch.runtime.lm import TransformersLM, load_weights  # noqa: E402
 
 ATTN = {"q_proj", "k_proj", "v_proj", "o_proj"}
 MLP = {"gate_proj", "up_proj", "down_proj"}
@@ -51,7 +51,7 @@ def linears(fp32: Any, names: set[str], keep_first: bool = False) -> Any:
     """``fp32`` with the body Linear layers named ``names`` as ``Bf16Linear``."""
     from torch import nn
 
-    from chatmatch.scoring.lm_mixed import Bf16Linear, bf16_mixed
+    from chatmatch.runtime.lm_mixed import Bf16Linear, bf16_mixed
 
     model = bf16_mixed(fp32, keep_first)
     for parent in list(model.modules()):  # put back the float32 ones not named
@@ -88,8 +88,8 @@ def compiled(model: Any) -> Any:
 
 
 def layouts() -> dict[str, Callable[[Any], Any]]:
-    from chatmatch.scoring.lm import _low_precision_body
-    from chatmatch.scoring.lm_mixed import bf16_mixed
+    from chatmatch.runtime.lm import _low_precision_body
+    from chatmatch.runtime.lm_mixed import bf16_mixed
 
     return {"fp32": lambda m: m, "bf16": lambda m: _low_precision_body(m, "bf16"),
             "bf16-mixed": bf16_mixed, "autocast": lambda m: autocast(m, False),

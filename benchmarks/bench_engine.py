@@ -106,7 +106,7 @@ def cycled_bots(n: int) -> list[tuple[str, str, dict[str, Any]]]:
 def cold_caches() -> None:
     """Forget parsed turns, as a new ``chatmatch run`` process would (spaCy stays loaded;
     the per-game analyses live only as long as one scoring call)."""
-    from chatmatch.scoring import text
+    from chatmatch.common import text
 
     for fn in vars(text).values():
         if hasattr(fn, "cache_clear"):

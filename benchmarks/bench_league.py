@@ -185,7 +185,7 @@ def grid(n: int, shares: Sequence[float]) -> tuple[list[int], list[str]]:
 
 def real_run(run_dir: Path, shares: Sequence[float], reps: int, truth: Sequence[str]) -> None:
     """The schedules replayed on a stored run's games (its round-robin is the reference)."""
-    from chatmatch.rundir.storedrun import Run
+    from chatmatch.run.storedrun import Run
 
     run = Run.load(run_dir)
     bots = list(run.bots)

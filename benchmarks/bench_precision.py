@@ -14,7 +14,7 @@ adds ``bench_engines.py``'s long-turn and short-turn versions of the games (thei
 timed too; flipped points per set). ``benchmarks/bench_bf16_layouts.py`` compares finer
 bfloat16 layouts.
 A second table times ``fluency.processes`` (1 and N worker processes of this process's
-torch threads, ``chatmatch.scoring.lm_forward.ForwardPool``) on a subsample, worker start
+torch threads, ``chatmatch.runtime.lm_forward.ForwardPool``) on a subsample, worker start
 included, and checks that the perplexities are identical.
 """
 
@@ -30,15 +30,15 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (scoring/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
 
 from bench_scoring import build_games
 
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.scoring.lm import TransformersLM, get_lm
+from chatmatch.runtime.lm import TransformersLM, get_lm
 from chatmatch.scoring.points import dimension_winner
-from chatmatch.scoring.text import normalise
+from chatmatch.common.text import normalise
 from chatmatch.transcript import Transcript
 
 PRECISIONS = ("fp32", "bf16", "bf16-mixed", "int8")

@@ -28,15 +28,15 @@ import sys
 import time
 from typing import Callable, Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (scoring/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
 
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import build_context
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.scoring.lm import TransformersLM, get_lm
-from chatmatch.scoring.text import normalise
+from chatmatch.runtime.lm import TransformersLM, get_lm
+from chatmatch.common.text import normalise
 from chatmatch.transcript import Transcript, Turn
 
 SEED_UTTERANCE = "What did you do last week?"

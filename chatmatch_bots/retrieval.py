@@ -10,7 +10,7 @@ game when ``avoid_repeats`` is on; among equally similar contexts (the corpus re
 is in the vocabulary it says a reply drawn with ``History.random_seed``.
 
 The index is built once per process for each (max_pairs, context_turns, sample_seed) and
-kept on disk under the chatmatch cache (:func:`chatmatch.resources.cache_dir`), as plain arrays and JSON (no
+kept on disk under the chatmatch cache (:func:`chatmatch.runtime.resources.cache_dir`), as plain arrays and JSON (no
 pickle): about 3 s to build from the whole corpus on two cores, well under 1 s to reload.
 """
 
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from chatmatch.bot import Bot, History
-from chatmatch.resources import cache_dir
+from chatmatch.runtime.resources import cache_dir
 from chatmatch.errors import BotError
 
 if TYPE_CHECKING:  # scikit-learn and scipy are imported when an index is needed (~0.8 s)

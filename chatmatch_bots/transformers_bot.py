@@ -31,7 +31,7 @@ from dataclasses import asdict
 from typing import Any, ClassVar, Sequence
 
 from chatmatch.errors import BotError
-from chatmatch.resources import (SMOLLM2_GGUF, ModelSpec, check_installed, load_model,
+from chatmatch.runtime.resources import (SMOLLM2_GGUF, ModelSpec, check_installed, load_model,
                                  resolve_device, smollm2_folder)
 from chatmatch.bot import Bot, History
 from chatmatch_bots.hf_support import (Decoding, check_device, check_dtype, clean_reply,

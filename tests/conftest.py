@@ -10,8 +10,8 @@ from typing import Iterator
 
 import pytest
 
-from chatmatch.resources import CACHE_ENV
-from chatmatch.scoring.lm_cache import SWITCH_ENV
+from chatmatch.runtime.resources import CACHE_ENV
+from chatmatch.runtime.lm_cache import SWITCH_ENV
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.resources import MissingExtra, check_installed, require
+from chatmatch.runtime.resources import MissingExtra, check_installed, require
 
 ROOT = Path(__file__).resolve().parents[1]
 #: every package an extra installs (and the spaCy model), by import name

@@ -125,6 +125,10 @@ def test_durations_read_well():
     assert fmt_duration(4.24) == "4.2s"
     assert fmt_duration(185) == "3m05s"
     assert fmt_duration(3723) == "1h02m03s"
+    assert fmt_duration(20, about=True) == "under a minute"
+    assert fmt_duration(300, about=True) == "about 5 min"
+    assert fmt_duration(7500, about=True) == "about 2h05m"
+    assert fmt_duration(3 * 86400 + 4 * 3600, about=True) == "about 3d04h"
 
 
 def test_a_failed_step_says_so(clock):

@@ -20,7 +20,7 @@ from chatmatch.common.numbers import rounded
 from chatmatch.records import (Forfeit, GameTally, IntervalStats, Manifest, PointsStats,
                               ScoreRecord, TrueSkillStats)
 from chatmatch.rundir.store import RunDir, dumps, nan_to_none
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from tests.data.make_old_run import make
 
 OLD = Path(__file__).parent / "data" / "old_run"

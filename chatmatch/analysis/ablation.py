@@ -11,7 +11,7 @@ from __future__ import annotations
 from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.records import GameResult
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from chatmatch.scoring.points import reweight
 
 

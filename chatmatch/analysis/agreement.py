@@ -33,6 +33,7 @@ import numpy as np
 from scipy import stats
 
 from chatmatch.analysis.human import HumanRanking
+from chatmatch.common.stats import tau_b_rows
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking import Ranking
 from chatmatch.records import GameResult
@@ -86,15 +87,9 @@ Statistic = Callable[..., np.ndarray]
 
 def _tau_b_batch(y: np.ndarray) -> Statistic:
     """Kendall tau-b of every row of ``x`` (shape ``(..., n)``) against ``y``: vectorised."""
-    sy = np.sign(y[:, None] - y[None, :])
 
     def statistic(x: np.ndarray, axis: int = -1) -> np.ndarray:
-        x = np.moveaxis(x, axis, -1)
-        sx = np.sign(x[..., :, None] - x[..., None, :])
-        num = (sx * sy).sum(axis=(-2, -1))
-        den = np.sqrt((sx != 0).sum(axis=(-2, -1)) * float((sy != 0).sum()))
-        tau: np.ndarray = num / den  # numpy types ufuncs of an untyped-dtype array as Any
-        return tau
+        return tau_b_rows(np.moveaxis(x, axis, -1), y)
 
     return statistic
 
@@ -221,11 +216,6 @@ def compare(system: Mapping[str, float], human: Mapping[str, float], label: str 
     ys = [-human[b] if human_lower_better else human[b] for b in bots]
     return Agreement(label, bots, kendall(xs, ys, p_value=p_values),
                      spearman(xs, ys, p_value=p_values))
-
-
-def tau_against(ranks: Mapping[str, float], human: HumanRanking) -> float:
-    """Kendall tau-b of a bot -> rank map against the human ranks (NaN if undefined)."""
-    return compare(ranks, human.ranks, p_values=False).tau.value
 
 
 def dimension_wins(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, dict[str, float]]:

@@ -17,7 +17,7 @@ from chatmatch.analysis.agreement import compare
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 @dataclass(frozen=True)

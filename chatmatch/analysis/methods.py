@@ -6,7 +6,7 @@ from __future__ import annotations
 from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.ranking.points import PointsRule
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 #: the league-table rules of the paper
 POINT_RULES = (PointsRule(win=3, tie=1, loss=0), PointsRule(win=2, tie=1, loss=0))

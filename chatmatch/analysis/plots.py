@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
     from chatmatch.analysis.human import HumanRanking
-    from chatmatch.rundir.storedrun import Run
+    from chatmatch.run.storedrun import Run
 
 #: fixed salt and no date: the same run gives byte-identical SVG files
 _RC: dict[RcKeyType, Any] = {"svg.hashsalt": "chatmatch", "figure.dpi": 100, "font.size": 9}

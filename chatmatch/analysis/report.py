@@ -24,7 +24,7 @@ from chatmatch.common.display import shown
 from chatmatch.ranking import Ranking
 from chatmatch.records import ScoreRecord
 from chatmatch.run.seedtables import category_rankings, category_text
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from chatmatch.scoring.details import turn_notes
 from chatmatch.transcript import Transcript
 

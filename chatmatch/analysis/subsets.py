@@ -16,7 +16,7 @@ from chatmatch.analysis.agreement import Variant, variant
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 #: the paper counts subsets whose tau is above this
 TAU_THRESHOLD = 0.6

@@ -32,9 +32,9 @@ import numpy as np
 
 from chatmatch.analysis.agreement import Agreement, compare
 from chatmatch.analysis.human import HumanRanking
-from chatmatch.annotate.bootstrap import (competition_ranks_rows, fit_many, item_matrices,
-                                          resample, tau_b_rows)
+from chatmatch.annotate.bootstrap import competition_ranks_rows, fit_many, item_matrices, resample
 from chatmatch.annotate.store import Judgement
+from chatmatch.common.stats import tau_b_rows
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking.base import competition_ranks
 from chatmatch.ranking.bradley_terry import fit_bt

@@ -68,15 +68,3 @@ def competition_ranks_rows(strengths: np.ndarray) -> np.ndarray:
     s = np.round(strengths, 6)
     ranks: np.ndarray = 1 + (s[:, None, :] > s[:, :, None]).sum(2)
     return ranks
-
-
-def tau_b_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Kendall tau-b of every row of ``x`` (shape ``(reps, n)``) against ``y`` (NaN where a
-    row or ``y`` is constant)."""
-    sx = np.sign(x[:, :, None] - x[:, None, :])
-    sy = np.sign(y[:, None] - y[None, :])
-    num = (sx * sy).sum(axis=(1, 2))
-    den = np.sqrt((sx != 0).sum(axis=(1, 2)) * float((sy != 0).sum()))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tau: np.ndarray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-    return tau

@@ -17,7 +17,7 @@ from chatmatch.common.tables import render_table
 from chatmatch.common.display import csv_text
 from chatmatch.errors import ChatmatchError
 from chatmatch.rundir.store import atomic_write
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 def load_summary(run: Run, *, method: str | None = None, reps: int = 200,

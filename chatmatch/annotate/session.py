@@ -14,7 +14,7 @@ from chatmatch.annotate.items import Item, Mode, Side, build_items
 from chatmatch.annotate.questions import Question, questions_for
 from chatmatch.annotate.store import AnnotationStore
 from chatmatch.errors import ChatmatchError
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from chatmatch.transcript import Transcript
 
 #: an annotator's name: 1-40 letters, digits, spaces, dots, dashes, underscores

@@ -98,8 +98,7 @@ _register()
 #: warns when games run in threads. ``OMP_WAIT_POLICY=PASSIVE``: torch's OpenMP threads
 #: sleep between parallel regions instead of spinning, so a model run in this process (the
 #: sentence embedder of relevance and consistency, a bot) does not collapse when another
-#: job holds a core (1,200 texts through all-MiniLM-L6-v2 with 2 threads at load 10:
-#: 55 -> 28 s wall, 27 -> 15 CPU s; docs/scale.md, "What limits the speed now").
+#: job holds a core (measured in docs/scale.md, "What limits the speed now").
 PROCESS_ENV_DEFAULTS = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "TQDM_DISABLE": "1",
                         "TOKENIZERS_PARALLELISM": "false", "OMP_WAIT_POLICY": "PASSIVE"}
 

@@ -19,7 +19,7 @@ from chatmatch.common.tables import render_table
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
 from chatmatch.cli.readrun import load_run
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
 

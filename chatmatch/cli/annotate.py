@@ -8,7 +8,7 @@ import click
 
 from chatmatch.annotate.items import MODES
 from chatmatch.annotate.session import Session, Settings
-from chatmatch.resources import require
+from chatmatch.runtime.resources import require
 
 DEFAULT_PORT = 8765
 

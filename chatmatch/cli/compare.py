@@ -16,7 +16,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.records import nan_to_none
 from chatmatch.run.seedtables import category_rankings
 from chatmatch.cli.readrun import load_run
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 @click.command("compare")

@@ -8,7 +8,7 @@ import click
 
 from chatmatch.analysis.human import load_human
 from chatmatch.analysis.plots import plot_run
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 @click.command("plot")

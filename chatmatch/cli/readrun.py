@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from chatmatch.common.display import shown
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 def load_run(run_dir: str | Path, *, need_results: bool = True) -> Run:

@@ -12,7 +12,7 @@ from chatmatch.annotate.report import has_annotations, load_summary, summary_htm
 from chatmatch.annotate.store import AnnotationsError
 from chatmatch.rundir.store import atomic_write
 from chatmatch.cli.readrun import load_run
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 @click.command("report")

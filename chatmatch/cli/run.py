@@ -4,107 +4,24 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Sequence
 
 import click
 
-from chatmatch.common.safeio import read_text_bounded
 from chatmatch.cli.table import ranking_table
 from chatmatch.config.tournament import load_config
 from chatmatch.play import forfeits
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Reporter
+from chatmatch.run.estimate import estimate_line, games_left
 from chatmatch.run.plan import RunPlan, make_plan
 from chatmatch.run.tournament import RunSummary, run_tournament
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
 CONFIRM_ABOVE_GAMES = 1000
-#: per-turn times an estimate is given for when the run directory has no timings yet:
-#: a rule-based or hosted bot, and a small local model on CPU
-_ASSUMED_SECONDS_PER_TURN = (0.05, 1.0)
-
-
-def _duration(seconds: float) -> str:
-    m = int(round(seconds / 60))
-    d, rem = divmod(m, 24 * 60)
-    h, m = divmod(rem, 60)
-    if seconds < 30:
-        return "under a minute"
-    return "about " + (f"{d}d{h:02d}h" if d else f"{h}h{m:02d}m" if h else f"{max(m, 1)} min")
 
 
 def stdin_is_terminal() -> bool:
     return sys.stdin is not None and sys.stdin.isatty()
-
-
-def _measured_seconds_per_turn(run_dir: Path, sample: int = 50) -> dict[str, float]:
-    """Each bot's mean turn time recorded in up to ``sample`` stored transcripts (bots with
-    no timings are left out)."""
-    import json
-
-    total: dict[str, float] = {}
-    turns: dict[str, int] = {}
-    try:
-        files = sorted((run_dir / "transcripts").glob("*.jsonl"))[:sample]
-        for f in files:
-            for line in read_text_bounded(f).splitlines()[1:]:
-                rec = json.loads(line)
-                if not rec.get("seed") and rec.get("speaker") is not None:
-                    who = str(rec["speaker"])
-                    total[who] = total.get(who, 0.0) + float(rec.get("seconds") or 0.0)
-                    turns[who] = turns.get(who, 0) + 1
-    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
-        return {}
-    return {b: total[b] / turns[b] for b in total if turns[b] and total[b] > 0}
-
-
-def forfeited_games(run_dir: Path) -> set[str]:
-    """The stored games that ended in a forfeit (``--replay-forfeits`` plays them again)."""
-    import json
-
-    out = set()
-    try:
-        for f in (run_dir / "transcripts").glob("*.jsonl"):
-            head = json.loads(read_text_bounded(f).partition("\n")[0] or "{}")
-            if isinstance(head, dict) and (head.get("meta") or {}).get("forfeit"):
-                out.add(f.stem)
-    except (OSError, ValueError, AttributeError, RecursionError):
-        return out
-    return out
-
-
-def games_to_play(schedule: Sequence[ScheduledGame], run_dir: Path,
-                  replay_forfeits: bool) -> list[ScheduledGame]:
-    """The games of ``schedule`` a run will play: those not stored yet, and with
-    ``replay_forfeits`` the forfeited ones too."""
-    folder = run_dir / "transcripts"
-    try:
-        stored = {f.stem for f in folder.glob("*.jsonl")} if folder.is_dir() else set()
-    except OSError:
-        stored = set()
-    if replay_forfeits:
-        stored -= forfeited_games(run_dir)
-    return [g for g in schedule if g.game_id not in stored]
-
-
-def estimate_line(todo: Sequence[ScheduledGame], exchanges: int, run_dir: Path) -> str:
-    """How many games and bot turns are left to play (the seed utterance is no bot's turn,
-    as on the progress bar), and roughly how long that takes: from each player's own turn
-    time measured so far when every player of those games has one."""
-    per_game = 2 * exchanges - 1
-    turns = len(todo) * per_game
-    head = f"{len(todo):,} game(s) to play ({turns:,} bot turns)"
-    if not todo:
-        return head + "; nothing to play"
-    measured = _measured_seconds_per_turn(run_dir)
-    if all(p in measured for g in todo for p in g.players):
-        # the starter's seed is given: it answers exchanges - 1 times, the other exchanges
-        secs = sum(measured[g.players[0]] * (exchanges - 1) + measured[g.players[1]] * exchanges
-                   for g in todo)
-        return head + f"; {_duration(secs)} at each bot's turn time measured so far, one game at a time"
-    lo, hi = _ASSUMED_SECONDS_PER_TURN
-    return (head + f"; {_duration(turns * lo)} at {lo} s a turn, {_duration(turns * hi)} at {hi} s "
-            "a turn (the progress line shows the real ETA)")
 
 
 @click.command("run")
@@ -161,14 +78,11 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
 def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
     """Print what the run is and how much is left to play (estimated); the games to play."""
     cfg, target = plan.cfg, plan.path
-    games, schedule = plan.total, plan.schedule  # a league that grew plays only its new games
+    games = plan.total  # a league that grew plays only its new games
     click.echo(f"Tournament '{cfg.name}': {len(cfg.bots)} bots, {games // 2} matches, {games} games "
                f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
                f"run directory: {target}", err=True)
-    todo = games_to_play(schedule, target, replay_forfeits)
-    if games < len(schedule):  # a game budget plays part of the schedule (the rounds pick which)
-        stored = len(schedule) - len(games_to_play(schedule, target, False))
-        todo = todo[:max(0, games - stored) + len(todo) - (len(schedule) - stored)]
+    todo = games_left(plan, replay_forfeits)
     click.echo(estimate_line(todo, cfg.exchanges, target)
                + ("; forfeited games included" if replay_forfeits else ""), err=True)
     return todo

@@ -4,31 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import click
 
+from chatmatch.progress import Reporter
 from chatmatch.validity.lab import (DATASETS, Lab, default_data_dir, load_lab_config,
                                     parse_datasets, with_ngram_fluency)
 from chatmatch.validity.report import render
-
-
-class _Bar:
-    """The lab's progress (a :class:`~chatmatch.progress.ProgressBar`) on a tqdm bar
-    (stderr): the step's label as its description, one unit a step."""
-
-    def __init__(self, bar: Any) -> None:
-        self.bar = bar
-
-    def advance(self, n: int = 1, *, detail: str | None = None) -> None:
-        self.update(detail=detail)
-        self.bar.update(n)
-
-    def update(self, done: int | None = None, *, detail: str | None = None) -> None:
-        if detail is not None:
-            self.bar.set_description_str(detail)
-        if done is not None:
-            self.bar.update(done - self.bar.n)
 
 
 @click.command("validate")
@@ -99,16 +81,9 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
     lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges,
               dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base)
     lab.check_inputs()
-    # imported here, not at the top: tqdm reads TQDM_DISABLE (set by the CLI's main() to
-    # silence model loaders) when first imported; disable=quiet explicitly for this bar.
-    # No ETA: the steps cost very different times (the LM's pass dominates)
-    from tqdm import tqdm
-
-    bar = tqdm(total=lab.steps_total(), disable=quiet, unit="step", leave=False,
-               dynamic_ncols=True, bar_format="{desc}: {n_fmt}/{total_fmt} steps [{elapsed}]")
-    lab.progress = _Bar(bar)
-    try:
+    # no ETA: the steps cost very different times (the LM's pass dominates)
+    with Reporter(quiet=quiet).bar("validating", lab.steps_total(), unit="steps",
+                                   estimate=False) as bar:
+        lab.progress = bar
         report = lab.run()
-    finally:
-        bar.close()
     click.echo(json.dumps(report, indent=2) if as_json else render(report))

@@ -12,10 +12,9 @@ scorer where chatmatch's defaults differ from them:
 * fluency ``aggregation: authors`` -- each turn's perplexity capped at 50, each bot's worst
   turn dropped (default: the median);
 * fluency ``skip_repetitions: true`` -- the authors' scorer leaves diversity's penalised
-  repetitions out of fluency (the default too since docs/validity.md measured it; kept
-  here so the preset does not depend on the default);
-* knowledge ``truecase: off`` -- NER on the text as it is (the default too since
-  docs/validity.md measured it);
+  repetitions out of fluency (also the default; set here so the preset does not depend
+  on the default);
+* knowledge ``truecase: off`` -- NER on the text as it is (also the default);
 * consistency ``score: count, compare: original`` -- minus the number of inconsistent
   answers, each compared with the answer to the original question only (default: the rate
   over the repeated questions the bot was asked, each answer compared with every earlier
@@ -24,7 +23,7 @@ scorer where chatmatch's defaults differ from them:
   ``skip_repetitions: false, own_concepts: true`` -- repeated questions count as questions
   and repetitions earn memory bonuses (default: a penalised repetition earns nothing
   outside diversity; a bot's own earlier words earn bonuses in both, ``own_concepts: true``
-  being the default too since docs/validity.md measured it);
+  being the default too);
 * specificity ``leave_out: none, method: distinct`` -- Distinct-n pooled over every turn
   (default: Distinct-n on equal-size windows, MATTR, with answers repeated only because
   the partner repeated its question left out);

@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
-from chatmatch.adapters import BadParam, create_bot, identity_params
+from chatmatch.adapters import BadParam, identity_params
+from chatmatch.bot import Bot
 from chatmatch.common.registry import close_matches
 from chatmatch.common.validation import StrictModel, first_problem, refuse_bool_for_number
 from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
+from chatmatch.config.built import BuiltBots
 from chatmatch.config.league import ScheduleConfig, SeedSet, seed_set_or_value
 from chatmatch.config.checks import check_duplicate_bots, check_no_literal_secrets, check_seed_lengths
 from chatmatch.config.names import check_bot_name, check_visible
@@ -30,7 +32,6 @@ from chatmatch.config.presets import apply_preset
 from chatmatch.config.seedsets import resolve_seed_file
 from chatmatch.config.settings import EvalSettings, FailurePolicy, PresetName, RayConfig
 from chatmatch.errors import ChatmatchError, ConfigError
-from chatmatch.play.botcall import guarded
 from chatmatch.play.schedule import SeedPlan
 from chatmatch.ranking.config import RankingConfig
 from chatmatch.scoring.config import ScoringConfig
@@ -92,6 +93,16 @@ class TournamentConfig(StrictModel):
     #: keep each bot reply in RUN/reply_cache.sqlite so a killed or replayed game does not
     #: ask again: auto = bots that call a remote service (openai-chat), on = every bot, off
     reply_cache: Literal["auto", "on", "off"] = "auto"
+    #: the bots built from ``bots`` (chatmatch.config.built): one object per bot per run
+    _built: BuiltBots = PrivateAttr(default_factory=BuiltBots)
+
+    def bot(self, name: str, *, take: bool = False) -> Bot:
+        """Bot ``name`` of ``bots``, constructed once (not loaded): the file's check, the
+        pre-flight and the local executor use the same object; ``take``: hand it over (the
+        caller loads and closes it; a later call builds a new one)."""
+        spec = next(s for s in self.bots if s.name == name)
+        built = self._built.take if take else self._built.get
+        return built(spec.name, spec.adapter, dict(spec.params))
 
     @field_validator("reply_cache", mode="before")
     @classmethod
@@ -232,8 +243,7 @@ def config_from_data(located: LocatedYaml, *, check_bots: bool = True) -> Tourna
 def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
     for i, spec in enumerate(cfg.bots):
         try:
-            guarded(spec.name, "__init__", lambda: create_bot(spec.name, spec.adapter, dict(spec.params)),
-                    adapter=spec.adapter)
+            cfg.bot(spec.name)  # built once: the run plays this object (chatmatch.config.built)
         except ChatmatchError as exc:
             at: tuple[Any, ...] = ("bots", i)
             if isinstance(exc, BadParam) and exc.param in spec.params:

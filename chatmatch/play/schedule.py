@@ -57,10 +57,6 @@ class SeedPlan:
     def categorized(self) -> bool:
         return len(self.categories) > 1 or self.categories[0][0] != ""
 
-    def category_of(self) -> dict[str, str]:
-        """utterance -> its category."""
-        return {u: name for name, items in self.categories for u in items}
-
     def for_match(self, m: int, seed: int) -> tuple[str, str]:
         """(category, utterance) of match ``m``."""
         if not self.categorized:

@@ -25,7 +25,7 @@ from chatmatch.robustness.triples import Conversation
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.points import dimension_winner
-from chatmatch.scoring.text import is_question
+from chatmatch.common.text import is_question
 from chatmatch.transcript import Transcript, Turn
 
 #: dialogue-level family -> the dimension that must notice it

@@ -36,7 +36,7 @@ from typing import Callable, Literal
 from chatmatch.common.registry import Registry
 from chatmatch.robustness import edits
 from chatmatch.robustness.entities import swap_entity
-from chatmatch.scoring.text import is_question
+from chatmatch.common.text import is_question
 
 
 @dataclass(frozen=True)

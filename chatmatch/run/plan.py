@@ -1,7 +1,7 @@
 """The plan of a ``chatmatch run``: what is known before the run directory is locked.
 
 :func:`make_plan` checks the target folder, dumps the configuration, works out the league
-(:func:`chatmatch.play.league.plan_league`) and its rounds (:func:`chatmatch.play.pairing.make_rounds`)
+(:func:`chatmatch.run.league.plan_league`) and its rounds (:func:`chatmatch.play.pairing.make_rounds`)
 once; ``chatmatch run`` prints its estimate from the plan and hands the same plan to
 :func:`chatmatch.run.tournament.run_tournament`, whose stages read it instead of computing it again.
 Only when another process changed the run directory between planning and locking is the
@@ -16,12 +16,12 @@ from pathlib import Path
 
 from chatmatch.config.tournament import TournamentConfig, dump_config
 from chatmatch.errors import ChatmatchError, ConfigError
-from chatmatch.play.league import League, plan_league
+from chatmatch.run.league import League, plan_league
 from chatmatch.play.pairing import Rounds, make_rounds
 from chatmatch.play.schedule import ScheduledGame
-from chatmatch.rundir.resume import check_target
+from chatmatch.run.resume import check_target
 from chatmatch.rundir.store import RunDir
-from chatmatch.rundir.storedsetup import StoredSetup
+from chatmatch.run.storedsetup import StoredSetup
 
 #: the run-directory files a plan is made from (the league reads both)
 _PLANNED_FROM = ("manifest.json", "config.yaml")
@@ -75,7 +75,7 @@ class RunPlan:
 def make_plan(cfg: TournamentConfig, out_dir: str | Path | None = None,
               config_file: str | None = None) -> RunPlan:
     """The plan of a run of ``cfg`` into ``out_dir`` (default: ``cfg``'s output folder).
-    Raises when the folder is not a run directory (:func:`chatmatch.rundir.resume.check_target`)."""
+    Raises when the folder is not a run directory (:func:`chatmatch.run.resume.check_target`)."""
     path = Path(out_dir).expanduser() if out_dir else cfg.default_output_dir()
     check_target(path)
     return _plan(cfg, path, config_file, dump_config(cfg))

@@ -15,12 +15,12 @@ from typing import Any
 
 from chatmatch.config.tournament import TournamentConfig, config_data
 from chatmatch.errors import RunDirError
-from chatmatch.play.league import refusal
+from chatmatch.run.league import refusal
 from chatmatch.records import GameResult, Manifest
 from chatmatch.run.plan import RunPlan
-from chatmatch.rundir.resume import check_failures, check_stored_games, looks_like_run
+from chatmatch.run.resume import check_failures, check_stored_games, looks_like_run
 from chatmatch.rundir.store import RunDir
-from chatmatch.rundir.storedsetup import StoredSetup
+from chatmatch.run.storedsetup import StoredSetup
 from chatmatch.transcript import Transcript
 
 

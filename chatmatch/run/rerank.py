@@ -11,7 +11,7 @@ from chatmatch.play.forfeits import BotForfeits
 from chatmatch.ranking import RANKERS, Ranking, RankingConfig
 from chatmatch.ranking.points import PointsRule
 from chatmatch.ranking.trueskill_rank import SeedSpread, seed_spread
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 def parse_points(text: str) -> PointsRule:

@@ -150,7 +150,7 @@ def _write_run(out_dir: Path, cfg: EvalSettings, scored: ScoredLogs, games: Sequ
         raise StorageError.from_os_error(exc, store.path, "create the folder") from None
     name = f"scored logs ({len(scored.games)} games)"
     # the settings (resolved: the preset is left out) beside the speakers as bots, so that
-    # the stored-run reader reads the settings typed (chatmatch.rundir.storedsetup.StoredSetup)
+    # the stored-run reader reads the settings typed (chatmatch.run.storedsetup.StoredSetup)
     config = {"name": name,
               "bots": [{"name": s, "adapter": "imported-log"} for s in scored.speakers],
               **cfg.model_dump(mode="json", exclude={"preset"})}

@@ -19,7 +19,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.play.schedule import ScheduledGame, league_games
 from chatmatch.ranking import Ranking, RankingConfig
 from chatmatch.run.rerank import ranking_config
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 def _schedule(run: Run) -> list[ScheduledGame]:
@@ -40,12 +40,6 @@ def _schedule(run: Run) -> list[ScheduledGame]:
     order = {name: i for i, (name, _) in enumerate(plan.categories)}
     games = league_games(roster, m.founders or len(roster), plan, cfg.seed)
     return sorted(games, key=lambda g: order[g.seed_category])  # stable: ids stay in order
-
-
-def game_categories(run: Run) -> dict[str, str]:
-    """Game id -> seed category; empty when the run's seeds have no categories (or the run
-    is not a tournament: imported logs)."""
-    return {g.game_id: g.seed_category for g in _schedule(run)}
 
 
 def category_rankings(run: Run, config: RankingConfig | None = None, seed: int | None = None,

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot
 from chatmatch.config.tournament import TournamentConfig
 from chatmatch.executors import make_executor
@@ -70,7 +69,7 @@ def preflight(cfg: TournamentConfig, names: set[str], scorers: Sequence[Scorer],
     (``Scorer.has_preflight``: the judges; a local judge's check does nothing)."""
     for spec in cfg.bots:
         if spec.name in names:
-            check = getattr(create_bot(spec.name, spec.adapter, dict(spec.params)), "preflight", None)
+            check = getattr(cfg.bot(spec.name), "preflight", None)
             if callable(check):
                 with rep.step(f"checking bot {spec.name}"):
                     check()

@@ -1,1 +1,1 @@
-"""The run directory on disk: writing it (store), results.jsonl and its integrity checks, its config.yaml read once (storedsetup), a stored run read back (storedrun), resuming (resume)."""
+"""The run directory's files: writing them (store), results.jsonl and its integrity checks (resultsfile, integrity). Reading a stored run back is :mod:`chatmatch.run` (storedsetup, storedrun, resume)."""

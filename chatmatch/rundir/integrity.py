@@ -12,7 +12,7 @@ So a result line is used only when it agrees with the rest of the run directory:
   the record's sha256 in ``scores_sha256``, checked without parsing the record) names the same
   game, the same players and the same points, and the same raw scores on the dimensions
   both hold (or the same forfeit);
-* on a resume the game must also be scheduled (:func:`chatmatch.rundir.resume.check_stored_games`).
+* on a resume the game must also be scheduled (:func:`chatmatch.run.resume.check_stored_games`).
 
 A line that fails is ignored with a warning naming the line, the game and the reason; the
 game is then scored again from its transcript by the next ``chatmatch run``, which writes
@@ -28,11 +28,11 @@ from typing import Callable, Iterable
 
 from chatmatch.common.safeio import check_regular
 from chatmatch.records import GameResult, ScoreRecord
+from chatmatch.rundir.resultsfile import dumps
 
 
 def _same(a: object, b: object) -> bool:
     """Equal as chatmatch writes them (NaN as null, stable key order)."""
-    from chatmatch.rundir.store import dumps
     return dumps(a) == dumps(b)
 
 

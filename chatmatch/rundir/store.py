@@ -11,7 +11,7 @@ Layout::
       rankings/METHOD.json   rankings (also .csv)
 
 The records are the typed stage data of :mod:`chatmatch.records` (:class:`Manifest`,
-:class:`ScoreRecord`, :class:`GameResult`); :meth:`chatmatch.rundir.storedrun.Run.load` reads a
+:class:`ScoreRecord`, :class:`GameResult`); :meth:`chatmatch.run.storedrun.Run.load` reads a
 run once for every reader (rank, show, report, plot, analyze, compare).
 
 Durability: a transcript or score file is written to a temporary file, fsynced and renamed

@@ -15,7 +15,7 @@ The answer is *inconsistent* when ``Sim(t, e) <= sigma_c`` for at least one earl
 answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
 
 * ``embedding`` (default, issue 20): the cosine of their sentence embeddings
-  (:mod:`chatmatch.scoring.embed`, all-MiniLM-L6-v2), ``sigma_c`` 0.5: a bot that rewords
+  (:mod:`chatmatch.runtime.embed`, all-MiniLM-L6-v2), ``sigma_c`` 0.5: a bot that rewords
   an answer ("i love classical music" / "classical is my favourite", cosine 0.82) is
   consistent, an answer about something else ("mostly heavy metal these days", 0.24) is
   not. An embedding cannot see "not": "i hate classical music" is as close (0.82) as the
@@ -32,7 +32,7 @@ answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
   ``sigma_c`` 0.8. Lexical: the paraphrase above (cosine 0.18) is charged, a bot that
   repeats one canned sentence never is.
 
-Measured against people on all DSTC9 chats (docs/validity.md, "Consistency on meaning"):
+Measured against people on all DSTC9 chats (docs/appendix/validity-measurements.md, "Consistency on meaning"):
 chat-level rho +0.29 against "consistent", +0.21 [+0.01, +0.43] over TF-IDF's, paired.
 
 With ``self_contradictions: true`` (needs ``similarity: embedding``) a bot's statements
@@ -59,7 +59,7 @@ only a question that holds a content word (:func:`chatmatch.scoring.questions.as
 "why?", "what?", "which one?", "how so?" are follow-ups about the turn before them; asked
 twice they are two different questions, and different answers to them contradict
 nothing. On DSTC9's human-bot chats such follow-ups were a large share of the "repeated
-questions" (docs/scoring.md, "Options chosen by measurement").
+questions" (docs/appendix/scoring-measurements.md, "Options chosen by measurement").
 
 ``sigma_r`` (which questions are repeated) is consistency's own parameter; left unset it
 takes diversity's value in a scoring config (0.95 by default). Details list every tested
@@ -82,10 +82,10 @@ from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, check_turns,
                                              similarity_matrix)
 from chatmatch.scoring.diversity import sigma
-from chatmatch.scoring.embed import MINILM, Embedder, check_embedder, get_embedder
+from chatmatch.runtime.embed import MINILM, Embedder, check_embedder, get_embedder
 from chatmatch.scoring.repetitions import Repetition
 from chatmatch.scoring.questions import asks_something
-from chatmatch.scoring.text import is_empty
+from chatmatch.common.text import is_empty
 from chatmatch.transcript import Transcript
 
 DEFAULT_SIGMA_C = 0.8

@@ -8,7 +8,7 @@ distinct texts of all games; each game's TF-IDF vectors fit once and its repetit
 once per ``sigma_r``) and passes it to each scorer's ``score_games(games, context)``.
 A scorer called on its own (``scorer.score_games(games)``) builds the context of its own
 needs. Nothing here outlives the scoring call: loaded models live in
-:data:`chatmatch.resources.RESOURCES`, analyses of games only here.
+:data:`chatmatch.runtime.resources.RESOURCES`, analyses of games only here.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from chatmatch.progress import Progress
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.features import GameSimilarity, TurnFeatures, spacy_table
 from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised, repeated
-from chatmatch.scoring.text import normalise
+from chatmatch.common.text import normalise
 from chatmatch.transcript import Transcript
 
 @dataclass(frozen=True)

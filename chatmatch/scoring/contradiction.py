@@ -3,7 +3,7 @@
 No natural-language-inference (contradiction) model can be had offline from PyPI here
 (the NLI packages listed there download their weights from the Hugging Face hub at run
 time), so chatmatch approximates one with sentence embeddings
-(:mod:`chatmatch.scoring.embed`) and the sentences' polarity. This is a heuristic, and it
+(:mod:`chatmatch.runtime.embed`) and the sentences' polarity. This is a heuristic, and it
 is named one (``self_contradictions`` in consistency's options):
 
 * a *statement* is a sentence of a bot's turn that is not a question, has at least
@@ -18,7 +18,7 @@ is named one (``self_contradictions`` in consistency's options):
   polarity and never counts. A change of fact that keeps the polarity ("i'm a teacher" /
   "i work as a nurse") is not seen: that needs a real NLI model.
 
-Measured against people (docs/scoring.md, "Options chosen by measurement") the check ranks
+Measured against people (docs/appendix/scoring-measurements.md, "Options chosen by measurement") the check ranks
 systems opposite to their "consistent" rating (FED -1.00, DSTC9 -0.16), so it is an
 option for reading a game's details, not a default.
 """
@@ -31,8 +31,8 @@ from typing import Sequence
 
 import numpy as np
 
-from chatmatch.scoring.embed import Embedder, cosine
-from chatmatch.scoring.text import is_question, normalise, tokens
+from chatmatch.runtime.embed import Embedder, cosine
+from chatmatch.common.text import is_question, normalise, tokens
 
 #: a statement has at least this many tokens ("i do." says too little to contradict)
 MIN_TOKENS = 3

@@ -8,7 +8,7 @@ the first turn, which has no history):
 1. ``Rep(t)`` = the earlier turns of the *same speaker* (the seed utterance counts as the
    starter's) with ``Sim(t, u) >= sigma_r`` (default 0.95).
 2. If ``Rep(t)`` is empty, ``t`` is not a repetition.
-3. If ``t`` is a question (:func:`chatmatch.scoring.text.is_question`) and ``Rep(t)`` holds
+3. If ``t`` is a question (:func:`chatmatch.common.text.is_question`) and ``Rep(t)`` holds
    a question, ``t`` is a *repeated question* and is penalised; its *original* is the most
    similar such question (the latest one on a tie).
 4. Otherwise ``t`` is penalised unless the turn just before it is a repeated question
@@ -35,8 +35,8 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.context import GameAnalysis
-from chatmatch.scoring.embed import MINILM, Embedder, EmbeddingSimilarity, get_embedder
-from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised, repeated
+from chatmatch.runtime.embed import MINILM, Embedder, EmbeddingSimilarity, get_embedder
+from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised
 from chatmatch.transcript import Transcript, Turn
 
 DEFAULT_SIGMA_R = 0.95
@@ -54,13 +54,6 @@ def penalised_turns(game: Transcript, sigma_r: float | None = None) -> frozenset
     :meth:`~chatmatch.scoring.context.GameAnalysis.penalised`), so that a repetition is
     penalised once, in diversity, and rewarded nowhere else."""
     return penalised(find_repetitions(game, sigma(sigma_r)))
-
-
-def repeated_turns(game: Transcript, sigma_r: float | None = None) -> frozenset[int]:
-    """Indices of every turn Algorithm 1 finds repeating an earlier turn of its speaker,
-    penalised or not (an answer repeated because the question was repeated is excused by
-    diversity but says nothing new either)."""
-    return repeated(game, find_repetitions(game, sigma(sigma_r)))
 
 
 class RepetitionParams(ScorerParams):

@@ -2,7 +2,7 @@
 
 * spaCy features (:func:`spacy_table`): named entities (knowledge) and content-word
   lemmas (relevance). The pipeline is loaded once per process
-  (:func:`chatmatch.resources.load_spacy`) and each distinct turn text of a scoring call
+  (:func:`chatmatch.runtime.resources.load_spacy`) and each distinct turn text of a scoring call
   is run through ``nlp.pipe`` once, over all games together: the engine builds the table
   for the union of what the scorers declare (:class:`chatmatch.scoring.context.Needs`)
   and hands it to them in the :class:`~chatmatch.scoring.context.ScoringContext`, so one
@@ -23,9 +23,9 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from chatmatch.resources import load_spacy
-from chatmatch.scoring.errors import ScoringError
-from chatmatch.scoring.text import normalise, tokens
+from chatmatch.runtime.resources import load_spacy
+from chatmatch.runtime.errors import ScoringError
+from chatmatch.common.text import normalise, tokens
 
 #: Parts of speech whose lemmas are "content words" for relevance.
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
@@ -121,7 +121,7 @@ class GameSimilarity:
     """TF-IDF vectors of one game's turns; cosine similarities computed only where asked.
 
     The vectorizer is fit on the game's texts (every turn, the seed included, is a
-    document). Tokens are :func:`chatmatch.scoring.text.tokens`; sklearn's default smoothed
+    document). Tokens are :func:`chatmatch.common.text.tokens`; sklearn's default smoothed
     IDF and L2 norm. A similarity is the dot product of two sparse rows, rounded to 9
     decimals (so identical turns have exactly 1.0) and clipped to [0, 1]; a turn with no
     token has similarity 0 with every turn. The vectors are sparse (memory linear in the

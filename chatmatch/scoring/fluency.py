@@ -1,7 +1,7 @@
 """Fluency: perplexity of the bot's turns under a language model (lower is better).
 
 Every credited turn (not the seed) is scored by the language model (:mod:`chatmatch.
-scoring.lm`): ``backend: transformers`` (default; ``model: smollm2`` = SmolLM2-135M-
+runtime.lm`): ``backend: transformers`` (default; ``model: smollm2`` = SmolLM2-135M-
 Instruct, or any Hugging Face id / local directory / ``.gguf`` file) or ``backend:
 ngram`` (a Kneser-Ney trigram model of chit-chat, an approximation; ``model`` ignored).
 All the turns of all the games go to the model in one call, so it batches across games
@@ -58,8 +58,8 @@ from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
-from chatmatch.scoring.lm import SMOLLM2, LanguageModel, get_lm
-from chatmatch.scoring.text import normalise, tokens
+from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm
+from chatmatch.common.text import normalise, tokens
 from chatmatch.scoring.variety import chitchat_unigrams
 from chatmatch.transcript import Transcript
 
@@ -88,9 +88,9 @@ class Fluency(Scorer):
         skip_repetitions: bool = True
         #: Algorithm 1's threshold for ``skip_repetitions`` (None: diversity's)
         sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
-        #: texts a batch (auto: 16 on a CPU, 256 on a GPU; chatmatch.scoring.lm.CPU_BATCH)
+        #: texts a batch (auto: 16 on a CPU, 256 on a GPU; chatmatch.runtime.lm.CPU_BATCH)
         batch_size: int | Literal["auto"] = "auto"
-        #: texts longer than this are scored in sliding windows (chatmatch.scoring.lm)
+        #: texts longer than this are scored in sliding windows (chatmatch.runtime.lm)
         max_tokens: int = Field(default=512, ge=2)
         #: a batch holds at most this many padded tokens (and at most batch_size texts;
         #: auto: 2,048 on a CPU, 32,768 on a GPU)

@@ -48,12 +48,12 @@ from typing import Any, Literal, Sequence
 from pydantic import Field, field_validator, model_validator
 
 from chatmatch.records import DimensionScore
-from chatmatch.resources import load_spacy
+from chatmatch.runtime.resources import load_spacy
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext, SpacyNeed
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.features import ENTITIES, LEMMAS
-from chatmatch.scoring.text import tokens
+from chatmatch.common.text import tokens
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
 from chatmatch.scoring.variety import chitchat_nidf
 from chatmatch.transcript import Transcript

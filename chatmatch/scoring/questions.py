@@ -1,7 +1,7 @@
 """Specific questions: questions that ask about something (proactivity's ``questions:
 specific``).
 
-A question (a sentence that :func:`chatmatch.scoring.text.question_count` counts) is
+A question (a sentence that :func:`chatmatch.common.text.question_count` counts) is
 *generic* when all its tokens are function words (:data:`FUNCTION_WORDS`: pronouns,
 auxiliaries, wh-words, particles, fillers): "what about you?", "and you?", "how are you?",
 "really?", "why?", "what do you mean?" ask nothing a bot brought. It is *repeated* when
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from chatmatch.scoring.text import is_question, normalise, tokens
+from chatmatch.common.text import is_question, normalise, tokens
 
 FUNCTION_WORDS = frozenset("""
 a about above after again all also am an and any anything are aren't around as at be

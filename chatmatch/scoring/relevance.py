@@ -55,7 +55,7 @@ distinct concepts. Over the bot's credited turns (the seed excluded):
 
 The square root sits between the count per turn (length-biased upward) and the share
 (biased downward); it is the cosine normaliser of the overlap of the turn's concept set
-with what it recalls. Measured (docs/validity.md, "Relevance without length"): chat rho
+with what it recalls. Measured (docs/appendix/validity-measurements.md, "Relevance without length"): chat rho
 with a DSTC9 system's mean turn words / total words +0.42 / +0.24 (the count +0.39 /
 +0.77), system tau with people's "coherent" +0.38 and "topic depth" +0.45 (per_concept
 +0.31 / +0.38; the count +0.56 / +0.64, through chat length), FED +1.00; and the known
@@ -105,7 +105,7 @@ from chatmatch.scoring.base import Needs, ScoringContext
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, sigma, skipped_turns
-from chatmatch.scoring.embed import MINILM, Embedder, get_embedder
+from chatmatch.runtime.embed import MINILM, Embedder, get_embedder
 from chatmatch.scoring.features import LEMMAS
 from chatmatch.scoring.knowledge import SpacyParams, SpacyScorer
 from chatmatch.transcript import Transcript, Turn

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping, Protocol, Sequence
 import numpy as np
 
 from chatmatch.scoring.features import GameSimilarity
-from chatmatch.scoring.text import is_question
+from chatmatch.common.text import is_question
 from chatmatch.transcript import Transcript
 
 

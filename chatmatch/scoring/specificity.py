@@ -1,6 +1,6 @@
 """Specificity: lexical variety of the bot's text (higher is better).
 
-``method`` chooses the measure (docs/scoring.md, "Options chosen by measurement"):
+``method`` chooses the measure (docs/appendix/scoring-measurements.md, "Options chosen by measurement"):
 
 * ``distinct`` (the paper): the mean of Distinct-1 and Distinct-2 pooled over the bot's
   turns (below). A pooled type-token ratio falls as the text grows, so it rewards the bot
@@ -15,7 +15,7 @@
 
 Distinct-n of a bot (Li et al. 2016) = distinct token n-grams / all token n-grams, pooled
 over all the bot's turns in the game (n-grams never cross a turn boundary). Tokens are
-:func:`chatmatch.scoring.text.tokens` -- words and emoji, never characters (the authors'
+:func:`chatmatch.common.text.tokens` -- words and emoji, never characters (the authors'
 released scorer counted characters). Raw score = (Distinct-1 + Distinct-2) / 2.
 
 A bot with no token at all scores 0; a bot whose turns are all one word has no bigram,
@@ -47,7 +47,7 @@ from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
-from chatmatch.scoring.text import tokens
+from chatmatch.common.text import tokens
 from chatmatch.scoring.variety import chitchat_nidf, moving_distinct
 from chatmatch.transcript import Transcript
 

@@ -3,7 +3,7 @@
 ParlAI-era logs are lower-cased and pre-tokenised (``i ' m from chicago . i love mario
 kart``). spaCy's small English NER leans on capital letters: on such text it misses most
 entities and tags odd ones. :func:`restore_case` first rejoins the tokens
-(:func:`chatmatch.scoring.text.normalise`: ``i ' m`` -> ``i'm``, `` .`` -> ``.``), then
+(:func:`chatmatch.common.text.normalise`: ``i ' m`` -> ``i'm``, `` .`` -> ``.``), then
 asks a statistical truecaser which casing each word most likely has in context: the
 ``truecase`` package (PyPI, MIT; Lita et al. 2003's unigram/bigram/trigram casing model,
 trained on NLTK's English corpora and shipped inside the package, so it works offline).
@@ -27,8 +27,8 @@ import threading
 from functools import lru_cache
 from typing import Any, Iterable
 
-from chatmatch.resources import RESOURCES, require
-from chatmatch.scoring.text import normalise
+from chatmatch.runtime.resources import RESOURCES, require
+from chatmatch.common.text import normalise
 
 #: below this share of capital letters a bot's text counts as lower-cased
 LOWERCASE_SHARE = 0.01

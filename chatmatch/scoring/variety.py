@@ -31,8 +31,8 @@ from collections import Counter
 from typing import Hashable, Sequence
 
 from chatmatch.common.safeio import read_text_bounded
-from chatmatch.resources import RESOURCES, cache_dir
-from chatmatch.scoring.text import tokens
+from chatmatch.common.text import tokens
+from chatmatch.runtime.resources import RESOURCES, cache_dir
 
 WORDS_CACHE = "chitchat-words-v1.json"
 _LOCK = threading.RLock()
@@ -124,7 +124,7 @@ def chitchat_words() -> dict[str, dict[str, int]]:
                 return data
             except (OSError, ValueError):
                 pass  # a damaged cache file: count again and overwrite it
-        from chatmatch.scoring.ngram import chitchat_texts
+        from chatmatch.runtime.ngram import chitchat_texts
 
         counted = word_counts(chitchat_texts())
         tmp = path.with_suffix(f".tmp{os.getpid()}")

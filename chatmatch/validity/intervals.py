@@ -26,6 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats
 
+from chatmatch.common.stats import tau_b_rows
 from chatmatch.records import nan_to_none
 
 #: bootstrap resamples when nobody says otherwise
@@ -49,18 +50,6 @@ class Estimate:
         if self.low is None or self.high is None:
             return f"{self.value:+.2f}"
         return f"{self.value:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
-
-
-def tau_b_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Kendall tau-b of every row of ``x`` against the same row of ``y`` (shape
-    ``(rows, systems)``); NaN where a row ranks every system the same."""
-    sx = np.sign(x[:, :, None] - x[:, None, :])
-    sy = np.sign(y[:, :, None] - y[:, None, :])
-    num = (sx * sy).sum(axis=(1, 2))
-    den = np.sqrt((sx != 0).sum(axis=(1, 2)) * (sy != 0).sum(axis=(1, 2)).astype(float))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: np.ndarray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-    return out
 
 
 def rho_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:

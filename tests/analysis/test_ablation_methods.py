@@ -5,7 +5,7 @@ import pytest
 from chatmatch.analysis.ablation import ablation_table
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.methods import method_table
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from tests.analysis.helpers import game, won, write_run
 
 DIMS = ("x", "y", "z")

@@ -15,7 +15,7 @@ import pytest
 
 from chatmatch.analysis.human import load_human
 from chatmatch.analysis.report import build_report
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium not found; "

@@ -8,7 +8,7 @@ from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.plots import head_to_head_matrix, plot_run
 from chatmatch.analysis.report import _num, build_report
 from chatmatch.records import ScoreRecord
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from chatmatch.scoring.details import TurnNote, detail_notes, turn_notes
 from chatmatch.transcript import make_transcript
 from tests.analysis.helpers import won, write_run

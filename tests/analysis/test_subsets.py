@@ -5,7 +5,7 @@ import pytest
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.subsets import subset_table
 from chatmatch.errors import ChatmatchError
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from tests.analysis.helpers import won, write_run
 
 BOTS = ["A", "B", "C", "D"]

@@ -14,7 +14,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from chatmatch.cli import cli
-from chatmatch.cli.run import estimate_line, forfeited_games, games_to_play
+from chatmatch.run.estimate import estimate_line, forfeited_games, games_to_play
 from chatmatch.play.schedule import double_round_robin
 from tests.reliability.helpers import REPO, cli_env
 

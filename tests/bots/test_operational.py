@@ -6,7 +6,7 @@ directories and caches written before this rule are still read."""
 from __future__ import annotations
 
 import json
-import time
+import threading
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -24,16 +24,22 @@ from tests.fake_openai import FakeOpenAI, chat_completion, reply_for
 
 @pytest.fixture
 def slow_late() -> Iterator[FakeOpenAI]:
-    """Answers at once, except requests with 4 or more messages (late turns): 1.5 s."""
+    """Answers at once, except requests with 4 or more messages (late turns), which wait
+    until the test sets ``fake.release`` (after the client has given up on them)."""
     fake = FakeOpenAI()
+    release = threading.Event()
 
     def answer(path: str, body: dict[str, Any]) -> dict[str, Any]:
         if len(body["messages"]) >= 4:
-            time.sleep(1.5)
+            release.wait(60)
         return chat_completion(reply_for(body))
     fake.answer = answer
+    fake.release = release  # type: ignore[attr-defined]
     with fake:
-        yield fake
+        try:
+            yield fake
+        finally:
+            release.set()
 
 
 def cfg(url: str, out: Path, timeout_s: float, retries: int = 0) -> Any:
@@ -68,6 +74,7 @@ def test_a_timeout_forfeit_is_fixed_in_place_with_the_cache(tmp_path: Path,
     cached = len(ReplyCache(run / CACHE_FILE))
     assert cached > 0  # the early turns were answered and kept
 
+    slow_late.release.set()  # type: ignore[attr-defined]  # late turns answer at once now
     fixed = run_tournament(cfg(slow_late.base_url, run, timeout_s=10), replay_forfeits=True)
     assert fixed.forfeits == [] and sorted(fixed.replayed) == sorted(lost[0].games)
     # the replies answered in the first run were not asked again

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from chatmatch.cli import cli
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from tests.analysis.test_fed import dialogue
 
 

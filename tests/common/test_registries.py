@@ -1,5 +1,5 @@
 """One contract for every registry (chatmatch.common.registry): bot adapters, scorers (dimensions
-and judges), ranking methods and perturbation families. Every registered item loads and
+and judges), ranking methods, perturbation families and language-model engines. Every registered item loads and
 carries its metadata, a typo gets a "did you mean", and an import path finds the same item."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from chatmatch.common.registry import Registry, UnknownNameError
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking import RANKERS
 from chatmatch.robustness.perturb import FAMILIES, Family
+from chatmatch.runtime.lm import ENGINES
 from chatmatch.scoring.base import DIMENSIONS, SCORERS
 
 
@@ -64,6 +65,9 @@ CONTRACTS = {
                          "repetiton", "repetition", f"{__name__}:SHOUTING",
                          lambda: SHOUTING,
                          ("repetition", "paraphrase", "closed_date")),
+    "engines": Contract(ENGINES, "chatmatch.engines", {}, "onnxrutime", "onnxruntime",
+                        "chatmatch.runtime.lm_ort:ENGINE", lambda: ENGINES.get("onnxruntime"),
+                        ("torch", "llama-cpp", "onnxruntime")),
 }
 
 
@@ -162,7 +166,8 @@ def test_unreadable_entry_point_metadata_is_named_not_raised(
 #: built-ins because the core's code names none of them; setup.cfg does, and only these
 BUILTIN_HOMES = {"chatmatch.bots": ("chatmatch_bots.",),
                  "chatmatch.scorers": ("chatmatch.scoring.", "chatmatch.judges."),
-                 "chatmatch.rankers": ("chatmatch.ranking.",)}
+                 "chatmatch.rankers": ("chatmatch.ranking.",),
+                 "chatmatch.engines": ("chatmatch.runtime.",)}
 
 
 def _declared(group: str) -> dict[str, str]:
@@ -188,7 +193,7 @@ def test_the_builtins_are_the_entry_points_setup_cfg_declares(group: str) -> Non
 
 
 @pytest.mark.parametrize("contract", [c for k, c in sorted(CONTRACTS.items()) if k != "families"],
-                         ids=["bots", "rankers", "scorers"])
+                         ids=["bots", "engines", "rankers", "scorers"])
 def test_every_builtin_is_registered_under_its_entry_point(contract: Contract) -> None:
     assert contract.group is not None
     declared = _declared(contract.group)

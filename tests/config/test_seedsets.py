@@ -14,7 +14,7 @@ from chatmatch.errors import ConfigError
 from chatmatch.play.schedule import SeedPlan, double_round_robin
 from chatmatch.run.seedtables import category_rankings
 from chatmatch.run.tournament import run_tournament
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 REPO = Path(__file__).resolve().parents[2]
 PAPER_SEEDS = REPO / "tournaments" / "seeds" / "paper_seed_types.csv"

@@ -19,7 +19,7 @@ from chatmatch.ranking import RankingConfig, rank
 from chatmatch.ranking import RANKERS
 from chatmatch.ranking.params import PointsRule
 from chatmatch.records import GameResult
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from chatmatch.scoring.points import award_points
 from tests.ranking_plugin import WinsParams, rank_by_wins
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chatmatch.errors import RunDirError
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 
 
 @pytest.mark.parametrize("ranking, message", [

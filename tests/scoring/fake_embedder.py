@@ -8,7 +8,7 @@ from typing import Sequence
 
 import numpy as np
 
-from chatmatch.scoring.text import tokens
+from chatmatch.common.text import tokens
 
 #: word -> concept axis (synonyms share an axis)
 CONCEPTS = {"classical": 0, "mozart": 0, "music": 1, "favourite": 2, "love": 2, "like": 2,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from scoring_dialogues import game
 
-from chatmatch.resources import Store
+from chatmatch.runtime.resources import Store
 from chatmatch.scoring import repetitions
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.config import ScoringConfig

@@ -15,7 +15,7 @@ from chatmatch.scoring import context as context_module
 from chatmatch.scoring.base import DIMENSIONS, Needs, Scorer, ScoringContext, SpacyNeed
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import build_context, load_scorers, score_games
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.features import ENTITIES, LEMMAS
 from chatmatch.scoring.repetitions import find_repetitions
 from chatmatch.transcript import Transcript
@@ -156,7 +156,7 @@ def test_loading_names_the_model_a_scorer_declares() -> None:
 
 
 def test_nothing_about_a_game_is_kept_between_scoring_calls() -> None:
-    from chatmatch.resources import RESOURCES
+    from chatmatch.runtime.resources import RESOURCES
 
     score_games([game(FIGURE2)], ScoringConfig(dimensions=["diversity", "knowledge"]).build_scorers())
     assert {s.name for s in RESOURCES.stores()} <= {

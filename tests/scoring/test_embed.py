@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from scoring_dialogues import game
 
-from chatmatch.resources import MissingResource
+from chatmatch.runtime.resources import MissingResource
 from chatmatch.scoring.consistency import Consistency
-from chatmatch.scoring.embed import MINILM, model_folder
+from chatmatch.runtime.embed import MINILM, model_folder
 
 
 def test_a_missing_model_folder_is_a_clear_error(tmp_path: object) -> None:
@@ -19,7 +19,7 @@ def test_a_missing_model_folder_is_a_clear_error(tmp_path: object) -> None:
 @pytest.fixture(scope="module")
 def minilm() -> object:
     pytest.importorskip("torch")
-    from chatmatch.scoring.embed import get_embedder
+    from chatmatch.runtime.embed import get_embedder
 
     try:
         model_folder(MINILM)
@@ -31,7 +31,7 @@ def minilm() -> object:
 @pytest.mark.slow
 def test_real_model_paraphrase_is_consistent_contradiction_is_not(minilm: object,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from chatmatch.scoring.embed import get_embedder
+    from chatmatch.runtime.embed import get_embedder
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     assert get_embedder(MINILM) is minilm  # loaded once per process

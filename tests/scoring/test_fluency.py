@@ -10,9 +10,9 @@ from typing import Sequence
 import pytest
 from scoring_dialogues import game
 
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.scoring.lm import TransformersLM, _batching, get_lm, load_weights, resolve_model
+from chatmatch.runtime.lm import TransformersLM, batch_sizes, get_lm, load_weights, resolve_model
 
 
 class ScriptedLM:
@@ -143,9 +143,9 @@ def test_params_validation() -> None:
 def test_auto_batching_is_small_on_a_cpu_and_large_on_a_gpu(tiny_model_dir: Path) -> None:
     """bench_gpu.py: the CPU's 16 texts / 2,048 tokens left an H200 idle (14.4 s against
     2.6 s at 256 / 32,768 for the same 7,891 texts)."""
-    assert _batching("auto", "auto", "cpu") == (16, 2048)
-    assert _batching("auto", "auto", "cuda:1") == (256, 32768)
-    assert _batching(8, "auto", "cuda") == (8, 32768) and _batching("auto", 100, "cpu") == (16, 100)
+    assert batch_sizes("auto", "auto", "cpu") == (16, 2048)
+    assert batch_sizes("auto", "auto", "cuda:1") == (256, 32768)
+    assert batch_sizes(8, "auto", "cuda") == (8, 32768) and batch_sizes("auto", 100, "cpu") == (16, 100)
     lm = get_lm("transformers", str(tiny_model_dir), device="cpu", processes=1)
     assert isinstance(lm, TransformersLM) and (lm.batch_size, lm.max_batch_tokens) == (16, 2048)
     scorer = Fluency(Fluency.Params(model=str(tiny_model_dir), device="cpu", processes=1,

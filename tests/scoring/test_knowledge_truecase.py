@@ -9,11 +9,11 @@ import pytest
 from lowercase_entities import ITEMS, parlai_style
 from scoring_dialogues import game
 
-from chatmatch.resources import RESOURCES, MissingExtra, Store
+from chatmatch.runtime.resources import RESOURCES, MissingExtra, Store
 from chatmatch.scoring import truecase as tc
 from chatmatch.scoring.features import ENTITIES, spacy_features
 from chatmatch.scoring.knowledge import DEFAULT_EXCLUDED_LABELS, DEFAULT_SPACY_MODEL, Knowledge, entity_key
-from chatmatch.scoring.text import normalise
+from chatmatch.common.text import normalise
 
 
 def test_parlai_style_is_the_log_format() -> None:

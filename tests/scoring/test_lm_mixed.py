@@ -1,5 +1,5 @@
 """``precision: bf16-mixed``: bfloat16 matrix products, everything else float32
-(chatmatch/scoring/lm_mixed.py); on the tiny model of conftest, and (slow) on SmolLM2."""
+(chatmatch/runtime/lm_mixed.py); on the tiny model of conftest, and (slow) on SmolLM2."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.scoring.lm import TransformersLM, get_lm, load_weights
-from chatmatch.scoring.lm_mixed import Bf16Linear, bf16_mixed
+from chatmatch.runtime.lm import TransformersLM, get_lm, load_weights
+from chatmatch.runtime.lm_mixed import Bf16Linear, bf16_mixed
 
 LONG = " ".join(["i like tea and the cat is very good what do you like"] * 3)
 TEXTS = ["i like tea", "the cat is very good", "you", "what do you like", LONG, "a dog is good",

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from chatmatch.scoring import lm_forward
+from chatmatch.runtime import lm_forward
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.scoring.lm import TransformersLM, get_lm, load_weights
-from chatmatch.scoring.lm_forward import Batch, split_work
+from chatmatch.runtime.lm import TransformersLM, get_lm, load_weights
+from chatmatch.runtime.lm_forward import Batch, split_work
 
 LONG = " ".join(["i like tea and the cat is very good what do you like"] * 3)
 TEXTS = ["i like tea", "the cat is very good", "you", "what do you like", LONG, "a dog is good",
@@ -39,7 +39,7 @@ def test_each_process_runs_its_share_of_the_cores(tiny_model_dir: Path,
     computes its share: its own setting is put back)."""
     import torch
 
-    from chatmatch.scoring.lm_forward import torch_threads, usable_cpus
+    from chatmatch.runtime.lm_forward import torch_threads, usable_cpus
 
     model, tokenizer = load_weights(str(tiny_model_dir))
     expected = TransformersLM(model, tokenizer, name="one", batch_size=2,
@@ -125,7 +125,7 @@ def test_low_precision_keeps_a_float32_head(tiny_model_dir: Path, precision: str
 
 
 def test_a_bot_and_fluency_on_the_same_model_share_one_copy(tiny_model_dir: Path) -> None:
-    """Both load through chatmatch.resources.load_model (docs/scale.md)."""
+    """Both load through chatmatch.runtime.resources.load_model (docs/scale.md)."""
     from chatmatch.adapters import create_bot
 
     bot = create_bot("b", "causal-lm", {"model": str(tiny_model_dir)})

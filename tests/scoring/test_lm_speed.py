@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.scoring.lm import TransformersLM, get_lm, load_weights, windows
+from chatmatch.runtime.lm import TransformersLM, get_lm, load_weights, windows
 
 LONG = " ".join(["i like tea and the cat is very good what do you like"] * 3)
 TEXTS = ["i like tea", "the cat is very good", "you", "what do you like", LONG, "a dog is good"]
@@ -96,7 +96,7 @@ def _no_gpu() -> bool:
 
 @pytest.mark.skipif(not _no_gpu(), reason="checks the behaviour of a machine without a GPU")
 def test_device_auto_is_cpu_and_missing_gpu_is_a_one_line_error(tiny_model_dir: Path) -> None:
-    from chatmatch.resources import resolve_device
+    from chatmatch.runtime.resources import resolve_device
 
     assert resolve_device("auto") == "cpu"
     lm = get_lm("transformers", str(tiny_model_dir), device="auto")

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scoring_dialogues import game
 
-from chatmatch.scoring import ngram
+from chatmatch.runtime import ngram
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.scoring.ngram import BITS, NgramLM, chitchat_ngram_lm
+from chatmatch.runtime.ngram import BITS, NgramLM, chitchat_ngram_lm
 
 
 def test_hand_computed_kneser_ney() -> None:

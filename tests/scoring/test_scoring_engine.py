@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 from scoring_dialogues import FIGURE2, game
 
-from chatmatch.resources import MissingResource
+from chatmatch.runtime.resources import MissingResource
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import build_context, score_games

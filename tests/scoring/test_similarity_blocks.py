@@ -11,10 +11,10 @@ from scoring_dialogues import game
 
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.consistency import Consistency
-from chatmatch.scoring.errors import ScoringError
+from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.features import GameSimilarity, similarity_matrix
 from chatmatch.scoring.repetitions import find_repetitions
-from chatmatch.scoring.text import is_empty, is_question, tokens
+from chatmatch.common.text import is_empty, is_question, tokens
 from chatmatch.transcript import Transcript
 
 WORDS = "i you we like love hate dogs cats tea coffee paris rome where what do are is the a".split()

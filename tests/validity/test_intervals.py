@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from chatmatch.validity.intervals import agreement, paired_difference, rho_rows, tau_b_rows
+from chatmatch.common.stats import tau_b_rows
+from chatmatch.validity.intervals import agreement, paired_difference, rho_rows
 
 SYSTEMS = ["a", "a", "b", "b", "c", "c"]
 #: each system's chats lie wholly above the next system's: every resample keeps a > b > c

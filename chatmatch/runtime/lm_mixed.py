@@ -9,7 +9,7 @@ them with float32 accumulation (AVX512-BF16 on the CPU), and the product comes b
 float32. The residual stream, the norms, rotary, attention's softmax, the activation
 function, the token embeddings and the vocabulary projection stay float32.
 
-Why (docs/scoring.md, "Fluency LM precision"): SmolLM2's residual stream carries massive
+Why (docs/appendix/scoring-measurements.md, "Fluency LM precision"): SmolLM2's residual stream carries massive
 activations (the context token's reaches ~20,000 at layer 11, other tokens ~500), and a
 bfloat16 residual stream keeps 8 bits of them: one-word greetings moved by up to 4.6x under
 ``bf16``. Rounding the SiLU-gated MLP activations to bfloat16 (what ``torch.autocast`` does)

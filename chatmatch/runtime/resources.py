@@ -9,7 +9,7 @@
   (``pip install 'chatmatch[hf]'``).
 * :func:`load_model` -- a ``transformers`` tokenizer and model (the bots, the fluency LM
   and the local judges share one copy of each model); a GGUF file is dequantised once and
-  its float weights kept in ``cache_dir("gguf")`` (:mod:`chatmatch.gguf_cache`).
+  its float weights kept in ``cache_dir("gguf")`` (:mod:`chatmatch.runtime.gguf_cache`).
 * :func:`load_spacy` -- a spaCy pipeline (the knowledge and relevance dimensions, the AMR
   judge's dependency graphs).
 * :data:`RESOURCES` -- the one process-wide store of the models loaded once (language
@@ -162,7 +162,7 @@ class Resources:
         self.lm_weights: Store[Any, tuple[Any, Any]] = Store("lm_weights")
         self.spacy: Store[Any, Any] = Store("spacy")
         self.small_models: Store[Any, Any] = Store("small_models")
-        # fluency's language models (scoring.lm.get_lm), by backend and options
+        # fluency's language models (runtime.lm.get_lm), by backend and options
         self.language_models: Store[Any, Any] = Store("language_models")
         # knowledge's truecaser (scoring.truecase), one per process
         self.truecaser: Store[Any, Any] = Store("truecaser")
@@ -240,7 +240,7 @@ def _load_uncached(spec: ModelSpec) -> tuple[Any, Any]:
 
     try:
         if spec.gguf_file:  # dequantised once, then read back from the cache (gguf_cache)
-            from chatmatch.gguf_cache import load_gguf
+            from chatmatch.runtime.gguf_cache import load_gguf
 
             tokenizer, model = load_gguf(spec.model, spec.gguf_file, kind=spec.kind,
                                          dtype=spec.dtype, cache=cache_dir("gguf"), load=load)

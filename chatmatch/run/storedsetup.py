@@ -1,6 +1,6 @@
 """The setup stored in a run directory (its ``config.yaml``), read once and typed, for every
-reader: a resume (:mod:`chatmatch.run.tournament`, :mod:`chatmatch.play.league`) and the readers of a
-stored run (:class:`chatmatch.rundir.storedrun.Run`).
+reader: a resume (:mod:`chatmatch.run.tournament`, :mod:`chatmatch.run.league`) and the readers of a
+stored run (:class:`chatmatch.run.storedrun.Run`).
 
 ``chatmatch run`` writes the resolved tournament there; ``chatmatch score --out`` writes
 the settings (``scoring``, ``ranking``, ``seed``) beside its speakers as ``bots``. Both

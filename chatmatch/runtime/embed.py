@@ -11,7 +11,7 @@ directory holding another such model.
 :func:`check_embedder` checks that it could, without loading it); every
 embedder keeps each text's vector once (``Embedder.embed`` takes any number of texts and
 runs only the ones it has not seen, batched). Texts are normalised
-(:func:`chatmatch.scoring.text.normalise`) before they are embedded. Tests inject any
+(:func:`chatmatch.common.text.normalise`) before they are embedded. Tests inject any
 object with an ``embed(texts) -> ndarray`` method (:class:`Embedder`).
 """
 
@@ -24,8 +24,8 @@ from typing import Any, Protocol, Sequence
 
 import numpy as np
 
-from chatmatch.resources import RESOURCES, MissingResource, check_installed, require
-from chatmatch.scoring.text import normalise
+from chatmatch.runtime.resources import RESOURCES, MissingResource, check_installed, require
+from chatmatch.common.text import normalise
 
 #: the name of the packaged all-MiniLM-L6-v2 model
 MINILM = "minilm"
@@ -125,7 +125,7 @@ class EmbeddingSimilarity:
     token has similarity 0 with every turn (as under TF-IDF)."""
 
     def __init__(self, texts: Sequence[str], embedder: Embedder) -> None:
-        from chatmatch.scoring.text import is_empty
+        from chatmatch.common.text import is_empty
 
         vecs = embedder.embed(list(texts)) if texts else np.zeros((0, 1))
         empty = np.array([is_empty(t) for t in texts], dtype=bool)

@@ -1,7 +1,7 @@
 """The fluency LM's forward pass (summed token NLL of padded batches), and a pool of worker
 processes that runs batches of it in parallel.
 
-:func:`forward_nll` is the whole computation of :class:`chatmatch.scoring.lm.TransformersLM`
+:func:`forward_nll` is the whole computation of :class:`chatmatch.runtime.lm.TransformersLM`
 on one batch. :class:`ForwardPool` hands whole batches to ``processes - 1`` spawned worker
 processes (the calling process computes a share too), each with as many torch threads as
 the caller: every batch is computed by the same code, on the same tensors, with the same
@@ -145,7 +145,7 @@ class ForwardPool:
     this is as fast as one process of two threads (SmolLM2: 80.6 vs 82.4 s wall, 3.96 vs
     4.18 CPU ms a token); when other work holds a core, two torch threads in one process
     wait on each other and collapse (449 s wall against 27.5 s for one thread, same texts,
-    load average 3; docs/scoring.md, "Processes and threads"). The thread count does not change a
+    load average 3; docs/appendix/scoring-measurements.md, "Processes and threads"). The thread count does not change a
     perplexity: the matrix products split their rows between threads, not their sums
     (checked bit for bit on SmolLM2 in ``benchmarks/bench_processes.py``)."""
 

@@ -1,9 +1,9 @@
 """The fluency LM on llama.cpp: SmolLM2's GGUF computed as shipped (4-bit matmuls).
 
 :class:`LlamaCppLM` has the same ``perplexities(texts)`` as
-:class:`chatmatch.scoring.lm.TransformersLM` and the same definition of a perplexity (the
+:class:`chatmatch.runtime.lm.TransformersLM` and the same definition of a perplexity (the
 ``<|endoftext|>`` context token, every token of the text scored, texts longer than
-``max_tokens`` in the same sliding windows: :func:`chatmatch.scoring.lm_forward.windows`), but the
+``max_tokens`` in the same sliding windows: :func:`chatmatch.runtime.lm_forward.windows`), but the
 model runs through ``llama-cpp-python`` on the CPU. The GGUF's Q4_1 weights are used as
 they are; the torch engine dequantises them to float32 and multiplies in float32. The two
 differ: llama.cpp quantises the activations to 8 bits for its dot products and keeps the
@@ -15,19 +15,19 @@ either, so it is an option, not the default.
 Many short texts go through one ``llama_decode`` call: each window is its own sequence
 (``seq_id``) of a batch of at most ``batch_tokens`` tokens, so a 15-token turn does not
 pay a whole decode call. Distinct texts are cached for the life of the
-object and on disk for the machine, like the torch engine's (:mod:`chatmatch.scoring.lm_cache`).
+object and on disk for the machine, like the torch engine's (:mod:`chatmatch.runtime.lm_cache`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import threading
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator
 
-from chatmatch.scoring.errors import ScoringError
-from chatmatch.scoring.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
-from chatmatch.scoring.lm_forward import windowed_perplexities
+from chatmatch.runtime.errors import ScoringError
+from chatmatch.runtime.lm import LanguageModel, LMOptions, gguf_path, load_once
+from chatmatch.runtime.lm_forward import windowed_perplexities
+from chatmatch.runtime.lm_gguf import CachedGgufLM, check_cpu_gguf, cpu_threads
 
 #: Sequences (windows) per llama_decode call, at most.
 MAX_SEQS = 64
@@ -47,14 +47,6 @@ def require_llama() -> Any:
     return llama_cpp
 
 
-def llama_available() -> bool:
-    try:
-        import llama_cpp  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @contextlib.contextmanager
 def _quiet_fds() -> Iterator[None]:
     """Silence C-level writes to stdout/stderr (llama.cpp's loader logs there)."""
@@ -71,7 +63,30 @@ def _quiet_fds() -> Iterator[None]:
                 os.close(fd)
 
 
-class LlamaCppLM:
+class LlamaCppEngine:
+    """The ``llama-cpp`` engine (an entry point of ``chatmatch.engines``): :class:`LlamaCppLM`."""
+
+    def check(self, model: str, device: str, precision: str) -> None:
+        check_cpu_gguf("llama-cpp", "computes the GGUF's own quantised weights", model, device,
+                       precision)
+        require_llama()
+
+    def load(self, model: str, options: LMOptions) -> LanguageModel:
+        """The llama.cpp engine for ``model`` (a GGUF), loaded once per process."""
+        n = cpu_threads(options.threads)
+        path = gguf_path(model)
+        max_tokens = options.max_tokens
+
+        def build() -> LanguageModel:
+            return LlamaCppLM(path, name=model, max_tokens=max_tokens, threads=n, store=True)
+
+        return load_once(("llama-cpp", path, max_tokens, n), build)
+
+
+ENGINE = LlamaCppEngine()
+
+
+class LlamaCppLM(CachedGgufLM):
     """A GGUF model on llama.cpp scoring texts in multi-sequence batches."""
 
     def __init__(self, path: str, *, name: str, max_tokens: int = 512, batch_tokens: int = 512,
@@ -103,37 +118,16 @@ class LlamaCppLM:
         self._batch = self._llama._stack.enter_context(contextlib.closing(
             llama_cpp._internals.LlamaBatch(n_tokens=self.batch_tokens, embd=0, n_seq_max=1,
                                             verbose=False))).batch
-        self._cache: dict[str, float | None] = {}
-        self.store = PerplexityStore(lambda: fingerprint(
-            model_identity(os.path.dirname(path), os.path.basename(path)), "llama-cpp",
-            {"max_tokens": max_tokens, "context": self._context},
-            ("llama-cpp-python", "numpy"))) if store else None
-        self._lock = threading.Lock()
+        super().__init__(path, "llama-cpp", lambda: {"max_tokens": max_tokens, "context": self._context},
+                         ("llama-cpp-python", "numpy"), store=store)
 
     # --- public --------------------------------------------------------------------------
-    def perplexities(self, texts: Sequence[str]) -> list[float | None]:
-        """Perplexity of each text; distinct uncached texts are scored in batches."""
-        with self._lock:
-            return cached_perplexities(texts, self._cache, self.store,
-                                       lambda todo: self.score_ids([self.encode(t) for t in todo]))
-
     def encode(self, text: str) -> list[int]:
         """The context token, then the text's tokens (none for a blank text)."""
         if not text.strip():
             return []
         return self._context + list(self._llama.tokenize(text.encode("utf-8"), add_bos=False,
                                                          special=False))
-
-    def cache_size(self) -> int:
-        return len(self._cache)
-
-    def clear_cache(self) -> None:
-        self._cache.clear()
-
-    def close(self) -> None:
-        """Close the cache file (no worker processes to stop)."""
-        if self.store is not None:
-            self.store.close()
 
     def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
         """Perplexity of each id sequence (``None`` under 2 ids), one ``llama_decode`` a

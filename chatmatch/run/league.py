@@ -25,7 +25,7 @@ from chatmatch.errors import ChatmatchError, RunDirError
 from chatmatch.play.schedule import ScheduledGame, league_games
 from chatmatch.records import Manifest
 from chatmatch.rundir.store import RunDir
-from chatmatch.rundir.storedsetup import StoredSetup
+from chatmatch.run.storedsetup import StoredSetup
 
 #: settings that define the league: changing one makes every stored game another game
 LEAGUE_KEYS = ("seed", "seed_utterance", "exchanges")

@@ -1,6 +1,6 @@
 """A stored run read back once for every reader (``chatmatch rank``, ``show``, ``report``,
 ``plot``, ``analyze``, ``compare``): :meth:`Run.load` reads the manifest, the ranking setup,
-seed and dimension weights of ``config.yaml`` (once, typed: :mod:`chatmatch.rundir.storedsetup`)
+seed and dimension weights of ``config.yaml`` (once, typed: :mod:`chatmatch.run.storedsetup`)
 and the game results; transcripts and score records are read on demand.
 """
 
@@ -18,7 +18,7 @@ from chatmatch.ranking.points import PointsRule
 from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import stale_scores
 from chatmatch.rundir.store import RunDir
-from chatmatch.rundir.storedsetup import READ_ERRORS, StoredSetup
+from chatmatch.run.storedsetup import READ_ERRORS, StoredSetup
 from chatmatch.transcript import Transcript
 
 

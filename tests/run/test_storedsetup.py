@@ -1,5 +1,5 @@
 """One settings model (EvalSettings) for run, score, validate and stored runs, and a run
-directory's config.yaml read once, typed (chatmatch.rundir.storedsetup)."""
+directory's config.yaml read once, typed (chatmatch.run.storedsetup)."""
 
 import builtins
 import shutil
@@ -13,10 +13,10 @@ from chatmatch.config.tournament import TournamentConfig, load_config
 from chatmatch.errors import RunDirError
 from chatmatch.run.scorelogs import load_score_config, score_logs
 from chatmatch.run.tournament import run_tournament
-from chatmatch.rundir.resume import check_failures
+from chatmatch.run.resume import check_failures
 from chatmatch.rundir.store import RunDir
-from chatmatch.rundir.storedrun import Run
-from chatmatch.rundir.storedsetup import StoredSetup
+from chatmatch.run.storedrun import Run
+from chatmatch.run.storedsetup import StoredSetup
 from chatmatch.validity.lab import load_lab_config, with_ngram_fluency
 from tests.cli.test_score import logs
 from tests.run.test_runner import make_cfg

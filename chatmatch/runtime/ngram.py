@@ -3,7 +3,7 @@
 This is an *approximation* of the neural fluency score: a word trigram model trained on
 ``chitchat-dataset`` (7,168 English chit-chat conversations, about 2.5 M words) with one
 absolute discount ``D = 0.75`` at every order (Chen & Goodman's interpolated KN). Tokens
-are :func:`chatmatch.scoring.text.tokens` (lower-cased words and emoji); words seen fewer
+are :func:`chatmatch.common.text.tokens` (lower-cased words and emoji); words seen fewer
 than ``min_count`` times in training map to ``<unk>``. Each text is scored as
 ``<s> <s> w1 .. wn </s>``; its perplexity is ``exp`` of the mean negative log-probability
 of ``w1 .. wn </s>``.
@@ -11,7 +11,7 @@ of ``w1 .. wn </s>``.
 The model is stored as sorted ``int64`` keys and counts (numpy) and scored vectorised
 with ``searchsorted``: all the texts of a tournament in one pass. Training takes seconds;
 the result is written once to ``<cache dir>/ngram-kn3-chitchat-v1.npz`` (see
-:func:`chatmatch.resources.cache_dir`) and loaded from there afterwards.
+:func:`chatmatch.runtime.resources.cache_dir`) and loaded from there afterwards.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from chatmatch.resources import cache_dir
-from chatmatch.scoring.text import tokens
+from chatmatch.runtime.resources import cache_dir
+from chatmatch.common.text import tokens
 
 BITS = 21  # word ids < 2**21, three of them packed in one int64 key
 _MASK = (1 << BITS) - 1

@@ -1,11 +1,11 @@
 """The fluency LM on ONNX Runtime: SmolLM2's GGUF as an ONNX graph on the CPU.
 
 :class:`OrtLM` has the same ``perplexities(texts)`` as
-:class:`chatmatch.scoring.lm.TransformersLM` and the same definition of a perplexity (the
+:class:`chatmatch.runtime.lm.TransformersLM` and the same definition of a perplexity (the
 ``<|endoftext|>`` context token, every token of the text scored, texts longer than
-``max_tokens`` in the same sliding windows: :func:`chatmatch.scoring.lm_forward.windows`,
+``max_tokens`` in the same sliding windows: :func:`chatmatch.runtime.lm_forward.windows`,
 the same length-sorted padded batches). The model is the ONNX graph of
-:mod:`chatmatch.scoring.lm_ort_graph`, written from the GGUF itself (no torch, no export):
+:mod:`chatmatch.runtime.lm_ort_graph`, written from the GGUF itself (no torch, no export):
 by default the GGUF's weights dequantised to float32 and multiplied in float32, so the
 perplexities are the torch engine's up to float rounding, at ~0.77x its CPU time on the
 machine measured (the vocabulary projection runs on the scored positions only, and ONNX
@@ -17,7 +17,7 @@ The graph and the tokenizer are built from the GGUF once per machine (a few seco
 kept in ``cache_dir("onnx")/<file stem>-<sha256 of the file>-<variant>-ort<version>-...``:
 written into a temporary sibling and renamed into place; a copy that cannot be loaded is
 removed and rebuilt. Distinct texts are cached for the life of the object and on disk for
-the machine (:mod:`chatmatch.scoring.lm_cache`), under a key that names this engine.
+the machine (:mod:`chatmatch.runtime.lm_cache`), under a key that names this engine.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from chatmatch.scoring.errors import ScoringError
-from chatmatch.scoring.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
-from chatmatch.scoring.lm_forward import padded_batches, windowed_perplexities
+from chatmatch.runtime.errors import ScoringError
+from chatmatch.runtime.lm import LanguageModel, LMOptions, batch_sizes, gguf_path, load_once
+from chatmatch.runtime.lm_forward import padded_batches, windowed_perplexities
+from chatmatch.runtime.lm_gguf import CachedGgufLM, check_cpu_gguf, cpu_threads
 
 #: How to get the engine (the ``onnx`` extra of setup.cfg; both are wheels).
 ORT_INSTALL = "pip install 'onnxruntime>=1.20,<2' 'onnx>=1.16,<2'"
@@ -56,14 +57,39 @@ def require_ort() -> Any:
     return onnxruntime
 
 
-class OrtLM:
+class OrtEngine:
+    """The ``onnxruntime`` engine (an entry point of ``chatmatch.engines``): :class:`OrtLM`."""
+
+    def check(self, model: str, device: str, precision: str) -> None:
+        check_cpu_gguf("onnxruntime", "runs its own float32 graph of the GGUF", model, device,
+                       precision)
+        require_ort()
+
+    def load(self, model: str, options: LMOptions) -> LanguageModel:
+        """The ONNX Runtime engine for ``model`` (a GGUF), loaded once per process."""
+        size, tokens = batch_sizes(options.batch_size, options.max_batch_tokens, "cpu")
+        n = cpu_threads(options.threads)
+        path = gguf_path(model, "onnxruntime")
+        max_tokens = options.max_tokens
+
+        def build() -> LanguageModel:
+            return OrtLM(path, name=model, batch_size=size, max_tokens=max_tokens,
+                         max_batch_tokens=tokens, threads=n, store=True)
+
+        return load_once(("onnxruntime", path, size, max_tokens, tokens, n), build)
+
+
+ENGINE = OrtEngine()
+
+
+class OrtLM(CachedGgufLM):
     """A GGUF model as an ONNX graph on ONNX Runtime, scoring texts in padded batches."""
 
     def __init__(self, gguf: str, *, name: str, max_tokens: int = 512, batch_size: int = 16,
                  max_batch_tokens: int = 2048, threads: int = 1, store: bool = False,
                  variant: str = VARIANT, build: Callable[[Path], None] | None = None) -> None:
         """``variant``: the graph (``<weights>-a<accuracy_level>-h<head bits>``, see
-        :func:`chatmatch.scoring.lm_ort_graph.build_graph`; the default is the engine's),
+        :func:`chatmatch.runtime.lm_ort_graph.build_graph`; the default is the engine's),
         or the name of one that ``build(folder)`` writes (the benchmark's); ``store``:
         keep the perplexities in the machine's cache too."""
         ort = require_ort()
@@ -80,36 +106,16 @@ class OrtLM:
         self.vocab_size = len(vocab)
         ctx = vocab.get("<|endoftext|>")
         self._context = [int(ctx)] if ctx is not None else []
-        self._cache: dict[str, float | None] = {}
-        self.store = PerplexityStore(lambda: fingerprint(
-            model_identity(os.path.dirname(gguf), os.path.basename(gguf)), "onnxruntime",
-            {"max_tokens": max_tokens, "context": self._context, "graph": variant,
-             "graph_version": GRAPH_VERSION}, ("onnxruntime", "onnx", "gguf", "numpy"))) if store else None
-        self._lock = threading.Lock()
+        super().__init__(gguf, "onnxruntime", lambda: {
+            "max_tokens": max_tokens, "context": self._context, "graph": variant,
+            "graph_version": GRAPH_VERSION}, ("onnxruntime", "onnx", "gguf", "numpy"), store=store)
 
     # --- public --------------------------------------------------------------------------
-    def perplexities(self, texts: Sequence[str]) -> list[float | None]:
-        """Perplexity of each text; distinct uncached texts are scored in batches."""
-        with self._lock:
-            return cached_perplexities(texts, self._cache, self.store,
-                                       lambda todo: self.score_ids([self.encode(t) for t in todo]))
-
     def encode(self, text: str) -> list[int]:
         """The context token, then the text's tokens (none for a blank text)."""
         if not text.strip():
             return []
         return self._context + list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
-
-    def cache_size(self) -> int:
-        return len(self._cache)
-
-    def clear_cache(self) -> None:
-        self._cache.clear()
-
-    def close(self) -> None:
-        """Close the cache file (no worker processes to stop)."""
-        if self.store is not None:
-            self.store.close()
 
     def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
         """Perplexity of each id sequence (``None`` under 2 ids), batched as the torch
@@ -144,7 +150,7 @@ class OrtLM:
 
 def _build(gguf: str, out: Path, variant: str) -> None:
     """The graph ``variant`` and the tokenizer of ``gguf`` written into the folder ``out``."""
-    from chatmatch.scoring.lm_ort_graph import build_graph
+    from chatmatch.runtime.lm_ort_graph import build_graph
 
     weights, accuracy, head = variant.split("-")
     build_graph(gguf, out / "model.onnx", weights=weights, accuracy=int(accuracy[1:]),
@@ -180,8 +186,8 @@ def ensure_graph(gguf: str, variant: str, build: Callable[[Path], None]) -> Path
     else built by ``build(folder)`` into a temporary sibling and renamed into place."""
     import onnxruntime
 
-    from chatmatch.gguf_cache import file_sha256
-    from chatmatch.resources import cache_dir
+    from chatmatch.runtime.gguf_cache import file_sha256
+    from chatmatch.runtime.resources import cache_dir
 
     path = Path(gguf)
     name = (f"{path.stem}-{file_sha256(path)[:20]}-{variant}-ort{onnxruntime.__version__}"

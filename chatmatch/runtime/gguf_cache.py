@@ -8,7 +8,7 @@ starts. The result does not depend on anything but the file and the library vers
 ``cache_dir("gguf")/<file stem>-<sha256 of the file>-<kind>-<dtype>-tf<transformers>-torch<torch>``,
 and loads that folder afterwards. Safetensors stores the float tensors bit for bit, so the
 model computes exactly the same logits as one loaded from the GGUF (checked by
-tests/test_gguf_cache.py and ``benchmarks/bench_gguf_cache.py``).
+tests/runtime/test_gguf_cache.py and ``benchmarks/bench_gguf_cache.py``).
 
 The folder is written into a temporary sibling and renamed into place, so a process never
 reads half a copy and two processes writing at once both succeed. A copy that cannot be read
@@ -69,7 +69,7 @@ def copy_name(gguf: Path, kind: str, dtype: str) -> str:
 
 def file_sha256(path: Path) -> str:
     """The sha256 of a file's content (hex): what identifies a GGUF here and in the
-    perplexity cache (:mod:`chatmatch.scoring.lm_cache`)."""
+    perplexity cache (:mod:`chatmatch.runtime.lm_cache`)."""
     with path.open("rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 

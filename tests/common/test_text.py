@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatmatch.scoring.text import is_empty, is_question, normalise, question_count, tokens
+from chatmatch.common.text import is_empty, is_question, normalise, question_count, tokens
 
 
 @pytest.mark.parametrize("raw, expected", [

@@ -1,4 +1,4 @@
-"""The dequantised copy of a GGUF model (chatmatch.gguf_cache): written once, read back with
+"""The dequantised copy of a GGUF model (chatmatch.runtime.gguf_cache): written once, read back with
 bit-identical logits, rebuilt when damaged, bypassed when switched off."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from chatmatch.gguf_cache import CACHE_SWITCH_ENV, copy_name, load_gguf
+from chatmatch.runtime.gguf_cache import CACHE_SWITCH_ENV, copy_name, load_gguf
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -112,7 +112,7 @@ def test_a_cache_that_cannot_be_written_costs_speed_not_the_result(tiny: Path, t
     def full_disk(*_args: Any) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("chatmatch.gguf_cache._write", full_disk)
+    monkeypatch.setattr("chatmatch.runtime.gguf_cache._write", full_disk)
     load = FromGguf(tiny)
     pair = load_gguf(str(tiny), "tiny.gguf", kind="causal", dtype="float32", cache=tmp_path, load=load)
     assert pair[1] is not None and list(tmp_path.iterdir()) == []
@@ -129,8 +129,8 @@ def test_the_copy_is_named_by_the_file_content_dtype_and_versions(tiny: Path, tm
 
 @pytest.mark.slow
 def test_smollm2_from_the_copy_scores_exactly_as_from_the_gguf(monkeypatch: pytest.MonkeyPatch) -> None:
-    from chatmatch.resources import RESOURCES
-    from chatmatch.scoring.lm import get_lm
+    from chatmatch.runtime.resources import RESOURCES
+    from chatmatch.runtime.lm import get_lm
 
     texts = ["hi there! how are you today?", "ok", "I like to read books about old ships."]
     values = []

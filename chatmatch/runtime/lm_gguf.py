@@ -1,0 +1,75 @@
+"""What the engines that compute a GGUF on the CPU share (``llama-cpp``:
+:mod:`chatmatch.runtime.lm_llama`, ``onnxruntime``: :mod:`chatmatch.runtime.lm_ort`):
+the checks of their settings, their ``threads``, and :class:`CachedGgufLM`, the caches
+around their ``score_ids`` (the distinct texts of the object in memory and, when asked, on
+disk for the machine: :mod:`chatmatch.runtime.lm_cache`)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, Callable, Sequence
+
+from chatmatch.runtime.errors import ScoringError
+from chatmatch.runtime.lm import LLAMA_AUTO_THREADS, gguf_path
+from chatmatch.runtime.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
+
+
+def check_cpu_gguf(engine: str, what: str, model: str, device: str, precision: str) -> None:
+    """The checks every CPU engine of a GGUF shares (``what``: how it computes the GGUF,
+    for the precision message): ``precision`` left at fp32, a CPU device, a GGUF model."""
+    if precision != "fp32":
+        raise ScoringError(f"precision {precision!r} is a setting of the torch engine; "
+                           f"{engine} {what}: leave precision out, or set engine: torch")
+    if device not in ("cpu", "auto"):
+        raise ScoringError(f"engine {engine!r} runs on the CPU, but device is {device!r}; "
+                           "use engine: torch on a GPU, or device: cpu")
+    gguf_path(model, engine)  # a settings mistake first, then a missing package
+
+
+def cpu_threads(threads: int | str) -> int:
+    """``threads`` of llama-cpp and onnxruntime (``auto``: one a usable core, at most
+    :data:`~chatmatch.runtime.lm.LLAMA_AUTO_THREADS`)."""
+    from chatmatch.runtime.lm_forward import usable_cpus
+
+    return min(usable_cpus(), LLAMA_AUTO_THREADS) if threads == "auto" else int(threads)
+
+
+class CachedGgufLM:
+    """``perplexities(texts)`` of a GGUF engine: distinct uncached texts go to the
+    subclass's :meth:`score_ids` (after :meth:`encode`), one call at a time; values are
+    kept for the life of the object and, with ``store``, in the machine's cache under a
+    key made of the GGUF's sha256, ``engine``, ``settings()`` and the versions of ``libs``."""
+
+    def __init__(self, gguf: str, engine: str, settings: Callable[[], dict[str, Any]],
+                 libs: tuple[str, ...], *, store: bool) -> None:
+        self._cache: dict[str, float | None] = {}
+        self.store = PerplexityStore(lambda: fingerprint(
+            model_identity(os.path.dirname(gguf), os.path.basename(gguf)), engine, settings(),
+            libs)) if store else None
+        self._lock = threading.Lock()
+
+    def perplexities(self, texts: Sequence[str]) -> list[float | None]:
+        """Perplexity of each text; distinct uncached texts are scored in batches."""
+        with self._lock:
+            return cached_perplexities(texts, self._cache, self.store,
+                                       lambda todo: self.score_ids([self.encode(t) for t in todo]))
+
+    def encode(self, text: str) -> list[int]:
+        """The context token, then the text's tokens (none for a blank text)."""
+        raise NotImplementedError
+
+    def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
+        """Perplexity of each id sequence (``None`` under 2 ids)."""
+        raise NotImplementedError
+
+    def cache_size(self) -> int:
+        return len(self._cache)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    def close(self) -> None:
+        """Close the cache file (no worker processes to stop)."""
+        if self.store is not None:
+            self.store.close()

@@ -1,0 +1,82 @@
+"""Each bot is constructed once per run with the local executor: the file's check, the
+pre-flight and the executor use the same object (chatmatch.config.built)."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import ClassVar
+
+from chatmatch.bot import Bot, History
+from chatmatch.config.tournament import load_config
+from chatmatch.run.tournament import run_tournament
+
+
+class ConstructionCounter(Bot):
+    """Counts its constructions and its pre-flight checks, by bot name (class-wide)."""
+
+    description = "test bot: counts how often it is built"
+    built: ClassVar[Counter[str]] = Counter()
+    checked: ClassVar[Counter[str]] = Counter()
+    loaded: ClassVar[Counter[str]] = Counter()
+    _lock = threading.Lock()
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        with ConstructionCounter._lock:
+            ConstructionCounter.built[name] += 1
+        self.checked_here = False
+
+    def preflight(self) -> None:
+        ConstructionCounter.checked[self.name] += 1
+        self.checked_here = True
+
+    def load(self) -> None:
+        assert self.checked_here, "the executor plays another object than the pre-flight checked"
+        ConstructionCounter.loaded[self.name] += 1
+
+    def reply(self, history: History) -> str:
+        return f"{self.name} says {history.turn_index}"
+
+
+def _config(tmp_path: Path, workers: int = 1):  # type: ignore[no-untyped-def]
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        f"name: t\nexchanges: 2\noutput_dir: {tmp_path / 'run'}\nworkers: {workers}\nbots:\n"
+        + "".join(f"  - name: {n}\n    adapter: {__name__}:ConstructionCounter\n" for n in "abc")
+        + "scoring:\n  dimensions: [specificity, diversity]\n")
+    return load_config(path)
+
+
+def test_each_bot_is_built_once_per_run(tmp_path: Path) -> None:
+    ConstructionCounter.built.clear(), ConstructionCounter.checked.clear()
+    ConstructionCounter.loaded.clear()
+    cfg = _config(tmp_path)
+    assert ConstructionCounter.built == Counter("abc")  # the file's check built them
+    summary = run_tournament(cfg)
+    assert summary.games_played == 6
+    assert ConstructionCounter.built == Counter("abc")  # not again for the pre-flight or the play
+    assert ConstructionCounter.checked == Counter("abc") == ConstructionCounter.loaded
+
+
+def test_a_second_run_of_the_same_config_builds_fresh_bots(tmp_path: Path) -> None:
+    ConstructionCounter.built.clear(), ConstructionCounter.checked.clear()
+    ConstructionCounter.loaded.clear()
+    cfg = _config(tmp_path, workers=2)
+    run_tournament(cfg)
+    (tmp_path / "run").rename(tmp_path / "first")
+    run_tournament(cfg)  # the first run's executor closed its bots: they are not reused
+    assert ConstructionCounter.built == Counter("abc") + Counter("abc")
+    assert ConstructionCounter.loaded == Counter("abc") + Counter("abc")
+
+
+def test_the_built_bots_are_not_part_of_the_configuration(tmp_path: Path) -> None:
+    import copy
+    import pickle
+
+    cfg = _config(tmp_path)
+    assert cfg == load_config(tmp_path / "t.yaml")
+    again = pickle.loads(pickle.dumps(cfg))
+    assert again == cfg and again.bot("a") is not cfg.bot("a")
+    assert copy.deepcopy(cfg).bot("b") is not cfg.bot("b")
