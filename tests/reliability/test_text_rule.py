@@ -50,11 +50,11 @@ def test_formula_names_are_neutralised_in_every_rankings_csv(tmp_path):
 
 
 def test_formula_names_are_neutralised_in_an_annotations_export(tmp_path):
-    j = Judgement("@alice", "i1", "q1", "g001", "=HYPERLINK(\"http://x\")", "g002", "-1",
+    j = Judgement("@alice", "i1", "q1", "g001", "=HYPERLINK(\"http://x\")", "g002", "-2+3",
                   "a", "2026-01-01", "2026-01-01")
     assert export([j], tmp_path / "out.csv", tmp_path / "annotations.sqlite") == 1
     row = list(csv.reader(io.StringIO((tmp_path / "out.csv").read_text())))[1]
-    assert row[0] == "'@alice" and row[4] == "'=HYPERLINK(\"http://x\")" and row[6] == "'-1"
+    assert row[0] == "'@alice" and row[4] == "'=HYPERLINK(\"http://x\")" and row[6] == "'-2+3"
 
 
 @pytest.mark.parametrize("category", ["\\u202eevil", "a\\e[2Jb", "nul\\0"])  # YAML escapes
