@@ -89,6 +89,11 @@ def summary_text(s: AnnotationSummary) -> str:
            f"items ({s.bootstrap} resamples, seed {s.seed}); alpha: Krippendorff's alpha "
            "between annotators (ordinal) on the items judged by two or more (overlap); agree: "
            "share of annotator pairs giving the same answer"]
+    if s.left_out:
+        out += ["", "note: left out the judgements of bots this run no longer ranks (retired): "
+                + ", ".join(f"{b} ({n})" for b, n in s.left_out.items())
+                + "; bring a bot back in the YAML, or keep retired bots ranked with "
+                  "schedule.retired: keep, to count them"]
     note = few_bots_note(len(overall.rows))
     if note:
         out.append(f"warning: {note}")
