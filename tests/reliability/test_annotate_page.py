@@ -12,7 +12,6 @@ import pytest
 
 pytest.importorskip("starlette", reason="the 'annotate' extra is not installed")
 
-from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from chatmatch.annotate.agreement import summarize  # noqa: E402
@@ -20,8 +19,8 @@ from chatmatch.annotate.report import summary_text  # noqa: E402
 from chatmatch.annotate.session import Session, Settings  # noqa: E402
 from chatmatch.annotate.store import AnnotationStore  # noqa: E402
 from chatmatch.annotate.web import create_app  # noqa: E402
-from chatmatch.cli import cli  # noqa: E402
 from tests.annotate.conftest import hostile_run, judgement  # noqa: E402,F401
+from tests.reliability.helpers import run_cli  # noqa: E402
 
 ANSWERS = {"q_overall": "a", "q_d1": "b", "q_d2": "tie"}
 
@@ -63,5 +62,6 @@ def test_judgements_of_a_retired_bot_are_named_when_left_out():
 
 
 def test_listening_beyond_this_machine_needs_an_explicit_opt_in(hostile_run):  # noqa: F811
-    r = CliRunner().invoke(cli, ["annotate", str(hostile_run), "--host", "0.0.0.0"])
-    assert r.exit_code == 2 and "--allow-network" in r.output and "no password" in r.output
+    # before: it served the page to the network (a subprocess, so that cannot hang the tests)
+    r = run_cli("annotate", str(hostile_run), "--host", "0.0.0.0", "--port", "0", timeout=60)
+    assert r.returncode == 2 and "--allow-network" in r.stderr and "no password" in r.stderr
