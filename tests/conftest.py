@@ -1,17 +1,18 @@
 """Fixtures for the whole suite: a private cache folder, so no test reads or writes the
 user's cache (retrieval indexes, ChatterBot databases, the n-gram LM and the AMR judge's
 small model are built there once per session), and the persistent perplexity cache off, so
-that every test computes the perplexities it checks (tests/scoring/test_lm_cache.py turns
+that every test computes the perplexities it checks (tests/runtime/test_lm_cache.py turns
 it on, in a folder of its own)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from chatmatch.runtime.resources import CACHE_ENV
 from chatmatch.runtime.lm_cache import SWITCH_ENV
+from chatmatch.runtime.resources import CACHE_ENV
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -23,3 +24,27 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         mp.setenv(CACHE_ENV, path)
         mp.setenv(SWITCH_ENV, "0")
         yield path
+
+
+#: the tiny model's vocabulary (tests of the language models and of fluency)
+WORDS = "i you like tea coffee the a cat dog is very good day what do".split()
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    folder = tmp_path_factory.mktemp("tiny-lm")
+    vocab = {w: i for i, w in enumerate(["<unk>", "<|endoftext|>"] + WORDS)}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>",
+                            eos_token="<|endoftext|>").save_pretrained(folder)
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=len(vocab), hidden_size=32, intermediate_size=64,
+                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=4,
+                         max_position_embeddings=128)
+    LlamaForCausalLM(config).save_pretrained(folder)
+    return folder
