@@ -72,7 +72,12 @@ def load_transcripts(paths: Sequence[Path], *, strict: bool) -> tuple[list[Trans
 
 
 def _is_run_dir(path: Path) -> bool:
-    return (path / "manifest.json").is_file() and (path / "transcripts").is_dir()
+    """Does ``path`` hold a chatmatch run? False when it cannot be looked into (an
+    unreadable folder is then reported as such where its files are listed)."""
+    try:
+        return (path / "manifest.json").is_file() and (path / "transcripts").is_dir()
+    except OSError:
+        return False
 
 
 def discover(paths: Sequence[Path], errors: list[TranscriptError], strict: bool) -> Iterator[Path]:

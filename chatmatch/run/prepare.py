@@ -15,7 +15,7 @@ from typing import Any
 
 from chatmatch.config.tournament import TournamentConfig, config_data
 from chatmatch.errors import RunDirError
-from chatmatch.run.league import refusal
+from chatmatch.run.league import change, refusal
 from chatmatch.records import GameResult, Manifest
 from chatmatch.run.plan import RunPlan
 from chatmatch.run.resume import check_failures, check_stored_games, looks_like_run
@@ -128,14 +128,9 @@ def _what_changed(stored: StoredSetup, cfg: TournamentConfig) -> str:
     return "changed: " + "; ".join(changed) if changed else "fingerprints differ"
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _change(key: str, old: Any, new: Any) -> str:
     if key != "bots" or not isinstance(old, list):
-        return f"{key} {_short(old)} -> {_short(new)}"
+        return change(key, old, new)
     was = {b.get("name"): b for b in old if isinstance(b, dict)}
     now = {b["name"]: b for b in new}
     parts = [f"{label} {', '.join(map(str, names))}" for label, names in (
