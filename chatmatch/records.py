@@ -232,6 +232,9 @@ class Manifest:
     roster: tuple[str, ...] | None = None
     founders: int | None = None
     retired: dict[str, Any] | None = None
+    #: the run directory's format (:data:`chatmatch.rundir.store.FORMAT`; None: format 1,
+    #: written before the manifest had one; :mod:`chatmatch.run.migrations` upgrades it)
+    format: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     #: written even when None in a tournament run's manifest (as older versions did)

@@ -186,24 +186,29 @@ class TournamentConfig(StrictModel):
     def bot_names(self) -> list[str]:
         return [b.name for b in self.bots]
 
-    def play_fingerprint(self, legacy: bool = False) -> str:
+    def play_fingerprint(self) -> str:
         """Hash of everything that changes what is *played* (not how it is scored); a bot's
         operational params (timeouts, retries: :func:`chatmatch.adapters.operational_params`)
-        are not part of it (``legacy``: they are, as in runs written before that rule)."""
-        play = self.model_dump(include={"bots", "seed_utterance", "exchanges", "seed"})
-        for bot in [] if legacy else play["bots"]:
+        are not part of it (runs of format 1 hashed them too: :mod:`chatmatch.run.migrations`)."""
+        play = self.play_settings()
+        for bot in play["bots"]:
             bot["params"] = identity_params(bot["adapter"], bot["params"])
-        return _hash(play)
+        return stable_hash(play)
+
+    def play_settings(self) -> dict[str, Any]:
+        """The settings that change what is played: bots, seed utterances, exchanges, seed."""
+        return self.model_dump(include={"bots", "seed_utterance", "exchanges", "seed"})
 
     def scoring_fingerprint(self) -> str:
-        return _hash(self.scoring.model_dump())
+        return stable_hash(self.scoring.model_dump())
 
     def default_output_dir(self) -> Path:
         # '~' is expanded here: no shell sees the YAML
         return Path(self.output_dir).expanduser() if self.output_dir else Path("runs") / _slug(self.name)
 
 
-def _hash(obj: Any) -> str:
+def stable_hash(obj: Any) -> str:
+    """A short sha256 of ``obj`` as sorted JSON (the fingerprints)."""
     blob = json.dumps(obj, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 

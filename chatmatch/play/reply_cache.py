@@ -164,16 +164,17 @@ class CachedBot(BotWrapper):
     """``inner`` with its replies looked up in (and written to) ``cache`` first."""
 
     def __init__(self, inner: Bot, cache: ReplyCache, identity: str,
-                 legacy_identity: str | None = None) -> None:
+                 older_identity: str | None = None) -> None:
         super().__init__(inner)
         self.cache, self.identity = cache, identity
-        #: the identity caches written before operational params left the key used
-        self.legacy_identity = legacy_identity
+        #: the identity an older run directory format keyed replies with (looked up when the
+        #: current key is not found: chatmatch.run.migrations.older_reply_identities)
+        self.older_identity = older_identity
 
     def _lookup(self, histories: Sequence[History], keys: list[str]) -> dict[str, str]:
         found = self.cache.get_many(keys)
-        if self.legacy_identity is not None and len(found) < len(keys):
-            old = {turn_key(self.legacy_identity, h): k
+        if self.older_identity is not None and len(found) < len(keys):
+            old = {turn_key(self.older_identity, h): k
                    for h, k in zip(histories, keys) if k not in found}
             found.update({old[o]: text for o, text in self.cache.get_many(list(old)).items()})
         return found
@@ -208,10 +209,11 @@ def wants_cache(bot: Bot, mode: Mode) -> bool:
 
 
 def cache_bots(bots: Mapping[str, Bot], specs: Mapping[str, tuple[str, Mapping[str, Any]]],
-               mode: Mode, run_dir: str | Path,
-               warn: Warn | None = None) -> tuple[dict[str, Bot], ReplyCache | None]:
+               mode: Mode, run_dir: str | Path, warn: Warn | None = None,
+               older: Mapping[str, str] | None = None) -> tuple[dict[str, Bot], ReplyCache | None]:
     """``bots`` with those that ``mode`` selects wrapped in :class:`CachedBot` (identity
-    from ``specs``: name -> (adapter, params)), and the cache (None when none is cached)."""
+    from ``specs``: name -> (adapter, params)), and the cache (None when none is cached).
+    ``older``: name -> the identity an older run directory format keyed its replies with."""
     chosen = [n for n, b in bots.items() if wants_cache(b, mode)]
     if not chosen:
         return dict(bots), None
@@ -220,9 +222,8 @@ def cache_bots(bots: Mapping[str, Bot], specs: Mapping[str, tuple[str, Mapping[s
     for name in chosen:
         adapter, params = specs.get(name, (None, {}))
         kept = identity_params(adapter, dict(params)) if adapter is not None else params
-        legacy = bot_identity(bots[name], adapter, params)  # operational params included
         out[name] = CachedBot(bots[name], cache, bot_identity(bots[name], adapter, kept),
-                              legacy if kept != params else None)
+                              (older or {}).get(name))
     return out, cache
 
 

@@ -26,6 +26,7 @@ from chatmatch.play.schedule import ScheduledGame, league_games
 from chatmatch.records import Manifest
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedsetup import StoredSetup
+from chatmatch.run.migrations import read_manifest
 
 #: settings that define the league: changing one makes every stored game another game
 LEAGUE_KEYS = ("seed", "seed_utterance", "exchanges")
@@ -116,13 +117,14 @@ def plan_league(store: RunDir, cfg: TournamentConfig, stored: StoredSetup | None
     names = tuple(cfg.bot_names)
     if not store.exists():
         return League(names, len(names), names)
-    manifest = store.read_manifest()
+    stored = stored or StoredSetup(store.path)
+    manifest = read_manifest(store, stored)  # an older format upgraded
     if not manifest.is_tournament:
         return League(names, len(names), names)  # run.prepare refuses it as another setup
     roster, founders, retired = _stored(manifest, store)
     if manifest.play_fingerprint == cfg.play_fingerprint():
         return League(roster, founders, names, retired)
-    old = (stored or StoredSetup(store.path)).tournament
+    old = stored.tournament
     if old is None:  # unreadable: the caller refuses it as another setup
         return League(names, len(names), names)
     _check_same_league(store, old, cfg)

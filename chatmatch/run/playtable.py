@@ -16,6 +16,7 @@ from chatmatch.config.tournament import TournamentConfig
 from chatmatch.executors import Executor
 from chatmatch.play.progress import PlayProgress
 from chatmatch.play.reply_cache import ReplyCache, cache_bots
+from chatmatch.run.migrations import older_reply_identities
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Bar, Progress, Reporter
 from chatmatch.records import GameResult
@@ -65,7 +66,8 @@ class PlayTable:
         """The executor's hook: ``bots`` behind the reply cache, then the turn counter."""
         specs = {b.name: (b.adapter, dict(b.params)) for b in self.cfg.bots}
         cached, self.cache = cache_bots(bots, specs, self.cfg.reply_cache, self.store.path,
-                                        self.store.warnings.append)
+                                        self.store.warnings.append,
+                                        older_reply_identities(bots, specs))
         self.bar = self.rep.open_bar("playing", None, unit="turns")  # after loading: a fair ETA
         self.tracker = PlayProgress(self.bar, self.todo, self.cfg.exchanges, self.done, self.total)
         return self.tracker.wrap(cached)

@@ -4,9 +4,10 @@ go on from, written or updated.
 
 A new directory gets a fresh manifest and the config dump; a run directory whose manifest
 was deleted is matched to the plan by its ``config.yaml`` (and every game scored again); a
-stored run is resumed when it is the plan's (a legacy play fingerprint is upgraded, a
-league that added or retired bots is regrouped, a changed config is noted with the keys
-that changed), else refused saying what changed (the stored setup compared with today's).
+stored run is resumed when it is the plan's (its manifest read in the current format by
+:mod:`chatmatch.run.migrations`; a league that added or retired bots is regrouped, a changed
+config is noted with the keys that changed), else refused saying what changed (the stored
+setup compared with today's).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from chatmatch.config.tournament import TournamentConfig, config_data
 from chatmatch.errors import RunDirError
 from chatmatch.run.league import change, refusal
+from chatmatch.run.migrations import read_manifest
 from chatmatch.records import GameResult, Manifest
 from chatmatch.run.plan import RunPlan
 from chatmatch.run.resume import check_failures, check_stored_games, looks_like_run
@@ -68,7 +70,7 @@ def _resume(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
             results: dict[str, GameResult], allow_failures_change: bool) -> Manifest:
     """The stored manifest, once the stored run is found to be ``plan``'s (changes noted)."""
     cfg, store = plan.cfg, plan.store
-    old = store.read_manifest()
+    old = read_manifest(store, plan.stored)  # an older format upgraded
     if old.play_fingerprint != fresh.play_fingerprint:
         old = _regrouped(plan, old, fresh)
     old = plan.league.stamp(old, cfg.schedule.retired == "keep")
@@ -85,28 +87,14 @@ def _resume(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
 
 
 def _regrouped(plan: RunPlan, old: Manifest, fresh: Manifest) -> Manifest:
-    """``old`` (of another play fingerprint) taken as ``plan``'s: a run of a legacy
-    fingerprint, or a league that added or retired bots; else the run is refused."""
+    """``old`` (of another play fingerprint) taken as ``plan``'s: a league that added or
+    retired bots; else the run is refused."""
     store, league = plan.store, plan.league
-    if _legacy_setup(plan.stored, old.play_fingerprint, fresh.play_fingerprint):
-        return old.noted("fingerprint_upgraded", old=old.play_fingerprint
-                         ).replace(play_fingerprint=fresh.play_fingerprint)
     if league.regrouped:
         return old.noted("bots_changed", added=list(league.added),
                          retired=list(league.retired_now), bots=list(league.active)
                          ).replace(play_fingerprint=fresh.play_fingerprint)
     raise RunDirError(_another_setup(store, plan.stored, plan.cfg))
-
-
-def _legacy_setup(setup: StoredSetup, old_fingerprint: str | None,
-                  fingerprint: str | None) -> bool:
-    """Is ``setup`` of a run written when operational params (timeouts...) were part of the
-    play fingerprint, of the same setup as today's but for them?"""
-    stored = setup.tournament
-    if stored is None:
-        return False
-    return (stored.play_fingerprint(legacy=True) == old_fingerprint
-            and stored.play_fingerprint() == fingerprint)
 
 
 def _another_setup(store: RunDir, stored: StoredSetup, cfg: TournamentConfig) -> str:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from chatmatch.common.safeio import read_text_bounded
-from chatmatch.config.settings import DEFAULT_TIMEOUT_S, FailurePolicy
+from chatmatch.config.settings import FailurePolicy
 from chatmatch.errors import RunDirError
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.records import GameResult
+from chatmatch.run.migrations import timeout_got_its_default
 from chatmatch.rundir.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.transcript import Transcript
 
@@ -111,12 +112,6 @@ def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame],
 REPORT_ONLY_FAILURE_KEYS = frozenset({"max_forfeit_share"})
 
 
-def _new_default_timeout(key: str, old: dict[str, Any], new: dict[str, Any]) -> bool:
-    """A run stored before ``failures.timeout_s`` had a default (none) resumed with the
-    default: only a hung call is treated differently, so it is not a change of rules."""
-    return key == "timeout_s" and old.get(key) is None and new.get(key) == DEFAULT_TIMEOUT_S
-
-
 def check_failures(store: RunDir, old: FailurePolicy | None, new: FailurePolicy, played: int,
                    allow: bool, *, as_written: bool = False) -> list[str]:
     """The changed ``failures`` keys; refused when games were played under the old ones
@@ -130,7 +125,7 @@ def check_failures(store: RunDir, old: FailurePolicy | None, new: FailurePolicy,
     changed = sorted(k for k in set(was) | set(now)
                      if k not in REPORT_ONLY_FAILURE_KEYS
                      and was.get(k) != now.get(k)
-                     and not _new_default_timeout(k, was, now))
+                     and not timeout_got_its_default(k, was, now))
     if changed and played and not allow:
         what = "; ".join(f"{k} {was.get(k)!r} -> {now.get(k)!r}" for k in changed)
         raise RunDirError(

@@ -19,6 +19,7 @@ from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import stale_scores
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedsetup import READ_ERRORS, StoredSetup
+from chatmatch.run.migrations import read_manifest
 from chatmatch.transcript import Transcript
 
 
@@ -41,8 +42,8 @@ class Run:
         ``config.yaml`` and the game results in game-id order. ``need_results``: refuse a
         run with no scored game."""
         store = RunDir(Path(path))
-        manifest = store.read_manifest()
         setup = StoredSetup(store.path)
+        manifest = read_manifest(store, setup)  # an older format upgraded (in memory)
         cfg_path = setup.path
         try:
             raw = setup.document()

@@ -4,7 +4,7 @@ Layout::
 
     RUN/
       config.yaml            the resolved tournament config (all defaults filled in)
-      manifest.json          chatmatch version, config fingerprints, bots, scorers, history
+      manifest.json          format, chatmatch version, config fingerprints, bots, scorers, history
       transcripts/GID.jsonl  one file per finished game (written atomically)
       scores/GID.json        per-dimension raw scores and per-turn details of a game
       results.jsonl          one line per scored game: {"record": GameResult, "sha256": ...}
@@ -44,6 +44,9 @@ from chatmatch.records import nan_to_none as nan_to_none  # re-exported (scorelo
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
 MANIFEST = "manifest.json"
+#: the run directory format this version writes (the manifest's ``format``); an older one is
+#: upgraded on read by :mod:`chatmatch.run.migrations`, a newer one is refused there
+FORMAT = 2
 RESULTS = "results.jsonl"
 LOCK = ".lock"
 #: temporary files of atomic_write end with this; a killed run may leave some behind
@@ -119,6 +122,7 @@ _MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("config_file", (str,), "a string"),
     ("source", (str,), "a string"),
     ("files", (list,), "a list of file names"),
+    ("format", (int,), "a whole number"),
 )
 
 
@@ -174,7 +178,9 @@ class RunDir:
         return Manifest.from_json(data)
 
     def write_manifest(self, manifest: Manifest) -> None:
-        data = {**manifest.to_json(), "chatmatch_version": __version__}
+        """Write ``manifest`` in the current :data:`FORMAT` (an older directory's manifest is
+        upgraded when it is read for a run: :mod:`chatmatch.run.migrations`)."""
+        data = {**manifest.to_json(), "format": FORMAT, "chatmatch_version": __version__}
         atomic_write(self.manifest_path, json.dumps(nan_to_none(data), indent=2, sort_keys=True) + "\n")
 
     def write_config(self, yaml_text: str) -> None:

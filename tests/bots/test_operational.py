@@ -18,6 +18,7 @@ from chatmatch.common.yamlloc import parse_located_yaml
 from chatmatch.config.tournament import config_from_data
 from chatmatch.errors import RunDirError
 from chatmatch.play.reply_cache import CACHE_FILE, ReplyCache, bot_identity, cache_bots, turn_key
+from chatmatch.run.migrations import format1_play_fingerprint, older_reply_identities
 from chatmatch.run.tournament import run_tournament
 from tests.fake_openai import FakeOpenAI, chat_completion, reply_for
 
@@ -91,7 +92,8 @@ def test_an_old_run_directory_is_still_read(tmp_path: Path) -> None:
         run = tmp_path / "run"
         run_tournament(cfg(fake.base_url, run, timeout_s=5))
         manifest = json.loads((run / "manifest.json").read_text())
-        manifest["play_fingerprint"] = cfg(fake.base_url, run, 5).play_fingerprint(legacy=True)
+        manifest["play_fingerprint"] = format1_play_fingerprint(cfg(fake.base_url, run, 5))
+        del manifest["format"]  # format 1: no key
         (run / "manifest.json").write_text(json.dumps(manifest))
         again = run_tournament(cfg(fake.base_url, run, timeout_s=30))
         assert again.games_played == 0 and again.games_total == 6
@@ -111,7 +113,10 @@ def test_an_old_cache_is_still_read(tmp_path: Path) -> None:
     hist = History((Message("partner", "hi"),), "hi", "g1", 1, 7)
     old_id = bot_identity(bot, "openai-chat", params)
     cache.put_many([(turn_key(old_id, hist), "remote", "cached long ago")])
-    wrapped, _ = cache_bots({"remote": bot}, {"remote": ("openai-chat", params)}, "on", tmp_path)
+    specs = {"remote": ("openai-chat", params)}
+    older = older_reply_identities({"remote": bot}, specs)
+    assert older == {"remote": old_id}
+    wrapped, _ = cache_bots({"remote": bot}, specs, "on", tmp_path, older=older)
     wrapped["remote"].cache = cache  # type: ignore[attr-defined]
     assert wrapped["remote"].reply(hist) == "cached long ago" and bot.calls == 0
     assert wrapped["remote"].reply(History((Message("partner", "yo"),), "yo", "g1", 1, 7)) \
