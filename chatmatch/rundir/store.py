@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -64,6 +65,8 @@ RUN_ENTRIES = frozenset({"manifest.json", "config.yaml", "transcripts", "scores"
                          "annotations.sqlite", "annotations.sqlite-wal", "annotations.sqlite-shm"})
 #: what each entry must be (a folder or a file)
 _FOLDERS = ("transcripts", "scores", "rankings")
+#: a turn time in a transcript line, as Transcript.to_jsonl writes it
+_SECONDS = re.compile(rb'"seconds": ?-?[0-9.eE+-]+')
 _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
 
 
@@ -238,11 +241,14 @@ class RunDir:
         atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl())
 
     def transcript_digest(self, game_id: str) -> str | None:
-        """The sha256 of ``transcripts/GID.jsonl`` as stored, None when it cannot be read."""
+        """The sha256 of ``transcripts/GID.jsonl`` as stored but for its turn times (the
+        ``seconds`` fields, which no score depends on and which differ between two runs of
+        the same games); None when it cannot be read."""
         try:
-            return hashlib.sha256(read_bounded(self.transcript_path(game_id))).hexdigest()
+            data = read_bounded(self.transcript_path(game_id))
         except OSError:
             return None
+        return hashlib.sha256(_SECONDS.sub(b'"seconds": 0', data)).hexdigest()
 
     def transcript_ids(self) -> set[str]:
         """The game ids that have a transcript file (not read; none when the folder is

@@ -69,9 +69,6 @@ def run_contents(run: Path, *, timings: bool) -> dict[str, Any]:
     for sub in ("scores", "rankings"):
         for f in sorted(x for x in (run / sub).iterdir() if not x.name.startswith(".")):
             doc[f"{sub}/{f.name}"] = f.read_text(encoding="utf-8")
-            if sub == "scores" and not timings:  # the digest of a transcript covers its seconds
-                rec = json.loads(doc[f"{sub}/{f.name}"])
-                doc[f"{sub}/{f.name}"] = {**rec, "transcript_sha256": bool(rec.get("transcript_sha256"))}
     doc["config.yaml"] = (run / "config.yaml").read_text(encoding="utf-8")
     doc["results"] = {g: dumps(r.to_json()) for g, r in sorted(RunDir(run).results().items())}
     return doc
