@@ -4,7 +4,7 @@ pydantic errors as one line (:func:`first_problem`, :func:`validation_message`).
 from __future__ import annotations
 
 import typing
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
 
@@ -36,10 +36,13 @@ def refuse_bool_for_number(model: Any, value: Any, info: ValidationInfo) -> Any:
     return value
 
 
-def first_problem(exc: ValidationError) -> tuple[tuple[str | int, ...], str]:
+def first_problem(exc: ValidationError, order: Callable[[Any], Any] | None = None
+                  ) -> tuple[tuple[str | int, ...], str]:
     """(key path, message) of the first problem of a pydantic error: pydantic's own entries
-    in the path (validator names, union branches) and its ``Value error, `` prefix dropped."""
-    err = exc.errors()[0]
+    in the path (validator names, union branches) and its ``Value error, `` prefix dropped.
+    ``order``: the first by this key of each error (the first of equals), else pydantic's."""
+    errors = exc.errors()
+    err = min(errors, key=order) if order is not None else errors[0]
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))
                 and p not in _UNION_BRANCHES)
     return loc, str(err["msg"]).removeprefix("Value error, ")

@@ -73,8 +73,8 @@ PresetName = Annotated[Optional[str], AfterValidator(_preset_known)]
 class EvalSettings(StrictModel):
     """What judges and ranks games, the part of a tournament that ``chatmatch score``,
     ``chatmatch validate`` and the readers of a stored run use: preset, ``scoring``,
-    ``ranking`` and ``seed``. :class:`TournamentConfig` has the same four keys at the same
-    place in the YAML (``TournamentConfig.settings`` is this model)."""
+    ``ranking`` and ``seed``. :class:`TournamentConfig` is this model with what is played
+    added (the four keys declared here only; ``TournamentConfig.settings`` is this model)."""
 
     #: a named bundle of settings (chatmatch.config.presets), applied before validation; keys set
     #: in the file win over it

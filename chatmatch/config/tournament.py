@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator
 
 from chatmatch.adapters import BadParam, identity_params
 from chatmatch.bot import Bot
@@ -28,13 +28,10 @@ from chatmatch.config.built import BuiltBots
 from chatmatch.config.league import ScheduleConfig, SeedSet, seed_set_or_value
 from chatmatch.config.checks import check_duplicate_bots, check_no_literal_secrets, check_seed_lengths
 from chatmatch.config.names import check_bot_name, check_visible
-from chatmatch.config.presets import apply_preset
 from chatmatch.config.seedsets import resolve_seed_file
-from chatmatch.config.settings import EvalSettings, FailurePolicy, PresetName, RayConfig
+from chatmatch.config.settings import SETTINGS_KEYS, EvalSettings, FailurePolicy, RayConfig
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.play.schedule import SeedPlan
-from chatmatch.ranking.config import RankingConfig
-from chatmatch.scoring.config import ScoringConfig
 
 #: The paper's best seed utterance (a question; section 4.4.3).
 DEFAULT_SEED_UTTERANCE = "What did you do last week?"
@@ -56,14 +53,11 @@ class BotSpec(StrictModel):
         return check_bot_name(v)  # the one name rule (chatmatch/config/names.py)
 
 
-class TournamentConfig(StrictModel):
-    # preset, scoring, ranking and seed are EvalSettings' fields, declared again here so
-    # that the keys keep their order in the YAML written into the run directory and in the
-    # order problems are reported (a subclass would put them first); a test checks that
-    # both declare them alike
-    #: a named bundle of settings (chatmatch.config.presets), applied before validation; keys set
-    #: in the file win over it
-    preset: PresetName = None
+class TournamentConfig(EvalSettings):
+    """A tournament: the :class:`EvalSettings` (preset, ``scoring``, ``ranking``, ``seed``:
+    declared there, once) and what is played, where and how failures are handled. The
+    YAML written into the run directory keeps its keys in :data:`YAML_ORDER`."""
+
     #: also the default run directory, runs/NAME: no path separators, not '.' or '..'
     name: str = Field(default="tournament", min_length=1, max_length=200)
     description: str = ""
@@ -73,10 +67,7 @@ class TournamentConfig(StrictModel):
     seed_utterance: str | list[str] | SeedSet = DEFAULT_SEED_UTTERANCE
     #: at most 5,000: a game of 10,000 turns is the longest chatmatch scores (as in `score`)
     exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=5_000)
-    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
     schedule: ScheduleConfig = Field(default_factory=ScheduleConfig)
-    ranking: RankingConfig = Field(default_factory=RankingConfig)
-    seed: int = 0
     output_dir: str | None = None
     #: games played at once; neural bots answer all waiting games in one batch
     concurrent_games: int = Field(default=8, ge=1, le=4096)
@@ -108,11 +99,6 @@ class TournamentConfig(StrictModel):
     @classmethod
     def _yaml_bool(cls, v: Any) -> Any:
         return {True: "on", False: "off"}.get(v, v) if isinstance(v, bool) else v
-
-    @model_validator(mode="before")
-    @classmethod
-    def _apply_preset(cls, data: Any) -> Any:
-        return apply_preset(data)
 
     @field_validator("name")
     @classmethod
@@ -179,8 +165,7 @@ class TournamentConfig(StrictModel):
     @property
     def settings(self) -> EvalSettings:
         """The preset, scoring, ranking and seed of this tournament (already validated)."""
-        return EvalSettings.model_construct(preset=self.preset, scoring=self.scoring,
-                                            ranking=self.ranking, seed=self.seed)
+        return EvalSettings.model_construct(**{k: getattr(self, k) for k in SETTINGS_KEYS})
 
     @property
     def bot_names(self) -> list[str]:
@@ -205,6 +190,13 @@ class TournamentConfig(StrictModel):
     def default_output_dir(self) -> Path:
         # '~' is expanded here: no shell sees the YAML
         return Path(self.output_dir).expanduser() if self.output_dir else Path("runs") / _slug(self.name)
+
+
+#: the first keys of the YAML written into a run directory, in the order they always had
+#: (the settings keys among them; the rest follow in declaration order), so that a run
+#: directory keeps its config bytes (and ``config_sha256``) when it is resumed
+YAML_ORDER = ("preset", "name", "description", "bots", "seed_utterance", "exchanges",
+              "scoring", "schedule", "ranking", "seed")
 
 
 def stable_hash(obj: Any) -> str:
@@ -257,9 +249,20 @@ def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
                               path=".".join(map(str, at))) from None
 
 
+def _key_order(err: Any) -> int:
+    """Where ``err``'s top-level key is in the file's order (:data:`YAML_ORDER`, then the
+    other keys as declared; unknown keys last), so that the first problem reported is the
+    first in that order, not the settings' (declared first, by :class:`EvalSettings`)."""
+    keys = list(dict.fromkeys((*YAML_ORDER, *TournamentConfig.model_fields)))
+    top = err["loc"][0] if err["loc"] else None
+    if top is None:
+        return -1
+    return keys.index(top) if top in keys else len(keys)
+
+
 def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:
-    err = exc.errors()[0]
-    loc, msg = first_problem(exc)
+    err = min(exc.errors(), key=_key_order)
+    loc, msg = first_problem(exc, _key_order)
     if err["type"] == "extra_forbidden":
         msg = f"unknown key '{loc[-1]}'" + _key_hint(loc, exc)
     elif err["type"] == "missing":
@@ -314,7 +317,8 @@ def dump_config(cfg: TournamentConfig) -> str:
 
 def config_data(cfg: TournamentConfig) -> dict[str, Any]:
     """What :func:`dump_config` writes, as a mapping."""
-    data = cfg.model_dump(mode="json")
+    dumped = cfg.model_dump(mode="json")
+    data = {k: dumped[k] for k in YAML_ORDER} | dumped
     if data.get("schedule") == ScheduleConfig().model_dump(mode="json"):
         del data["schedule"]
     return data

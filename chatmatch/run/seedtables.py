@@ -13,13 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chatmatch.common.yamlloc import load_located_yaml
-from chatmatch.config.tournament import TournamentConfig, config_from_data
-from chatmatch.errors import ChatmatchError
 from chatmatch.play.schedule import ScheduledGame, league_games
 from chatmatch.ranking import Ranking, RankingConfig
 from chatmatch.run.rerank import ranking_config
 from chatmatch.run.storedrun import Run
+from chatmatch.run.storedsetup import StoredSetup
 
 
 def _schedule(run: Run) -> list[ScheduledGame]:
@@ -28,10 +26,8 @@ def _schedule(run: Run) -> list[ScheduledGame]:
     m = run.manifest
     if not m.is_tournament:
         return []
-    try:
-        cfg: TournamentConfig = config_from_data(load_located_yaml(run.store.path / "config.yaml"),
-                                                 check_bots=False)
-    except ChatmatchError:
+    cfg = StoredSetup(run.store.path).tournament
+    if cfg is None:  # unreadable, or not a tournament this version accepts
         return []
     plan = cfg.seed_plan
     if not plan.categorized:

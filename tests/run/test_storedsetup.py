@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from chatmatch.config.settings import SETTINGS_KEYS, EvalSettings, FailurePolicy
-from chatmatch.config.tournament import TournamentConfig, load_config
-from chatmatch.errors import RunDirError
+from chatmatch.config.tournament import TournamentConfig, config_data, load_config
+from chatmatch.errors import ConfigError, RunDirError
 from chatmatch.run.scorelogs import load_score_config, score_logs
 from chatmatch.run.tournament import run_tournament
 from chatmatch.run.resume import check_failures
@@ -24,11 +24,21 @@ from tests.run.test_runner import make_cfg
 DATA = Path(__file__).parents[1] / "data"
 
 
-def test_the_tournament_declares_the_settings_keys_as_eval_settings_does():
+def test_the_tournament_declares_no_settings_key_of_its_own():
+    assert issubclass(TournamentConfig, EvalSettings)
+    assert not set(SETTINGS_KEYS) & set(TournamentConfig.__annotations__)  # declared once
     for key in SETTINGS_KEYS:
-        mine, theirs = TournamentConfig.model_fields[key], EvalSettings.model_fields[key]
-        assert mine.annotation == theirs.annotation, key
-        assert mine.get_default(call_default_factory=True) == theirs.get_default(call_default_factory=True)
+        assert repr(TournamentConfig.model_fields[key]) == repr(EvalSettings.model_fields[key]), key
+
+
+def test_the_run_directorys_yaml_and_the_first_problem_keep_the_files_order(tmp_path):
+    cfg = make_cfg(tmp_path)
+    assert list(config_data(cfg))[:9] == ["preset", "name", "description", "bots",
+                                          "seed_utterance", "exchanges", "scoring", "ranking", "seed"]
+    p = tmp_path / "t.yaml"
+    p.write_text("bots: [eliza, parrot]\nseed: x\nexchanges: 0\n")
+    with pytest.raises(ConfigError, match=r"t.yaml:3: exchanges: .* \(and 1 more problem\)"):
+        load_config(p, check_bots=False)
 
 
 def test_a_tournaments_settings_are_its_preset_scoring_ranking_and_seed(tmp_path):
