@@ -229,6 +229,10 @@ def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) ->
     except (TypeError, ValueError) as exc:
         if not _raised_by_adapter(cls, exc):  # a library deep inside failed: not the YAML's fault
             raise
+        if not params:  # nothing was given: the constructor itself failed
+            raise BotError(f"{where}: its constructor failed with no parameters given "
+                           f"({type(exc).__name__}: {exc}); the adapter's code, not the YAML, "
+                           "needs fixing") from exc
         raise BotError(f"{where}: bad parameters: {exc}. {accepted}") from exc
 
 

@@ -162,6 +162,9 @@ class ScoreRecord:
     source: str | None = None
     total: dict[str, float] = field(default_factory=dict)
     winner: str | None = None
+    #: sha256 of ``transcripts/GID.jsonl`` as it was scored (None: a record written before
+    #: it was kept); a record whose transcript changed since is not used
+    transcript_sha256: str | None = None
 
     @classmethod
     def of(cls, result: GameResult, dims: Mapping[str, DimensionScore],
@@ -176,15 +179,16 @@ class ScoreRecord:
         return {d: s.details for d, s in self.dimensions.items()}
 
     def to_json(self) -> dict[str, Any]:
+        made = {} if self.transcript_sha256 is None else {"transcript_sha256": self.transcript_sha256}
         if self.forfeit:
-            return {"game_id": self.game_id, "forfeit": self.forfeit.to_json()}
+            return {"game_id": self.game_id, "forfeit": self.forfeit.to_json(), **made}
         out: dict[str, Any] = {"game_id": self.game_id,
                                "players": list(self.players or ()),
                                "dimensions": {d: s.to_json() for d, s in self.dimensions.items()},
                                "points": self.points, "total": self.total, "winner": self.winner}
         if self.source is not None:
             out["source"] = self.source
-        return out
+        return {**out, **made}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "ScoreRecord":
@@ -199,7 +203,8 @@ class ScoreRecord:
                    {p: dict(v) for p, v in (d.get("points") or {}).items()},
                    Forfeit.from_json(d.get("forfeit")),
                    None if d.get("source") is None else str(d["source"]),
-                   dict(d.get("total") or {}), d.get("winner"))
+                   dict(d.get("total") or {}), d.get("winner"),
+                   None if d.get("transcript_sha256") is None else str(d["transcript_sha256"]))
 
 
 # --- save -------------------------------------------------------------------------------

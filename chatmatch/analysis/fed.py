@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
+from chatmatch.common.safeio import read_text_bounded, why_unreadable
 from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
 from chatmatch.records import DimensionScore, nan_to_none
@@ -74,8 +75,10 @@ def read_json_list(path: Path, error: type[ChatmatchError], items: str) -> list[
     """The JSON list in the file ``path`` (a rated dataset: FED, DSTC9); ``error`` with a
     one-line message when it is unreadable or not a list of ``items``."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        data = json.loads(read_text_bounded(path))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"cannot read {path} ({why_unreadable(exc)})") from None
+    except ValueError as exc:
         raise error(f"{path}: not a readable JSON file ({exc})") from None
     if not isinstance(data, list):
         raise error(f"{path}: expected a JSON list of {items}, got {type(data).__name__}")

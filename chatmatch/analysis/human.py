@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.common.registry import close_matches
-from chatmatch.common.safeio import read_bounded
+from chatmatch.common.safeio import read_text_bounded, why_unreadable
 from chatmatch.common.yamlloc import MAX_YAML_BYTES, LocatedYaml, OnDuplicate, parse_located_yaml
 from chatmatch.errors import ConfigError
 
@@ -82,13 +82,13 @@ def load_human(path: str | Path, run_bots: Sequence[str] | None = None) -> Human
     ``run_bots`` when given."""
     p = Path(path)
     name = str(path)
-    if not p.is_file():
-        raise HumanFileError("file not found; give a YAML or CSV file of human ranks "
-                             "(see docs/analysis.md)", file=name)
     try:
-        text = read_bounded(p, MAX_YAML_BYTES).decode("utf-8-sig")
+        text = read_text_bounded(p, MAX_YAML_BYTES)
+    except FileNotFoundError:
+        raise HumanFileError("file not found; give a YAML or CSV file of human ranks "
+                             "(see docs/analysis.md)", file=name) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise HumanFileError(f"cannot read the file as UTF-8 text ({exc})", file=name) from None
+        raise HumanFileError(f"cannot read the file ({why_unreadable(exc)})", file=name) from None
     if p.suffix.lower() == ".csv":
         human = parse_csv(text, name)
     elif p.suffix.lower() in (".yaml", ".yml"):

@@ -27,6 +27,7 @@ from chatmatch.analysis.methods import method_table
 from chatmatch.analysis.plots import run_figures, to_bytes
 from chatmatch.analysis.runtables import board, dimension_table, head_to_head
 from chatmatch.analysis.templating import environment, stylesheet
+from chatmatch.common.display import shown
 from chatmatch.ranking import Ranking
 from chatmatch.run.seedtables import category_rankings, category_text
 from chatmatch.run.storedrun import Run
@@ -43,7 +44,8 @@ _CAPTIONS = {
 
 
 def _e(v: Any) -> str:
-    return html.escape(str(v), quote=True)
+    """``v`` shown (controls and bidirectional overrides escaped) and HTML-escaped."""
+    return html.escape(shown(str(v)), quote=True)
 
 
 def _num(v: Any) -> str:

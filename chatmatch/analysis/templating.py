@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
+
+from chatmatch.common.display import shown
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -21,10 +24,17 @@ def num(v: Any) -> str:
     return "" if v is None else str(v)
 
 
+def shown_text(v: Any) -> Any:
+    """Every text a template writes, with control and bidirectional characters escaped
+    (:func:`chatmatch.common.display.shown`); markup the code built is left as it is."""
+    return shown(v) if isinstance(v, str) and not isinstance(v, Markup) else v
+
+
 def environment(*first: Path) -> jinja2.Environment:
     """The environment (templates of ``first`` folders win over the shared ones)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader([*first, TEMPLATES]),
-                             autoescape=True, undefined=jinja2.StrictUndefined)
+                             autoescape=True, undefined=jinja2.StrictUndefined,
+                             finalize=shown_text)
     env.filters["num"] = num
     return env
 

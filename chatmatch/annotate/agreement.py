@@ -24,7 +24,8 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Sequence
 
 import krippendorff
@@ -114,6 +115,8 @@ class AnnotationSummary:
     bootstrap: int
     seed: int
     ci: float
+    #: bots with judgements that the run no longer ranks (retired) -> judgements left out
+    left_out: dict[str, int] = field(default_factory=dict)
 
     def human_ranking(self) -> HumanRanking:
         """The judgements as a :class:`HumanRanking` (overall ranks, dimension strengths),
@@ -128,7 +131,8 @@ class AnnotationSummary:
                 "answers": self.answers, "annotators": list(self.annotators), "items": self.items,
                 "pairs_judged": self.pairs_judged, "pairs_total": self.pairs_total,
                 "bootstrap": self.bootstrap, "seed": self.seed, "ci": self.ci,
-                "questions": [q.to_json() for q in self.questions]}
+                "questions": [q.to_json() for q in self.questions],
+                **({"left_out": self.left_out} if self.left_out else {})}
 
 
 def krippendorff_alpha(judgements: Sequence[Judgement], level: Level = "ordinal") -> tuple[float, int]:
@@ -265,8 +269,9 @@ def summarize(judgements: Sequence[Judgement], bots: Sequence[str], method: str,
         results.append(question_result(q, js, system, lower, reps, seed, ci))
     pairs = {tuple(sorted((j.bot_a, j.bot_b))) for j in known}
     n = len(bots)
+    gone = Counter(b for j in judgements for b in (j.bot_a, j.bot_b) if b not in bots)
     return AnnotationSummary(source, method, len({(j.annotator, j.item) for j in known}),
                              len(known),
                              tuple(sorted({j.annotator for j in known})),
                              len({j.item for j in known}), len(pairs), n * (n - 1) // 2,
-                             tuple(results), reps, seed, ci)
+                             tuple(results), reps, seed, ci, dict(sorted(gone.items())))

@@ -4,8 +4,6 @@ as CSV or JSON Lines."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from pathlib import Path
@@ -16,6 +14,7 @@ from chatmatch.analysis.report import _e, _table
 from chatmatch.annotate.agreement import AnnotationSummary, QuestionResult, summarize
 from chatmatch.annotate.store import FIELDS, AnnotationStore, Judgement
 from chatmatch.common.tables import render_table
+from chatmatch.common.display import csv_text
 from chatmatch.errors import ChatmatchError
 from chatmatch.rundir.store import atomic_write
 from chatmatch.run.storedrun import Run
@@ -90,6 +89,11 @@ def summary_text(s: AnnotationSummary) -> str:
            f"items ({s.bootstrap} resamples, seed {s.seed}); alpha: Krippendorff's alpha "
            "between annotators (ordinal) on the items judged by two or more (overlap); agree: "
            "share of annotator pairs giving the same answer"]
+    if s.left_out:
+        out += ["", "note: left out the judgements of bots this run no longer ranks (retired): "
+                + ", ".join(f"{b} ({n})" for b, n in s.left_out.items())
+                + "; bring a bot back in the YAML, or keep retired bots ranked with "
+                  "schedule.retired: keep, to count them"]
     note = few_bots_note(len(overall.rows))
     if note:
         out.append(f"warning: {note}")
@@ -121,11 +125,7 @@ def export(judgements: Sequence[Judgement], path: Path, source: Path) -> int:
         raise ChatmatchError(f"--export {path}: that is the annotations file itself; give "
                              "another file, e.g. judgements.csv")
     if path.suffix == ".csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(FIELDS)
-        w.writerows([[getattr(j, k) for k in FIELDS] for j in judgements])
-        text = buf.getvalue()
+        text = csv_text(FIELDS, [[getattr(j, k) for k in FIELDS] for j in judgements])
     elif path.suffix == ".jsonl":
         text = "".join(json.dumps(j.to_json(), ensure_ascii=False) + "\n" for j in judgements)
     else:

@@ -12,7 +12,7 @@ from pathlib import Path
 from chatmatch.annotate.assign import next_item
 from chatmatch.annotate.items import Item, Mode, Side, build_items
 from chatmatch.annotate.questions import Question, questions_for
-from chatmatch.annotate.store import AnnotationStore
+from chatmatch.annotate.store import AnnotationStore, person
 from chatmatch.errors import ChatmatchError
 from chatmatch.run.storedrun import Run
 from chatmatch.transcript import Transcript
@@ -22,8 +22,10 @@ NAME_RE = re.compile(r"^[\w .-]{1,40}$")
 
 
 def check_name(raw: str) -> str:
-    """The annotator's name, stripped, or a ValueError saying what is wrong."""
-    name = " ".join(raw.split())
+    """The annotator's name, or a ValueError saying what is wrong. One person, one name:
+    spaces collapsed, NFKC-normalised and case-folded ("Alice", "alice" and a full-width
+    "Ａｌｉｃｅ" are all "alice")."""
+    name = person(raw)
     if not NAME_RE.match(name):
         raise ValueError("a name is 1 to 40 letters, digits, spaces, dots, dashes or "
                          "underscores" + ("" if name else " (it was empty)"))

@@ -16,6 +16,7 @@ the answers were new, the same as before, or replaced, and the page says so.
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -94,6 +95,13 @@ def _damaged(path: Path, exc: Exception) -> AnnotationsError:
         f"(`sqlite3 {path} .recover` may save its judgements)")
 
 
+def person(name: str) -> str:
+    """The one form of an annotator's name: spaces collapsed, NFKC-normalised and
+    case-folded ("Alice", "alice" and a full-width "Ａｌｉｃｅ" are one person, "alice");
+    judgements stored before names were normalised are read this way too."""
+    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+
+
 class AnnotationStore:
     """The annotations file of a run. :meth:`open` checks it (or creates it)."""
 
@@ -116,7 +124,11 @@ class AnnotationStore:
         return store
 
     @contextmanager
-    def _conn(self, write: bool = False) -> Iterator[sqlite3.Connection]:
+    def _conn(self, write: bool = False, new: bool = False) -> Iterator[sqlite3.Connection]:
+        if not new and not self.path.is_file():  # deleted under a running page: never start a new file
+            raise AnnotationsError(f"{self.path}: the annotations file is gone (its run "
+                                   "directory was moved or deleted?); restore it, then start "
+                                   "`chatmatch annotate` again")
         try:
             if self.readonly:
                 con = sqlite3.connect(f"{self.path.resolve().as_uri()}?{self._ro_query()}",
@@ -156,7 +168,7 @@ class AnnotationStore:
         return "mode=ro" if wal.exists() else "mode=ro&immutable=1"
 
     def _check(self, create: bool) -> None:
-        with self._conn() as con:
+        with self._conn(new=create) as con:
             if create:
                 con.execute("PRAGMA journal_mode=WAL")
                 con.executescript(_SCHEMA)
@@ -234,4 +246,4 @@ class AnnotationStore:
         """Every judgement, in the order they were first made."""
         with self._conn() as con:
             rows = con.execute(f"SELECT {', '.join(FIELDS)} FROM judgements ORDER BY id").fetchall()
-        return [Judgement(*(str(v) for v in r)) for r in rows]
+        return [Judgement(person(str(r[0])), *(str(v) for v in r[1:])) for r in rows]

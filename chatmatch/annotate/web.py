@@ -11,23 +11,31 @@ for colleagues on one machine or network, not an authenticated service.
 
 from __future__ import annotations
 
+import html
+import logging
+import sqlite3
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlencode
 
 import jinja2
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from chatmatch.annotate.items import Item
 from chatmatch.annotate.session import Session, check_name
 from chatmatch.annotate.store import ANSWERS
+from chatmatch.common.display import shown
+from chatmatch.errors import ChatmatchError
 
 HERE = Path(__file__).parent
+log = logging.getLogger(__name__)
 COOKIE = "chatmatch_annotator"
 #: no inline script or style, nothing from elsewhere: a transcript cannot run code
 HEADERS = {"Content-Security-Policy": "default-src 'self'; form-action 'self'; "
@@ -40,9 +48,16 @@ NOTICES = {
 }
 
 
+def _shown(value: Any) -> Any:
+    """Every value a template prints is shown by the one text rule (controls and
+    bidirectional overrides escaped) before Jinja2 HTML-escapes it."""
+    return shown(value) if isinstance(value, str) and not isinstance(value, Markup) else value
+
+
 def _env() -> jinja2.Environment:
     return jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
-                              autoescape=True, undefined=jinja2.StrictUndefined)
+                              autoescape=True, undefined=jinja2.StrictUndefined,
+                              finalize=_shown)
 
 
 class Pages:
@@ -148,10 +163,33 @@ class Pages:
         return RedirectResponse("/judge?" + urlencode({"saved": item_id, "how": how}), 303)
 
 
+class ErrorPage:
+    """Every request whose run cannot be read any more (the run directory or its
+    annotations file deleted or moved while the page serves) gets a page saying so, with
+    status 503, and the log one line, not a traceback."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        except (ChatmatchError, OSError, sqlite3.Error) as exc:
+            log.warning("annotation page: %s", shown(str(exc)))
+            body = ("<!doctype html><meta charset='utf-8'><title>chatmatch annotate</title>"
+                    "<h1>The run cannot be read</h1><p>" + html.escape(shown(str(exc))) +
+                    "</p><p>Your saved judgements are kept. Restore the run directory, or stop "
+                    "the page (Ctrl-C) and start <code>chatmatch annotate</code> again.</p>")
+            await HTMLResponse(body, status_code=503)(scope, receive, send)
+
+
 def create_app(session: Session) -> Starlette:
     """The page for ``session``."""
     p = Pages(session)
-    return Starlette(routes=[
+    return Starlette(middleware=[Middleware(ErrorPage)], routes=[
         Route("/", p.index), Route("/login", p.login, methods=["POST"]),
         Route("/logout", p.logout, methods=["POST"]),
         Route("/judge", p.judge, methods=["GET"]), Route("/judge", p.submit, methods=["POST"]),

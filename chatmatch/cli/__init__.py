@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from chatmatch import __version__
+from chatmatch.common.display import shown
 from chatmatch.errors import ChatmatchError, os_error_message
 
 class _Group(click.Group):
@@ -19,7 +20,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except ChatmatchError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {shown(str(exc))}", err=True)
             sys.exit(exc.exit_code)
         except KeyboardInterrupt as exc:
             how = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"

@@ -18,6 +18,7 @@ from chatmatch.annotate.report import load_summary
 from chatmatch.common.tables import render_table
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
+from chatmatch.cli.readrun import load_run
 from chatmatch.run.storedrun import Run
 
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
@@ -74,7 +75,7 @@ def command(run_dir: Path, human_file: Path | None, annotations: bool, subset_si
     rep = Reporter(quiet=quiet)
     if human_file and annotations:
         raise ChatmatchError("give --human FILE or --annotations, not both")
-    data = Run.load(run_dir)
+    data = load_run(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     if annotations:  # the human ranking only: its intervals are compare --annotations' job
         human = load_summary(data, method=method, reps=0).human_ranking()

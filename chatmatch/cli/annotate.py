@@ -8,9 +8,14 @@ import click
 
 from chatmatch.annotate.items import MODES
 from chatmatch.annotate.session import Session, Settings
+from chatmatch.errors import ChatmatchError
 from chatmatch.runtime.resources import require
 
 DEFAULT_PORT = 8765
+
+
+#: addresses only this machine reaches
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 @click.command("annotate")
@@ -19,7 +24,11 @@ DEFAULT_PORT = 8765
               help="Port of the page (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Another than 127.0.0.1 lets other machines reach "
-                   "the page, which has no password: only on a network you trust.")
+                   "the page, which has no password; it needs --allow-network.")
+@click.option("--allow-network", is_flag=True,
+              help="Allow a --host other than this machine (127.0.0.1, localhost, ::1): "
+                   "anyone who can reach it reads every transcript of the run and can add "
+                   "judgements under any name. Only on a network you trust.")
 @click.option("--mode", type=click.Choice(MODES), default="game", show_default=True,
               help="game: one conversation, its two bots compared; pairs: two conversations "
                    "side by side (ACUTE-Eval), one bot of each compared.")
@@ -34,8 +43,9 @@ DEFAULT_PORT = 8765
               help="People per item to aim for (two or more give inter-annotator agreement).")
 @click.option("--seed", type=int, default=None, help="Seed of the order and of who is speaker "
               "A (default: the run's seed).")
-def command(run_dir: Path, port: int, host: str, mode: str, show_names: bool, dims: str | None,
-            limit: int | None, overlap: int, seed: int | None) -> None:
+def command(run_dir: Path, port: int, host: str, allow_network: bool, mode: str,
+            show_names: bool, dims: str | None, limit: int | None, overlap: int,
+            seed: int | None) -> None:
     """Serve a page on which people judge the games of RUN_DIR: who was better overall and
     on each dimension, with "can't tell". Judgements go to RUN_DIR/annotations.sqlite (the
     run's other files are never touched); stop with Ctrl-C and start again to carry on.
@@ -52,6 +62,11 @@ def command(run_dir: Path, port: int, host: str, mode: str, show_names: bool, di
       chatmatch annotate runs/demo --port 9000 --show-names --dimensions consistency,proactivity
       chatmatch annotate runs/demo --mode pairs --per-annotator 20
     """
+    if host not in LOOPBACK and not allow_network:
+        raise ChatmatchError(f"--host {host} serves the page, which has no password, to every "
+                             "machine that can reach this one: anyone there reads the run's "
+                             "transcripts and can add judgements. Add --allow-network to do "
+                             "that on a network you trust, or leave --host out (127.0.0.1)")
     require("starlette", extra="annotate", feature="chatmatch annotate (the annotation page)")
     require("uvicorn", extra="annotate", feature="chatmatch annotate (the annotation page)")
     from chatmatch.annotate import web
@@ -69,7 +84,7 @@ def command(run_dir: Path, port: int, host: str, mode: str, show_names: bool, di
     click.echo(f"Judging {len(session.items)} item(s) of run {session.run_name} "
                f"({len(session.questions)} question(s) each); judgements go to "
                f"{session.store.path}")
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in LOOPBACK:
         click.echo(f"warning: listening on {host}: anyone who can reach this machine can open "
                    "the page (it has no password)", err=True)
     click.echo(f"Open {url} in a browser (Ctrl-C stops; every saved judgement is kept)")

@@ -15,6 +15,7 @@ from chatmatch.common.tables import render_table
 from chatmatch.errors import ChatmatchError
 from chatmatch.records import nan_to_none
 from chatmatch.run.seedtables import category_rankings
+from chatmatch.cli.readrun import load_run
 from chatmatch.run.storedrun import Run
 
 
@@ -60,7 +61,7 @@ def command(run_dir: Path, human_file: Path | None, annotations: bool, method: s
                              "judgements of `chatmatch annotate`), one of the two")
     if export_file is not None and not annotations:
         raise ChatmatchError("--export writes the judgements of --annotations; add --annotations")
-    data = Run.load(run_dir)
+    data = load_run(run_dir)
     if human_file is None:
         _annotations(data, method, samples, seed, export_file, as_json)
         return

@@ -11,6 +11,7 @@ from chatmatch.analysis.report import build_report
 from chatmatch.annotate.report import has_annotations, load_summary, summary_html
 from chatmatch.annotate.store import AnnotationsError
 from chatmatch.rundir.store import atomic_write
+from chatmatch.cli.readrun import load_run
 from chatmatch.run.storedrun import Run
 
 
@@ -32,7 +33,7 @@ def command(run_dir: Path, human_file: Path | None, out_file: Path | None) -> No
       chatmatch report runs/demo
       chatmatch report runs/demo --human humans.yaml --out demo.html
     """
-    data = Run.load(run_dir)
+    data = load_run(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     out = out_file or data.store.path / "report.html"
     atomic_write(out, build_report(data, human, _annotations(data)))

@@ -11,7 +11,7 @@ import click
 from chatmatch.common.tables import render_table
 from chatmatch.config.names import printable
 from chatmatch.errors import RunDirError
-from chatmatch.run.storedrun import Run
+from chatmatch.cli.readrun import load_run
 from chatmatch.scoring.details import turn_notes
 
 
@@ -22,7 +22,7 @@ from chatmatch.scoring.details import turn_notes
 def command(run_dir: Path, game: str | None, width: int) -> None:
     """List the games of RUN_DIR, or print GAME (an id such as g001) readably, with the
     turns that scored tagged (questions, repetitions, entities, perplexity, ...)."""
-    run = Run.load(run_dir, need_results=False)
+    run = load_run(run_dir, need_results=False)
     transcripts = run.transcripts()
     results = {r.game_id: r for r in run.results}
     if game is None:

@@ -44,5 +44,19 @@ def read_bounded(path: str | Path, limit: int = MAX_RUN_FILE_BYTES) -> bytes:
 
 
 def read_text_bounded(path: str | Path, limit: int = MAX_RUN_FILE_BYTES) -> str:
-    """:func:`read_bounded` decoded as UTF-8 (``UnicodeDecodeError`` when it is not)."""
-    return read_bounded(path, limit).decode("utf-8")
+    """:func:`read_bounded` decoded as UTF-8 (``UnicodeDecodeError`` when it is not); a
+    byte-order mark (a CSV saved by a spreadsheet) is dropped."""
+    return read_bounded(path, limit).decode("utf-8-sig")
+
+
+def why_unreadable(exc: OSError | UnicodeDecodeError) -> str:
+    """The true reason a file given by the user could not be read, for a message of the
+    form ``cannot read WHAT PATH (REASON)``: missing, a folder, a pipe or a device, too
+    large, permission denied, not UTF-8."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text: bad byte at offset {exc.start}; save it as UTF-8"
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return exc.strerror or str(exc)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import yaml
 
-from chatmatch.common.safeio import check_regular
+from chatmatch.common.safeio import read_text_bounded, why_unreadable
 from chatmatch.errors import ConfigError
 
 
@@ -40,27 +41,25 @@ def load_located_yaml(path: str | Path) -> LocatedYaml:
     if p.is_dir():
         raise ConfigError("is a directory, expected a YAML file", file=name)
     try:
-        check_regular(p)  # a named pipe would block the open
-        with open(p, "rb") as fh:  # bounded: a huge file is refused, not read
-            data = fh.read(MAX_YAML_BYTES + 1)
-        if len(data) > MAX_YAML_BYTES:
+        text = read_text_bounded(p, MAX_YAML_BYTES)
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
             raise ConfigError(f"the file is larger than {MAX_YAML_BYTES // 2**20} MiB, the most "
                               "chatmatch reads as YAML; is this really a tournament or ranking "
-                              "file? (long texts belong in files the bots read, not in the YAML)",
-                              file=name)
-        text = data.decode("utf-8")
-    except PermissionError:
-        raise ConfigError("cannot read the file (permission denied)", file=name) from None
+                              "file? (long seed lists belong in a seed file, long texts in files "
+                              "the bots read)", file=name) from None
+        raise ConfigError(f"cannot read the file ({why_unreadable(exc)})", file=name) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"not UTF-8 text (bad byte at offset {exc.start}); save the file "
                           "as UTF-8", file=name) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read the file ({exc.strerror})", file=name) from None
     return parse_located_yaml(text, name)
 
 
-#: largest YAML file read (a tournament of a thousand bots with parameters is under 1 MiB)
-MAX_YAML_BYTES = 16 * 2**20
+#: largest YAML file a user gives (a tournament of a thousand bots with parameters is under
+#: 1 MiB); refused by its size before parsing, which takes seconds a MiB
+MAX_YAML_BYTES = 2**20
+#: largest ``config.yaml`` of a run directory (it also holds a seed file's utterances)
+MAX_STORED_YAML_BYTES = 8 * 2**20
 #: deepest nesting of lists and mappings accepted (PyYAML composes recursively: a document
 #: nested thousands of levels deep would end in a RecursionError)
 MAX_DEPTH = 100

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from chatmatch.common.validation import StrictModel, validation_message
+from chatmatch.config.names import check_name
 
 
 class SeedSet(StrictModel):
@@ -27,6 +28,7 @@ class SeedSet(StrictModel):
         for name, items in v.items():
             if not name.strip() or not items or any(not s.strip() for s in items):
                 raise ValueError(f"category {name!r}: needs a name and non-empty utterances")
+            check_name(name, "seed category")
             for s in items:
                 if s in seen and seen[s] != name:
                     raise ValueError(f"utterance {s!r} is in two categories ({seen[s]}, {name}); "
@@ -53,6 +55,10 @@ class ScheduleConfig(StrictModel):
         if self.method == "round-robin" and self.games is not None:
             raise ValueError("games: a budget needs method random, swiss or adaptive (the "
                              "round-robin plays every pair); remove games or change the method")
+        if self.games is not None and self.games % 2:
+            raise ValueError(f"games: {self.games} cannot be played to the end: games are played "
+                             "in matches of two (each bot opens once); use "
+                             f"{self.games - 1} or {self.games + 1}")
         return self
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from chatmatch.common.display import shown
+
 MAX_NAME_CHARS = 100
 #: categories refused anywhere in a name
 _REFUSED = {"Cc": "a control character", "Cf": "an invisible format character",
@@ -31,9 +33,16 @@ def check_bot_name(name: str) -> str:
     if any(c in name for c in "/\\\n\t") or name != name.strip():
         raise ValueError(f"bot name {name!r} must not contain slashes, tabs, newlines or "
                          "leading/trailing spaces")
-    check_visible(name, "bot name")
+    return check_name(name, "bot name")
+
+
+def check_name(name: str, what: str = "name") -> str:
+    """The one rule for every name chatmatch shows or writes (a bot, a speaker, a seed
+    category): visible characters only (:func:`check_visible`), at most
+    :data:`MAX_NAME_CHARS` characters; the name in NFC form."""
+    check_visible(name, what)
     if len(name) > MAX_NAME_CHARS:
-        raise ValueError(f"bot name has {len(name)} characters, more than {MAX_NAME_CHARS}; "
+        raise ValueError(f"{what} has {len(name)} characters, more than {MAX_NAME_CHARS}; "
                          "use a shorter name (the model and settings go in params)")
     return unicodedata.normalize("NFC", name)
 
@@ -51,11 +60,10 @@ def check_visible(text: str, what: str = "name") -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` safe to print on a terminal: control characters other than newline (ESC
-    sequences that clear the screen or set the window title, BEL, NUL) are shown escaped
-    (``\\x1b``); a bot's reply is stored as it came and shown this way."""
-    return "".join(c if c == "\n" or unicodedata.category(c) != "Cc" else ascii(c)[1:-1]
-                   for c in text)
+    """``text`` safe to print on a terminal (:func:`chatmatch.common.display.shown`: controls
+    and bidirectional overrides escaped); a bot's reply is stored as it came and shown
+    this way."""
+    return shown(text)
 
 
 def name_key(name: str) -> str:

@@ -23,12 +23,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from chatmatch.common.safeio import read_text_bounded, why_unreadable
 from chatmatch.errors import ConfigError
 
 #: column names accepted for the utterance, first match wins
 TEXT_COLUMNS = ("seed_utterance", "utterance", "text")
 #: a seed-set file larger than this is refused (seeds are a handful of openers)
-MAX_FILE_BYTES = 2_000_000
+MAX_FILE_BYTES = 2 * 2**20
 
 
 def resolve_seed_file(data: dict[str, Any], yaml_file: str | None,
@@ -58,14 +59,12 @@ def read_seed_file(path: Path) -> list[str] | dict[str, Any]:
     categories) or ``{"categories": {name: [utterance, ...]}}``."""
     fix = "see docs/league.md#seed-sets for the formats"
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise ConfigError(f"seed file {path} is larger than {MAX_FILE_BYTES:,} bytes")
-        text = path.read_text(encoding="utf-8")
+        text = read_text_bounded(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise ConfigError(f"seed file {path} does not exist (the path is relative to "
                           "the tournament YAML)") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read seed file {path} ({exc})") from None
+        raise ConfigError(f"cannot read seed file {path} ({why_unreadable(exc)})") from None
     suffix = path.suffix.lower()
     if suffix == ".txt":
         items = [line.strip() for line in text.splitlines()

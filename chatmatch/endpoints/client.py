@@ -28,7 +28,8 @@ from typing import Any, Callable
 from chatmatch.common.registry import close_matches
 from chatmatch.errors import ChatmatchError
 from chatmatch.endpoints.safety import (RETRY_STATUSES, Retryable, TooLarge, check_base_url,
-                                   check_headers, clip, redact, retry_after_s, send)
+                                   check_headers, clip, header_safe, redact, retry_after_s,
+                                   send)
 
 log = logging.getLogger(__name__)
 _SEMAPHORES: dict[str, threading.BoundedSemaphore] = {}
@@ -75,6 +76,9 @@ class Endpoint:
             raise ValueError("parameter 'api_key_env' must name an environment variable")
         self.base_url = check_base_url(self.base_url)
         self.extra_headers = check_headers(self.extra_headers)
+        if not header_safe(self.api_key_header) or not self.api_key_header.strip():
+            raise ValueError(f"parameter 'api_key_header' {ascii(self.api_key_header)} is not an "
+                             "HTTP header name; give one in plain ASCII, e.g. x-api-key")
         self._client: Any = None
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -106,6 +110,10 @@ class Endpoint:
             raise self.fail(f"{where} holds the key with spaces or a line break around or in "
                             "it (e.g. a trailing newline from a file); export it without them",
                             [key, key.strip()])
+        if not header_safe(key):
+            raise self.fail(f"{where} holds a non-ASCII or control character, which cannot be "
+                            "sent in an HTTP header; check that the variable holds the key "
+                            "itself (copied without typographic quotes or dashes)", [key])
         return key
 
     def secrets(self) -> list[str | None]:

@@ -12,7 +12,7 @@ import threading
 import time
 import zlib
 from typing import Any, Callable, Iterable
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import unquote, urlsplit
 
 
 #: statuses worth another try (the server is busy, restarting or timed out)
@@ -48,24 +48,38 @@ def clip(text: str, limit: int, secrets: Iterable[str | None] = ()) -> str:
 
 
 def check_base_url(url: str) -> str:
-    """``url`` without a trailing slash; refuses credentials in it."""
+    """``url`` without a trailing slash; refuses credentials anywhere in it: a user name or
+    password, or a named secret or key-like value in a path segment, a ``;param``, the
+    query or the ``#fragment`` (:func:`url_secrets`)."""
+    if not url.isascii() or any(not c.isprintable() or c.isspace() for c in url):
+        raise ValueError("parameter 'base_url' holds a space, a control or a non-ASCII "
+                         "character; percent-encode it or fix the URL")
     if not url.startswith(("http://", "https://")):
         raise ValueError(f"parameter 'base_url' must start with http:// or https://, got {url!r}")
-    parts = urlsplit(url)
-    hint = ("it would be written to config.yaml and the run directory; put the key in an "
-            "environment variable and name it with params.api_key_env")
-    if parts.username is not None or parts.password is not None:
-        raise ValueError(f"parameter 'base_url' holds a user name or password ({parts.hostname}); "
-                         + hint)
-    for name, _ in parse_qsl(parts.query, keep_blank_values=True):
-        if _SECRET_NAME.search(name):
-            raise ValueError(f"parameter 'base_url' holds a secret in its query ({name}=...); "
-                             + hint)
-    for segment in parts.path.split("/"):
-        if _looks_like_key(segment):
-            raise ValueError(f"parameter 'base_url' holds what looks like a key in its path "
-                             f"({segment[:4]}...); " + hint)
+    found = url_secrets(url)
+    if found:
+        raise ValueError(f"parameter 'base_url' holds {found}; it would be written to "
+                         "config.yaml and the run directory; put the key in an environment "
+                         "variable and name it with params.api_key_env")
     return url.rstrip("/")
+
+
+def url_secrets(url: str) -> str | None:
+    """Where ``url`` holds what looks like a credential (None when nowhere): every part a
+    server or a proxy could read a key from is checked the same way."""
+    parts = urlsplit(url)
+    if parts.username is not None or parts.password is not None:
+        return f"a user name or password ({parts.hostname})"
+    pieces = [("its path", seg) for seg in unquote(parts.path).split("/")]
+    pieces += [("its query", parts.query), ("its #fragment", parts.fragment)]
+    for where, piece in pieces:
+        for item in re.split(r"[;&]", piece):
+            name, eq, value = item.partition("=")
+            if eq and _SECRET_NAME.search(name):
+                return f"a secret in {where} ({name}=...)"
+            if _looks_like_key(unquote(value if eq else name)):
+                return f"what looks like a key in {where} ({(value if eq else name)[:4]}...)"
+    return None
 
 
 def _looks_like_key(segment: str) -> bool:
@@ -80,7 +94,11 @@ def _looks_like_key(segment: str) -> bool:
 def check_headers(headers: dict[str, str] | None) -> dict[str, str]:
     """``extra_headers`` as a dict; refuses headers that carry credentials."""
     headers = dict(headers or {})
-    for name in headers:
+    for name, value in headers.items():
+        if not header_safe(str(name)) or not header_safe(str(value)):
+            raise ValueError(f"parameter 'extra_headers': header {ascii(name)} holds a non-ASCII or "
+                             "control character in its name or value, which HTTP cannot send; "
+                             "write it in plain ASCII (percent-encode it if the server expects that)")
         if _SECRET_NAME.search(name):
             raise ValueError(
                 f"parameter 'extra_headers': header {name!r} carries a credential, which would be "
@@ -88,6 +106,11 @@ def check_headers(headers: dict[str, str] | None) -> dict[str, str]:
                 "variable, name it with params.api_key_env (and params.api_key_header for a "
                 "header other than Authorization)")
     return headers
+
+
+def header_safe(text: str) -> bool:
+    """Can ``text`` be sent as an HTTP header name or value (printable ASCII, tab allowed)?"""
+    return text.isascii() and all(c.isprintable() or c == "\t" for c in text)
 
 
 def retry_after_s(value: str | None, now: float | None = None) -> float | None:

@@ -15,6 +15,7 @@ from typing import Any, Callable, ClassVar, Sequence
 
 from pydantic import Field
 
+from chatmatch.common.safeio import read_text_bounded
 from chatmatch.judges.backends import Backend, BackendParams, make_backend
 from chatmatch.judges.prompts import PromptTemplate
 from chatmatch.records import DimensionScore
@@ -83,7 +84,7 @@ class JudgeScorer(Scorer):
         if path is None or not path.exists():
             return {}
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_text_bounded(path))
         except (OSError, ValueError):
             return {}
         # facts gathered under other parameters or prompts do not carry over

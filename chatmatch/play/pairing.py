@@ -176,6 +176,17 @@ class Rounds:
         """Games the schedule plays in all."""
         return self.budget
 
+    def check_stored(self, stored: set[str]) -> None:
+        """``ValueError`` when the games of the schedule already stored are more than the
+        budget (it was lowered): stored games are never dropped, so such a budget could
+        only be shown as one count and ranked as another."""
+        have = sum(g.game_id in stored for g in self.schedule)
+        if self.method != "round-robin" and have > self.budget:
+            even = have + have % 2
+            raise ValueError(f"schedule.games: {self.budget} is below the {have} games this "
+                             f"run already holds (stored games are kept and ranked); use games: "
+                             f"{even} or more, or start a new run with --out")
+
     def next(self, stored: set[str], results: Mapping[str, GameResult]) -> list[ScheduledGame]:
         """The games to play now (empty: done). ``stored``: game ids with a transcript;
         ``results``: scored games by id (what swiss and adaptive pair on)."""

@@ -12,12 +12,12 @@ methods are found through the entry point group ``chatmatch.rankers``, chatmatch
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from chatmatch.common.numbers import round_sig, rounded
 from chatmatch.common.registry import Registry
+from chatmatch.common.display import csv_text
 from chatmatch.records import GameResult, GameTally, MethodStats
 
 
@@ -66,21 +66,20 @@ class Ranking:
         return {r.bot: r.rank for r in self.rows}
 
     def to_json(self) -> dict[str, Any]:
+        """The ranking as written; scores and statistics rounded to the digits they are
+        ranked on (:data:`chatmatch.common.numbers.SIG_DIGITS`), the same on every CPU."""
         return {"method": self.method, "games": self.games,
                 "expected_games": self.expected_games, "complete": self.complete,
-                "meta": self.meta, "ranking": [r.to_json() for r in self.rows]}
+                "meta": self.meta, "ranking": [rounded(r.to_json()) for r in self.rows]}
 
     def to_csv(self) -> str:
         flat = [r.flat() for r in self.rows]
         keys: list[str] = []
         for f in flat:
             keys += [k for k, v in f.items() if k not in keys and not isinstance(v, (list, dict))]
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["rank", "bot", "score", *keys])
-        for r, f in zip(self.rows, flat):
-            w.writerow([r.rank, r.bot, _fmt(r.score), *[_fmt(f.get(k, "")) for k in keys]])
-        return buf.getvalue()
+        return csv_text(["rank", "bot", "score", *keys],
+                        [[r.rank, r.bot, _fmt(r.score), *[_fmt(f.get(k, "")) for k in keys]]
+                         for r, f in zip(self.rows, flat)])
 
     def leaderboard(self) -> tuple[list[str], list[list[Any]]]:
         """(headers, rows) of the leaderboard: rank, bot, the method's columns, the games'
@@ -94,7 +93,7 @@ class Ranking:
 
 
 def _fmt(v: Any) -> Any:
-    return f"{v:.6g}" if isinstance(v, float) else v
+    return f"{round_sig(v):.6g}" if isinstance(v, float) else v
 
 
 def _same(a: Any, b: Any, tol: float) -> bool:
@@ -115,6 +114,20 @@ def competition_ranks(keys: Sequence[Any], tol: float = 1e-9) -> list[int]:
         else:
             ranks.append(i + 1)
     return ranks
+
+
+def ranked(scores: Mapping[str, float | tuple[float, ...]]) -> list[tuple[str, int]]:
+    """(bot, rank) best first for ``scores`` (higher is better; a tuple compares in order):
+    every method orders and ranks this way. Scores are compared at the digits a ranking
+    writes (:data:`chatmatch.common.numbers.SIG_DIGITS` significant digits): bots whose
+    written scores are equal share a rank and are listed by name, on every CPU."""
+    keys = {b: rounded(tuple(v) if isinstance(v, tuple) else float(v)) for b, v in scores.items()}
+    order = sorted(keys, key=lambda b: (tuple(-x for x in _tup(keys[b])), b))
+    return list(zip(order, competition_ranks([keys[b] for b in order], tol=0.0)))
+
+
+def _tup(v: float | tuple[float, ...]) -> tuple[float, ...]:
+    return v if isinstance(v, tuple) else (v,)
 
 
 #: ``(results, bots, params, seed) -> Ranking``; ``params``: the method's own model (or None)

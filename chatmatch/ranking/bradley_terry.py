@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
+from chatmatch.ranking.base import RANKERS, Ranking, RankRow, ranked, win_tie_loss
 from chatmatch.ranking.params import BradleyTerryParams as BradleyTerryParams
 from chatmatch.records import GameResult, IntervalStats
 
@@ -62,10 +62,6 @@ def fit_bt(games: Sequence[tuple[str, str, float]], bots: Sequence[str], prior: 
     return {b: float(logs[idx[b]]) for b in bots}
 
 
-def _order(scores: dict[str, float], bots: Sequence[str]) -> list[str]:
-    return sorted(bots, key=lambda b: (-scores[b], b))
-
-
 def bootstrap(games: Sequence[tuple[str, str, float]], bots: Sequence[str],
               fit: Callable[[Sequence[tuple[str, str, float]]], dict[str, float]], reps: int,
               seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -77,8 +73,7 @@ def bootstrap(games: Sequence[tuple[str, str, float]], bots: Sequence[str],
     for r in range(reps):
         sample = [games[i] for i in rng.integers(0, len(games), len(games))]
         s = fit(sample)
-        order = _order(s, bots)
-        rk = dict(zip(order, competition_ranks([s[b] for b in order])))
+        rk = dict(ranked({b: s[b] for b in bots}))
         scores[r] = [s[b] for b in bots]
         ranks[r] = [rk[b] for b in bots]
     return scores, ranks
@@ -91,9 +86,8 @@ def ranking_with_ci(method: str, scores: dict[str, float], boot: tuple[np.ndarra
     lo_q, hi_q = (1 - ci) / 2 * 100, (1 + ci) / 2 * 100
     bs, br = boot
     games = win_tie_loss(results, bots)
-    order = _order(scores, bots)
     rows = []
-    for b, rk in zip(order, competition_ranks([scores[b] for b in order])):
+    for b, rk in ranked({b: scores[b] for b in bots}):
         j = list(bots).index(b)
         stats = IntervalStats(label, scores[b])
         if len(bs):

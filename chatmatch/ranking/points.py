@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Sequence
 
-from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
+from chatmatch.ranking.base import RANKERS, Ranking, RankRow, ranked, win_tie_loss
 from chatmatch.ranking.params import MAX_POINTS as MAX_POINTS
 from chatmatch.ranking.params import PointsRule as PointsRule
 from chatmatch.records import GameResult, PointsStats
@@ -54,11 +54,9 @@ def rank_points(results: Sequence[GameResult], bots: Sequence[str], rule: Points
                 table[p]["match_points"] += rule.loss
                 table[p]["matches_lost"] += 1
     games = win_tie_loss(results, bots)
-    order = sorted(bots, key=lambda b: (-table[b]["match_points"], -games[b].game_points, b))
-    keys = [(table[b]["match_points"], games[b].game_points) for b in order]
-    ranks = competition_ranks(keys)
+    keys = {b: (float(table[b]["match_points"]), games[b].game_points) for b in bots}
     rows = tuple(RankRow(b, r, float(table[b]["match_points"]), games[b], PointsStats(
         table[b]["match_points"], int(table[b]["matches_won"]), int(table[b]["matches_tied"]),
-        int(table[b]["matches_lost"]))) for b, r in zip(order, ranks))
+        int(table[b]["matches_lost"]))) for b, r in ranked(keys))
     return Ranking("points", rows, len(results),
                    meta={"win": rule.win, "tie": rule.tie, "loss": rule.loss})

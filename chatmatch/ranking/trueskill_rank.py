@@ -29,7 +29,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 import trueskill
 
-from chatmatch.ranking.base import RANKERS, Ranking, RankRow, competition_ranks, win_tie_loss
+from chatmatch.ranking.base import RANKERS, Ranking, RankRow, ranked, win_tie_loss
 from chatmatch.ranking.params import DEFAULT_SHUFFLES as DEFAULT_SHUFFLES
 from chatmatch.ranking.params import TrueSkillParams as TrueSkillParams
 from chatmatch.ranking.trueskill_batch import play_shuffles
@@ -108,16 +108,13 @@ def rank_trueskill(results: Sequence[GameResult], bots: Sequence[str], p: TrueSk
     shuffle_ranks = []
     for mu_s, sigma_s in zip(mus.tolist(), sigmas.tolist()):
         keys = {b: _order_key(p, m, sd) for b, m, sd in zip(bots, mu_s, sigma_s)}
-        o = sorted(bots, key=lambda b: (-keys[b], b))
-        shuffle_ranks.append(dict(zip(o, competition_ranks([keys[b] for b in o]))))
+        shuffle_ranks.append(dict(ranked(keys)))
     mu = {b: float(m) for b, m in zip(bots, mus.mean(axis=0))}
     sigma = {b: float(sd) for b, sd in zip(bots, sigmas.mean(axis=0))}
     key = {b: _order_key(p, mu[b], sigma[b]) for b in bots}
-    ranked = sorted(bots, key=lambda b: (-key[b], b))
-    ranks = competition_ranks([key[b] for b in ranked])
     games = win_tie_loss(results, bots)
     rows = []
-    for b, rk in zip(ranked, ranks):
+    for b, rk in ranked(key):
         ranks_b = [sr[b] for sr in shuffle_ranks]
         rows.append(RankRow(b, rk, key[b], games[b], TrueSkillStats(
             mu[b], sigma[b], mu[b] - p.k * sigma[b], statistics.fmean(ranks_b), min(ranks_b),

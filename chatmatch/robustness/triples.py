@@ -19,6 +19,7 @@ from typing import Iterable, Sequence
 
 import chitchat_dataset
 
+from chatmatch.common.safeio import read_text_bounded
 from chatmatch.errors import ChatmatchError
 from chatmatch.robustness.perturb import CLOSED_KINDS, FAMILIES, Context, Sample
 from chatmatch.run.importers import load_transcripts
@@ -156,7 +157,7 @@ CLOSED_FILE = "closed_ended.jsonl"
 def closed_triples(families: Iterable[str] | None = None, *, path: Path | None = None) -> list[Triple]:
     """Triples from the built-in closed-ended set (or ``path``), one per broken candidate."""
     wanted = set(families) if families is not None else {f"closed_{k}" for k in CLOSED_KINDS}
-    text = (path.read_text(encoding="utf-8") if path is not None else
+    text = (read_text_bounded(path) if path is not None else
             resources.files("chatmatch.robustness").joinpath("data", CLOSED_FILE).read_text("utf-8"))
     out = []
     for line_no, raw in enumerate(text.splitlines(), 1):

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Sequence
 
+from chatmatch.common.safeio import read_text_bounded
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import fmt_duration
 from chatmatch.run.plan import RunPlan
@@ -38,7 +39,7 @@ def _measured_seconds_per_turn(run_dir: Path, sample: int = 50) -> dict[str, flo
     try:
         files = sorted((run_dir / "transcripts").glob("*.jsonl"))[:sample]
         for f in files:
-            for line in f.read_text(encoding="utf-8").splitlines()[1:]:
+            for line in read_text_bounded(f).splitlines()[1:]:
                 rec = json.loads(line)
                 if not rec.get("seed") and rec.get("speaker") is not None:
                     who = str(rec["speaker"])
@@ -54,8 +55,7 @@ def forfeited_games(run_dir: Path) -> set[str]:
     out = set()
     try:
         for f in (run_dir / "transcripts").glob("*.jsonl"):
-            with f.open(encoding="utf-8") as fh:
-                head = json.loads(fh.readline() or "{}")
+            head = json.loads(read_text_bounded(f).partition("\n")[0] or "{}")
             if isinstance(head, dict) and (head.get("meta") or {}).get("forfeit"):
                 out.add(f.stem)
     except (OSError, ValueError, AttributeError, RecursionError):

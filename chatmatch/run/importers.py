@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from chatmatch.common.safeio import read_bounded
-from chatmatch.config.names import MAX_NAME_CHARS, check_visible
+from chatmatch.config.names import check_name
 from chatmatch.errors import ChatmatchError, TranscriptError
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript, Turn, json_line
 
@@ -72,7 +72,12 @@ def load_transcripts(paths: Sequence[Path], *, strict: bool) -> tuple[list[Trans
 
 
 def _is_run_dir(path: Path) -> bool:
-    return (path / "manifest.json").is_file() and (path / "transcripts").is_dir()
+    """Does ``path`` hold a chatmatch run? False when it cannot be looked into (an
+    unreadable folder is then reported as such where its files are listed)."""
+    try:
+        return (path / "manifest.json").is_file() and (path / "transcripts").is_dir()
+    except OSError:
+        return False
 
 
 def discover(paths: Sequence[Path], errors: list[TranscriptError], strict: bool) -> Iterator[Path]:
@@ -181,12 +186,9 @@ def _checked(game: Transcript, file: str, line: int | None = None) -> Transcript
                               "really a chat log?", file=file, line=line)
     for p in game.players:  # speakers become leaderboard rows: the one name rule
         try:
-            check_visible(p, "speaker name")
+            check_name(p, "speaker name")
         except ValueError as exc:
             raise TranscriptError(str(exc), file=file, line=line) from None
-        if len(p) > MAX_NAME_CHARS:
-            raise TranscriptError(f"speaker name has {len(p):,} characters, more than "
-                                  f"{MAX_NAME_CHARS}; is this really a chat log?", file=file, line=line)
     game = _nfc_speakers(game)
     silent = [p for p in game.players if not game.turns_of(p, include_seed=True)]
     if silent:

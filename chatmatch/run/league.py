@@ -146,7 +146,7 @@ def _check_same_league(store: RunDir, old: TournamentConfig, cfg: TournamentConf
     before, after = old.model_dump(mode="json"), cfg.model_dump(mode="json")
     changed = [k for k in LEAGUE_KEYS if before.get(k) != after.get(k)]
     if changed:
-        what = "; ".join(f"{k} {_short(before.get(k))} -> {_short(after.get(k))}" for k in changed)
+        what = "; ".join(change(k, before.get(k), after.get(k)) for k in changed)
         raise RunDirError(refusal(store, f"changed: {what}"))
 
 
@@ -158,6 +158,14 @@ def refusal(store: RunDir, what: str) -> str:
             "output_dir), or delete the old directory.")
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+def change(key: str, old: Any, new: Any, width: int = 60) -> str:
+    """``key OLD -> NEW`` with each side cut to ``width`` characters around where they
+    first differ, so a long value edited near its end reads as two different values."""
+    a, b = repr(old), repr(new)
+    if max(len(a), len(b)) <= width:
+        return f"{key} {a} -> {b}"
+    same = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, same - width // 3)
+    cut = [("..." if start else "") + t[start:start + width - 6] +
+           ("..." if len(t) > start + width - 6 else "") for t in (a, b)]
+    return f"{key} {cut[0]} -> {cut[1]}"

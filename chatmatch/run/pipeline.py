@@ -10,7 +10,7 @@ directory holds the same records whichever command wrote it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from chatmatch.progress import Reporter
@@ -76,7 +76,8 @@ def save_game(store: RunDir, game: ScoredGame, *, transcript: bool = False) -> N
     transcript first when ``transcript``: the play stage has not saved it)."""
     if transcript:
         store.save_transcript(game.transcript)
-    digest = store.save_scores(game.record)
+    made_from = store.transcript_digest(game.record.game_id)
+    digest = store.save_scores(replace(game.record, transcript_sha256=made_from))
     store.append_result(game.result, digest)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chatmatch.config.tournament import TournamentConfig, dump_config
-from chatmatch.errors import ChatmatchError
+from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.run.league import League, plan_league
 from chatmatch.play.pairing import Rounds, make_rounds
 from chatmatch.play.schedule import ScheduledGame
@@ -93,6 +93,10 @@ def _plan(cfg: TournamentConfig, path: Path, config_file: str | None,
         refused = exc
     schedule = league.active_games(cfg)
     rounds = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed)
+    try:
+        rounds.check_stored(RunDir(path).transcript_ids())
+    except ValueError as exc:
+        raise ConfigError(str(exc), file=config_file) from None
     return RunPlan(cfg, path, config_file, config_text, league, tuple(schedule), rounds,
                    refused, stored, seen)
 

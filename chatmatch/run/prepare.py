@@ -16,7 +16,7 @@ from typing import Any
 
 from chatmatch.config.tournament import TournamentConfig, config_data
 from chatmatch.errors import RunDirError
-from chatmatch.run.league import refusal
+from chatmatch.run.league import change, refusal
 from chatmatch.run.migrations import read_manifest
 from chatmatch.records import GameResult, Manifest
 from chatmatch.run.plan import RunPlan
@@ -116,14 +116,9 @@ def _what_changed(stored: StoredSetup, cfg: TournamentConfig) -> str:
     return "changed: " + "; ".join(changed) if changed else "fingerprints differ"
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _change(key: str, old: Any, new: Any) -> str:
     if key != "bots" or not isinstance(old, list):
-        return f"{key} {_short(old)} -> {_short(new)}"
+        return change(key, old, new)
     was = {b.get("name"): b for b in old if isinstance(b, dict)}
     now = {b["name"]: b for b in new}
     parts = [f"{label} {', '.join(map(str, names))}" for label, names in (

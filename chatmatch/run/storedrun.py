@@ -16,6 +16,7 @@ from chatmatch.play.forfeits import BotForfeits, summarize
 from chatmatch.ranking import Ranking, RankingConfig, rank
 from chatmatch.ranking.points import PointsRule
 from chatmatch.records import GameResult, Manifest, ScoreRecord
+from chatmatch.rundir.integrity import stale_scores
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedsetup import READ_ERRORS, StoredSetup
 from chatmatch.run.migrations import read_manifest
@@ -96,7 +97,16 @@ class Run:
         return self.store.transcripts()
 
     def scores(self, game_id: str) -> ScoreRecord | None:
-        return self.store.load_scores(game_id)
+        """The game's score record; None when there is none or it was made from another
+        version of the transcript (the rule of :func:`chatmatch.rundir.integrity.stale_scores`,
+        with a warning in :attr:`RunDir.warnings`)."""
+        rec = self.store.load_scores(game_id)
+        why = stale_scores(rec, game_id, self.store.transcript_digest)
+        if why is not None:
+            self.store.warnings.append(f"{self.store.path / 'scores' / (game_id + '.json')}: not "
+                                       f"used: {why}; `chatmatch run` scores the game again")
+            return None
+        return rec
 
     def rank(self, results: Sequence[GameResult] | None = None, bots: Sequence[str] | None = None,
              method: str | None = None, points: PointsRule | None = None,

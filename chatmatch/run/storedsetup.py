@@ -20,7 +20,7 @@ import yaml
 from pydantic import ValidationError
 
 from chatmatch.common.safeio import read_text_bounded
-from chatmatch.common.yamlloc import MAX_YAML_BYTES, parse_located_yaml
+from chatmatch.common.yamlloc import MAX_STORED_YAML_BYTES, parse_located_yaml
 from chatmatch.config.settings import EvalSettings, FailurePolicy
 from chatmatch.config.tournament import TournamentConfig, config_from_data
 from chatmatch.errors import ChatmatchError
@@ -45,7 +45,7 @@ class StoredSetup:
     @cached_property
     def _text(self) -> str | BaseException:
         try:
-            return read_text_bounded(self.path, MAX_YAML_BYTES)
+            return read_text_bounded(self.path, MAX_STORED_YAML_BYTES)
         except (OSError, UnicodeDecodeError) as exc:
             return exc
 

@@ -59,13 +59,17 @@ def _disagreement(result: GameResult, record: ScoreRecord | None, gid: str) -> s
 def cross_check_results(lines: Iterable[tuple[int, GameResult, str | None]], run: Path,
                         load_scores: Callable[[str], ScoreRecord | None],
                         scores_digest: Callable[[str], str | None],
-                        players_of: Callable[[str], tuple[str, ...] | None]
+                        players_of: Callable[[str], tuple[str, ...] | None],
+                        transcript_digest: Callable[[str], str | None] = lambda gid: None,
                         ) -> tuple[dict[str, GameResult], list[int], list[str]]:
     """The trusted results by game id in file order (the last trusted line of a game wins),
     the numbers of those lines, and one warning per ignored line. ``players_of(gid)``:
     the players of the game's transcript, None when the run has no transcript of it. A line
     that records the digest of its score record (``scores_sha256``) is checked by that
-    digest (no parsing); an older line by comparing the records."""
+    digest (no parsing); an older line by comparing the records. Either way, a score
+    record that names the digest of the transcript it was made from
+    (``transcript_sha256``) is used only while the transcript is unchanged: the one rule
+    of every command that reads a run (:func:`stale_scores`)."""
     trusted: dict[str, tuple[int, GameResult]] = {}
     warnings: list[str] = []
     for n, res, digest in lines:
@@ -75,11 +79,14 @@ def cross_check_results(lines: Iterable[tuple[int, GameResult, str | None]], run
             why: str | None = "the run has no transcript of that game"
         elif tuple(players) != tuple(res.players):
             why = f"its players {list(res.players)} are not those of transcripts/{gid}.jsonl {list(players)}"
-        elif digest is not None:
-            why = (None if scores_digest(gid) == digest else
-                   f"scores/{gid}.json is not the score record written with it (a line of another run?)")
+        elif digest is not None and scores_digest(gid) is None:
+            why = f"scores/{gid}.json is missing or unreadable"
+        elif digest is not None and scores_digest(gid) != digest:
+            why = f"scores/{gid}.json is not the score record written with it"
         else:
-            why = _disagreement(res, load_scores(gid), gid)
+            rec = load_scores(gid)
+            why = (_disagreement(res, rec, gid) if digest is None else None) or \
+                stale_scores(rec, gid, transcript_digest)
         if why is not None:
             warnings.append(f"{run / 'results.jsonl'}:{n}: ignored the result line of game {gid}: "
                             f"{why}; it is not used, and `chatmatch run` scores the game again "
@@ -88,6 +95,17 @@ def cross_check_results(lines: Iterable[tuple[int, GameResult, str | None]], run
         trusted[gid] = (n, res)
     in_order = sorted(trusted.values(), key=lambda x: x[0])
     return {r.game_id: r for _, r in in_order}, [n for n, _ in in_order], warnings
+
+
+def stale_scores(rec: ScoreRecord | None, gid: str,
+                 transcript_digest: Callable[[str], str | None]) -> str | None:
+    """Why the score record ``rec`` of game ``gid`` must not be used because its transcript
+    changed after it was scored (None: it may be used, or it predates the check)."""
+    if rec is None or rec.transcript_sha256 is None:
+        return None
+    if transcript_digest(gid) != rec.transcript_sha256:
+        return f"transcripts/{gid}.jsonl was changed after the game was scored"
+    return None
 
 
 def _safe_id(gid: object) -> bool:

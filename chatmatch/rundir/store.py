@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -64,6 +65,8 @@ RUN_ENTRIES = frozenset({"manifest.json", "config.yaml", "transcripts", "scores"
                          "annotations.sqlite", "annotations.sqlite-wal", "annotations.sqlite-shm"})
 #: what each entry must be (a folder or a file)
 _FOLDERS = ("transcripts", "scores", "rankings")
+#: a turn time in a transcript line, as Transcript.to_jsonl writes it
+_SECONDS = re.compile(rb'"seconds": ?-?[0-9.eE+-]+')
 _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
 
 
@@ -237,6 +240,24 @@ class RunDir:
     def save_transcript(self, tr: Transcript) -> None:
         atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl())
 
+    def transcript_digest(self, game_id: str) -> str | None:
+        """The sha256 of ``transcripts/GID.jsonl`` as stored but for its turn times (the
+        ``seconds`` fields, which no score depends on and which differ between two runs of
+        the same games); None when it cannot be read."""
+        try:
+            data = read_bounded(self.transcript_path(game_id))
+        except OSError:
+            return None
+        return hashlib.sha256(_SECONDS.sub(b'"seconds": 0', data)).hexdigest()
+
+    def transcript_ids(self) -> set[str]:
+        """The game ids that have a transcript file (not read; none when the folder is
+        missing or unreadable)."""
+        try:
+            return {f.stem for f in (self.path / "transcripts").glob("*.jsonl")}
+        except OSError:
+            return set()
+
     def transcripts(self) -> dict[str, Transcript]:
         out: dict[str, Transcript] = {}
         folder = self.path / "transcripts"
@@ -330,7 +351,7 @@ class RunDir:
         lines = list(self._iter_numbered_results())
         trusted, kept, warnings = cross_check_results(
             lines, self.path, self.load_scores, self.scores_digest,
-            lambda gid: transcript_players(self.transcript_path(gid), gid))
+            lambda gid: transcript_players(self.transcript_path(gid), gid), self.transcript_digest)
         keep = set(kept)
         self._digests = {res.game_id: digest for n, res, digest in lines if n in keep}
         self.warnings.extend(warnings)

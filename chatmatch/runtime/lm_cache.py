@@ -44,6 +44,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import os
 import platform
 import sqlite3
@@ -99,6 +100,18 @@ def text_key(text: str) -> bytes:
 
 def _pack(value: float | None) -> bytes | None:
     return None if value is None else struct.pack("<d", value)
+
+
+def valid(text: str, value: object) -> bool:
+    """Can ``value`` be the perplexity of ``text``: a finite number of at least 1 (the
+    exponential of a mean negative log-likelihood, never negative), or None (no perplexity)
+    for a blank text only? Only such values are written to the cache; a row read from it
+    that holds anything else (NULL for a real text, NaN, an infinity, a number below 1, a
+    hand-edited blob) is dropped and computed again. A real text without a perplexity (one
+    token, on a model without a context token) is computed each time."""
+    if value is None:
+        return not text.strip()
+    return isinstance(value, float) and math.isfinite(value) and value >= 1.0
 
 
 class ValueStore(Generic[V]):
@@ -245,12 +258,18 @@ class ValueStore(Generic[V]):
         """The value of a stored blob, or :data:`MISS`."""
         raise NotImplementedError
 
+    def _valid(self, text: str, value: object) -> bool:
+        """Whether ``value`` can be what the model computes for ``text`` (checked on every
+        read and write: a row that fails is dropped and computed again)."""
+        return True
+
     def _read(self, db: sqlite3.Connection, texts: Sequence[str]) -> dict[str, V]:
         model = self._model_id(db, create=False)
         if model is None:
             return {}
         keys = {text_key(t): t for t in texts}
         found: dict[str, V] = {}
+        bad: list[bytes] = []
         ordered = list(keys)
         for i in range(0, len(ordered), _CHUNK):
             part = ordered[i:i + _CHUNK]
@@ -258,8 +277,17 @@ class ValueStore(Generic[V]):
             for key, value in db.execute(f"SELECT text, value FROM ppl WHERE model = ? AND text IN "
                                          f"({marks})", (model, *part)):
                 decoded = self._decode(value)
-                if decoded is not MISS:  # a hand-edited row is a miss: computed, not rewritten
+                if decoded is not MISS and self._valid(keys[key], decoded):
                     found[keys[key]] = decoded  # type: ignore[assignment]
+                else:
+                    bad.append(key)
+        if bad:  # checked like a computed value: a lying row is dropped, then recomputed
+            log.warning("%s %s: dropped %d row(s) that hold no valid value (NULL, NaN, "
+                        "infinite, below 1, or not the stored layout); computing them again",
+                        self.FOLDER, self.path, len(bad))
+            with db:
+                db.executemany("DELETE FROM ppl WHERE model = ? AND text = ?",
+                               [(model, k) for k in bad])
         self.hits += len(found)
         return found
 
@@ -267,7 +295,8 @@ class ValueStore(Generic[V]):
         model = self._model_id(db, create=True)
         if model is None:
             return
-        rows = [(model, text_key(t), self._encode(v)) for t, v in values.items()]
+        rows = [(model, text_key(t), self._encode(v)) for t, v in values.items()
+                if self._valid(t, v)]
         with db:
             db.executemany("INSERT OR IGNORE INTO ppl (model, text, value) VALUES (?, ?, ?)", rows)
         self.written += len(rows)
@@ -328,6 +357,9 @@ class PerplexityStore(ValueStore[float | None]):
 
     def _encode(self, value: float | None) -> bytes | None:
         return _pack(value)
+
+    def _valid(self, text: str, value: object) -> bool:
+        return valid(text, value)
 
     def _decode(self, blob: Any) -> float | None | object:
         if blob is None:

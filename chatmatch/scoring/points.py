@@ -1,5 +1,7 @@
 """Game points (paper, section 2.2.1): per dimension, the bot with the better raw score wins
 that dimension's point, times the dimension's weight; a tie gives the point to nobody.
+Raw scores within :data:`chatmatch.common.numbers.RAW_TIE_REL` (1e-5 relative, an absolute
+floor for values below 1) are a tie, so float noise between CPUs never moves a point.
 
 A dimension may not apply to a bot in a game (consistency of a bot that was never asked a
 repeated question: there was nothing to be consistent about). The scorer lists such bots
@@ -17,10 +19,13 @@ from __future__ import annotations
 import math
 from typing import Mapping, Sequence
 
-from chatmatch.records import TIE_TOLERANCE, DimensionScore, Forfeit, GameResult
+from chatmatch.common.numbers import raw_tie
+from chatmatch.records import DimensionScore, Forfeit, GameResult
+
 
 def dimension_winner(a_val: float, b_val: float, higher_is_better: bool) -> int:
-    """+1 if the first value is better, -1 if the second, 0 for a tie (or two NaNs).
+    """+1 if the first value is better, -1 if the second, 0 for a tie (values equal under
+    :func:`chatmatch.common.numbers.raw_tie`, or two NaNs).
 
     A NaN (no defined score, e.g. perplexity of a bot that never produced a scorable turn)
     loses to any number.
@@ -28,7 +33,7 @@ def dimension_winner(a_val: float, b_val: float, higher_is_better: bool) -> int:
     a_nan, b_nan = math.isnan(a_val), math.isnan(b_val)
     if a_nan or b_nan:
         return 0 if a_nan and b_nan else (-1 if a_nan else 1)
-    if abs(a_val - b_val) <= TIE_TOLERANCE * max(1.0, abs(a_val), abs(b_val)):
+    if raw_tie(a_val, b_val):
         return 0
     better = a_val > b_val if higher_is_better else a_val < b_val
     return 1 if better else -1

@@ -30,8 +30,9 @@ import threading
 from collections import Counter
 from typing import Hashable, Sequence
 
-from chatmatch.runtime.resources import RESOURCES, cache_dir
+from chatmatch.common.safeio import read_text_bounded
 from chatmatch.common.text import tokens
+from chatmatch.runtime.resources import RESOURCES, cache_dir
 
 WORDS_CACHE = "chitchat-words-v1.json"
 _LOCK = threading.RLock()
@@ -119,7 +120,7 @@ def chitchat_words() -> dict[str, dict[str, int]]:
         path = cache_dir() / WORDS_CACHE
         if path.is_file():
             try:
-                data: dict[str, dict[str, int]] = json.loads(path.read_text(encoding="utf-8"))
+                data: dict[str, dict[str, int]] = json.loads(read_text_bounded(path))
                 return data
             except (OSError, ValueError):
                 pass  # a damaged cache file: count again and overwrite it

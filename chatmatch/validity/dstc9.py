@@ -155,13 +155,14 @@ def find_files(path: str | Path) -> list[Path]:
     to do) when the folder or the files are missing."""
     p = Path(path)
     if not p.is_dir():
-        raise Dstc9Error(f"{p}: DSTC9 folder not found; put chatbot1.json .. chatbot11.json "
-                         "there (see ../shared/data/dstc9/README.md) or pass --dstc9")
+        raise Dstc9Error(f"{p}: DSTC9 folder not found; give --dstc9 a folder "
+                         "holding chatbot1.json .. chatbot11.json (see "
+                         "../shared/data/dstc9/README.md)")
     files = sorted((f for f in p.iterdir() if FILE_RE.match(f.name)),
                    key=lambda f: int(FILE_RE.match(f.name).group(1)))  # type: ignore[union-attr]
     if not files:
-        raise Dstc9Error(f"{p}: no chatbotN.json files; put the DSTC9 ratings there or "
-                         "pass --dstc9")
+        raise Dstc9Error(f"{p}: no chatbotN.json files; give --dstc9 the folder that holds "
+                         "the DSTC9 ratings (chatbot1.json .. chatbot11.json)")
     return files
 
 

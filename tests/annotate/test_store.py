@@ -125,5 +125,5 @@ def test_no_file_yet_says_how_to_make_one(tmp_path):
 
 def test_a_folder_that_cannot_hold_the_file_is_not_called_damaged(tmp_path):
     store = AnnotationStore(tmp_path / "gone" / "annotations.sqlite", readonly=False)
-    with pytest.raises(AnnotationsError, match="cannot open the annotations file .*writable"):
+    with pytest.raises(AnnotationsError, match="the annotations file is gone .*restore it"):
         store.save("ann", _item(1), {"overall": "a"})

@@ -3,10 +3,10 @@ chatmatch must answer with one clear line (or a correct result), its exit status
 text that line must hold.
 
 One parametrised test runs every case (``test_corpus.py``); the table in
-``docs/reliability.md`` is generated from the same cases and a test fails when it drifts::
+``docs/appendix/reliability-corpus.md`` is generated from the same cases and a test fails when it drifts::
 
     python -m tests.reliability.corpus                # print the table
-    python -m tests.reliability.corpus --write-docs   # rewrite it in docs/reliability.md
+    python -m tests.reliability.corpus --write-docs   # rewrite it in docs/appendix/reliability-corpus.md
 
 Adding a case
 -------------
@@ -45,7 +45,7 @@ import click
 from click.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
-DOCS = REPO / "docs" / "reliability.md"
+DOCS = REPO / "docs" / "appendix" / "reliability-corpus.md"
 BEGIN, END = "<!-- corpus:begin (generated: python -m tests.reliability.corpus --write-docs) -->", \
     "<!-- corpus:end -->"
 
@@ -779,7 +779,7 @@ def table() -> str:
 
 
 def docs_rows(text: str | None = None) -> dict[str, str]:
-    """The generated rows of docs/reliability.md, by case id."""
+    """The generated rows of docs/appendix/reliability-corpus.md, by case id."""
     text = DOCS.read_text(encoding="utf-8") if text is None else text
     if BEGIN not in text or END not in text:
         return {}

@@ -1,5 +1,5 @@
 """Family 4 of issue 23 (and two misleading messages of family 7): every input is bounded.
-Tournament YAML is read up to 16 MiB (``/dev/zero`` is refused at once, not read for
+Tournament YAML is read up to 1 MiB (``/dev/zero`` is refused at once, not read for
 ever); a seed utterance has at most 10,000 characters; a call of a bot has a default time
 limit (``failures.timeout_s``: 600 s), and runs stored before that default resume without
 a refusal; Ctrl-C while chatmatch starts ends with one line."""
@@ -30,7 +30,7 @@ def test_dev_zero_is_refused_quickly(tmp_path):
 def test_huge_yaml_file_is_refused(tmp_path):
     big = tmp_path / "big.yaml"
     big.write_text("bots: [eliza, echo]\n# " + "x" * MAX_YAML_BYTES + "\n")
-    with pytest.raises(ConfigError, match="larger than 16 MiB"):
+    with pytest.raises(ConfigError, match=f"larger than {MAX_YAML_BYTES // 2**20} MiB"):
         load_config(big)
 
 

@@ -1,5 +1,5 @@
 """Every case of the hostile-input corpus (``corpus.py``) gets its exit status, a message
-holding the expected text, no traceback, and the row docs/reliability.md shows for it."""
+holding the expected text, no traceback, and the row docs/appendix/reliability-corpus.md shows for it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from tests.reliability.corpus import CASES, Case, docs_rows, make_base, row, run_case
 
-REGENERATE = "run `python -m tests.reliability.corpus --write-docs` and commit docs/reliability.md"
+REGENERATE = "run `python -m tests.reliability.corpus --write-docs` and commit docs/appendix/reliability-corpus.md"
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def test_hostile_input_gets_its_exit_status_and_one_clear_line(base: Path, case:
     if case.exit == 2:
         assert msg.startswith(("error:", "Error:")), out.output
     assert docs_rows().get(case.id) == row(case, msg, out.exit_code), \
-        f"docs/reliability.md is out of date for {case.id}: {REGENERATE}"
+        f"docs/appendix/reliability-corpus.md is out of date for {case.id}: {REGENERATE}"
 
 
 def test_docs_table_lists_every_case_and_no_other() -> None:

@@ -164,19 +164,19 @@ def test_switched_off_nothing_is_read_or_written(tiny_model_dir: Path, cache: Pa
     assert calls == [7]  # every distinct text computed, although the file holds them
 
 
-def test_special_floats_and_none_round_trip_bit_for_bit(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_valid_values_round_trip_bit_for_bit_and_impossible_ones_are_not_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(SWITCH_ENV, "1")
     store = PerplexityStore(lambda: "key", tmp_path / "c.sqlite")
     nan = struct.unpack("<d", b"\x01\x00\x00\x00\x00\x00\xf8\x7f")[0]  # a NaN with a payload
-    values = {"a": 1.0000000000000002, "b": math.inf, "c": nan, "d": None, "e": 5e-324}
-    store.put(values)
-    again = PerplexityStore(lambda: "key", tmp_path / "c.sqlite").get([*values, "missing"])
-    assert set(again) == set(values)
+    good = {"a": 1.0000000000000002, "b": 1e300, " ": None}
+    store.put({**good, "inf": math.inf, "nan": nan, "none": None, "tiny": 5e-324})
+    assert store.written == len(good)
+    again = PerplexityStore(lambda: "key", tmp_path / "c.sqlite").get([*good, "inf", "missing"])
+    assert set(again) == set(good) and again[" "] is None
     assert all(struct.pack("<d", again[t]) == struct.pack("<d", v)
-               for t, v in values.items() if v is not None)
-    assert again["d"] is None
-    assert PerplexityStore(lambda: "other key", tmp_path / "c.sqlite").get(list(values)) == {}
+               for t, v in good.items() if v is not None)
+    assert PerplexityStore(lambda: "other key", tmp_path / "c.sqlite").get(list(good)) == {}
 
 
 def test_a_model_without_a_safe_key_is_not_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,12 +271,12 @@ def test_a_locked_cache_is_skipped_and_used_again_when_free(tmp_path: Path,
 def test_concurrent_writers_all_succeed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(SWITCH_ENV, "1")
     path = tmp_path / "c.sqlite"
-    PerplexityStore(lambda: "key", path).put({"seed": 0.0})  # the file exists before the race
+    PerplexityStore(lambda: "key", path).put({"seed": 1.0})  # the file exists before the race
 
     def writer(k: int) -> None:
         store = PerplexityStore(lambda: "key", path)  # its own connection, as a process has
         for batch in range(20):
-            store.put({f"{k}-{batch}-{i}": float(i) for i in range(50)})
+            store.put({f"{k}-{batch}-{i}": 1.0 + i for i in range(50)})
         assert not store._off
 
     threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]

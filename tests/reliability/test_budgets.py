@@ -1,0 +1,51 @@
+"""Family 1 of issue 35, budgets that cannot finish: a game budget is satisfiable or refused
+when the YAML is loaded, with the nearest valid values named. Games are played in matches of
+two, so an odd budget is refused (it left the run INCOMPLETE for ever, "1 game(s) to play");
+a budget lowered below the games a run already holds is refused (it printed one count in the
+header and another under the ranking)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chatmatch.config.tournament import load_config
+from chatmatch.errors import ConfigError
+from tests.reliability.helpers import run_cli, tournament_yaml
+
+
+def _yaml(tmp_path, games: int, method: str = "random"):
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=5, exchanges=2, concurrent=2,
+                                 extra=f"schedule: {{method: {method}, games: {games}}}\n"))
+    return p
+
+
+@pytest.mark.parametrize("method", ["random", "swiss", "adaptive", "auto"])
+def test_an_odd_budget_is_refused_at_load_with_the_nearest_values(tmp_path, method):
+    with pytest.raises(ConfigError, match="games: 7 cannot be played to the end.*use 6 or 8"):
+        load_config(_yaml(tmp_path, 7, method), check_bots=False)
+
+
+def test_an_even_budget_finishes(tmp_path):
+    run = tmp_path / "run"
+    r = run_cli("run", str(_yaml(tmp_path, 8)), "--out", str(run))
+    assert r.returncode == 0, r.stderr
+    assert "INCOMPLETE" not in r.stdout + r.stderr
+    doc = json.loads((run / "rankings" / "trueskill.json").read_text())
+    assert doc["games"] == doc["expected_games"] == 8 and doc["complete"]
+
+
+def test_a_budget_below_the_stored_games_is_refused_with_the_nearest_value(tmp_path):
+    run = tmp_path / "run"
+    assert run_cli("run", str(_yaml(tmp_path, 8)), "--out", str(run)).returncode == 0
+    before = sorted(p.name for p in (run / "transcripts").iterdir())
+    r = run_cli("run", str(_yaml(tmp_path, 4)), "--out", str(run))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "schedule.games: 4 is below the 8 games this run already holds" in r.stderr, r.stderr
+    assert "use games: 8 or more" in r.stderr
+    assert sorted(p.name for p in (run / "transcripts").iterdir()) == before
+    r = run_cli("run", str(_yaml(tmp_path, 10)), "--out", str(run))  # raising it is fine
+    assert r.returncode == 0, r.stderr
+    assert json.loads((run / "rankings" / "trueskill.json").read_text())["games"] == 10
