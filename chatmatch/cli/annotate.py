@@ -8,14 +8,11 @@ import click
 
 from chatmatch.annotate.items import MODES
 from chatmatch.annotate.session import Session, Settings
+from chatmatch.common import webserver
 from chatmatch.errors import ChatmatchError
 from chatmatch.runtime.resources import require
 
 DEFAULT_PORT = 8765
-
-
-#: addresses only this machine reaches
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 @click.command("annotate")
@@ -62,15 +59,10 @@ def command(run_dir: Path, port: int, host: str, allow_network: bool, mode: str,
       chatmatch annotate runs/demo --port 9000 --show-names --dimensions consistency,proactivity
       chatmatch annotate runs/demo --mode pairs --per-annotator 20
     """
-    if host not in LOOPBACK and not allow_network:
-        raise ChatmatchError(f"--host {host} serves the page, which has no password, to every "
-                             "machine that can reach this one: anyone there reads the run's "
-                             "transcripts and can add judgements. Add --allow-network to do "
-                             "that on a network you trust, or leave --host out (127.0.0.1)")
+    webserver.check_host(host, allow_network, "the page (anyone can also add judgements)")
     require("starlette", extra="annotate", feature="chatmatch annotate (the annotation page)")
     require("uvicorn", extra="annotate", feature="chatmatch annotate (the annotation page)")
     from chatmatch.annotate import web
-    from chatmatch.common import webserver as server
 
     only = None if dims is None else tuple(
         d.strip() for d in dims.split(",") if d.strip() and d.strip() != "none")
@@ -78,18 +70,18 @@ def command(run_dir: Path, port: int, host: str, allow_network: bool, mode: str,
                         seed=seed, overlap=overlap, limit=limit,
                         dimensions=only)
     session = Session.open(run_dir, settings)
-    sock = server.bind(host, port)
-    url = server.url_of(sock)
+    sock = webserver.bind(host, port)
+    url = webserver.url_of(sock)
 
     click.echo(f"Judging {len(session.items)} item(s) of run {session.run_name} "
                f"({len(session.questions)} question(s) each); judgements go to "
                f"{session.store.path}")
-    if host not in LOOPBACK:
+    if not webserver.is_loopback(host):
         click.echo(f"warning: listening on {host}: anyone who can reach this machine can open "
                    "the page (it has no password)", err=True)
     click.echo(f"Open {url} in a browser (Ctrl-C stops; every saved judgement is kept)")
     try:
-        server.serve(web.create_app(session), sock)
+        webserver.serve(web.create_app(session), sock)
     except KeyboardInterrupt:
         pass
     finally:

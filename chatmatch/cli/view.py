@@ -39,7 +39,11 @@ def _escape(text: str) -> str:
               help="Port of the page (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Another than 127.0.0.1 lets other machines reach "
-                   "the page, which has no password: only on a network you trust.")
+                   "the page, which has no password; it needs --allow-network.")
+@click.option("--allow-network", is_flag=True,
+              help="Allow a --host other than this machine (127.0.0.1, localhost, ::1): "
+                   "anyone who can reach it reads every transcript of the runs. Only on a "
+                   "network you trust.")
 @click.option("--human", "human_file", type=click.Path(path_type=Path),
               help="Human ranking (YAML or CSV, as for `chatmatch compare`): adds the "
                    "agreement and the rank chart to the People page.")
@@ -47,7 +51,7 @@ def _escape(text: str) -> str:
               help="Where `chatmatch annotate` serves the same run (the People page links it).")
 @click.option("--poll", type=click.FloatRange(0.5, 3600), default=2.0, show_default=True,
               help="Seconds between two looks at the run for new games.")
-def command(run_dirs: tuple[Path, ...], port: int, host: str, human_file: Path | None,
+def command(run_dirs: tuple[Path, ...], port: int, host: str, allow_network: bool, human_file: Path | None,
             annotate_url: str, poll: float) -> None:
     """Serve a page to explore RUN_DIR (or several: two are compared side by side): the
     leaderboard by any ranking method, the per-dimension and head-to-head tables (every
@@ -68,6 +72,7 @@ def command(run_dirs: tuple[Path, ...], port: int, host: str, human_file: Path |
     from chatmatch.view.pages import Views
     from chatmatch.view.state import RunState
 
+    webserver.check_host(host, allow_network, "the runs' pages")
     if human_file is not None and not human_file.is_file():
         raise click.BadParameter(f"{human_file}: no such file", param_hint="--human")
     states = [RunState(d) for d in run_dirs]
@@ -81,7 +86,7 @@ def command(run_dirs: tuple[Path, ...], port: int, host: str, human_file: Path |
     sock = webserver.bind(host, port)
     url = webserver.url_of(sock)
     click.echo(f"Viewing {len(run_dirs)} run(s): {', '.join(map(str, run_dirs))} (read-only)")
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if not webserver.is_loopback(host):
         click.echo(f"warning: listening on {host}: anyone who can reach this machine can open "
                    "the page (it has no password)", err=True)
     click.echo(f"Open {url} in a browser (Ctrl-C stops)")

@@ -4,8 +4,36 @@ use is one clear message (not a server log), and ``--port 0`` picks a free port.
 from __future__ import annotations
 
 import errno
+import ipaddress
 import socket
+
 from chatmatch.errors import ChatmatchError
+
+
+def _not_an_address(host: str, exc: socket.gaierror) -> ChatmatchError:
+    return ChatmatchError(f"--host {host}: not an address of this machine ({exc.strerror}); "
+                          "leave --host out for 127.0.0.1")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` names is a loopback address (only this machine reaches
+    it: 127.0.0.1, ::1, localhost, localhost.); a name that resolves to nothing is a
+    :class:`ChatmatchError` saying so."""
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise _not_an_address(host, exc) from None
+    return all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in infos)
+
+
+def check_host(host: str, allow_network: bool, page: str) -> None:
+    """The rule of ``chatmatch annotate`` and ``chatmatch view``: a ``host`` other machines
+    can reach serves ``page``, which has no password, only with ``--allow-network``."""
+    if not is_loopback(host) and not allow_network:
+        raise ChatmatchError(f"--host {host} serves {page}, which has no password, to every "
+                             "machine that can reach this one: anyone there reads the run's "
+                             "transcripts. Add --allow-network to do that on a network you "
+                             "trust, or leave --host out (127.0.0.1)")
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -13,8 +41,7 @@ def bind(host: str, port: int) -> socket.socket:
     try:
         family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except socket.gaierror as exc:
-        raise ChatmatchError(f"--host {host}: not an address of this machine ({exc.strerror}); "
-                             "leave --host out for 127.0.0.1") from None
+        raise _not_an_address(host, exc) from None
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

@@ -19,6 +19,8 @@ from chatmatch.annotate.report import summary_text  # noqa: E402
 from chatmatch.annotate.session import Session, Settings  # noqa: E402
 from chatmatch.annotate.store import AnnotationStore  # noqa: E402
 from chatmatch.annotate.web import create_app  # noqa: E402
+from chatmatch.common import webserver  # noqa: E402
+from chatmatch.errors import ChatmatchError  # noqa: E402
 from tests.annotate.conftest import hostile_run, judgement  # noqa: E402,F401
 from tests.reliability.helpers import run_cli  # noqa: E402
 
@@ -65,3 +67,19 @@ def test_listening_beyond_this_machine_needs_an_explicit_opt_in(hostile_run):  #
     # before: it served the page to the network (a subprocess, so that cannot hang the tests)
     r = run_cli("annotate", str(hostile_run), "--host", "0.0.0.0", "--port", "0", timeout=60)
     assert r.returncode == 2 and "--allow-network" in r.stderr and "no password" in r.stderr
+
+
+def test_the_view_has_the_same_host_rule(hostile_run):  # noqa: F811
+    r = run_cli("view", str(hostile_run), "--host", "0.0.0.0", "--port", "0", timeout=60)
+    assert r.returncode == 2 and "--allow-network" in r.stderr and "no password" in r.stderr
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost"])
+def test_every_loopback_name_counts_as_this_machine(host):
+    assert webserver.is_loopback(host)
+
+
+def test_a_host_that_names_no_address_says_so_before_the_network_rule():
+    assert not webserver.is_loopback("0.0.0.0")
+    with pytest.raises(ChatmatchError, match="not an address of this machine"):
+        webserver.check_host("no.such.host.invalid", False, "the page")
