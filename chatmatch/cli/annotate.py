@@ -8,6 +8,7 @@ import click
 
 from chatmatch.annotate.items import MODES
 from chatmatch.annotate.session import Session, Settings
+from chatmatch.cli.table import page_options
 from chatmatch.common import webserver
 from chatmatch.errors import ChatmatchError
 from chatmatch.runtime.resources import require
@@ -17,15 +18,8 @@ DEFAULT_PORT = 8765
 
 @click.command("annotate")
 @click.argument("run_dir", type=click.Path(path_type=Path))
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
-              help="Port of the page (0: any free port).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Another than 127.0.0.1 lets other machines reach "
-                   "the page, which has no password; it needs --allow-network.")
-@click.option("--allow-network", is_flag=True,
-              help="Allow a --host other than this machine (127.0.0.1, localhost, ::1): "
-                   "anyone who can reach it reads every transcript of the run and can add "
-                   "judgements under any name. Only on a network you trust.")
+@page_options(DEFAULT_PORT, "reads every transcript of the run and can add judgements "
+              "under any name")
 @click.option("--mode", type=click.Choice(MODES), default="game", show_default=True,
               help="game: one conversation, its two bots compared; pairs: two conversations "
                    "side by side (ACUTE-Eval), one bot of each compared.")

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
+import click
+
 from chatmatch.common.tables import render_table
 from chatmatch.ranking import Ranking
 
@@ -27,3 +31,24 @@ def ranking_table(r: Ranking, marks: dict[str, str] | None = None) -> str:
     if not r.complete:
         foot += f" of {r.expected_games} scheduled: INCOMPLETE, run again to finish"
     return f"{title}\n{render_table(headers, rows)}\n{foot}"
+
+
+def page_options(default_port: int, exposes: str) -> Callable[[Any], Any]:
+    """``--port``, ``--host`` and ``--allow-network`` of a local page (``annotate``, ``view``);
+    ``exposes`` says what anyone reaching a non-local ``--host`` gets."""
+    options = [
+        click.option("--port", default=default_port, show_default=True,
+                     type=click.IntRange(0, 65535), help="Port of the page (0: any free port)."),
+        click.option("--host", default="127.0.0.1", show_default=True,
+                     help="Address to listen on. Another than 127.0.0.1 lets other machines "
+                          "reach the page, which has no password; it needs --allow-network."),
+        click.option("--allow-network", is_flag=True,
+                     help="Allow a --host other than this machine (127.0.0.1, localhost, ::1): "
+                          f"anyone who can reach it {exposes}. Only on a network you trust."),
+    ]
+
+    def decorate(command: Any) -> Any:
+        for option in reversed(options):
+            command = option(command)
+        return command
+    return decorate

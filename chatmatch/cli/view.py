@@ -7,6 +7,7 @@ from typing import Sequence
 
 import click
 
+from chatmatch.cli.table import page_options
 from chatmatch.errors import ChatmatchError
 from chatmatch.run.storedrun import Run
 from chatmatch.runtime.resources import require
@@ -35,15 +36,7 @@ def _escape(text: str) -> str:
 
 @click.command("view")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
-              help="Port of the page (0: any free port).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Another than 127.0.0.1 lets other machines reach "
-                   "the page, which has no password; it needs --allow-network.")
-@click.option("--allow-network", is_flag=True,
-              help="Allow a --host other than this machine (127.0.0.1, localhost, ::1): "
-                   "anyone who can reach it reads every transcript of the runs. Only on a "
-                   "network you trust.")
+@page_options(DEFAULT_PORT, "reads every transcript of the runs")
 @click.option("--human", "human_file", type=click.Path(path_type=Path),
               help="Human ranking (YAML or CSV, as for `chatmatch compare`): adds the "
                    "agreement and the rank chart to the People page.")
