@@ -8,8 +8,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
+from pydantic import field_validator
+
+from chatmatch.adapters.params import BotParams, given
 from chatmatch.bot import Bot, History
 
 DEFAULT_LINES: tuple[str, ...] = (
@@ -20,23 +23,31 @@ DEFAULT_LINES: tuple[str, ...] = (
 )
 
 
-def _checked_lines(lines: Sequence[str] | None, default: Sequence[str]) -> tuple[str, ...]:
-    if lines is None:
-        return tuple(default)
-    if isinstance(lines, str) or not all(isinstance(x, str) for x in lines):
-        raise ValueError("parameter 'lines' must be a list of strings")
-    if not lines:
-        raise ValueError("parameter 'lines' must contain at least one line")
-    return tuple(lines)
+class LinesParams(BotParams):
+    """``lines``: the lines to say (default: :data:`DEFAULT_LINES`)."""
+
+    lines: list[str] | None = None
+
+    @field_validator("lines")
+    @classmethod
+    def _some_lines(cls, v: list[str] | None) -> list[str] | None:
+        if v is not None and not v:
+            raise ValueError("parameter 'lines' must contain at least one line")
+        return v
+
+    def chosen(self) -> tuple[str, ...]:
+        return tuple(self.lines) if self.lines is not None else DEFAULT_LINES
 
 
 class CannedBot(Bot):
     description = "Cycles through a fixed list of lines, ignoring the partner (baseline)."
     thread_safe: ClassVar[bool] = True
 
-    def __init__(self, name: str = "", *, lines: list[str] | None = None) -> None:
+    Params = LinesParams
+
+    def __init__(self, name: str = "", params: LinesParams | None = None, **values: Any) -> None:
         super().__init__(name)
-        self.lines = _checked_lines(lines, DEFAULT_LINES)
+        self.lines = given(self.Params, params, values).chosen()
 
     def reply(self, history: History) -> str:
         said = sum(1 for m in history.messages if m.role == "self")
@@ -50,9 +61,12 @@ class EchoBot(Bot):
     description = "Repeats the partner's last turn (baseline)."
     thread_safe: ClassVar[bool] = True
 
-    def __init__(self, name: str = "", *, fallback: str = "Hello!") -> None:
+    class Params(BotParams):
+        fallback: str = "Hello!"  # said when the partner has said nothing yet
+
+    def __init__(self, name: str = "", params: Params | None = None, **values: Any) -> None:
         super().__init__(name)
-        self.fallback = fallback
+        self.fallback = given(self.Params, params, values).fallback
 
     def reply(self, history: History) -> str:
         return history.last_partner_text or self.fallback
@@ -65,9 +79,11 @@ class RandomLineBot(Bot):
     description = "Says a line drawn from a fixed list with the game's seed (baseline)."
     thread_safe: ClassVar[bool] = True
 
-    def __init__(self, name: str = "", *, lines: list[str] | None = None) -> None:
+    Params = LinesParams
+
+    def __init__(self, name: str = "", params: LinesParams | None = None, **values: Any) -> None:
         super().__init__(name)
-        self.lines = _checked_lines(lines, DEFAULT_LINES)
+        self.lines = given(self.Params, params, values).chosen()
 
     def reply(self, history: History) -> str:
         return random.Random(history.random_seed).choice(self.lines)

@@ -33,6 +33,9 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationInfo, field_validator
+
+from chatmatch.adapters.params import BotParams, given
 from chatmatch.errors import BotError
 from chatmatch.runtime.resources import cache_dir, check_installed
 from chatmatch.bot import Bot, History
@@ -115,24 +118,35 @@ def _remove_sqlite(path: Path) -> None:
 class ChatterBotBot(Bot):
     description = "ChatterBot 1.2 (BestMatch) trained on chatterbot-corpus English, offline."
 
-    def __init__(self, name: str = "", *, corpus: list[str] | None = None,
-                 fallback_lines: list[str] | None = None,
-                 maximum_similarity_threshold: float = 0.95) -> None:
+    class Params(BotParams):
+        corpus: list[str] | None = None  # corpus names (default: the English corpus)
+        fallback_lines: list[str] | None = None  # said when nothing matches
+        maximum_similarity_threshold: float = 0.95
+
+        @field_validator("corpus", "fallback_lines")
+        @classmethod
+        def _not_empty(cls, v: list[str] | None, info: ValidationInfo) -> list[str] | None:
+            if v is not None and not v:
+                what = "corpus names" if info.field_name == "corpus" else "strings"
+                raise ValueError(f"parameter '{info.field_name}' must be a non-empty list of {what}")
+            return v
+
+        @field_validator("maximum_similarity_threshold")
+        @classmethod
+        def _threshold(cls, v: float) -> float:
+            if not 0 < v <= 1:
+                raise ValueError(f"parameter 'maximum_similarity_threshold' must be in (0, 1], not {v!r}")
+            return v
+
+    def __init__(self, name: str = "", params: Params | None = None, **values: Any) -> None:
         super().__init__(name)
+        p = given(self.Params, params, values)
         check_installed("chatterbot", "chatterbot_corpus", SPACY_MODEL, extra="chatterbot",
                         feature="the 'chatterbot' adapter")
-        self.corpus = tuple(corpus) if corpus is not None else DEFAULT_CORPUS
-        self.fallback_lines = tuple(fallback_lines) if fallback_lines is not None \
+        self.corpus = tuple(p.corpus) if p.corpus is not None else DEFAULT_CORPUS
+        self.fallback_lines = tuple(p.fallback_lines) if p.fallback_lines is not None \
             else DEFAULT_FALLBACK
-        if not self.corpus or not all(isinstance(c, str) for c in self.corpus):
-            raise ValueError("parameter 'corpus' must be a non-empty list of corpus names")
-        if not self.fallback_lines or not all(isinstance(c, str) for c in self.fallback_lines):
-            raise ValueError("parameter 'fallback_lines' must be a non-empty list of strings")
-        if not isinstance(maximum_similarity_threshold, (int, float)) \
-                or not 0 < maximum_similarity_threshold <= 1:
-            raise ValueError("parameter 'maximum_similarity_threshold' must be in (0, 1], "
-                             f"not {maximum_similarity_threshold!r}")
-        self.threshold = float(maximum_similarity_threshold)
+        self.threshold = float(p.maximum_similarity_threshold)
         self._bot: Any = None
 
     def load(self) -> None:

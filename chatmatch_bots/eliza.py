@@ -26,6 +26,7 @@ import re
 from typing import Any, ClassVar
 
 from chatmatch_bots import eliza_script as script
+from chatmatch.adapters.params import BotParams, given
 from chatmatch.bot import Bot, History
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -150,11 +151,12 @@ class ElizaBot(Bot):
     description = "Weizenbaum's ELIZA (DOCTOR script): keyword rules with pronoun reflection."
     thread_safe: ClassVar[bool] = True
 
-    def __init__(self, name: str = "", *, memory: bool = True) -> None:
+    class Params(BotParams):
+        memory: bool = True  # with no keyword to answer, recall an earlier "my ..." turn
+
+    def __init__(self, name: str = "", params: Params | None = None, **values: Any) -> None:
         super().__init__(name)
-        if not isinstance(memory, bool):
-            raise ValueError(f"parameter 'memory' must be true or false, not {memory!r}")
-        self.memory = memory
+        self.memory = given(self.Params, params, values).memory
 
     def reply(self, history: History) -> str:
         partner = [m.text for m in history.messages if m.role == "partner"]

@@ -24,7 +24,10 @@ import re
 import threading
 from typing import Any, Sequence
 
-from chatmatch.adapters import create_bot
+from pydantic import field_validator
+
+from chatmatch.adapters import BotParams, create_bot
+from chatmatch.adapters.params import given
 from chatmatch.bot import Bot, BotWrapper, History
 from chatmatch.errors import ChatmatchError
 
@@ -104,21 +107,45 @@ def _contradiction(history: History) -> str | None:
 class FaultyBot(BotWrapper):
     description = "Wraps another bot and injects known faults (repeat, contradict, generic, echo)."
 
-    def __init__(self, name: str = "", *, base: dict[str, Any], rate: float,
-                 faults: list[str] | None = None, generic_reply: str = GENERIC_REPLY) -> None:
-        if not isinstance(base, dict) or not isinstance(base.get("adapter"), str) \
-                or set(base) - {"adapter", "params"}:
-            raise ValueError("parameter 'base' must be a mapping {adapter: NAME, params: {...}}, "
-                             f"got {base!r}")
-        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
-            raise ValueError(f"parameter 'rate' must be a number in [0, 1], got {rate!r}")
-        chosen = list(FAULTS if faults is None else faults)
-        bad = [f for f in chosen if f not in FAULTS]
-        if bad or not chosen:
-            raise ValueError(f"parameter 'faults' must be a non-empty list of {', '.join(FAULTS)}; "
-                             f"got {faults!r}")
-        if not generic_reply.strip():
-            raise ValueError("parameter 'generic_reply' must not be empty")
+    class Params(BotParams):
+        base: dict[str, Any]  # the wrapped bot: {adapter: NAME, params: {...}}
+        rate: float  # share of replies replaced by a fault, in [0, 1]
+        faults: list[str] | None = None  # which faults (default: all of FAULTS)
+        generic_reply: str = GENERIC_REPLY
+
+        @field_validator("base")
+        @classmethod
+        def _base(cls, v: dict[str, Any]) -> dict[str, Any]:
+            if not isinstance(v.get("adapter"), str) or set(v) - {"adapter", "params"}:
+                raise ValueError("parameter 'base' must be a mapping {adapter: NAME, "
+                                 f"params: {{...}}}}, got {v!r}")
+            return v
+
+        @field_validator("rate")
+        @classmethod
+        def _rate(cls, v: float) -> float:
+            if not 0 <= v <= 1:
+                raise ValueError(f"parameter 'rate' must be a number in [0, 1], got {v!r}")
+            return v
+
+        @field_validator("faults")
+        @classmethod
+        def _faults(cls, v: list[str] | None) -> list[str] | None:
+            if v is not None and (not v or any(f not in FAULTS for f in v)):
+                raise ValueError(f"parameter 'faults' must be a non-empty list of "
+                                 f"{', '.join(FAULTS)}; got {v!r}")
+            return v
+
+        @field_validator("generic_reply")
+        @classmethod
+        def _generic(cls, v: str) -> str:
+            if not v.strip():
+                raise ValueError("parameter 'generic_reply' must not be empty")
+            return v
+
+    def __init__(self, name: str = "", params: Params | None = None, **values: Any) -> None:
+        p = given(self.Params, params, values)
+        base, chosen = p.base, list(FAULTS if p.faults is None else p.faults)
         try:
             inner = create_bot(name, base["adapter"], dict(base.get("params") or {}))
         except ChatmatchError as exc:
@@ -127,7 +154,7 @@ class FaultyBot(BotWrapper):
         super().__init__(inner)
         self.name = name
         self.base_spec = {"adapter": base["adapter"], "params": dict(base.get("params") or {})}
-        self.rate, self.faults, self.generic_reply = float(rate), chosen, generic_reply
+        self.rate, self.faults, self.generic_reply = p.rate, chosen, p.generic_reply
         self.injected = {f: 0 for f in chosen}
         self._lock = threading.Lock()
 

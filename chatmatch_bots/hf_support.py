@@ -15,10 +15,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from pydantic import model_validator
+
+from chatmatch.adapters.params import BotParams
 from chatmatch.bot import History
 from chatmatch.errors import BotError
 from chatmatch.runtime.resources import HF_FEATURE, require
@@ -30,9 +32,9 @@ DEVICES = ("cpu", "cuda", "auto")
 _SENTENCE_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s|$)")
 
 
-@dataclass(frozen=True)
-class Decoding:
-    """Decoding parameters. Greedy by default: deterministic, and batched == one at a time.
+class Decoding(BotParams):
+    """Decoding parameters (the YAML ``params`` of the transformers adapters that say how a
+    reply is generated). Greedy by default: deterministic, and batched == one at a time.
 
     ``max_new_tokens`` is short because chit-chat turns are one line (the reply is cut at
     its first line anyway). ``repetition_penalty`` > 1 keeps small models out of loops.
@@ -46,7 +48,8 @@ class Decoding:
     repetition_penalty: float = 1.2
     no_repeat_ngram_size: int = 0
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="after")
+    def _in_range(self) -> "Decoding":
         checks = [("max_new_tokens", self.max_new_tokens >= 1, ">= 1"),
                   ("temperature", self.temperature > 0, "> 0"),
                   ("top_p", 0 < self.top_p <= 1, "in (0, 1]"),
@@ -56,6 +59,7 @@ class Decoding:
         for key, ok, want in checks:
             if not ok:
                 raise ValueError(f"parameter '{key}' must be {want}, got {getattr(self, key)!r}")
+        return self
 
     def generate_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``model.generate`` (sampling itself is done by :class:`SeededSampler`)."""

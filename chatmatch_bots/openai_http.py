@@ -40,10 +40,57 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
+from chatmatch.adapters.params import BotParams, given
 from chatmatch.bot import Bot, History
 from chatmatch.endpoints.client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, Retryable
 from chatmatch.errors import BotError
 from chatmatch_bots.hf_support import clean_reply
+
+
+class ServerParams(BotParams):
+    """Which model, where, and how to authenticate (the key itself never: its variable)."""
+
+    base_url: str
+    model: str
+    api_key_env: str | None = None  # the environment variable that holds the API key
+    api_key_header: str = "Authorization"
+    extra_headers: dict[str, str] | None = None
+
+
+class ConversationParams(BotParams):
+    """What the model is sent (see the module doc)."""
+
+    persona: str | None = None
+    persona_role: Literal["system", "user"] = "system"
+    opening: Literal["user", "system", "none"] = "user"
+    max_history_turns: int = 20
+
+
+class SamplingParams(BotParams):
+    """How the model samples its reply."""
+
+    temperature: float = 0.7
+    top_p: float | None = None
+    max_tokens: int = 60
+    stop: str | list[str] | None = None
+
+
+class RequestParams(BotParams):
+    """How a reply is fetched (timeouts, retries, concurrency), not what it says: left out
+    of the bot's identity (``operational_params``)."""
+
+    timeout_s: float = 60.0
+    retries: int = 2
+    backoff_s: float = 1.0
+    max_retry_wait_s: float = 60.0
+    max_concurrency: int = 4
+    check_server: bool = True
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    preflight_timeout_s: float = 60.0
+
+
+class OpenAIChatParams(RequestParams, SamplingParams, ConversationParams, ServerParams):
+    """The parameters of the ``openai-chat`` adapter."""
 
 
 class OpenAIChatBot(Bot):
@@ -53,43 +100,31 @@ class OpenAIChatBot(Bot):
     retries_inside: ClassVar[bool] = True
     remote: ClassVar[bool] = True  # replies are cached in the run directory by default
     #: how replies are fetched, not what they say: not part of the bot's identity
-    operational_params: ClassVar[frozenset[str]] = frozenset({
-        "timeout_s", "retries", "backoff_s", "max_retry_wait_s", "max_concurrency",
-        "check_server", "max_response_bytes", "preflight_timeout_s"})
+    operational_params: ClassVar[frozenset[str]] = frozenset(RequestParams.model_fields)
+    Params = OpenAIChatParams
 
-    def __init__(self, name: str = "", *, base_url: str, model: str,
-                 api_key_env: str | None = None, api_key_header: str = "Authorization",
-                 persona: str | None = None, temperature: float = 0.7, max_tokens: int = 60,
-                 max_history_turns: int = 20, timeout_s: float = 60.0, retries: int = 2,
-                 backoff_s: float = 1.0, max_retry_wait_s: float = 60.0,
-                 max_concurrency: int = 4, check_server: bool = True,
-                 extra_headers: dict[str, str] | None = None,
-                 opening: Literal["user", "system", "none"] = "user",
-                 persona_role: Literal["system", "user"] = "system",
-                 top_p: float | None = None, stop: str | list[str] | None = None,
-                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-                 preflight_timeout_s: float = 60.0) -> None:
+    def __init__(self, name: str = "", params: OpenAIChatParams | None = None,
+                 **values: Any) -> None:
         super().__init__(name)
-        if max_tokens < 1 or max_history_turns < 1 or preflight_timeout_s <= 0:
+        p = given(self.Params, params, values)
+        if p.max_tokens < 1 or p.max_history_turns < 1 or p.preflight_timeout_s <= 0:
             raise ValueError("need max_tokens >= 1, max_history_turns >= 1 and "
                              "preflight_timeout_s > 0")
-        self.preflight_timeout_s = preflight_timeout_s
-        if not 0 <= temperature <= 2 or (top_p is not None and not 0 < top_p <= 1):
+        self.preflight_timeout_s = p.preflight_timeout_s
+        if not 0 <= p.temperature <= 2 or (p.top_p is not None and not 0 < p.top_p <= 1):
             raise ValueError("need temperature in [0, 2] and top_p in (0, 1]")
-        self.top_p, self.stop = top_p, ([stop] if isinstance(stop, str) else stop)
+        self.top_p, self.stop = p.top_p, ([p.stop] if isinstance(p.stop, str) else p.stop)
         if self.stop is not None and (not self.stop or len(self.stop) > 4
                                       or not all(self.stop)):
             raise ValueError("parameter 'stop' must be 1 to 4 non-empty strings")
-        if opening not in ("user", "system", "none") or persona_role not in ("system", "user"):
-            raise ValueError("need opening in user | system | none, persona_role in system | user")
         self.endpoint = Endpoint(
-            f"bot '{name}'", base_url, BotError, api_key_env, api_key_header,
-            dict(extra_headers or {}), timeout_s, retries, backoff_s, max_retry_wait_s,
-            max_concurrency, max_response_bytes)
-        self.base_url, self.model, self.persona = self.endpoint.base_url, model, persona
-        self.temperature, self.max_tokens = temperature, max_tokens
-        self.max_history_turns, self.check_server = max_history_turns, check_server
-        self.opening, self.persona_role = opening, persona_role
+            f"bot '{name}'", p.base_url, BotError, p.api_key_env, p.api_key_header,
+            dict(p.extra_headers or {}), p.timeout_s, p.retries, p.backoff_s,
+            p.max_retry_wait_s, p.max_concurrency, p.max_response_bytes)
+        self.base_url, self.model, self.persona = self.endpoint.base_url, p.model, p.persona
+        self.temperature, self.max_tokens = p.temperature, p.max_tokens
+        self.max_history_turns, self.check_server = p.max_history_turns, p.check_server
+        self.opening, self.persona_role = p.opening, p.persona_role
         self.counts = self.endpoint.counts
         self.counts["cut_replies"] = 0
 

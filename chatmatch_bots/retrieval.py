@@ -27,7 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
+from pydantic import ValidationInfo, field_validator
 
+from chatmatch.adapters.params import BotParams, given
 from chatmatch.bot import Bot, History
 from chatmatch.runtime.resources import cache_dir
 from chatmatch.errors import BotError
@@ -138,28 +140,33 @@ def get_index(key: IndexKey, use_disk: bool = True) -> RetrievalIndex:
         return index
 
 
-def _positive_int(value: Any, name: str, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"parameter '{name}' must be a positive integer, not {value!r}")
+class RetrievalParams(BotParams):
+    max_pairs: int | None = None  # corpus pairs indexed (None: all), a seeded sample
+    context_turns: int = 1  # the last turns matched against the corpus contexts
+    avoid_repeats: bool = True  # never say a reply twice in a game
+    sample_seed: int = 0  # seed of the max_pairs sample
+    disk_cache: bool = True  # keep the index on disk
+
+    @field_validator("max_pairs", "context_turns")
+    @classmethod
+    def _positive(cls, v: int | None, info: ValidationInfo) -> int | None:
+        if v is not None and v < 1:
+            raise ValueError(f"parameter '{info.field_name}' must be a positive integer, not {v!r}")
+        return v
 
 
 class RetrievalBot(Bot):
     description = "Answers with the best-matching next turn from the Chit-Chat corpus (TF-IDF)."
     thread_safe: ClassVar[bool] = True
 
-    def __init__(self, name: str = "", *, max_pairs: int | None = None, context_turns: int = 1,
-                 avoid_repeats: bool = True, sample_seed: int = 0,
-                 disk_cache: bool = True) -> None:
+    Params = RetrievalParams
+
+    def __init__(self, name: str = "", params: RetrievalParams | None = None,
+                 **values: Any) -> None:
         super().__init__(name)
-        _positive_int(max_pairs, "max_pairs", allow_none=True)
-        _positive_int(context_turns, "context_turns")
-        if not isinstance(sample_seed, int) or isinstance(sample_seed, bool):
-            raise ValueError(f"parameter 'sample_seed' must be an integer, not {sample_seed!r}")
-        self.key = IndexKey(max_pairs, context_turns, sample_seed)
-        self.avoid_repeats = bool(avoid_repeats)
-        self.disk_cache = bool(disk_cache)
+        p = given(self.Params, params, values)
+        self.key = IndexKey(p.max_pairs, p.context_turns, p.sample_seed)
+        self.avoid_repeats, self.disk_cache = p.avoid_repeats, p.disk_cache
         self._index: RetrievalIndex | None = None
 
     def load(self) -> None:

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import asdict
 from typing import Any, ClassVar, Sequence
 
+from chatmatch.adapters.params import BotParams, given
 from chatmatch.errors import BotError
 from chatmatch.runtime.resources import (SMOLLM2_GGUF, ModelSpec, check_installed, load_model,
                                  resolve_device, smollm2_folder)
@@ -41,6 +41,33 @@ log = logging.getLogger(__name__)
 _GENERATE_LOCKS: dict[int, threading.Lock] = {}
 
 
+class ModelParams(BotParams):
+    """Which model and where it runs."""
+
+    model: str | None = None  # a local folder or a Hugging Face id (smollm2: its default)
+    gguf_file: str | None = None  # a .gguf file in ``model`` (dequantised on load)
+    device: str = "cpu"  # cpu | cuda | auto
+    dtype: str = "float32"
+    threads: int | None = None  # torch threads (None: torch's default)
+
+
+class PromptParams(BotParams):
+    """What the model is shown."""
+
+    max_history_turns: int = 8
+    persona: str | None = None
+    chat_template: str = "auto"  # auto | none
+    separator: str | None = None  # between turns when there is no chat template
+    max_input_tokens: int = 512
+
+
+class TransformersParams(ModelParams, PromptParams, Decoding):
+    """The parameters of the ``causal-lm``, ``smollm2`` and ``seq2seq`` adapters: the model,
+    the prompt, and how a reply is generated (:class:`chatmatch_bots.hf_support.Decoding`)."""
+
+    fallback_reply: str = "Sorry, could you say that again?"  # when a reply stays empty
+
+
 class _TransformersBot(Bot):
     """Shared code of the causal and encoder-decoder adapters."""
 
@@ -49,33 +76,26 @@ class _TransformersBot(Bot):
     thread_safe: ClassVar[bool] = False
     kind: ClassVar[str] = "causal"
     adapter: ClassVar[str] = ""
+    Params = TransformersParams
 
-    def __init__(self, name: str = "", *, model: str | None = None,
-                 gguf_file: str | None = None, device: str = "cpu", dtype: str = "float32",
-                 max_history_turns: int = 8, persona: str | None = None,
-                 chat_template: str = "auto", separator: str | None = None,
-                 max_input_tokens: int = 512, threads: int | None = None,
-                 max_new_tokens: int = 40, do_sample: bool = False, temperature: float = 0.8,
-                 top_p: float = 0.9, top_k: int = 50, repetition_penalty: float = 1.2,
-                 no_repeat_ngram_size: int = 0,
-                 fallback_reply: str = "Sorry, could you say that again?") -> None:
+    def __init__(self, name: str = "", params: TransformersParams | None = None,
+                 **values: Any) -> None:
         super().__init__(name)
+        p = given(self.Params, params, values)
         check_installed("torch", "transformers", extra="hf", feature=f"the '{self.adapter}' adapter")
-        model, gguf_file = self._default_source(model, gguf_file)
-        folder, gguf = resolve_source(model, gguf_file)
-        if chat_template not in ("auto", "none"):
-            raise ValueError(f"parameter 'chat_template' must be 'auto' or 'none', got {chat_template!r}")
-        if max_history_turns < 1 or max_input_tokens < 8:
+        folder, gguf = resolve_source(*self._default_source(p.model, p.gguf_file))
+        if p.chat_template not in ("auto", "none"):
+            raise ValueError(f"parameter 'chat_template' must be 'auto' or 'none', got {p.chat_template!r}")
+        if p.max_history_turns < 1 or p.max_input_tokens < 8:
             raise ValueError("parameters 'max_history_turns' >= 1 and 'max_input_tokens' >= 8 needed")
-        if not fallback_reply.strip():
+        if not p.fallback_reply.strip():
             raise ValueError("parameter 'fallback_reply' must not be empty")
-        self.spec = ModelSpec(folder, gguf, check_device(device), check_dtype(dtype), self.kind)
-        self.decoding = Decoding(max_new_tokens, do_sample, temperature, top_p, top_k,
-                                 repetition_penalty, no_repeat_ngram_size)
-        self.max_history_turns, self.persona = max_history_turns, persona
-        self.chat_template, self.separator = chat_template, separator
-        self.max_input_tokens, self.threads = max_input_tokens, threads
-        self.fallback_reply = fallback_reply
+        self.spec = ModelSpec(folder, gguf, check_device(p.device), check_dtype(p.dtype), self.kind)
+        self.decoding = Decoding.model_validate(p.model_dump(include=set(Decoding.model_fields)))
+        self.max_history_turns, self.persona = p.max_history_turns, p.persona
+        self.chat_template, self.separator = p.chat_template, p.separator
+        self.max_input_tokens, self.threads = p.max_input_tokens, p.threads
+        self.fallback_reply = p.fallback_reply
         self.counts = {"empty_regenerated": 0, "empty_fallback": 0}
         self._tok: Any = None
         self._model: Any = None
@@ -181,7 +201,7 @@ class _TransformersBot(Bot):
              "dtype": self.spec.dtype, "max_history_turns": self.max_history_turns,
              "max_input_tokens": self.max_input_tokens, "persona": self.persona,
              "chat_template": self.chat_template, "separator": self.separator,
-             "decoding": asdict(self.decoding), "fallback_reply": self.fallback_reply,
+             "decoding": self.decoding.model_dump(), "fallback_reply": self.fallback_reply,
              "replies_fixed": dict(self.counts)}
         if self._model is not None:
             d["model_class"] = type(self._model).__name__

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_valid
 
 from chatmatch.adapters import BadParam, identity_params
 from chatmatch.bot import Bot
+from chatmatch.common.params import ParamsProblem
 from chatmatch.common.registry import close_matches
 from chatmatch.common.validation import StrictModel, first_problem, refuse_bool_for_number
 from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
@@ -263,6 +264,9 @@ def _key_order(err: Any) -> int:
 def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:
     err = min(exc.errors(), key=_key_order)
     loc, msg = first_problem(exc, _key_order)
+    cause = (err.get("ctx") or {}).get("error")
+    if isinstance(cause, ParamsProblem):  # a scorer's params: at the parameter's line
+        loc = (*loc, *cause.path)
     if err["type"] == "extra_forbidden":
         msg = f"unknown key '{loc[-1]}'" + _key_hint(loc, exc)
     elif err["type"] == "missing":

@@ -8,7 +8,8 @@
         diversity: {sigma_r: 0.9}
 
 Every name is checked against the scorer registry and every ``params`` block against that
-scorer's ``Params`` model before any bot runs. Any other scorer's ``sigma_r`` (consistency,
+scorer's ``Params`` model before any bot runs (:func:`chatmatch.common.params.
+validate_params`, as a bot's: the error names the parameter and points at its line). Any other scorer's ``sigma_r`` (consistency,
 and the scorers that leave out repetitions), left unset, follows diversity's (they must
 agree on what a repetition is).
 """
@@ -18,10 +19,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from chatmatch.common.params import ParamsProblem, problem_text, validate_params
 from chatmatch.common.registry import UnknownNameError
-from chatmatch.common.validation import StrictModel, validation_message
+from chatmatch.common.validation import StrictModel
 from chatmatch.scoring.base import DIMENSIONS, SCORERS, Scorer, ScorerParams
 
 
@@ -72,12 +74,12 @@ class ScoringConfig(StrictModel):
     def _params_ok(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for name, block in v.items():
             params_model = SCORERS.get(_known(name)).Params
-            if not isinstance(block, dict):
-                raise ValueError(f"{name}: expected a mapping of parameters")
             try:
-                params_model.model_validate(block)
-            except ValidationError as exc:
-                raise ValueError(validation_message(exc, name)) from None
+                validate_params(params_model, block)
+            except ParamsProblem as exc:  # the same words and YAML line as a bot's params
+                problem = ParamsProblem(problem_text(f"scorer '{name}'", exc, params_model))
+                problem.path = (name, *exc.path)
+                raise problem from None
         return v
 
     @model_validator(mode="after")

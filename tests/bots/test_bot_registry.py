@@ -10,6 +10,7 @@ import pytest
 
 from chatmatch import adapters
 from chatmatch.adapters import ADAPTERS, ENTRY_POINT_GROUP, create_bot, list_adapters, resolve_adapter
+from chatmatch.adapters.params import BotParams, params_model
 from chatmatch.bot import Bot, History
 from chatmatch.common.registry import Registry, UnknownNameError
 from chatmatch.errors import BotError, ChatmatchError
@@ -35,11 +36,20 @@ def test_list_adapters_gives_one_line_descriptions() -> None:
     assert all(desc and "\n" not in desc for desc in listed.values())
 
 
+def test_every_builtin_adapter_declares_a_params_model() -> None:
+    builtins = [ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+                if ep.value.startswith("chatmatch_bots.")]
+    assert len(builtins) >= 11
+    for name in builtins:
+        cls = ADAPTERS.get(name)
+        assert issubclass(cls.Params, BotParams), name  # type: ignore[attr-defined]
+        assert params_model(cls) is cls.Params  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("name", sorted(MINE))
-def test_my_adapters_have_explicit_keyword_parameters(name: str) -> None:
+def test_my_adapters_build_from_their_params(name: str) -> None:
     params = inspect.signature(ADAPTERS.get(name).__init__).parameters
-    assert list(params)[:2] == ["self", "name"]
-    assert all(p.kind is p.KEYWORD_ONLY for n, p in params.items() if n not in ("self", "name"))
+    assert list(params)[:3] == ["self", "name", "params"]
     bot = create_bot("b1", name, {})  # cheap: nothing is loaded here
     assert bot.name == "b1" and bot.describe()["class"].startswith(MINE[name])
 
@@ -205,3 +215,56 @@ def test_create_bot_rejects_name_in_params_and_unknown_adapter() -> None:
         create_bot("e", "eliza", {"name": "x"})
     with pytest.raises(ChatmatchError, match="Did you mean: eliza"):
         create_bot("e", "elisa", {})
+
+
+class KwargsBot(Bot):
+    """A third-party style adapter: no Params model, a ``**kwargs`` constructor."""
+
+    def __init__(self, name: str = "", *, size: int = 1, **rest: object) -> None:
+        super().__init__(name)
+        self.size, self.rest = size, rest
+
+    def reply(self, history: History) -> str:
+        return "x" * self.size
+
+
+def test_a_plugin_without_params_gets_a_model_derived_once_from_its_constructor() -> None:
+    from tests.scripted import NeedsModelBot, PickyBot
+
+    model = params_model(NeedsModelBot)
+    assert params_model(NeedsModelBot) is model and issubclass(model, BotParams)
+    assert list(model.model_fields) == ["model", "temperature"]
+    assert model.model_fields["model"].is_required()
+    assert params_model(PickyBot) is not model
+    bot = create_bot("k", f"{__name__}:KwargsBot", {"size": 3, "colour": "red"})
+    assert bot.size == 3 and bot.rest == {"colour": "red"}  # type: ignore[attr-defined]
+    with pytest.raises(BotError, match="parameter 'size' must be an integer, got 'big'"):
+        create_bot("k", f"{__name__}:KwargsBot", {"size": "big"})
+
+
+def test_a_builtin_is_built_from_validated_params_or_from_keywords() -> None:
+    from chatmatch.adapters.params import given
+    from chatmatch_bots.retrieval import RetrievalBot
+
+    bot = create_bot("r", "retrieval", {"context_turns": 2})
+    assert bot.key.context_turns == 2  # type: ignore[attr-defined]
+    assert RetrievalBot("r", avoid_repeats=False).avoid_repeats is False
+    with pytest.raises(ValueError, match="'context_turns' must be a positive integer"):
+        RetrievalBot("r", context_turns=0)
+    with pytest.raises(TypeError, match="not both"):
+        given(RetrievalBot.Params, RetrievalBot.Params(), {"context_turns": 2})
+    with pytest.raises(BotError, match="parameter 'memory' must be true or false, got 1"):
+        create_bot("e", "eliza", {"memory": 1})
+
+
+class OddBot(Bot):
+    """A constructor pydantic cannot model (a parameter with a leading underscore)."""
+
+    def __init__(self, name: str = "", *, _hidden: int = 1, size: int = 2) -> None:
+        super().__init__(name)
+        self.size = size
+
+
+def test_a_constructor_pydantic_cannot_model_is_still_built_unchecked() -> None:
+    bot = create_bot("o", f"{__name__}:OddBot", {"size": 5})
+    assert bot.size == 5  # type: ignore[attr-defined]

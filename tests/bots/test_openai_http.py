@@ -368,7 +368,7 @@ def test_key_in_a_custom_header(server: tuple[str, FakeOpenAI]) -> None:
 @pytest.mark.parametrize("line, message", [
     ("temperature: hot", "parameter 'temperature' must be a number, got 'hot'"),
     ("temperature: '0.7'", "not a quoted string"),
-    ("max_tokens: true", "not a boolean"),
+    ("max_tokens: true", "got True (expected a number, got true (a boolean))"),
     ("stop: [1, 2]", "parameter 'stop'"),
     ("opening: assistant", "parameter 'opening' must be"),
     ("top_p: 1.5", "top_p in (0, 1]"),

@@ -110,3 +110,22 @@ def test_cli_exit_status_2_and_nothing_played(tmp_path):
     assert "error: " in res.output and "unknown key 'exchange'" in res.output
     assert "Traceback" not in res.output
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("scoring, bot_params, line, path, words", [
+    ("    diversity:\n      sigma_r: 2\n", "", 4, "scoring.params.diversity.sigma_r",
+     "scorer 'diversity': bad parameters: parameter 'sigma_r' must be a number, got 2"),
+    ("    diversity:\n      sigma: 0.5\n", "", 4, "scoring.params.diversity.sigma",
+     "scorer 'diversity': unknown parameter(s) 'sigma' (did you mean 'sigma_r'?)"),
+    ("", "      lines: 3\n", 10, "bots.1.params.lines",
+     "Bot 'b' (adapter 'canned'): bad parameters: parameter 'lines' must be a list of strings or null, got 3"),
+    ("", "      line: [hi]\n", 10, "bots.1.params.line",
+     "Bot 'b' (adapter 'canned'): unknown parameter(s) 'line' (did you mean 'lines'?)"),
+])
+def test_scorer_and_bot_params_fail_in_the_same_words_at_the_parameter_line(
+        tmp_path, scoring, bot_params, line, path, words):
+    params = f"    params:\n{bot_params}" if bot_params else ""
+    text = ("scoring:\n  params:\n" + (scoring or "    diversity: {}\n")
+            + GOOD_BOTS + params)
+    msg = error_of(write(tmp_path, text))
+    assert f"t.yaml:{line}: {path}: {words}" in msg and "Accepted parameters:" in msg

@@ -384,7 +384,8 @@ YAML_CASES: list[Case] = [
     _yaml("yaml-elo-inf", "elo.k: .inf", "ranking: {elo: {k: .inf}}\n" + BOTS,
           "ranking.elo.k: Input should be a finite number", "14.10"),
     _yaml("yaml-scorer-nan", "a scorer parameter .nan", "scoring: {params: {diversity: {sigma_r: .nan}}}\n" + BOTS,
-          "diversity.sigma_r: Input should be a finite number", "14.10"),
+          "scoring.params.diversity.sigma_r: scorer 'diversity': bad parameters: parameter "
+          "'sigma_r' must be a number, got nan (input should be a finite number)", "14.10"),
     _yaml("yaml-bool-exchanges", "exchanges: true", "exchanges: true\n" + BOTS,
           "exchanges: expected a number, got true (a boolean)", "14.12"),
     _yaml("yaml-bool-weight", "a weight given as true", "scoring: {weights: {proactivity: true}}\n" + BOTS,

@@ -37,12 +37,12 @@ def test_defaults_are_the_papers() -> None:
     ({"weights": {"relevnce": 1}}, "Did you mean: relevance?"),
     ({"dimensions": ["fluency"], "weights": {"diversity": 1}}, "not in 'dimensions': diversity"),
     ({"weights": dict.fromkeys(DIMENSIONS, 0)}, "every weight is 0"),
-    ({"params": {"diversity": {"sigma_r": 2}}}, "diversity.sigma_r: Input should be less than or equal to 1"),
-    ({"params": {"knowledge": {"labels": ["GPE"]}}}, "knowledge.labels: Extra inputs are not permitted"),
-    ({"params": {"fluency": {"aggregation": "max"}}}, "fluency.aggregation"),
+    ({"params": {"diversity": {"sigma_r": 2}}}, "scorer 'diversity': bad parameters: parameter 'sigma_r' must be a number, got 2 (input should be less than or equal to 1). Accepted parameters: sigma_r: float = 0.95"),
+    ({"params": {"knowledge": {"labels": ["GPE"]}}}, "scorer 'knowledge': unknown parameter(s) 'labels' (did you mean 'include_labels'?)"),
+    ({"params": {"fluency": {"aggregation": "max"}}}, "scorer 'fluency': bad parameters: parameter 'aggregation' must be one of"),
     ({"params": {"consistncy": {}}}, "Did you mean: consistency?"),
     ({"params": {"relevance": 3}}, "relevance"),
-    ({"params": {"relevance": {"unit": "sqrt"}}}, "relevance.unit: Input should be 'turn_sqrt'"),
+    ({"params": {"relevance": {"unit": "sqrt"}}}, "parameter 'unit' must be one of turn_sqrt | count | per_turn"),
     ({"dimension": ["fluency"]}, "Extra inputs are not permitted"),
 ])
 def test_errors_are_short_and_specific(data: dict, message: str) -> None:

@@ -22,13 +22,13 @@ A module or plugin that fails to import does not stop the others; its error is k
 
 from __future__ import annotations
 
-import inspect
 import types
-import typing
 from typing import Any
 
+from chatmatch.adapters.params import BotParams as BotParams, construct, params_model
 from chatmatch.bot import Bot
-from chatmatch.common.registry import Registry, UnknownNameError, close_matches
+from chatmatch.common.params import ParamsProblem, problem_text, validate_params
+from chatmatch.common.registry import Registry, UnknownNameError
 from chatmatch.errors import BotError, ChatmatchError
 
 ENTRY_POINT_GROUP = "chatmatch.bots"
@@ -87,45 +87,6 @@ def list_adapters() -> list[tuple[str, str]]:
     return listed
 
 
-def accepted_parameters(cls: type[Bot]) -> dict[str, inspect.Parameter]:
-    """The constructor parameters a YAML ``params`` mapping may set (all but ``name``)."""
-    sig = inspect.signature(cls.__init__)
-    return {n: p for n, p in sig.parameters.items()
-            if n not in ("self", "name") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
-
-
-def _format_parameters(params: dict[str, inspect.Parameter]) -> str:
-    if not params:
-        return "none"
-    parts = []
-    for p in params.values():
-        ann = p.annotation if isinstance(p.annotation, str) else getattr(
-            p.annotation, "__name__", str(p.annotation))
-        ann_text = "" if p.annotation is inspect.Parameter.empty else f": {ann}"
-        default = " (required)" if p.default is inspect.Parameter.empty else f" = {p.default!r}"
-        parts.append(f"{p.name}{ann_text}{default}")
-    return ", ".join(parts)
-
-
-def _check_params(cls: type[Bot], params: dict[str, Any]) -> str | None:
-    accepted = accepted_parameters(cls)
-    takes_any = any(p.kind is p.VAR_KEYWORD for n, p in
-                    inspect.signature(cls.__init__).parameters.items() if n != "self")
-    if "name" in params:
-        return "parameter 'name' cannot be set in params: it is the bot's name"
-    unknown = sorted(set(params) - set(accepted))
-    if unknown and not takes_any:
-        hints = [f"'{u}' (did you mean '{close[0]}'?)" if close else f"'{u}'"
-                 for u in unknown
-                 for close in [close_matches(u, accepted, n=1)]]
-        return f"unknown parameter(s) {', '.join(hints)}"
-    missing = [n for n, p in accepted.items()
-               if p.default is inspect.Parameter.empty and n not in params]
-    if missing:
-        return f"missing required parameter(s) {', '.join(map(repr, missing))}"
-    return None
-
-
 def operational_params(adapter: str) -> frozenset[str]:
     """The parameters of ``adapter`` that change how a reply is fetched (timeouts, retries,
     concurrency), not what the bot says: an adapter lists them in its class attribute
@@ -146,86 +107,30 @@ def identity_params(adapter: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 class BadParam(BotError):
-    """A bot parameter of the wrong type; ``param`` names it (for the YAML line)."""
+    """A bot's ``params`` that do not fit its model; ``param`` names the parameter at fault
+    (for the YAML line; None: the block as a whole)."""
 
-    def __init__(self, message: str, param: str) -> None:
+    def __init__(self, message: str, param: str | None) -> None:
         super().__init__(message)
         self.param = param
 
 
-def _type_hints(cls: type[Bot]) -> dict[str, Any]:
-    try:
-        return typing.get_type_hints(cls.__init__)
-    except Exception:  # noqa: BLE001 - a plugin's annotations may not resolve: no check
-        return {}
-
-
-def _type_problem(value: Any, hint: Any) -> str | None:
-    """Why ``value`` does not fit the annotation ``hint`` (None when it does). Lax, as YAML
-    gives lists for tuples and ints for floats, but a boolean or a string is never taken
-    for a number."""
-    from pydantic import TypeAdapter, ValidationError
-
-    try:
-        got = TypeAdapter(hint).validate_python(value)
-    except ValidationError as exc:
-        return exc.errors()[0]["msg"].lower()
-    except Exception:  # noqa: BLE001 - a type pydantic cannot check: no check
-        return None
-    if isinstance(value, bool) and not isinstance(got, bool):
-        return "expected a number, not a boolean"
-    if isinstance(value, str) and not isinstance(got, str):
-        return "expected a number, not a quoted string"
-    return None
-
-
-_TYPE_WORDS = {str: ("text", "strings"), float: ("a number", "numbers"),
-               int: ("an integer", "integers"), bool: ("true or false", "booleans"),
-               type(None): ("null", "nulls")}
-
-
-def describe_type(hint: Any, plural: bool = False) -> str:
-    """An annotation in words: ``list[str] | None`` -> "a list of strings or null"."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if hint in _TYPE_WORDS:
-        return _TYPE_WORDS[hint][plural]
-    if origin is typing.Literal:
-        return "one of " + " | ".join(map(str, args))
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(describe_type(a, plural) for a in args)
-    if origin in (list, tuple, set, frozenset) and args:
-        return ("lists" if plural else "a list") + " of " + describe_type(args[0], True)
-    if origin is dict or hint is dict:
-        return "mappings" if plural else "a mapping"
-    return getattr(hint, "__name__", str(hint))
-
-
-def _check_types(cls: type[Bot], params: dict[str, Any]) -> tuple[str, str] | None:
-    hints = _type_hints(cls)
-    for key, value in params.items():
-        if key in hints:
-            problem = _type_problem(value, hints[key])
-            if problem:
-                want = describe_type(hints[key])
-                return key, f"parameter '{key}' must be {want}, got {value!r} ({problem})"
-    return None
-
-
 def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> Bot:
-    """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``.
-    Parameters are checked against the constructor's signature and type annotations."""
+    """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``,
+    its ``params`` validated by the adapter's parameter model (:mod:`.params`)."""
     cls = resolve_adapter(adapter)
     params = dict(params or {})
     where = f"Bot '{name}' (adapter '{adapter}')"
-    accepted = f"Accepted parameters: {_format_parameters(accepted_parameters(cls))}."
-    problem = _check_params(cls, params)
-    if problem:
-        raise BotError(f"{where}: {problem}. {accepted}")
-    wrong = _check_types(cls, params)
-    if wrong:
-        raise BadParam(f"{where}: bad parameters: {wrong[1]}. {accepted}", wrong[0])
+    model = params_model(cls)
+    if "name" in params:
+        raise BadParam(problem_text(where, ParamsProblem(
+            "parameter 'name' cannot be set in params: it is the bot's name", "name"), model), "name")
     try:
-        return cls(name, **params)
+        validated = validate_params(model, params)
+    except ParamsProblem as exc:
+        raise BadParam(problem_text(where, exc, model), exc.param) from None
+    try:
+        return construct(cls, name, validated)
     except (TypeError, ValueError) as exc:
         if not _raised_by_adapter(cls, exc):  # a library deep inside failed: not the YAML's fault
             raise
@@ -233,7 +138,7 @@ def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) ->
             raise BotError(f"{where}: its constructor failed with no parameters given "
                            f"({type(exc).__name__}: {exc}); the adapter's code, not the YAML, "
                            "needs fixing") from exc
-        raise BotError(f"{where}: bad parameters: {exc}. {accepted}") from exc
+        raise BotError(problem_text(where, ParamsProblem(str(exc)), model)) from exc
 
 
 def _raised_by_adapter(cls: type[Bot], exc: BaseException) -> bool:
