@@ -18,17 +18,14 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import yaml
-from pydantic import ValidationError
 
-from chatmatch.config.settings import SETTINGS_KEYS, EvalSettings, RayConfig
-from chatmatch.config.tournament import TournamentConfig, error_from_validation
-from chatmatch.errors import ChatmatchError, ConfigError, RunDirError, StorageError, TranscriptError
+from chatmatch.config.settings import EvalSettings, RayConfig
+from chatmatch.config.settingsfile import load_settings
+from chatmatch.errors import ChatmatchError, RunDirError, StorageError, TranscriptError
 from chatmatch.executors.ray_scoring import needs_driver, start_scoring
 from chatmatch.run.importers import load_transcripts
 from chatmatch.run.pipeline import (ScoredGame, bind_scorers, rank_all, save_game, save_rankings,
                                 score_transcripts)
-from chatmatch.common.yamlloc import load_located_yaml
-from chatmatch.config.presets import PRESETS, unknown_preset_message
 from chatmatch.progress import Reporter
 from chatmatch.ranking import Ranking
 from chatmatch.records import GameResult, Manifest
@@ -44,32 +41,12 @@ RAY_CHUNK = 8
 #: callers of earlier versions)
 ScoreConfig = EvalSettings
 
-#: tournament keys that mean nothing when scoring logs (accepted and ignored)
-_IGNORED = set(TournamentConfig.model_fields) - set(SETTINGS_KEYS)
-
 
 def load_score_config(path: str | Path | None, preset: str | None = None) -> EvalSettings:
-    """The config file's scoring/ranking/seed sections; ``preset`` (``--preset``) replaces
-    the file's ``preset`` key, and the file's explicit keys still win over it."""
-    if preset is not None:
-        if preset not in PRESETS:
-            raise ChatmatchError(f"--preset: {unknown_preset_message(preset)}")
-    if path is None:
-        return EvalSettings.model_validate({"preset": preset} if preset else {})
-    located = load_located_yaml(path)
-    data = located.data
-    if not isinstance(data, dict):
-        raise ConfigError("expected a mapping with 'scoring', 'ranking' or 'seed' sections",
-                          file=located.file, line=1)
-    data = {k: v for k, v in data.items() if k not in _IGNORED}
-    if isinstance(data.get("seed"), bool):  # `score` has always read `seed: true` as 1
-        data["seed"] = int(data["seed"])
-    if preset is not None:
-        data["preset"] = preset
-    try:
-        return EvalSettings.model_validate(data)
-    except ValidationError as exc:
-        raise error_from_validation(exc, located) from None
+    """The config file's scoring/ranking/seed sections (a tournament's other keys are
+    ignored); ``preset`` (``--preset``) replaces the file's ``preset`` key, and the file's
+    explicit keys still win over it (:func:`chatmatch.config.settingsfile.load_settings`)."""
+    return load_settings(path, others="ignore", preset=preset)
 
 
 @dataclass

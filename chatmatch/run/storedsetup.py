@@ -22,14 +22,12 @@ from pydantic import ValidationError
 from chatmatch.common.safeio import read_text_bounded
 from chatmatch.common.yamlloc import MAX_STORED_YAML_BYTES, parse_located_yaml
 from chatmatch.config.settings import EvalSettings, FailurePolicy
+from chatmatch.config.settingsfile import stored_settings
 from chatmatch.config.tournament import TournamentConfig, config_from_data
 from chatmatch.errors import ChatmatchError
 
 #: the file of a run directory that holds its setup
 CONFIG = "config.yaml"
-#: the settings keys a stored config holds resolved (its ``preset`` is not applied again:
-#: the values it set are written out)
-_STORED_SETTINGS = ("scoring", "ranking", "seed")
 #: what reading or parsing the stored config may raise (kept to be reported by a reader)
 READ_ERRORS = (OSError, yaml.YAMLError, RecursionError, UnicodeDecodeError)
 
@@ -78,13 +76,7 @@ class StoredSetup:
         """The stored ``scoring``, ``ranking`` and ``seed`` (of a tournament or of
         ``score --out``); None when missing from the file or not valid today (e.g. a
         scorer plugin no longer installed)."""
-        if self.data is None:
-            return None
-        try:
-            return EvalSettings.model_validate(
-                {k: self.data[k] for k in _STORED_SETTINGS if k in self.data})
-        except ValidationError:
-            return None
+        return stored_settings(self.data, str(self.path))
 
     @cached_property
     def tournament(self) -> TournamentConfig | None:

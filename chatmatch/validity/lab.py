@@ -32,9 +32,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.analysis.fed import load_fed, system_side
-from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
 from chatmatch.config.settings import EvalSettings
-from chatmatch.config.tournament import config_from_data
+from chatmatch.config.settingsfile import load_settings
 from chatmatch.errors import ChatmatchError
 from chatmatch.progress import ProgressBar, Reporter
 from chatmatch.ranking import RankingConfig
@@ -95,16 +94,7 @@ def load_lab_config(path: str | Path | None) -> LabConfig:
     without ``bots`` (only the blocks the lab reads) is accepted too. No file: the defaults."""
     if path is None:
         return LabConfig()
-    located = load_located_yaml(path)
-    data = located.data
-    if not isinstance(data, (dict, list)):  # a list is a tournament of bots, all defaults
-        raise LabError(f"{path}: expected a mapping with 'scoring' and/or 'ranking' blocks "
-                       f"(got {type(data).__name__})")
-    # the whole file is validated as a tournament (its problems reported as `run` reports
-    # them); the lab plays no bots: a file without any gets two placeholders for the schema
-    if isinstance(data, dict) and "bots" not in data:
-        located = LocatedYaml({**data, "bots": ["lab-a", "lab-b"]}, located.file, located.lines)
-    return LabConfig(config_from_data(located, check_bots=False).settings, str(path))
+    return LabConfig(load_settings(path, others="check"), str(path))
 
 
 def with_ngram_fluency(config: LabConfig) -> LabConfig:
