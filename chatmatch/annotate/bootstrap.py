@@ -1,7 +1,7 @@
 """The cluster bootstrap of the human rankings, vectorised: every resample's Bradley-Terry
-fit runs in the same numpy iterations (the same MM updates, prior and normalisation as
-:func:`chatmatch.ranking.bradley_terry.fit_bt`, which fits the point estimate), so 200
-resamples of eight questions take about a second, not a minute of one fit after another.
+fit runs in the same numpy iterations (:func:`chatmatch.ranking.bradley_terry.fit_many`,
+the fit of the point estimate too), so 200 resamples of eight questions take about a
+second, not a minute of one fit after another.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from typing import Sequence
 
 import numpy as np
 
-_FLOOR = 1e-12
+from chatmatch.ranking import bradley_terry
+
 #: convergence of the resample fits (largest change of a log strength): far below the
 #: spread of any interval
 TOL = 1e-7
@@ -29,28 +30,10 @@ def item_matrices(items: Sequence[Sequence[tuple[str, str, float]]],
     return out
 
 
-def fit_many(wins: np.ndarray, prior: float, max_iter: int = 10_000) -> np.ndarray:
-    """Log strengths (mean 0 over the bots that played) of every win matrix in ``wins``
-    (shape ``(reps, n, n)``), by Hunter's MM iterations."""
-    met = (wins + np.swapaxes(wins, 1, 2)) > 0
-    w_mat = wins + met * (prior / 2.0)
-    games = w_mat + np.swapaxes(w_mat, 1, 2)
-    w = w_mat.sum(2)
-    played = games.sum(2) > 0
-    n_played = np.maximum(played.sum(1, keepdims=True), 1)
-    p = np.ones(w.shape)
-    for _ in range(max_iter):
-        denom = (games / (p[:, :, None] + p[:, None, :])).sum(2)
-        new = np.where(played, w / np.where(denom > 0, denom, 1.0), 1.0)
-        new = np.maximum(new, _FLOOR)
-        new /= np.exp((np.log(new) * played).sum(1, keepdims=True) / n_played)
-        done = np.max(np.abs(np.log(new) - np.log(p))) < TOL
-        p = new
-        if done:
-            break
-    logs = np.log(p)
-    centred: np.ndarray = logs - (logs * played).sum(1, keepdims=True) / n_played
-    return centred
+def fit_many(wins: np.ndarray, prior: float) -> np.ndarray:
+    """Log strengths of every resample's win matrix (``(reps, n, n)``): the ranking's
+    Bradley-Terry fit (:func:`chatmatch.ranking.bradley_terry.fit_many`) run to :data:`TOL`."""
+    return bradley_terry.fit_many(wins, prior, tol=TOL)
 
 
 def resample(matrices: np.ndarray, reps: int, seed: int) -> np.ndarray:

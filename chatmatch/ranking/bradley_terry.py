@@ -32,34 +32,59 @@ def outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, float]]:
             for r in sorted(results, key=lambda r: r.game_id)]
 
 
-def fit_bt(games: Sequence[tuple[str, str, float]], bots: Sequence[str], prior: float = 0.0,
-           max_iter: int = 10_000, tol: float = 1e-12) -> dict[str, float]:
-    """Log-strengths (mean 0 over bots that played) maximising the BT likelihood."""
+def win_matrix(games: Sequence[tuple[str, str, float]], bots: Sequence[str]) -> np.ndarray:
+    """``(n, n)``: a's score against b (1 win, 0.5 tie) summed over ``games``, and b's."""
     idx = {b: i for i, b in enumerate(bots)}
-    n = len(bots)
-    wins = np.zeros((n, n))
+    wins = np.zeros((len(bots), len(bots)))
     for a, b, s in games:
         wins[idx[a], idx[b]] += s
         wins[idx[b], idx[a]] += 1.0 - s
-    met = (wins + wins.T) > 0
-    wins = wins + met * (prior / 2.0)
-    games_n = wins + wins.T
-    w = wins.sum(1)
-    played = games_n.sum(1) > 0
-    p = np.ones(n)
+    return wins
+
+
+def fit_many(wins: np.ndarray, prior: float, max_iter: int = 10_000,
+             tol: float = 1e-12) -> np.ndarray:
+    """The Bradley-Terry fit, of every win matrix in ``wins`` (shape ``(reps, n, n)``) at
+    once: log strengths (mean 0 over the bots that played) by Hunter's MM iterations,
+    ``prior`` half-games added between bots that met, until no log strength moves by
+    ``tol`` (in any matrix). One matrix is :func:`fit_bt`; many are the bootstrap of the
+    human rankings (:mod:`chatmatch.annotate.bootstrap`)."""
+    met = (wins + np.swapaxes(wins, 1, 2)) > 0
+    w_mat = wins + met * (prior / 2.0)
+    games = w_mat + np.swapaxes(w_mat, 1, 2)
+    w = w_mat.sum(2)
+    played = games.sum(2) > 0
+    n_played = np.maximum(played.sum(1, keepdims=True), 1)
+    p = np.ones(w.shape)
     for _ in range(max_iter):
-        denom = (games_n / (p[:, None] + p[None, :])).sum(1)
+        denom = (games / (p[:, :, None] + p[:, None, :])).sum(2)
         new = np.where(played, w / np.where(denom > 0, denom, 1.0), 1.0)
         new = np.maximum(new, _FLOOR)
-        new /= np.exp(np.log(new[played]).mean()) if played.any() else 1.0
+        new /= np.exp(_played_mean(np.log(new), played, n_played))
         done = np.max(np.abs(np.log(new) - np.log(p))) < tol
         p = new
         if done:
             break
     logs = np.log(p)
-    if played.any():
-        logs = logs - logs[played].mean()
-    return {b: float(logs[idx[b]]) for b in bots}
+    centred: np.ndarray = logs - _played_mean(logs, played, n_played)
+    return centred
+
+
+def _played_mean(x: np.ndarray, played: np.ndarray, n_played: np.ndarray) -> np.ndarray:
+    """Each row's mean over the bots that played (0 when none did), shape ``(reps, 1)``.
+    One row is summed over the played bots alone, many with the others as zeros: the two
+    round differently (by 1e-16) from 8 bots on, and each keeps the numbers it always gave."""
+    if len(x) == 1:
+        return np.array([[x[0][played[0]].mean() if played[0].any() else 0.0]])
+    mean: np.ndarray = np.where(played, x, 0.0).sum(1, keepdims=True) / n_played
+    return mean
+
+
+def fit_bt(games: Sequence[tuple[str, str, float]], bots: Sequence[str], prior: float = 0.0,
+           max_iter: int = 10_000, tol: float = 1e-12) -> dict[str, float]:
+    """Log-strengths (mean 0 over bots that played) maximising the BT likelihood."""
+    logs = fit_many(win_matrix(games, bots)[None], prior, max_iter, tol)[0]
+    return {b: float(logs[i]) for i, b in enumerate(bots)}
 
 
 def bootstrap(games: Sequence[tuple[str, str, float]], bots: Sequence[str],
