@@ -176,11 +176,7 @@ class RayExecutor:
                       on_finished=on_finished)
 
     def close(self) -> None:
-        for actor in self.actors:
-            try:
-                self.ray.kill(actor)
-            except Exception:  # noqa: BLE001 - already gone
-                pass
+        kill_actors(self.ray, self.actors)
         if self.given is None:
             close_bots({n: b for n, b in self.loaded.items() if not isinstance(b, RemoteBot)})
         self.actors, self.loaded, self.bots = [], {}, {}
@@ -204,6 +200,15 @@ def start_ray(ray: Any, rc: RayConfig) -> bool:
         raise ExecutorError(f"could not start or join Ray (ray.address={rc.address!r}): "
                             f"{type(exc).__name__}: {exc}") from None
     return True
+
+
+def kill_actors(ray: Any, actors: Sequence[Any]) -> None:
+    """Kill every actor of ``actors`` (bots or scoring workers); one already gone is skipped."""
+    for actor in actors:
+        try:
+            ray.kill(actor)
+        except Exception:  # noqa: BLE001 - already gone
+            pass
 
 
 def _pickle(bot: Bot, name: str) -> bytes:

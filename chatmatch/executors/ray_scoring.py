@@ -126,11 +126,9 @@ class RayScoring:
 
     def close(self) -> None:
         """Stop the workers (and Ray, when :func:`start_scoring` started it)."""
-        for actor in self.actors:
-            try:
-                self.ray.kill(actor)
-            except Exception:  # noqa: BLE001 - already gone
-                pass
+        from chatmatch.executors.ray_executor import kill_actors
+
+        kill_actors(self.ray, self.actors)
         self.actors = []
         if self.owns_ray:
             self.ray.shutdown()

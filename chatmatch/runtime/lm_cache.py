@@ -77,7 +77,11 @@ _SCHEMA = ("CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, fingerpri
            "PRIMARY KEY (model, text))",
            # what a warm start knows before loading the LM (its settings, the model's content,
            # the code and library versions) -> the fingerprint the loaded LM computed
-           "CREATE TABLE IF NOT EXISTS aliases (alias TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)")
+           "CREATE TABLE IF NOT EXISTS aliases (alias TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)",
+           # facts about a model kept beside its values (the LM's vocabulary size): a file
+           # made before this table gets it on open, and a missing row is a miss
+           "CREATE TABLE IF NOT EXISTS meta (model INTEGER NOT NULL, name TEXT NOT NULL, "
+           "value TEXT NOT NULL, PRIMARY KEY (model, name))")
 _DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 _BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
 
@@ -147,6 +151,26 @@ class ValueStore(Generic[V]):
         """Store ``values`` (one transaction); a text already stored keeps its value."""
         if values:
             self._safely(lambda db: self._write(db, values), None)
+
+    def get_meta(self, name: str) -> str | None:
+        """The fact ``name`` about this store's model (:meth:`put_meta`); None when none is
+        stored (a miss, as for a value)."""
+        def read(db: sqlite3.Connection) -> str | None:
+            model = self._model_id(db, create=False)
+            row = None if model is None else db.execute(
+                "SELECT value FROM meta WHERE model = ? AND name = ?", (model, name)).fetchone()
+            return None if row is None else str(row[0])
+        return self._safely(read, None)
+
+    def put_meta(self, name: str, value: str) -> None:
+        """Keep the fact ``name`` = ``value`` about this store's model beside its values."""
+        def write(db: sqlite3.Connection) -> None:
+            model = self._model_id(db, create=True)
+            if model is not None:
+                with db:
+                    db.execute("INSERT OR REPLACE INTO meta (model, name, value) VALUES (?, ?, ?)",
+                               (model, name, value))
+        self._safely(write, None)
 
     def key(self) -> str | None:
         """The fingerprint of this store's LM (made on first use; ``None``: no safe key)."""

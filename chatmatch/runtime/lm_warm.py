@@ -54,8 +54,8 @@ def warm_alias(where: str, gguf: str | None, *, engine: str, device: str, precis
                        "machine": platform.machine(), "schema": SCHEMA_VERSION}, sort_keys=True)
 
 
-#: the cache's key for the LM's vocabulary size (a NUL byte: never a normalised turn's text)
-VOCAB_KEY = "\x00vocab_size"
+#: the name of the LM's vocabulary size in the cache's ``meta`` table
+VOCAB_META = "vocab_size"
 
 
 class WarmLM:
@@ -79,13 +79,14 @@ class WarmLM:
 
     @property
     def vocab_size(self) -> int:
-        """The LM's vocabulary size: from the cache (stored under :data:`VOCAB_KEY` when the
-        LM was loaded) while the LM is not loaded, so a warm start need not load it."""
+        """The LM's vocabulary size: from the cache (its ``meta`` row :data:`VOCAB_META`,
+        written when the LM was loaded) while the LM is not loaded, so a warm start need not
+        load it."""
         with self._lock:
-            if self._lm is None and enabled():
-                stored = self._stored([VOCAB_KEY]).get(VOCAB_KEY)
-                if stored is not None and stored >= 1 and float(stored).is_integer():
-                    return int(stored)
+            store = self._linked() if self._lm is None and enabled() else None
+            stored = store.get_meta(VOCAB_META) if store is not None else None
+            if stored is not None and stored.isdigit() and int(stored) >= 1:
+                return int(stored)
             return self.lm().vocab_size
 
     def lm(self) -> LoadedLM:
@@ -96,7 +97,7 @@ class WarmLM:
             alias = self._alias() if enabled() else None
             if isinstance(store, PerplexityStore) and alias is not None:
                 store.link(alias)
-                store.put({VOCAB_KEY: float(self._lm.vocab_size)})
+                store.put_meta(VOCAB_META, str(self._lm.vocab_size))
             if self._store is not None:
                 self._store.close()
         return self._lm
@@ -133,4 +134,4 @@ class WarmLM:
         return {} if store is None else store.get(texts)
 
 
-__all__ = ["LIBRARIES", "VOCAB_KEY", "WarmLM", "warm_alias"]
+__all__ = ["LIBRARIES", "VOCAB_META", "WarmLM", "warm_alias"]

@@ -10,31 +10,11 @@ import pytest
 
 from chatmatch.annotate.items import Item
 from chatmatch.annotate.store import Judgement
-from chatmatch.common.yamlloc import parse_located_yaml
-from chatmatch.config.tournament import config_from_data
-from chatmatch.run.tournament import run_tournament
 from chatmatch.transcript import make_transcript
-from tests.analysis.conftest import SCRIPTED_RUN_YAML
+from tests.runs import scripted, scripted_template  # noqa: F401 (fixtures)
 from tests.analysis.helpers import game, write_run
 
 HOSTILE = "<b>bold</b><script>document.title='pwned'</script> & \"quotes\""
-
-
-@pytest.fixture(scope="session")
-def scripted_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("annotate-scripted") / "run"
-    run_tournament(config_from_data(parse_located_yaml(SCRIPTED_RUN_YAML, "scripted.yaml")), out)
-    return out
-
-
-@pytest.fixture
-def scripted(scripted_template: Path, tmp_path: Path) -> Path:
-    """A private copy of the scripted run (tests write annotations into it)."""
-    import shutil
-
-    dst = tmp_path / "run"
-    shutil.copytree(scripted_template, dst)
-    return dst
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ without them these tests are skipped, saying so.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import subprocess
 import sys
@@ -19,63 +18,22 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-import pytest
-
 from tests.annotate.conftest import HOSTILE
+from tests.browser import ENV, browser, console_errors, needs_chromium, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed "
-                                "(pip install 'chatmatch[test]')")
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()),
-    reason="/usr/bin/chromium or /usr/bin/chromedriver not found; install Debian's chromium "
-           "and chromium-driver packages (make browser)")
+pytestmark = needs_chromium
 
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @contextmanager
 def server(run_dir: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``chatmatch annotate RUN --port 0 ARGS`` in its own process; yields (url, process)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "chatmatch", "annotate", str(run_dir),
-                             "--port", "0", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=env)
-    try:
-        assert proc.stdout is not None
-        seen = []
-        deadline = time.monotonic() + 120
-        for line in proc.stdout:
-            seen.append(line)
-            m = re.search(r"Open (http://\S+)", line)
-            if m:
-                yield m.group(1), proc
-                break
-            assert time.monotonic() < deadline, "".join(seen)
-        else:
-            raise AssertionError("the server stopped: " + "".join(seen))
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(timeout=30)
-
-
-def browser(tmp: Path) -> Any:
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = str(CHROMIUM)
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000",
-                 f"--user-data-dir={tmp}"):
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=opts, service=Service(str(DRIVER)))
+    with serve("annotate", str(run_dir), *args) as running:
+        yield running
 
 
 def login(drv: Any, url: str, name: str) -> None:
@@ -116,10 +74,6 @@ def judge_with_keys(drv: Any, keys: str) -> str:
     press(drv, Keys.ENTER)
     WebDriverWait(drv, 30).until(staleness_of(page))
     return judged
-
-
-def console_errors(drv: Any) -> list[str]:
-    return [e["message"] for e in drv.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def fingerprint(run_dir: Path) -> dict[str, str]:
@@ -172,7 +126,7 @@ def test_whole_session_two_annotators_reload_kill_resume(scripted, tmp_path):
     assert fingerprint(scripted) == before  # the run's own files are never touched
     out = subprocess.run([sys.executable, "-m", "chatmatch", "compare", str(scripted),
                           "--annotations", "--bootstrap", "50"], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+                         env=ENV, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "4 judgement(s) of 4 item(s) by 2 annotator(s) (ann, bob), 20 answers" in out.stdout
     assert re.search(r"overall\s+4\s+4\s+[+-]\d\.\d{3}\s+\[", out.stdout)

@@ -179,6 +179,28 @@ def test_valid_values_round_trip_bit_for_bit_and_impossible_ones_are_not_written
     assert PerplexityStore(lambda: "other key", tmp_path / "c.sqlite").get(list(good)) == {}
 
 
+def test_model_facts_live_in_a_meta_table_and_an_old_file_without_it_still_opens(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(SWITCH_ENV, "1")
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:  # a file of the layout before the meta table
+        db.execute("CREATE TABLE models (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE)")
+        db.execute("CREATE TABLE ppl (model INTEGER NOT NULL, text BLOB NOT NULL, value BLOB, "
+                   "PRIMARY KEY (model, text))")
+        db.execute("CREATE TABLE aliases (alias TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)")
+        db.execute("INSERT INTO models (id, fingerprint) VALUES (1, 'key')")
+        db.execute("INSERT INTO ppl VALUES (1, ?, ?)", (text_key("hi"), struct.pack("<d", 2.5)))
+        db.execute("INSERT INTO ppl VALUES (1, ?, ?)", (text_key("\x00vocab_size"),
+                                                        struct.pack("<d", 49152.0)))
+    store = PerplexityStore(lambda: "key", path)
+    assert store.get(["hi"]) == {"hi": 2.5}  # the old values are read
+    assert store.get_meta("vocab_size") is None  # the old reserved key is not: a miss
+    store.put_meta("vocab_size", "49152")
+    again = PerplexityStore(lambda: "key", path)
+    assert again.get_meta("vocab_size") == "49152" and again.get_meta("other") is None
+    assert PerplexityStore(lambda: "other key", path).get_meta("vocab_size") is None
+
+
 def test_a_model_without_a_safe_key_is_not_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(SWITCH_ENV, "1")
     store = PerplexityStore(lambda: None, tmp_path / "c.sqlite")  # e.g. a hub id, no commit

@@ -5,35 +5,17 @@ bots in which some games flipped."""
 from __future__ import annotations
 
 import hashlib
-import shutil
 from pathlib import Path
 
 import pytest
 
-from chatmatch.common.yamlloc import parse_located_yaml
-from chatmatch.config.tournament import config_from_data
-from chatmatch.run.tournament import run_tournament
 from chatmatch.transcript import make_transcript
-from tests.analysis.conftest import SCRIPTED_RUN_YAML
+from tests.runs import scripted, scripted_template  # noqa: F401 (fixtures)
 from tests.analysis.helpers import game, won, write_run
 
 #: a bot name and a reply that would run script if a page wrote them unescaped
 EVIL_BOT = "<img src=x onerror=\"document.title='pwned'\">"
 EVIL_TEXT = "<b>bold</b><script>document.title='pwned'</script> & \"quotes\""
-
-
-@pytest.fixture(scope="session")
-def scripted_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("view-scripted") / "run"
-    run_tournament(config_from_data(parse_located_yaml(SCRIPTED_RUN_YAML, "scripted.yaml")), out)
-    return out
-
-
-@pytest.fixture
-def scripted(scripted_template: Path, tmp_path: Path) -> Path:
-    dst = tmp_path / "run"
-    shutil.copytree(scripted_template, dst)
-    return dst
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ without them these tests are skipped, saying so.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -22,42 +21,20 @@ from typing import Any, Iterator
 
 import pytest
 
-from tests.annotate.test_browser import CHROMIUM, DRIVER, browser, console_errors
+from tests.browser import ENV, ROOT, browser, console_errors, needs_chromium, serve
 from tests.view.conftest import EVIL_BOT, EVIL_TEXT, fingerprint
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed "
-                                "(pip install 'chatmatch[test]')")
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()),
-    reason="/usr/bin/chromium or /usr/bin/chromedriver not found; install Debian's chromium "
-           "and chromium-driver packages (make browser)")
+pytestmark = needs_chromium
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 @contextmanager
 def viewer(*args: str) -> Iterator[str]:
     """``chatmatch view ARGS --port 0`` in its own process; yields its URL."""
-    proc = subprocess.Popen([sys.executable, "-m", "chatmatch", "view", *args, "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
-    try:
-        assert proc.stdout is not None
-        seen = []
-        for line in proc.stdout:
-            seen.append(line)
-            m = re.search(r"Open (http://\S+)", line)
-            if m:
-                yield m.group(1)
-                break
-        else:
-            raise AssertionError("the view stopped: " + "".join(seen))
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with serve("view", *args) as (url, _):
+        yield url
 
 
 def fits(drv: Any, width: int = 1280) -> list[str]:
