@@ -42,16 +42,18 @@ def splittable(model: Any) -> bool:
             and not getattr(model.config, "logit_scale", None))
 
 
-def forward_nll(model: Any, split: bool, seqs: list[list[int]],
-                firsts: Sequence[int] | None = None) -> list[float]:
-    """Summed NLL per sequence of its tokens from index ``firsts[row]`` (default 1) on.
-    Right padding under a causal mask never influences the real positions, so no
-    attention mask is needed; with ``split`` the vocabulary projection is applied to the
-    scored positions only (padding costs no softmax)."""
+def scored_nll(model: Any, split: bool, seqs: list[list[int]],
+               firsts: Sequence[int]) -> tuple[Any, Any]:
+    """The padded batch of ``seqs`` through ``model``: ``(nll, valid)``, the NLL of every
+    scored token (each sequence's from index ``firsts[row]`` on, row after row) and the
+    ``(rows, width - 1)`` mask of the scored positions. Right padding under a causal mask
+    never influences the real positions, so no attention mask is needed; with ``split``
+    the vocabulary projection is applied to the scored positions only (padding costs no
+    softmax). Shared by the summed (:func:`forward_nll`) and the per-token NLLs
+    (:func:`chatmatch.runtime.lm_tokens.forward_token_nll`)."""
     import torch
 
     device = next(model.parameters()).device
-    firsts = firsts or [1] * len(seqs)
     width = max(len(s) for s in seqs)
     ids = torch.zeros((len(seqs), width), dtype=torch.long)
     valid = torch.zeros((len(seqs), width - 1), dtype=torch.bool)
@@ -69,11 +71,21 @@ def forward_nll(model: Any, split: bool, seqs: list[list[int]],
             logits = head(hidden).float()
         else:
             logits = model(input_ids=ids).logits[:, :-1][valid].float()
-        targets = ids[:, 1:][valid]
         # the fused log-softmax of cross_entropy: ~5x faster than logsumexp - gather
-        nll = torch.nn.functional.cross_entropy(logits, targets, reduction="none")
-        rows = torch.arange(len(seqs), device=device)[:, None].expand_as(valid)[valid]
-        total = torch.zeros(len(seqs), dtype=nll.dtype, device=device).index_add_(0, rows, nll)
+        nll = torch.nn.functional.cross_entropy(logits, ids[:, 1:][valid], reduction="none")
+    return nll, valid
+
+
+def forward_nll(model: Any, split: bool, seqs: list[list[int]],
+                firsts: Sequence[int] | None = None) -> list[float]:
+    """Summed NLL per sequence of its tokens from index ``firsts[row]`` (default 1) on
+    (:func:`scored_nll`)."""
+    import torch
+
+    nll, valid = scored_nll(model, split, seqs, firsts or [1] * len(seqs))
+    with torch.inference_mode():
+        rows = torch.arange(len(seqs), device=valid.device)[:, None].expand_as(valid)[valid]
+        total = torch.zeros(len(seqs), dtype=nll.dtype, device=valid.device).index_add_(0, rows, nll)
     return [float(v) for v in total.tolist()]
 
 

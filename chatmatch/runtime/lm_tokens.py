@@ -26,7 +26,7 @@ import numpy as np
 
 from chatmatch.runtime.resources import cache_dir
 from chatmatch.runtime.lm_cache import PerplexityStore, text_key
-from chatmatch.runtime.lm_forward import padded_batches, splittable, windows
+from chatmatch.runtime.lm_forward import padded_batches, scored_nll, splittable, windows
 
 TOKEN_FILE = "token-nll-v1.sqlite"
 _CHUNK = 500
@@ -84,26 +84,9 @@ class TokenNLLStore(PerplexityStore):
 
 def forward_token_nll(model: Any, seqs: list[list[int]], firsts: Sequence[int]) -> list[NLLs]:
     """Per-token NLLs of each sequence from index ``firsts[row]`` on: the per-token terms
-    of :func:`~chatmatch.runtime.lm_forward.forward_nll` (right padding under a causal
-    mask never changes a real position; on a "base model + linear head" LM the vocabulary
-    projection runs on the scored positions only)."""
-    import torch
-
-    device = next(model.parameters()).device
-    width = max(len(s) for s in seqs)
-    ids = torch.zeros((len(seqs), width), dtype=torch.long)
-    valid = torch.zeros((len(seqs), width - 1), dtype=torch.bool)
-    for row, (s, first) in enumerate(zip(seqs, firsts)):
-        ids[row, : len(s)] = torch.tensor(s)
-        valid[row, first - 1: len(s) - 1] = True
-    ids, valid = ids.to(device), valid.to(device)
-    with torch.inference_mode():
-        if splittable(model):
-            hidden = model.base_model(input_ids=ids).last_hidden_state[:, :-1][valid]
-            logits = model.get_output_embeddings()(hidden).float()
-        else:
-            logits = model(input_ids=ids).logits[:, :-1][valid].float()
-        nll = torch.nn.functional.cross_entropy(logits, ids[:, 1:][valid], reduction="none")
+    of :func:`~chatmatch.runtime.lm_forward.forward_nll` (the same padded batch,
+    :func:`~chatmatch.runtime.lm_forward.scored_nll`)."""
+    nll, valid = scored_nll(model, splittable(model), seqs, firsts)
     flat = nll.cpu().numpy().astype("<f4")
     sizes = valid.sum(dim=1).tolist()
     return list(np.split(flat, np.cumsum(sizes)[:-1]))
