@@ -42,7 +42,7 @@ from typing import Any, ClassVar, Literal
 
 from chatmatch.adapters.params import BotParams, given
 from chatmatch.bot import Bot, History
-from chatmatch.endpoints.client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, Retryable
+from chatmatch.endpoints.client import Endpoint, RequestLimits, Retryable
 from chatmatch.errors import BotError
 from chatmatch_bots.hf_support import clean_reply
 
@@ -75,17 +75,11 @@ class SamplingParams(BotParams):
     stop: str | list[str] | None = None
 
 
-class RequestParams(BotParams):
-    """How a reply is fetched (timeouts, retries, concurrency), not what it says: left out
-    of the bot's identity (``operational_params``)."""
+class RequestParams(RequestLimits, BotParams):
+    """How a reply is fetched (the endpoint's :class:`RequestLimits`, the server check
+    before the run), not what it says: left out of the bot's identity (``operational_params``)."""
 
-    timeout_s: float = 60.0
-    retries: int = 2
-    backoff_s: float = 1.0
-    max_retry_wait_s: float = 60.0
-    max_concurrency: int = 4
     check_server: bool = True
-    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     preflight_timeout_s: float = 60.0
 
 
@@ -119,8 +113,8 @@ class OpenAIChatBot(Bot):
             raise ValueError("parameter 'stop' must be 1 to 4 non-empty strings")
         self.endpoint = Endpoint(
             f"bot '{name}'", p.base_url, BotError, p.api_key_env, p.api_key_header,
-            dict(p.extra_headers or {}), p.timeout_s, p.retries, p.backoff_s,
-            p.max_retry_wait_s, p.max_concurrency, p.max_response_bytes)
+            dict(p.extra_headers or {}),
+            RequestLimits.model_validate(p.model_dump(include=set(RequestLimits.model_fields))))
         self.base_url, self.model, self.persona = self.endpoint.base_url, p.model, p.persona
         self.temperature, self.max_tokens = p.temperature, p.max_tokens
         self.max_history_turns, self.check_server = p.max_history_turns, p.check_server

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from chatmatch.common.registry import close_matches
+from chatmatch.common.validation import StrictModel
 from chatmatch.errors import ChatmatchError
 from chatmatch.endpoints.safety import (RETRY_STATUSES, Retryable, TooLarge, check_base_url,
                                    check_headers, clip, header_safe, redact, retry_after_s,
@@ -44,6 +45,20 @@ def _semaphore(base_url: str, size: int) -> threading.BoundedSemaphore:
         return _SEMAPHORES.setdefault(base_url, threading.BoundedSemaphore(size))
 
 
+class RequestLimits(StrictModel):
+    """How requests to an endpoint are made, declared once for the ``openai-chat`` bot's
+    params and every :class:`Endpoint`: the deadline of one whole request, how often a
+    transient failure is retried and how long a retry may wait, the requests in flight
+    to one base URL, the largest answer read (decompressed)."""
+
+    timeout_s: float = 60.0
+    retries: int = 2
+    backoff_s: float = 1.0
+    max_retry_wait_s: float = 60.0
+    max_concurrency: int = 4
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+
+
 @dataclass
 class Endpoint:
     """An OpenAI-compatible endpoint as one bot or judge uses it.
@@ -57,18 +72,14 @@ class Endpoint:
     api_key_env: str | None = None
     api_key_header: str = "Authorization"
     extra_headers: dict[str, str] = field(default_factory=dict)
-    timeout_s: float = 60.0
-    retries: int = 2
-    backoff_s: float = 1.0
-    max_retry_wait_s: float = 60.0
-    max_concurrency: int = 4
-    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    limits: RequestLimits = field(default_factory=RequestLimits)
     counts: dict[str, int] = field(default_factory=lambda: {"retries": 0, "timeouts": 0})
 
     def __post_init__(self) -> None:
-        if self.timeout_s <= 0 or self.retries < 0 or self.backoff_s < 0 \
-                or self.max_concurrency < 1 or self.max_retry_wait_s < 0 \
-                or self.max_response_bytes < 1000:
+        lim = self.limits
+        if lim.timeout_s <= 0 or lim.retries < 0 or lim.backoff_s < 0 \
+                or lim.max_concurrency < 1 or lim.max_retry_wait_s < 0 \
+                or lim.max_response_bytes < 1000:
             raise ValueError("need timeout_s > 0, retries >= 0, backoff_s >= 0, "
                              "max_retry_wait_s >= 0, max_concurrency >= 1, "
                              "max_response_bytes >= 1000")
@@ -88,7 +99,7 @@ class Endpoint:
         self.api_key()  # fail before the first request when the key is missing
         if self._client is None:
             self._client = httpx.Client(
-                limits=httpx.Limits(max_connections=self.max_concurrency * 2),
+                limits=httpx.Limits(max_connections=self.limits.max_concurrency * 2),
                 follow_redirects=False)
 
     def close(self) -> None:
@@ -145,7 +156,7 @@ class Endpoint:
         try:
             return send(self._client, "GET", f"{self.base_url}/{path}", None,
                         self.headers(key), deadline_s, lambda text: clip(text, 300, [key]),
-                        self.max_response_bytes)
+                        self.limits.max_response_bytes)
         except TooLarge as exc:
             raise self.fail(f"{self.base_url}/{path}: {exc}", [key]) from None
 
@@ -157,20 +168,20 @@ class Endpoint:
             raise self.fail("a request before open() (the bot or judge was not loaded)")
         key = self.api_key()
         url, last, attempt = f"{self.base_url}/{path}", "", 0
-        for attempt in range(self.retries + 1):
+        for attempt in range(self.limits.retries + 1):
             try:
                 return self._decode(url, self._post(url, body, key,
-                                                    deadline_s or self.timeout_s))
+                                                    deadline_s or self.limits.timeout_s))
             except Retryable as exc:
                 last = str(exc)
-                if attempt == self.retries:
+                if attempt == self.limits.retries:
                     break
-                wait = self.backoff_s * 2 ** attempt if exc.wait_s is None else exc.wait_s
-                if wait > self.max_retry_wait_s:
+                wait = self.limits.backoff_s * 2 ** attempt if exc.wait_s is None else exc.wait_s
+                if wait > self.limits.max_retry_wait_s:
                     last += f" (the server asked to wait {wait:g} s, over max_retry_wait_s)"
                     break
                 self.counts["retries"] += 1
-                log.warning("%s", clip(f"{self.who}: {last}; retry {attempt + 1}/{self.retries} "
+                log.warning("%s", clip(f"{self.who}: {last}; retry {attempt + 1}/{self.limits.retries} "
                                        f"in {wait:.1f} s", 1000, [key]))
                 sleep(wait)
         tries = f"{attempt + 1} HTTP attempt{'s' if attempt else ''}"
@@ -179,14 +190,14 @@ class Endpoint:
         raise self.fail(f"{url} failed after {tries}; last error: {last}{hint}", [key])
 
     def _post(self, url: str, body: dict[str, Any], key: str | None, deadline_s: float) -> bytes:
-        sem = _semaphore(self.base_url, self.max_concurrency)
+        sem = _semaphore(self.base_url, self.limits.max_concurrency)
         if not sem.acquire(timeout=deadline_s):
-            raise Retryable(f"all {self.max_concurrency} request slots to {self.base_url} stayed "
+            raise Retryable(f"all {self.limits.max_concurrency} request slots to {self.base_url} stayed "
                             f"busy for timeout_s={deadline_s:g}")
         try:
             status, resp_headers, data = send(
                 self._client, "POST", url, body, self.headers(key), deadline_s,
-                lambda text: clip(text, 300, [key]), self.max_response_bytes)
+                lambda text: clip(text, 300, [key]), self.limits.max_response_bytes)
         except Retryable as exc:
             if "timeout_s" in str(exc):
                 self.counts["timeouts"] += 1
@@ -263,11 +274,7 @@ class Endpoint:
 
     def describe(self) -> dict[str, Any]:
         return {"base_url": self.redact(self.base_url), "api_key_env": self.api_key_env,
-                "api_key_header": self.api_key_header, "timeout_s": self.timeout_s,
-                "retries": self.retries, "backoff_s": self.backoff_s,
-                "max_retry_wait_s": self.max_retry_wait_s,
-                "max_concurrency": self.max_concurrency,
-                "max_response_bytes": self.max_response_bytes,
+                "api_key_header": self.api_key_header, **self.limits.model_dump(),
                 "extra_headers": sorted(self.extra_headers)}
 
 

@@ -36,7 +36,7 @@ from typing import Any, Literal, Protocol, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from chatmatch.endpoints.client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, check_base_url
+from chatmatch.endpoints.client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, RequestLimits, check_base_url
 from chatmatch.errors import ChatmatchError
 from chatmatch.play.reply_cache import ReplyCache
 from chatmatch.runtime.resources import MissingExtra
@@ -243,9 +243,10 @@ class OpenAIJudge:
                  max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
         try:
             self.endpoint = Endpoint(f"judge model {model}", base_url, JudgeError, api_key_env,
-                                     timeout_s=timeout_s, retries=retries, backoff_s=backoff_s,
-                                     max_concurrency=max_concurrency,
-                                     max_response_bytes=max_response_bytes)
+                                     limits=RequestLimits(
+                                         timeout_s=timeout_s, retries=retries, backoff_s=backoff_s,
+                                         max_concurrency=max_concurrency,
+                                         max_response_bytes=max_response_bytes))
         except ValueError as exc:
             raise JudgeError(f"judge backend: {exc}") from None
         self.base_url, self.model, self.api = self.endpoint.base_url, model, api
@@ -360,7 +361,7 @@ class OpenAIJudge:
                 "api": self.api, "api_key_env": self.api_key_env,
                 "samples_without_logprobs": self.samples, "temperature": self.temperature,
                 "logprobs_supported": self.logprobs_supported,
-                "retries": self.endpoint.retries, "timeout_s": self.timeout_s,
+                "retries": self.endpoint.limits.retries, "timeout_s": self.timeout_s,
                 "cache": None if self.cache is None else self.cache.path.name}
 
 
