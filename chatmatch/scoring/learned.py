@@ -95,7 +95,7 @@ class LearnedJudge(Scorer):
             if not texts:
                 raw[p] = math.nan  # said nothing: loses to any score
                 continue
-            row = base_features(game, p, rules)
+            row = base_features(game, p, rules, model.rule_params)
             if model.embedding is not None:
                 row.update(model.reduce(pooled_embedding(texts, vectors, len(model.embedding.mean))))
             contrib = model.contributions(row)

@@ -15,7 +15,6 @@ import sklearn
 from sklearn.decomposition import PCA
 from sklearn.linear_model import RidgeCV
 
-from chatmatch.scoring.learned_features import RULE_PARAMS
 from chatmatch.scoring.learned_model import CLIP, FORMAT, EmbeddingReduction, LearnedModel
 from chatmatch.validity.learn_table import Table
 
@@ -58,7 +57,8 @@ def fit_model(table: Table, rows: np.ndarray, features: Sequence[str] | None = N
     xs = np.clip(np.where(np.isfinite(x), (x - mean) / scale, 0.0), -CLIP, CLIP)
     ridge = RidgeCV(alphas=ALPHAS).fit(xs, table.y[rows])
     return LearnedModel(
-        format=FORMAT, sklearn=sklearn.__version__, rule_params=RULE_PARAMS, features=names,
+        format=FORMAT, sklearn=sklearn.__version__, 
+        rule_params={k: dict(v) for k, v in table.params.items()}, features=names,
         mean=[_r(v) for v in mean], scale=[_r(v) for v in scale],
         coef=[_r(v) for v in ridge.coef_], intercept=_r(float(ridge.intercept_)),
         embedding=red, trained_on={**(trained_on or {}), "rows": int(len(rows)),

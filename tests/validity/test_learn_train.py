@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from chatmatch.scoring.learned_features import training_params
 from chatmatch.scoring.learned_model import FORMAT, load_model
 from chatmatch.validity.learn_data import load_sides
 from chatmatch.validity.learn_eval import evaluate, leave_systems_out
@@ -33,6 +34,7 @@ def test_one_command_writes_the_same_file_twice(data, tmp_path):
     assert a.read_bytes() == b.read_bytes()
     model = load_model(a)
     assert model.format == FORMAT and model.trained_on["datasets"] == {"dstc9": 12}
+    assert model.rule_params == training_params()  # every setting of the seven, as trained
     assert model.features[:2] == ["own:fluency", "own:knowledge"]
     assert len(model.coef) == len(model.features)
 
