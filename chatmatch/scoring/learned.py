@@ -31,7 +31,8 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.learned_features import base_features, pooled_embedding, side_texts
+from chatmatch.scoring.learned_features import (base_features, pooled_embedding, side_texts,
+                                                with_diffs)
 from chatmatch.scoring.learned_model import LearnedModel, load_model
 from chatmatch.transcript import Transcript
 
@@ -95,7 +96,7 @@ class LearnedJudge(Scorer):
             if not texts:
                 raw[p] = math.nan  # said nothing: loses to any score
                 continue
-            row = base_features(game, p, rules, model.rule_params)
+            row = with_diffs(base_features(game, p, rules, model.rule_params))
             if model.embedding is not None:
                 row.update(model.reduce(pooled_embedding(texts, vectors, len(model.embedding.mean))))
             contrib = model.contributions(row)

@@ -113,6 +113,16 @@ def base_features(game: Transcript, side: str, scores: Mapping[str, DimensionSco
     return out
 
 
+def with_diffs(row: Mapping[str, float]) -> dict[str, float]:
+    """``row`` with ``diff:x = own:x - partner:x`` for every ``own:x`` (a pairwise model's
+    features: one side's score is minus the other's)."""
+    out = dict(row)
+    for k, v in row.items():
+        if k.startswith("own:") and "partner:" + k[4:] in row:
+            out["diff:" + k[4:]] = v - row["partner:" + k[4:]]
+    return out
+
+
 def pooled_embedding(texts: Sequence[str], vectors: Mapping[str, np.ndarray],
                      dim: int) -> np.ndarray:
     """Mean of the texts' vectors (zeros when the side said nothing)."""
@@ -123,4 +133,4 @@ def pooled_embedding(texts: Sequence[str], vectors: Mapping[str, np.ndarray],
 
 
 __all__ = ["STATS", "TRAINING_OVERRIDES", "base_features", "logs_fluency", "pooled_embedding", "rule_values",
-           "side_stats", "side_texts", "training_params"]
+           "side_stats", "side_texts", "training_params", "with_diffs"]
