@@ -85,10 +85,10 @@ def matrix(table: Table, rows: np.ndarray, names: Sequence[str]) -> np.ndarray:
 
 def targets(table: Table, rows: np.ndarray, kind: str) -> np.ndarray:
     """The training target of ``rows``: z-scores, or ranks z-scored, per dataset."""
-    y = table.y[rows].astype(float)
+    y: np.ndarray = np.asarray(table.y[rows], dtype=float)
     if kind == "z":
         return y
-    out = np.empty_like(y)
+    out: np.ndarray = np.empty_like(y)
     for d in sorted(set(table.dataset[rows].tolist())):
         m = table.dataset[rows] == d
         r = rankdata(y[m])
