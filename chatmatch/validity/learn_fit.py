@@ -53,7 +53,7 @@ class Recipe:
 
 
 #: the recipe of the shipped model and of ``learn_train`` (chosen in docs/learned-judge.md)
-SHIPPED = Recipe()
+SHIPPED = Recipe(alpha="group", target="rank")
 
 
 def _r(v: float) -> float:

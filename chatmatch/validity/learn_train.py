@@ -27,7 +27,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.learned_model import PACKAGED, dump_model
 from chatmatch.validity.learn_data import DATASETS, load_sides
 from chatmatch.validity.learn_eval import evaluate, fitted_weights
-from chatmatch.validity.learn_fit import fit_model
+from chatmatch.validity.learn_fit import SHIPPED, fit_model
 from chatmatch.validity.learn_table import Embed, Table, build_table
 
 
@@ -51,8 +51,9 @@ def train(data_dir: Path, out: Path, datasets: Sequence[str] = DATASETS,
     model = fit_model(table, np.arange(len(sides)),
                       trained_on={"datasets": counts, "sample": sample,
                                   "stb_sample": stb_sample,
-                                  "target": "people's overall rating of the side, z-scored "
-                                            "per dataset"})
+                                  "target": "people's overall rating of the side, "
+                                            + ("rank-normalised" if SHIPPED.target == "rank"
+                                               else "z-scored") + " per dataset"})
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(dump_model(model), encoding="utf-8")
     return table
