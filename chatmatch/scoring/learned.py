@@ -3,10 +3,11 @@
 A linear model (:mod:`chatmatch.scoring.learned_model`) of each side's features
 (:mod:`chatmatch.scoring.learned_features`: the seven scorers' raw values of the side and
 its partner, per-turn statistics of both, the side's pooled all-MiniLM-L6-v2 embedding
-reduced by PCA) predicts people's overall rating of the side, z-scored: 0 is an average
-side of the training data, +1 one standard deviation better. The side with the higher
-score wins the game's ``learned`` point, so TrueSkill, points and every ranking method
-work unchanged.
+reduced by PCA) predicts people's overall rating of the side, rank-normalised per dataset
+(0: an average side of the training data). The seven scorers run with the settings the
+model file pins (every parameter as trained), never with this version's defaults or the
+tournament's ``scoring.params``. The side with the higher score wins the game's
+``learned`` point, so TrueSkill, points and every ranking method work unchanged.
 
 Use it as a dimension (alone, or beside the seven)::
 
