@@ -3,10 +3,11 @@
 A linear model (:mod:`chatmatch.scoring.learned_model`) of each side's features
 (:mod:`chatmatch.scoring.learned_features`: the seven scorers' raw values of the side and
 its partner, per-turn statistics of both, the side's pooled all-MiniLM-L6-v2 embedding
-reduced by PCA) predicts people's overall rating of the side, z-scored: 0 is an average
-side of the training data, +1 one standard deviation better. The side with the higher
-score wins the game's ``learned`` point, so TrueSkill, points and every ranking method
-work unchanged.
+reduced by PCA) predicts people's overall rating of the side, rank-normalised per dataset
+(0: an average side of the training data). The seven scorers run with the settings the
+model file pins (every parameter as trained), never with this version's defaults or the
+tournament's ``scoring.params``. The side with the higher score wins the game's
+``learned`` point, so TrueSkill, points and every ranking method work unchanged.
 
 Use it as a dimension (alone, or beside the seven)::
 
@@ -31,7 +32,8 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.learned_features import base_features, pooled_embedding, side_texts
+from chatmatch.scoring.learned_features import (base_features, pooled_embedding, side_texts,
+                                                with_diffs)
 from chatmatch.scoring.learned_model import LearnedModel, load_model
 from chatmatch.transcript import Transcript
 
@@ -95,7 +97,7 @@ class LearnedJudge(Scorer):
             if not texts:
                 raw[p] = math.nan  # said nothing: loses to any score
                 continue
-            row = base_features(game, p, rules)
+            row = with_diffs(base_features(game, p, rules, model.rule_params))
             if model.embedding is not None:
                 row.update(model.reduce(pooled_embedding(texts, vectors, len(model.embedding.mean))))
             contrib = model.contributions(row)

@@ -7,6 +7,15 @@ reduces the pooled MiniLM embedding (mean and components), the scorers' paramete
 features were computed with, the scikit-learn version that fitted it and what it was
 trained on. :func:`load_model` parses it with :func:`json.loads` and checks every shape
 with pydantic: nothing in the file is executed or imported (no pickle, no joblib).
+
+``rule_params`` pins the features: format 2 (:data:`FORMAT`) records every parameter of
+all seven scorers as trained, and the judge scores with exactly those, whatever this
+version's defaults are; each block must still be a valid setting of its scorer (a setting
+this version no longer knows is an error asking to re-train). Format 1 (written before
+issue 32) recorded only fluency's backend; it loads with its recorded settings over
+:data:`FORMAT1_SETTINGS`, the defaults it was trained with that have changed since
+(fluency ``aggregation: median``, ``degenerate: keep``; consistency ``identity: false``),
+and today's defaults for everything else.
 """
 
 from __future__ import annotations
@@ -23,7 +32,12 @@ from pydantic import Field, ValidationError, model_validator
 from chatmatch.common.validation import StrictModel, validation_message
 from chatmatch.runtime.errors import ScoringError
 
-FORMAT = "chatmatch-learned-judge/1"
+FORMAT = "chatmatch-learned-judge/2"
+FORMAT1 = "chatmatch-learned-judge/1"
+#: the scorer defaults a format-1 file was trained with that changed later (issue 32)
+FORMAT1_SETTINGS: dict[str, dict[str, Any]] = {
+    "fluency": {"aggregation": "median", "degenerate": "keep"},
+    "consistency": {"identity": False}}
 PACKAGED = "learned_judge.json"
 #: standardised features are clipped to +-CLIP
 CLIP = 5.0
@@ -55,10 +69,20 @@ class LearnedModel(StrictModel):
     embedding: EmbeddingReduction | None = None
     trained_on: dict[str, Any] = Field(default_factory=dict)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _pin(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("format") in (FORMAT, FORMAT1):
+            given = data.get("rule_params", {})
+            if not isinstance(given, dict) or not all(isinstance(v, dict) for v in given.values()):
+                raise ValueError("rule_params must map each scorer to its settings")
+            data = {**data, "rule_params": _pinned(data["format"], given)}
+        return data
+
     @model_validator(mode="after")
     def _consistent(self) -> "LearnedModel":
-        if self.format != FORMAT:
-            raise ValueError(f"format is {self.format!r}, expected {FORMAT!r}")
+        if self.format not in (FORMAT, FORMAT1):
+            raise ValueError(f"format is {self.format!r}, expected {FORMAT!r} (or {FORMAT1!r})")
         n = len(self.features)
         if not (len(self.mean) == len(self.scale) == len(self.coef) == n):
             raise ValueError(f"features, mean, scale and coef must have the same length ({n})")
@@ -96,6 +120,30 @@ class LearnedModel(StrictModel):
         comps = np.array(self.embedding.components)
         z = comps @ (pooled - np.array(self.embedding.mean))
         return {f"emb:{i}": float(v) for i, v in enumerate(z)}
+
+
+def _pinned(form: str, given: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every setting of the seven scorers the file's features were computed with."""
+    from chatmatch.scoring.base import DIMENSIONS, SCORERS
+    from chatmatch.scoring.learned_features import training_params
+    if form == FORMAT1:
+        return training_params({d: {**FORMAT1_SETTINGS.get(d, {}), **given.get(d, {})}
+                                for d in {*FORMAT1_SETTINGS, *given}})
+    missing = [d for d in DIMENSIONS if d not in given]
+    if missing or set(given) - set(DIMENSIONS):
+        raise ValueError(f"rule_params must hold the settings of exactly the seven scorers "
+                         f"({', '.join(DIMENSIONS)}); missing {', '.join(missing) or 'none'}")
+    for d in DIMENSIONS:
+        fields = set(SCORERS.get(d).Params.model_fields)
+        if set(given[d]) != fields:
+            lack = sorted(fields - set(given[d])) or sorted(set(given[d]) - fields)
+            raise ValueError(f"rule_params.{d} must record every setting of {d} as this "
+                             f"version knows them; differs at {', '.join(lack)}")
+        try:
+            SCORERS.get(d).Params.model_validate(given[d])
+        except ValidationError as exc:
+            raise ValueError(validation_message(exc, f"rule_params.{d}")) from None
+    return given
 
 
 def parse_model(text: str, where: str) -> LearnedModel:

@@ -31,14 +31,21 @@ from sklearn.linear_model import LinearRegression
 
 from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.validity.intervals import agreement, paired_difference
-from chatmatch.validity.learn_fit import fit_model, predict
+from chatmatch.validity.learn_fit import SHIPPED, Recipe, fit_model, predict
 from chatmatch.validity.learn_table import Table
 
 Fitter = Callable[[Table, np.ndarray, np.ndarray], np.ndarray]
 
 
 def learned(table: Table, train: np.ndarray, test: np.ndarray) -> np.ndarray:
-    return predict(fit_model(table, train), table, test)
+    return predict(fit_model(table, train, SHIPPED), table, test)
+
+
+def learned_with(recipe: Recipe) -> Fitter:
+    """A fitter of ``recipe`` (the variants' comparison)."""
+    def fit(table: Table, train: np.ndarray, test: np.ndarray) -> np.ndarray:
+        return predict(fit_model(table, train, recipe), table, test)
+    return fit
 
 
 def weights_fit(table: Table, train: np.ndarray) -> np.ndarray:

@@ -1,27 +1,59 @@
 """Fit the learned judge: PCA of the pooled embedding, standardise, ridge regression.
 
-Everything is deterministic: PCA with the full SVD, ridge with a fixed grid of penalties
-chosen by efficient leave-one-out (:class:`sklearn.linear_model.RidgeCV`), no random
-state anywhere. The same rows give the same coefficients, hence the same model file.
+A :class:`Recipe` says which features and which penalty: ``features`` ``all`` (the side's
+and its partner's blocks), ``own`` (the side's block only) or ``pairwise`` (the side's
+block minus its partner's, ``diff:...``: the score of one side is minus the other's, as a
+game is decided); ``embedding`` PCA components of the pooled embedding (0: none; not with
+``pairwise``); ``alpha`` chosen by efficient leave-one-out (``loo``) or by cross-validation
+grouped by system within the training rows (``group``: no system in both an inner fold's
+training and its test); ``target`` people's rating z-scored (``z``) or rank-normalised
+(``rank``) per dataset within the training rows.
+
+Everything is deterministic: PCA with the full SVD, ridge on a fixed grid of penalties,
+grouped folds in a fixed order, no random state anywhere. The same rows give the same
+coefficients, hence the same model file.
 """
 
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, Sequence
 
 import numpy as np
 import sklearn
+from scipy.stats import rankdata
 from sklearn.decomposition import PCA
-from sklearn.linear_model import RidgeCV
+from sklearn.linear_model import Ridge, RidgeCV
+from sklearn.model_selection import GroupKFold
 
-from chatmatch.scoring.learned_features import RULE_PARAMS
+from chatmatch.scoring.learned_features import with_diffs
 from chatmatch.scoring.learned_model import CLIP, FORMAT, EmbeddingReduction, LearnedModel
 from chatmatch.validity.learn_table import Table
 
 ALPHAS = (0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0)
 #: PCA components kept of the pooled 384-number embedding
 EMBEDDING_COMPONENTS = 8
+INNER_FOLDS = 5
+
+
+@dataclass(frozen=True)
+class Recipe:
+    features: Literal["all", "own", "pairwise"] = "all"
+    embedding: int = EMBEDDING_COMPONENTS
+    alpha: Literal["loo", "group"] = "loo"
+    target: Literal["z", "rank"] = "z"
+
+    def names(self, table: Table) -> list[str]:
+        if self.features == "own":
+            return [n for n in table.names if n.startswith("own:")]
+        if self.features == "pairwise":
+            return ["diff:" + n[4:] for n in table.names if n.startswith("own:")]
+        return list(table.names)
+
+
+#: the recipe of the shipped model and of ``learn_train`` (chosen in docs/learned-judge.md)
+SHIPPED = Recipe(alpha="group", target="rank")
 
 
 def _r(v: float) -> float:
@@ -39,38 +71,81 @@ def _reduction(emb: np.ndarray, k: int) -> tuple[EmbeddingReduction | None, np.n
     return red, (emb - mean) @ comps.T
 
 
-def fit_model(table: Table, rows: np.ndarray, features: Sequence[str] | None = None,
-              embedding: int = EMBEDDING_COMPONENTS,
+def matrix(table: Table, rows: np.ndarray, names: Sequence[str]) -> np.ndarray:
+    """``table``'s ``rows`` as columns ``names`` (``diff:x`` is ``own:x - partner:x``)."""
+    cols = []
+    for n in names:
+        if n.startswith("diff:"):
+            k = n[5:]
+            cols.append(table.column("own:" + k)[rows] - table.column("partner:" + k)[rows])
+        else:
+            cols.append(table.column(n)[rows])
+    return np.stack(cols, axis=1) if cols else np.zeros((len(rows), 0))
+
+
+def targets(table: Table, rows: np.ndarray, kind: str) -> np.ndarray:
+    """The training target of ``rows``: z-scores, or ranks z-scored, per dataset."""
+    y: np.ndarray = np.asarray(table.y[rows], dtype=float)
+    if kind == "z":
+        return y
+    out: np.ndarray = np.empty_like(y)
+    for d in sorted(set(table.dataset[rows].tolist())):
+        m = table.dataset[rows] == d
+        r = rankdata(y[m])
+        out[m] = (r - r.mean()) / (r.std() or 1.0)
+    return out
+
+
+def _group_alpha(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> float:
+    """The penalty of :data:`ALPHAS` with the least squared error over folds that hold out
+    whole systems (the first of equals: the smallest)."""
+    folds = min(INNER_FOLDS, len(set(groups.tolist())))
+    if folds < 2:
+        return float(RidgeCV(alphas=ALPHAS).fit(x, y).alpha_)
+    errors = np.zeros(len(ALPHAS))
+    for train, test in GroupKFold(n_splits=folds).split(x, y, groups):
+        for k, a in enumerate(ALPHAS):
+            pred = Ridge(alpha=a).fit(x[train], y[train]).predict(x[test])
+            errors[k] += float(((pred - y[test]) ** 2).sum())
+    return float(ALPHAS[int(np.argmin(errors))])
+
+
+def fit_model(table: Table, rows: np.ndarray, recipe: Recipe = SHIPPED,
               trained_on: dict[str, Any] | None = None) -> LearnedModel:
-    """A model fitted on ``table``'s ``rows`` with ``features`` (default: all base
-    features) plus ``embedding`` PCA components of the pooled embedding."""
-    names = list(features if features is not None else table.names)
-    cols = [table.names.index(n) for n in names]
-    red, z = _reduction(table.emb[rows], embedding)
-    x = np.hstack([table.x[rows][:, cols], z])
+    """A model fitted on ``table``'s ``rows`` as ``recipe`` says."""
+    names = recipe.names(table)
+    emb = 0 if recipe.features == "pairwise" else recipe.embedding
+    red, z = _reduction(table.emb[rows], emb)
+    x = np.hstack([matrix(table, rows, names), z])
     names += [f"emb:{i}" for i in range(z.shape[1])]
     with warnings.catch_warnings():  # a feature missing on every row (no consistency)
         warnings.simplefilter("ignore", RuntimeWarning)
         mean = np.nanmean(x, axis=0)
         scale = np.nanstd(x, axis=0)
     mean = np.where(np.isfinite(mean), mean, 0.0)
+    if recipe.features == "pairwise":
+        mean = np.zeros_like(mean)  # side minus partner: 0 is a tie, kept antisymmetric
     scale = np.where(np.isfinite(scale) & (scale > 1e-12), scale, 1.0)
     xs = np.clip(np.where(np.isfinite(x), (x - mean) / scale, 0.0), -CLIP, CLIP)
-    ridge = RidgeCV(alphas=ALPHAS).fit(xs, table.y[rows])
+    y = targets(table, rows, recipe.target)
+    groups = np.array([f"{d}/{s}" for d, s in zip(table.dataset[rows], table.system[rows])])
+    alpha = (_group_alpha(xs, y, groups) if recipe.alpha == "group"
+             else float(RidgeCV(alphas=ALPHAS).fit(xs, y).alpha_))
+    ridge = Ridge(alpha=alpha, fit_intercept=recipe.features != "pairwise").fit(xs, y)
     return LearnedModel(
-        format=FORMAT, sklearn=sklearn.__version__, rule_params=RULE_PARAMS, features=names,
+        format=FORMAT, sklearn=sklearn.__version__,
+        rule_params={k: dict(v) for k, v in table.params.items()}, features=names,
         mean=[_r(v) for v in mean], scale=[_r(v) for v in scale],
         coef=[_r(v) for v in ridge.coef_], intercept=_r(float(ridge.intercept_)),
         embedding=red, trained_on={**(trained_on or {}), "rows": int(len(rows)),
-                                   "alpha": float(ridge.alpha_)})
+                                   "alpha": alpha, "recipe": asdict(recipe)})
 
 
 def predict(model: LearnedModel, table: Table, rows: np.ndarray) -> np.ndarray:
     """The model's score of each of ``table``'s ``rows`` (computed as the judge computes it)."""
     out = []
     for i in rows:
-        row = dict(zip(table.names, table.x[i].tolist()))
+        row = with_diffs(dict(zip(table.names, table.x[i].tolist())))
         row.update(model.reduce(table.emb[i]))
         out.append(model.predict(row))
     return np.array(out)
-

@@ -1,7 +1,7 @@
 """The learned judge's training table: one row of features per rated side.
 
 :func:`build_table` scores every game of the rated sides with the seven scorers
-(:data:`~chatmatch.scoring.learned_features.RULE_PARAMS`), embeds every rated side's turns
+(:func:`~chatmatch.scoring.learned_features.training_params`: every setting recorded), embeds every rated side's turns
 with all-MiniLM-L6-v2 and returns a :class:`Table`. Both steps can be kept on disk
 (``cache``: a folder outside the repository): the scorers' raw values per dataset, the
 embeddings per text; a cache is only a speed-up, a table built without it is the same.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -22,7 +22,8 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import DIMENSIONS, SCORERS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.learned_features import RULE_PARAMS, base_features, pooled_embedding, side_texts
+from chatmatch.scoring.learned_features import (base_features, pooled_embedding, side_texts,
+                                                training_params)
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
 from chatmatch.validity.learn_data import RatedSide
@@ -42,14 +43,16 @@ class Table:
     #: (sides, 7): per dimension of DIMENSIONS, the side's point minus its partner's
     dim_points: np.ndarray
     sides: tuple[RatedSide, ...]
+    #: every setting of the seven scorers the features were computed with
+    params: Mapping[str, Mapping[str, Any]] = field(default_factory=training_params)
 
     def column(self, name: str) -> np.ndarray:
         out: np.ndarray = self.x[:, self.names.index(name)]
         return out
 
 
-def _key(dataset: str) -> str:
-    blob = json.dumps(RULE_PARAMS, sort_keys=True).encode()
+def _key(dataset: str, params: Mapping[str, Any]) -> str:
+    blob = json.dumps(params, sort_keys=True).encode()
     return f"raw-{dataset}-{hashlib.sha256(blob).hexdigest()[:10]}.json"
 
 
@@ -65,13 +68,17 @@ def _from_json(data: Mapping[str, Any]) -> dict[str, DimensionScore]:
             for d, s in data.items()}
 
 
-def rule_scores(sides: Sequence[RatedSide], cache: Path | None) -> dict[str, dict[str, DimensionScore]]:
-    """Dataset-qualified game id -> the seven scorers' verdicts on that game."""
+def rule_scores(sides: Sequence[RatedSide], cache: Path | None,
+                params: Mapping[str, Mapping[str, Any]] | None = None
+                ) -> dict[str, dict[str, DimensionScore]]:
+    """Dataset-qualified game id -> the seven scorers' verdicts on that game, scored with
+    ``params`` (default :func:`training_params`)."""
+    params = training_params() if params is None else params
     out: dict[str, dict[str, DimensionScore]] = {}
-    scorers = ScoringConfig(params=RULE_PARAMS).build_scorers()
+    scorers = ScoringConfig(params={k: dict(v) for k, v in params.items()}).build_scorers()
     for name in dict.fromkeys(s.dataset for s in sides):
         games = list({s.game.game_id: s.game for s in sides if s.dataset == name}.values())
-        path = cache / _key(name) if cache else None
+        path = cache / _key(name, params) if cache else None
         known: dict[str, Any] = json.loads(path.read_text()) if path and path.is_file() else {}
         todo = [g for g in games if g.game_id not in known]
         if todo:
@@ -105,14 +112,15 @@ def cached_embed(embed: Embed, cache: Path | None) -> Embed:
 
 
 def build_table(sides: Sequence[RatedSide], embed: Embed, cache: Path | None = None) -> Table:
-    scores = rule_scores(sides, cache)
+    params = training_params()
+    scores = rule_scores(sides, cache, params)
     rows, points, pooled, dims = [], [], [], []
     texts = sorted({t for s in sides for t in side_texts(s.game, s.side)})
     vectors = dict(zip(texts, cached_embed(embed, cache)(texts))) if texts else {}
     dim = len(next(iter(vectors.values()))) if vectors else 384
     for s in sides:
         sc = scores[f"{s.dataset}:{s.game.game_id}"]
-        rows.append(base_features(s.game, s.side, sc))
+        rows.append(base_features(s.game, s.side, sc, params))
         points.append(side_points(s.game, s.side, sc))
         dims.append(point_margins(s.game, s.side, sc))
         pooled.append(pooled_embedding(side_texts(s.game, s.side), vectors, dim))
@@ -120,7 +128,8 @@ def build_table(sides: Sequence[RatedSide], embed: Embed, cache: Path | None = N
     return Table(names, np.array([[r[n] for n in names] for r in rows], dtype=float),
                  np.array(pooled, dtype=float), np.array([s.target for s in sides]),
                  np.array([s.dataset for s in sides]), np.array([s.system for s in sides]),
-                 np.array(points, dtype=float), np.array(dims, dtype=float), tuple(sides))
+                 np.array(points, dtype=float), np.array(dims, dtype=float), tuple(sides),
+                 params)
 
 
 def point_margins(game: Transcript, side: str,

@@ -7,7 +7,8 @@ reads DSTC9, FED and Spot The Bot under ``--data`` (:mod:`chatmatch.validity.lea
 scores every game with the seven scorers, embeds the rated sides' turns, fits the model on
 every rated side (:mod:`chatmatch.validity.learn_fit`) and writes the JSON model file.
 ``--evaluate FILE`` also writes the out-of-sample evaluation
-(:mod:`chatmatch.validity.learn_eval`) as JSON and prints its table. The same data gives
+(:mod:`chatmatch.validity.learn_eval`) as JSON and prints its table; ``--variants FILE``
+the comparison of the fitting recipes (:mod:`chatmatch.validity.learn_variants`). The same data gives
 the same file, byte for byte. ``--cache`` keeps the scorers' values and the embeddings
 between runs (outside the repository); it changes nothing but the time.
 """
@@ -26,7 +27,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.learned_model import PACKAGED, dump_model
 from chatmatch.validity.learn_data import DATASETS, load_sides
 from chatmatch.validity.learn_eval import evaluate, fitted_weights
-from chatmatch.validity.learn_fit import fit_model
+from chatmatch.validity.learn_fit import SHIPPED, fit_model
 from chatmatch.validity.learn_table import Embed, Table, build_table
 
 
@@ -50,8 +51,9 @@ def train(data_dir: Path, out: Path, datasets: Sequence[str] = DATASETS,
     model = fit_model(table, np.arange(len(sides)),
                       trained_on={"datasets": counts, "sample": sample,
                                   "stb_sample": stb_sample,
-                                  "target": "people's overall rating of the side, z-scored "
-                                            "per dataset"})
+                                  "target": "people's overall rating of the side, "
+                                            + ("rank-normalised" if SHIPPED.target == "rank"
+                                               else "z-scored") + " per dataset"})
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(dump_model(model), encoding="utf-8")
     return table
@@ -91,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="Spot The Bot: the first N judged conversations per domain")
     ap.add_argument("--evaluate", type=Path, default=None,
                     help="also write the leave-out evaluation (JSON) here")
+    ap.add_argument("--variants", type=Path, default=None,
+                    help="also compare the recipes of chatmatch.validity.learn_variants out "
+                         "of sample (JSON here, table printed)")
     ap.add_argument("--bootstrap", type=int, default=1000)
     args = ap.parse_args(argv)
     datasets = [d.strip() for d in args.datasets.split(",") if d.strip()]
@@ -113,6 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.evaluate.write_text(json.dumps(report, indent=1), encoding="utf-8")
         print(table_text({k: v for k, v in report.items() if k != "fitted_weights"}))
         print(f"fitted weights (all rows): {report['fitted_weights']}")
+    if args.variants:
+        from chatmatch.validity.learn_variants import compare, variants_text
+        found = compare(table, samples=args.bootstrap)
+        args.variants.write_text(json.dumps(found, indent=1), encoding="utf-8")
+        print(variants_text(found))
     return 0
 
 

@@ -2,15 +2,18 @@
 files are one-line errors, and a game is decided per side with the reasons in its details."""
 
 import json
+import math
 
 import pytest
 
 from chatmatch.errors import ChatmatchError
-from chatmatch.scoring.base import SCORERS
+from chatmatch.scoring.base import DIMENSIONS, SCORERS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.details import detail_notes
 from chatmatch.scoring.learned import LearnedJudge
-from chatmatch.scoring.learned_model import CLIP, dump_model, load_model, parse_model
+from chatmatch.scoring.learned_features import training_params
+from chatmatch.scoring.learned_model import (CLIP, FORMAT, FORMAT1, dump_model, load_model,
+                                             parse_model)
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript, Turn
 
@@ -29,7 +32,10 @@ def test_shipped_model_is_plain_json_with_its_provenance():
     m = load_model()
     assert m.sklearn and m.trained_on["datasets"]
     assert len(m.features) == len(m.coef) == len(m.mean) == len(m.scale)
-    assert m.rule_params == {"fluency": {"backend": "ngram"}}
+    assert m.format == FORMAT and set(m.rule_params) == set(DIMENSIONS)
+    for d in DIMENSIONS:  # every setting pinned: no default of this version is consulted
+        assert set(m.rule_params[d]) == set(SCORERS.get(d).Params.model_fields)
+    assert m.rule_params["fluency"]["backend"] == "ngram"
     assert dump_model(m) == dump_model(parse_model(dump_model(m), "x"))
 
 
@@ -83,3 +89,50 @@ def test_far_out_features_are_clipped():
     m = load_model()
     row = {f: 1e12 for f in m.features}
     assert abs(m.predict(row) - m.intercept) <= CLIP * sum(abs(c) for c in m.coef) + 1e-9
+
+
+def fluency_only(tmp_path, form, rule_params):
+    """A model file whose score is the side's fluency feature itself."""
+    doc = {"format": form, "sklearn": "test", "rule_params": rule_params,
+           "features": ["own:fluency"], "mean": [0.0], "scale": [1.0], "coef": [1.0],
+           "intercept": 0.0}
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(doc))
+    return LearnedJudge(LearnedJudge.Params(model=str(p))).score_games([game()])[0].raw["ann"]
+
+
+def fluency_of(params):
+    scorer = ScoringConfig(dimensions=["fluency"], params={"fluency": params}).build_scorers()[0]
+    return scorer.score_games([game()])[0].raw["ann"]
+
+
+def test_a_model_scores_with_its_files_settings_not_todays_defaults(tmp_path):
+    # the file pins fluency to the mean of perplexities; today's default is slor
+    pinned = training_params({"fluency": {"backend": "ngram", "aggregation": "mean"}})
+    expected = math.log(fluency_of({"backend": "ngram", "aggregation": "mean"}))
+    assert fluency_only(tmp_path, FORMAT, pinned) == pytest.approx(expected)
+    assert expected != pytest.approx(fluency_of({"backend": "ngram"}))  # the default differs
+
+
+def test_a_format1_file_scores_with_the_settings_it_was_trained_with(tmp_path):
+    # format 1 recorded only fluency's backend: the rest are the pre-issue-32 defaults
+    raw = fluency_only(tmp_path, FORMAT1, {"fluency": {"backend": "ngram"}})
+    old = {"backend": "ngram", "aggregation": "median", "degenerate": "keep"}
+    assert raw == pytest.approx(math.log(fluency_of(old)))
+    m = load_model(tmp_path / "m.json")
+    assert m.rule_params["consistency"]["identity"] is False
+    assert m.rule_params["fluency"]["aggregation"] == "median"
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda p: p.pop("consistency"), "seven scorers.*missing consistency"),
+    (lambda p: p["fluency"].pop("aggregation"), "every setting of fluency.*aggregation"),
+    (lambda p: p["fluency"].update(aggregation="best"), "rule_params.fluency"),
+])
+def test_a_format2_file_must_pin_every_setting(change, says):
+    doc = json.loads(dump_model(load_model()))
+    doc["format"], doc["rule_params"] = FORMAT, training_params()
+    change(doc["rule_params"])
+    with pytest.raises(ChatmatchError, match=says) as exc:
+        parse_model(json.dumps(doc), "m.json")
+    assert "\n" not in str(exc.value)

@@ -7,10 +7,13 @@ import json
 import numpy as np
 import pytest
 
+from chatmatch.scoring.learned_features import training_params, with_diffs
 from chatmatch.scoring.learned_model import FORMAT, load_model
 from chatmatch.validity.learn_data import load_sides
 from chatmatch.validity.learn_eval import evaluate, leave_systems_out
+from chatmatch.validity.learn_fit import Recipe, fit_model
 from chatmatch.validity.learn_table import build_table
+from chatmatch.validity.learn_variants import compare, variants_text
 from chatmatch.validity.learn_train import main
 from tests.validity import dstc9_fixture
 
@@ -33,6 +36,7 @@ def test_one_command_writes_the_same_file_twice(data, tmp_path):
     assert a.read_bytes() == b.read_bytes()
     model = load_model(a)
     assert model.format == FORMAT and model.trained_on["datasets"] == {"dstc9": 12}
+    assert model.rule_params == training_params()  # every setting of the seven, as trained
     assert model.features[:2] == ["own:fluency", "own:knowledge"]
     assert len(model.coef) == len(model.features)
 
@@ -89,3 +93,27 @@ def test_missing_data_is_one_line(tmp_path, capsys):
 def _embed():
     from chatmatch.validity.learn_train import minilm
     return minilm()
+
+
+def test_variants_are_compared_cell_by_cell_and_by_their_mean(data):
+    table = build_table(load_sides(data, ["dstc9"]), _embed())
+    recipes = {"pairwise": Recipe(features="pairwise"),
+               "grouped": Recipe(alpha="group", target="rank", embedding=0)}
+    found = compare(table, recipes, samples=20)
+    assert list(found) == ["rule judge", "length alone", "pairwise", "grouped"]
+    for label in recipes:
+        cell = found[label]["cells"]["dstc9/systems out"]
+        assert found[label]["mean_tau"] == cell["system_tau"]["value"]  # one dataset
+        assert set(cell) == {"system_tau", "chat_rho", "length_rho"}
+    assert "mean tau" in variants_text(found)
+
+
+def test_a_pairwise_model_scores_one_side_as_minus_the_other(data):
+    table = build_table(load_sides(data, ["dstc9"]), _embed())
+    model = fit_model(table, np.arange(len(table.y)), Recipe(features="pairwise", alpha="group"))
+    assert model.intercept == 0 and all(f.startswith("diff:") for f in model.features)
+    assert model.trained_on["recipe"]["features"] == "pairwise"
+    row = with_diffs(dict(zip(table.names, table.x[0].tolist())))
+    swapped = with_diffs({("partner:" + k[4:] if k.startswith("own:") else "own:" + k[8:]): v
+                          for k, v in zip(table.names, table.x[0].tolist())})
+    assert model.predict(row) == pytest.approx(-model.predict(swapped))
