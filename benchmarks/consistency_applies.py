@@ -36,7 +36,9 @@ seed: 2022
 """
 VARIANTS = {"default before (answers to repeated questions)": {"identity": False},
             "+ identity (default now)": {},
-            "+ identity + self-contradictions": {"self_contradictions": True}}
+            "+ identity + self-contradictions": {"self_contradictions": True},
+            "+ identity, sigma_r 0.8": {"sigma_r": 0.8},
+            "+ identity, sigma_r 0.6": {"sigma_r": 0.6}}
 
 
 def play(exchanges: int) -> list[Transcript]:

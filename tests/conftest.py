@@ -29,6 +29,16 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield path
 
 
+@pytest.fixture(autouse=True)
+def no_smollm2_greedy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lab's construct check gets its greedy small-LM group from a stand-in, not from
+    SmolLM2 (two CPU minutes); tests/validity/test_construct_greedy.py runs the real one."""
+    import chatmatch.validity.construct as construct
+
+    monkeypatch.setattr(construct, "smollm2_replies",
+                        lambda prompts: [f"i am sorry , i do not know . ({i})" for i in range(len(prompts))])
+
+
 #: the tiny model's vocabulary (tests of the language models and of fluency)
 WORDS = "i you like tea coffee the a cat dog is very good day what do".split()
 

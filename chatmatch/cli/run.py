@@ -15,6 +15,7 @@ from chatmatch.progress import Reporter
 from chatmatch.run.estimate import estimate_line, games_left
 from chatmatch.run.plan import RunPlan, make_plan
 from chatmatch.run.tournament import RunSummary, run_tournament
+from chatmatch.scoring.fluency import bots_on_the_fluency_lm
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
 CONFIRM_ABOVE_GAMES = 1000
@@ -82,6 +83,12 @@ def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
     click.echo(f"Tournament '{cfg.name}': {len(cfg.bots)} bots, {games // 2} matches, {games} games "
                f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
                f"run directory: {target}", err=True)
+    if "fluency" in cfg.scoring.dimensions:
+        own = bots_on_the_fluency_lm(cfg.scoring.scorer_params("fluency"),
+                                     [(b.name, b.adapter, b.params) for b in cfg.bots])
+        if own:
+            click.echo(f"note: {', '.join(own)} generate{'s' if len(own) == 1 else ''} with the "
+                       "fluency LM, which favours its own text (docs/scoring.md, 'Fluency')", err=True)
     todo = games_left(plan, replay_forfeits)
     click.echo(estimate_line(todo, cfg.exchanges, target)
                + ("; forfeited games included" if replay_forfeits else ""), err=True)

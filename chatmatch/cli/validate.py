@@ -80,7 +80,8 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       dstc9   DSTC9 interactive track: 11 systems' chats with people, 11 rated qualities
       usr     USR PersonaChat: 60 contexts answered by 2 people, a retrieval and 2
               generative models; per responder and per reply vs Natural and Overall
-      construct  fluency: human-written turns vs bland generated ones (generic, echo)
+      construct  fluency: human-written turns vs bland generated ones (generic, echo,
+                 a small LM's greedy replies)
       ladder  tournaments/ladder.yaml, whose true order is known by construction
 
     \b

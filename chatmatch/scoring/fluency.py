@@ -349,3 +349,32 @@ class Fluency(Scorer):
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "params": self.params.model_dump(),
                 "lm": getattr(self._lm or self._warm, "name", None), "engine_used": self.engine}
+
+
+#: the adapters that generate with a causal LM named by ``params.model`` (smollm2: SmolLM2)
+_LM_ADAPTERS = {"smollm2": SMOLLM2, "causal-lm": None}
+
+
+def scores_with(backend: str, model: str, other: str) -> bool:
+    """Whether a fluency scorer with ``backend``/``model`` scores with the LM ``other``."""
+    if backend == "ngram":
+        return False
+    try:
+        return resolve_model(model) == resolve_model(other)
+    except Exception:  # noqa: BLE001 - a model that does not resolve is not that LM
+        return False
+
+
+def bots_on_the_fluency_lm(params: ScorerParams, bots: Sequence[tuple[str, str, dict[str, Any]]]) -> list[str]:
+    """Names of the bots (``(name, adapter, params)``) that generate with the LM fluency
+    scores with: an LM finds its own greedy text the most predictable text there is, so
+    fluency favours them (docs/scoring.md, "Fluency"; the lab's construct check measures it)."""
+    backend, model = str(getattr(params, "backend", "")), str(getattr(params, "model", ""))
+    out = []
+    for name, adapter, bot_params in bots:
+        if adapter not in _LM_ADAPTERS:
+            continue
+        bot_model = bot_params.get("model") or _LM_ADAPTERS[adapter]
+        if isinstance(bot_model, str) and scores_with(backend, model, bot_model):
+            out.append(name)
+    return out

@@ -10,13 +10,17 @@ as a two-turn game (the turn before it, then the turn; the second side is judged
   ``retrieval`` bot answers with (``chitchat-dataset``: human-written lines);
 * **bland**: generic replies (the ``canned`` bot's four lines, the ``faulty`` adapter's
   "I don't know." and the generic answers dialogue papers list as the blandness problem),
-  each answering a person's turn, and the ``echo`` bot's move: a person's turn repeated back.
+  each answering a person's turn, the ``echo`` bot's move: a person's turn repeated back,
+  and a small LM's greedy replies to the same turns (the ``smollm2`` bot,
+  :mod:`chatmatch.validity.construct_greedy`). When the fluency scorer's LM is that same
+  model, the greedy group's kind is ``scorer's own LM``: it measures self-preference, gets
+  its own verdict (``own_lm_holds``) and is left out of the main one.
 
 Each group gets the median of its games' oriented fluency score (higher = more fluent) with
 a bootstrap interval over its games. The row **holds** when every human-written group's
 median is at least every bland group's; ``tau`` is Kendall's tau-b between the medians and the
-known order (human-written 1, bland 0). Samples are :data:`PER_GROUP` turns a group, drawn
-with ``numpy.random.default_rng(seed)`` from the data read at run time (never copied).
+known order (human-written 1, bland 0), over those two kinds. Samples are
+:data:`PER_GROUP` turns a group, drawn with ``numpy.random.default_rng(seed)`` from the data read at run time (never copied).
 """
 
 from __future__ import annotations
@@ -30,9 +34,13 @@ import numpy as np
 
 from chatmatch.analysis.agreement import kendall
 from chatmatch.analysis.fed import SYSTEM, USER, load_fed
+from chatmatch.errors import ChatmatchError
 from chatmatch.records import DimensionScore, nan_to_none
+from chatmatch.scoring.base import Scorer
 from chatmatch.transcript import Transcript, Turn
 from chatmatch.validity.cleaning import clean_turn
+from chatmatch.validity.construct_greedy import (GROUP, OWN_LM, Generate, cached_replies,
+                                                 is_own_lm, smollm2_replies)
 from chatmatch.validity.dstc9 import load_dstc9
 from chatmatch.validity.stb import ZIP_NAME, _jsonl
 from chatmatch.validity.usr import KINDS, load_usr
@@ -112,6 +120,27 @@ def sample_groups(data_dir: Path, seed: int, per_group: int = PER_GROUP) -> dict
     return out
 
 
+def add_greedy_group(groups: dict[str, tuple[str, list[Pair]]], fluency: Scorer,
+                     progress: Any = None, generate: Generate | None = None) -> str:
+    """Add the small LM's greedy replies to the generic group's prompts (kind ``bland``, or
+    :data:`OWN_LM` when ``fluency`` scores with that LM); returns a note saying which."""
+    generic = groups.get("generic replies")
+    if not generic:
+        return "no greedy small-LM group: no prompts"
+    prompts = [p for p, _ in generic[1]]
+    if progress is not None:
+        progress.update(detail=f"construct: {GROUP}, {len(prompts)} replies (cached per machine)")
+    try:
+        replies = cached_replies(prompts, generate or smollm2_replies)
+    except ChatmatchError as exc:
+        return f"no greedy small-LM group: {exc}"
+    params: Any = fluency.params
+    own = is_own_lm(str(getattr(params, "backend", "")), str(getattr(params, "model", "")))
+    groups[GROUP] = (OWN_LM if own else BLAND, list(zip(prompts, replies)))
+    return (f"{GROUP}: the fluency LM's own greedy text, a check of self-preference with its "
+            "own verdict" if own else f"{GROUP}: a bland group")
+
+
 def games_of(groups: dict[str, tuple[str, list[Pair]]]) -> tuple[list[Transcript], list[str]]:
     games, labels = [], []
     for name, (_, pairs) in groups.items():
@@ -138,10 +167,13 @@ def evaluate_construct(groups: dict[str, tuple[str, list[Pair]]], labels: Sequen
                      "median": nan_to_none(float(np.median(mine)) if mine.size else math.nan, 4),
                      "low": nan_to_none(float(np.quantile(boot, 0.025)) if boot else math.nan, 4),
                      "high": nan_to_none(float(np.quantile(boot, 0.975)) if boot else math.nan, 4)})
-    scored = [(float(r["median"]), r["kind"] == HUMAN) for r in rows if r["median"] is not None]
-    human = [m for m, is_human in scored if is_human]
-    bland = [m for m, is_human in scored if not is_human]
+    scored = [(float(r["median"]), r["kind"]) for r in rows if r["median"] is not None]
+    human = [m for m, kind in scored if kind == HUMAN]
+    bland = [m for m, kind in scored if kind == BLAND]
+    own = [m for m, kind in scored if kind == OWN_LM]
     holds = bool(human and bland and min(human) >= max(bland))
-    tau = kendall([m for m, _ in scored], [1.0 if h else 0.0 for _, h in scored]).value
+    ordered = [(m, kind) for m, kind in scored if kind in (HUMAN, BLAND)]
+    tau = kendall([m for m, _ in ordered], [1.0 if k == HUMAN else 0.0 for _, k in ordered]).value
     return {"dataset": "construct", "kind": "construct", "rows": rows, "holds": holds,
+            "own_lm_holds": bool(human and min(human) >= max(own)) if own else None,
             "tau": nan_to_none(tau, 4)}

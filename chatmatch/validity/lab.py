@@ -43,7 +43,8 @@ from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
 from chatmatch.validity.construct import NOTES as CONSTRUCT_NOTES
-from chatmatch.validity.construct import evaluate_construct, games_of, sample_groups
+from chatmatch.validity.construct import (add_greedy_group, evaluate_construct, games_of,
+                                          sample_groups)
 from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
 from chatmatch.validity.dstc9 import OVERALL as DSTC9_OVERALL
 from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9
@@ -270,12 +271,12 @@ class Lab:
         if not fluency:
             self.progress.advance()
             return skipped("construct", "fluency is not among the scored dimensions")
+        notes = list(CONSTRUCT_NOTES) + [add_greedy_group(groups, fluency[0], self.progress)]
         games, labels = games_of(groups)
         scores = score_with_steps(games, fluency, "construct", self.progress)
         report = evaluate_construct(groups, labels, [s["fluency"] for s in scores],
                                     self.bootstrap, self.config.seed)
-        return {**skipped("construct", ""), **report, "notes": list(CONSTRUCT_NOTES),
-                "games": len(games)}
+        return {**skipped("construct", ""), **report, "notes": notes, "games": len(games)}
 
     def _rated(self, name: str, chats: Sequence[Chat], scorers: Sequence[Scorer],
                how: dict[str, Any], facts: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -185,6 +185,9 @@ def construct_table(report: dict[str, Any]) -> str | None:
             rows.append([r["group"], r["kind"], r["turns"], interval])
         tau = "n/a" if ds["tau"] is None else f"{ds['tau']:+.2f}"
         rows.append(["(order)", "holds" if ds["holds"] else "FAILS", "", f"tau {tau}"])
+        if ds.get("own_lm_holds") is not None:
+            rows.append(["(the scorer's own LM)", "holds" if ds["own_lm_holds"] else "FAILS", "",
+                         "people >= its greedy text"])
     if not rows:
         return None
     return render_table(["group", "kind", "turns", "fluency, oriented (higher = more fluent) [95%]"], rows)

@@ -302,6 +302,9 @@ def test_construct_row_groups_and_order(data, tmp_path):
     assert {"FED people", "USR people", "retrieval corpus (chitchat)", "generic replies",
             "echo (a person's turn repeated back)"} <= set(groups)
     assert groups["USR people"]["turns"] == 8 and groups["generic replies"]["kind"] == "bland"
+    # the greedy small LM (a stand-in here: tests/conftest.py) is bland under the n-gram LM
+    assert groups["SmolLM2 greedy (the smollm2 bot)"]["kind"] == "bland"
+    assert rep["own_lm_holds"] is None
     for r in rep["rows"]:
         assert r["median"] is None or r["low"] <= r["median"] <= r["high"]
     humans = [r["median"] for r in rep["rows"] if r["kind"] == "human-written"]
