@@ -73,6 +73,10 @@ class Run:
         unknown = {p for r in results for p in r.players} - set(bots)
         if unknown:
             raise RunDirError(f"{store.path}: results mention bots not in the manifest: {sorted(unknown)}")
+        if need_results and not results and store.ignored_lines:  # say why, not "none yet"
+            more = len(store.warnings) - 1
+            raise RunDirError(f"{store.path}: no scored game can be used: {store.warnings[0]}"
+                              + (f" (and {more} more warning(s) like it)" if more > 0 else ""))
         if need_results and not results:
             raise RunDirError(f"{store.path}: no scored games yet; run `chatmatch run` to play them")
         dims = sorted({d for r in results for d in r.higher_is_better})

@@ -74,6 +74,8 @@ class Header:
     problem: str | None = None
     special: bool = False
     missing: bool = False
+    #: the game id the header names when it is not the file's (a renamed or swapped file)
+    holds: str | None = None
 
 
 class StoredGames(Protocol):
@@ -156,6 +158,9 @@ def game_problem(gid: str, files: StoredGames, rules: RunRules) -> tuple[str, st
     head = files.transcript_header(gid)
     if head.special:
         return f"transcripts/{gid}.jsonl is {head.problem}", refused(gid)
+    if head.holds is not None:  # never replaced: it is another game's only copy
+        return (f"transcripts/{gid}.jsonl holds game {head.holds!r} (renamed or swapped?); "
+                f"name it {head.holds}.jsonl", refused(gid))
     unscheduled = rules.schedule is not None and gid not in rules.schedule
     if head.missing:
         if unscheduled:
@@ -253,7 +258,10 @@ def read_header(path: Path, gid: str) -> Header:
     except (ValueError, RecursionError):
         return Header(problem="its first line is not a JSON game header")
     players = header.get("players") if isinstance(header, dict) else None
-    if not isinstance(header, dict) or header.get("game_id") != gid or not isinstance(players, list) \
+    other = header.get("game_id") if isinstance(header, dict) else None
+    if isinstance(other, str) and other != gid and safe_id(other):
+        return Header(problem=f"it holds game {other!r}", holds=other)
+    if not isinstance(header, dict) or other != gid or not isinstance(players, list) \
             or not all(isinstance(p, str) for p in players):
         return Header(problem=f"its first line is not the header of game {gid}")
     seed = header.get("seed_utterance")

@@ -282,8 +282,9 @@ class RunDir:
         out: dict[str, Transcript] = {}
         folder = self.path / "transcripts"
         for f in sorted(folder.glob("*.jsonl")) if folder.exists() else []:
-            if read_header(f, f.stem).special:
-                continue  # not a regular file: :meth:`results` warns, `chatmatch run` refuses
+            head = read_header(f, f.stem)
+            if head.special or head.holds is not None:
+                continue  # not a regular file, or another game's: results() warns, run refuses
             tr = self._read_transcript(f)
             if isinstance(tr, str):
                 if f.stem not in self._warned:  # else :meth:`results` said it, and what run does

@@ -187,3 +187,34 @@ def test_a_named_pipe_in_place_of_a_transcript_gets_one_message_and_is_never_rep
     r = run_cli("run", str(cfg), "--out", str(run), timeout=60)
     assert r.returncode != 0 and why in r.stderr
     assert fifo.is_fifo()
+
+
+def test_two_swapped_transcripts_are_named_and_never_scored_or_replaced(runs, tmp_path):
+    """Found by the attack after the fixes: transcripts/g001.jsonl and g002.jsonl swapped
+    were scored by run under the header's id and left swapped (every reader then warned for
+    ever), while rank had said they would be played again."""
+    cfg, run = _copy(runs, tmp_path)
+    t = run / "transcripts"
+    one, two = (t / "g001.jsonl").read_bytes(), (t / "g002.jsonl").read_bytes()
+    (t / "g001.jsonl").write_bytes(two)
+    (t / "g002.jsonl").write_bytes(one)
+    said = run_cli("rank", str(run)).stderr
+    assert "transcripts/g001.jsonl holds game 'g002' (renamed or swapped?)" in said, said
+    r = run_cli("run", str(cfg), "--out", str(run))
+    assert r.returncode != 0 and "holds game 'g002'" in r.stderr
+    assert (t / "g001.jsonl").read_bytes() == two and (t / "g002.jsonl").read_bytes() == one
+
+
+def test_a_run_whose_every_score_is_another_setups_says_why_not_none_yet(runs, tmp_path):
+    """Found by the attack: every score file and result line copied from a run with other
+    dimensions: rank said "no scored games yet" and dropped the warnings."""
+    cfg, run = _copy(runs, tmp_path)
+    for f in (runs["other"] / "scores").iterdir():
+        shutil.copy(f, run / "scores" / f.name)
+    shutil.copy(runs["other"] / "results.jsonl", run / "results.jsonl")
+    r = run_cli("rank", str(run))
+    assert r.returncode != 0 and "no scored games yet" not in r.stderr
+    assert "no scored game can be used:" in r.stderr and "another scoring setup" in r.stderr
+    assert "(and 5 more warning(s) like it)" in r.stderr
+    r = run_cli("run", str(cfg), "--out", str(run))
+    assert r.returncode == 0 and "0 game(s) played and 6 scored now" in r.stderr, r.stderr
