@@ -65,7 +65,7 @@ class ScheduleConfig(StrictModel):
         games, full = self.games, bots * (bots - 1)
         if games is None or not games % 2:
             return
-        near = [g for g in (games - 1, games + 1) if 2 <= g <= full]
+        near = [g for g in (games - 1, games + 1) if 2 <= g <= full] or [full]
         note = f" (the round-robin of {bots} bots has {full} games)" if games + 1 > full else ""
         raise ValueError(f"games: {games} cannot be played to the end: games are played in "
                          f"matches of two (each bot opens once); use {' or '.join(map(str, near))}"

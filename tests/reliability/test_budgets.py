@@ -62,3 +62,15 @@ def test_the_nearest_budget_named_exists_in_the_round_robin(tmp_path):
     assert "t.yaml:20: schedule: games: 7 cannot be played to the end" in line, r.stderr
     assert line.endswith("use 6 (the round-robin of 3 bots has 6 games)") and "8" not in line
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("games,bots,named", [(7, 3, "use 6 (the round-robin of 3 bots has 6 games)"),
+                                              (10001, 3, "use 6 (the round-robin of 3 bots has 6 games)"),
+                                              (3, 2, "use 2 (the round-robin of 2 bots has 2 games)"),
+                                              (7, 5, "use 6 or 8")])
+def test_the_values_named_for_an_odd_budget(games, bots, named):
+    from chatmatch.config.league import ScheduleConfig
+
+    with pytest.raises(ValueError) as err:
+        ScheduleConfig(method="random", games=games).check_budget(bots)
+    assert str(err.value).endswith(named)
