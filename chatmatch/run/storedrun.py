@@ -16,7 +16,7 @@ from chatmatch.play.forfeits import BotForfeits, summarize
 from chatmatch.ranking import Ranking, RankingConfig, rank
 from chatmatch.ranking.points import PointsRule
 from chatmatch.records import GameResult, Manifest, ScoreRecord
-from chatmatch.rundir.integrity import RESCORE, record_problem
+from chatmatch.rundir.integrity import RESCORE, game_problem, record_problem
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedsetup import READ_ERRORS, StoredSetup
 from chatmatch.run.league import stored_schedule
@@ -108,6 +108,8 @@ class Run:
         version of the transcript or with another scoring setup (the rule of
         :func:`chatmatch.rundir.integrity.record_problem`, with a warning in
         :attr:`RunDir.warnings`)."""
+        if game_problem(game_id, self.store, self.store.rules) is not None:
+            return None  # not a usable game of this run: results() said why
         rec = self.store.load_scores(game_id)
         why = record_problem(rec, game_id, self.store.rules, self.store.transcript_digest)
         if why is not None:
