@@ -165,6 +165,9 @@ class ScoreRecord:
     #: sha256 of ``transcripts/GID.jsonl`` as it was scored (None: a record written before
     #: it was kept); a record whose transcript changed since is not used
     transcript_sha256: str | None = None
+    #: the scoring fingerprint of the run that made it (None: a record written before it
+    #: was kept); a record of another scoring setup is not used
+    scoring_fingerprint: str | None = None
 
     @classmethod
     def of(cls, result: GameResult, dims: Mapping[str, DimensionScore],
@@ -179,7 +182,8 @@ class ScoreRecord:
         return {d: s.details for d, s in self.dimensions.items()}
 
     def to_json(self) -> dict[str, Any]:
-        made = {} if self.transcript_sha256 is None else {"transcript_sha256": self.transcript_sha256}
+        made = {k: v for k, v in (("transcript_sha256", self.transcript_sha256),
+                                  ("scoring_fingerprint", self.scoring_fingerprint)) if v is not None}
         if self.forfeit:
             return {"game_id": self.game_id, "forfeit": self.forfeit.to_json(), **made}
         out: dict[str, Any] = {"game_id": self.game_id,
@@ -204,7 +208,8 @@ class ScoreRecord:
                    Forfeit.from_json(d.get("forfeit")),
                    None if d.get("source") is None else str(d["source"]),
                    dict(d.get("total") or {}), d.get("winner"),
-                   None if d.get("transcript_sha256") is None else str(d["transcript_sha256"]))
+                   None if d.get("transcript_sha256") is None else str(d["transcript_sha256"]),
+                   None if d.get("scoring_fingerprint") is None else str(d["scoring_fingerprint"]))
 
 
 # --- save -------------------------------------------------------------------------------

@@ -97,10 +97,22 @@ def summary_text(s: AnnotationSummary) -> str:
     note = few_bots_note(len(overall.rows))
     if note:
         out.append(f"warning: {note}")
-    if math.isnan(overall.alpha):
-        out.append("note: no item was judged by two people yet, so annotator agreement is n/a "
-                   "(the page gives each item to --overlap people, default 2)")
+    alpha_note = _alpha_note(overall)
+    if alpha_note:
+        out.append(f"note: {alpha_note}")
     return "\n".join(out)
+
+
+def _alpha_note(q: QuestionResult) -> str | None:
+    """Why the overall alpha is n/a, in terms of the table's own overlap column."""
+    if not math.isnan(q.alpha):
+        return None
+    if q.overlap_items == 0:
+        return ("no item was judged by two people yet, so annotator agreement is n/a (the page "
+                "gives each item to --overlap people, default 2)")
+    return (f"alpha is n/a although {q.overlap_items} item(s) were judged by two or more "
+            "people: their answers do not vary (all the same value), and Krippendorff's alpha "
+            "is undefined without variation; the agree column shows how often they agree")
 
 
 def summary_html(s: AnnotationSummary) -> str:

@@ -168,8 +168,19 @@ class ErrorPage:
     annotations file deleted or moved while the page serves) gets a page saying so, with
     status 503, and the log one line, not a traceback."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
+    def __init__(self, app: Any, annotations: Path | None = None) -> None:
+        self.app, self.annotations = app, annotations
+
+    def _kept(self) -> str:
+        """What became of the saved judgements: the truth, checked now."""
+        if self.annotations is not None and not self.annotations.is_file():
+            return (f"Your saved judgements were in {html.escape(shown(str(self.annotations)))}, "
+                    "which is gone (deleted or moved): they are not kept. Restore that file "
+                    "(or the whole run directory) from a backup to get them back, or stop the "
+                    "page (Ctrl-C).")
+        return ("Your saved judgements are kept in the annotations file. Restore the run "
+                "directory, or stop the page (Ctrl-C) and start <code>chatmatch annotate</code> "
+                "again.")
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -181,15 +192,14 @@ class ErrorPage:
             log.warning("annotation page: %s", shown(str(exc)))
             body = ("<!doctype html><meta charset='utf-8'><title>chatmatch annotate</title>"
                     "<h1>The run cannot be read</h1><p>" + html.escape(shown(str(exc))) +
-                    "</p><p>Your saved judgements are kept. Restore the run directory, or stop "
-                    "the page (Ctrl-C) and start <code>chatmatch annotate</code> again.</p>")
+                    "</p><p>" + self._kept() + "</p>")
             await HTMLResponse(body, status_code=503)(scope, receive, send)
 
 
 def create_app(session: Session) -> Starlette:
     """The page for ``session``."""
     p = Pages(session)
-    return Starlette(middleware=[Middleware(ErrorPage)], routes=[
+    return Starlette(middleware=[Middleware(ErrorPage, annotations=session.store.path)], routes=[
         Route("/", p.index), Route("/login", p.login, methods=["POST"]),
         Route("/logout", p.logout, methods=["POST"]),
         Route("/judge", p.judge, methods=["GET"]), Route("/judge", p.submit, methods=["POST"]),

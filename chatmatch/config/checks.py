@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from chatmatch.common.yamlloc import LocatedYaml
+from chatmatch.endpoints.safety import redact
 from chatmatch.config.names import name_key
 from chatmatch.errors import ConfigError
 
@@ -54,6 +55,14 @@ _SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token",
 _SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "api-key", "x-api-key"})
 
 
+def _key_shaped(name: object, value: object) -> bool:
+    """A one-word parameter value that looks like a credential (``model: sk-...``); the
+    base URL has its own check (chatmatch.endpoints.safety.check_base_url), free text
+    (a persona) is not searched."""
+    return (name != "base_url" and isinstance(value, str) and not any(c.isspace() for c in value)
+            and redact(value) != value)
+
+
 def check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None:
     """API keys come only from the environment: the resolved config is copied into the run
     directory, so a key written in the YAML would leak into every run."""
@@ -63,6 +72,7 @@ def check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None
         if not isinstance(params, dict):
             continue
         bad = [f"params.{k}" for k in params if str(k).lower().replace("-", "_") in _SECRET_PARAMS]
+        bad += [f"params.{k}" for k, v in params.items() if _key_shaped(k, v)]
         headers = params.get("extra_headers")
         if isinstance(headers, dict):
             bad += [f"params.extra_headers.{h}" for h in headers if str(h).lower() in _SECRET_HEADERS]

@@ -55,11 +55,21 @@ class ScheduleConfig(StrictModel):
         if self.method == "round-robin" and self.games is not None:
             raise ValueError("games: a budget needs method random, swiss or adaptive (the "
                              "round-robin plays every pair); remove games or change the method")
-        if self.games is not None and self.games % 2:
-            raise ValueError(f"games: {self.games} cannot be played to the end: games are played "
-                             "in matches of two (each bot opens once); use "
-                             f"{self.games - 1} or {self.games + 1}")
         return self
+
+    def check_budget(self, bots: int) -> None:
+        """``ValueError`` for a budget the schedule of ``bots`` bots cannot fill exactly:
+        an odd one (games are played in matches of two), naming the nearest valid values
+        that exist (a round-robin of n bots has n(n-1) games: a budget of that or more plays
+        them all)."""
+        games, full = self.games, bots * (bots - 1)
+        if games is None or not games % 2:
+            return
+        near = [g for g in (games - 1, games + 1) if 2 <= g <= full] or [full]
+        note = f" (the round-robin of {bots} bots has {full} games)" if games + 1 > full else ""
+        raise ValueError(f"games: {games} cannot be played to the end: games are played in "
+                         f"matches of two (each bot opens once); use {' or '.join(map(str, near))}"
+                         f"{note}")
 
 
 def seed_set_or_value(v: Any) -> Any:

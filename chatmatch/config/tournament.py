@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import ValidationInfo
 
 from chatmatch.adapters import BadParam, identity_params
 from chatmatch.bot import Bot
@@ -130,6 +131,13 @@ class TournamentConfig(EvalSettings):
     def _bots_ok(cls, v: list[BotSpec]) -> list[BotSpec]:
         if len(v) < 2:
             raise ValueError(f"a tournament needs at least 2 bots, got {len(v)}")
+        return v
+
+    @field_validator("schedule")
+    @classmethod
+    def _budget_ok(cls, v: ScheduleConfig, info: ValidationInfo) -> ScheduleConfig:
+        bots = info.data.get("bots")  # declared before: validated already (absent if bad)
+        v.check_budget(len(bots) if isinstance(bots, list) else 10_000)
         return v
 
     @field_validator("seed_utterance", mode="before")

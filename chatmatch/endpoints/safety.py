@@ -54,14 +54,29 @@ def check_base_url(url: str) -> str:
     if not url.isascii() or any(not c.isprintable() or c.isspace() for c in url):
         raise ValueError("parameter 'base_url' holds a space, a control or a non-ASCII "
                          "character; percent-encode it or fix the URL")
-    if not url.startswith(("http://", "https://")):
-        raise ValueError(f"parameter 'base_url' must start with http:// or https://, got {url!r}")
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme.lower() not in ("http", "https"):
+        # the URL itself is not shown: it may hold a key
+        got = f"scheme {scheme[:10]!r}" if sep else "no scheme"
+        raise ValueError(f"parameter 'base_url' must start with http:// or https:// (got {got}); "
+                         "write it as http://HOST:PORT/v1")
     found = url_secrets(url)
     if found:
         raise ValueError(f"parameter 'base_url' holds {found}; it would be written to "
                          "config.yaml and the run directory; put the key in an environment "
                          "variable and name it with params.api_key_env")
-    return url.rstrip("/")
+    return f"{scheme.lower()}://{rest}".rstrip("/")  # schemes are case-insensitive (RFC 3986)
+
+
+def check_not_secret(value: str, where: str) -> None:
+    """``ValueError`` when ``value`` (a parameter written to config.yaml, e.g. a model name)
+    looks like a credential (``sk-...``, ``Bearer ...``, ``api_key=...``); the value is not
+    shown."""
+    if redact(value) != value:
+        raise ValueError(f"{where} looks like an API key ({value[:3]}...); it would be written "
+                         "to config.yaml and the run directory; give the model's name there, "
+                         "put the key in an environment variable and name it with "
+                         "params.api_key_env")
 
 
 def url_secrets(url: str) -> str | None:

@@ -37,6 +37,7 @@ from typing import Any, Literal, Protocol, Sequence
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from chatmatch.endpoints.client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, RequestLimits, check_base_url
+from chatmatch.endpoints.safety import check_not_secret
 from chatmatch.errors import ChatmatchError
 from chatmatch.play.reply_cache import ReplyCache
 from chatmatch.runtime.resources import MissingExtra
@@ -88,6 +89,13 @@ class Member(BaseModel):
     def _no_secret_in_url(cls, v: str | None) -> str | None:
         return None if v is None else check_base_url(v)
 
+    @field_validator("model")
+    @classmethod
+    def _model_not_a_key(cls, v: str | None) -> str | None:
+        if v is not None:
+            check_not_secret(v, "parameter 'model'")
+        return v
+
 
 class BackendParams(ScorerParams):
     """The judge model: shared by every judge's ``Params``."""
@@ -116,6 +124,12 @@ class BackendParams(ScorerParams):
     @classmethod
     def _no_secret_in_url(cls, v: str | None) -> str | None:
         return None if v is None else check_base_url(v)  # before config.yaml is written
+
+    @field_validator("model")
+    @classmethod
+    def _model_not_a_key(cls, v: str) -> str:
+        check_not_secret(v, "parameter 'model'")  # before config.yaml is written
+        return v
 
 
 def make_backend(p: BackendParams) -> Backend:

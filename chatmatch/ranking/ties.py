@@ -11,7 +11,8 @@ Which neighbours are tied (neighbours in the method's order; a tie chains: if a~
 all three are one group):
 
 * always: the method gave them the same score (they already shared a rank before);
-* ``record``: the same games won, tied and lost. A method may still order two such bots
+* ``record``: the same games won, tied and lost (not for the points table, which ranks by
+  match points and then game points: bots are tied there only when both are equal). A method may still order two such bots
   (TrueSkill weighs whom they beat), but the games alone do not: on the held-out check of
   issue 20 two bots with the same 3-9 record were ranked 5 and 6 by 0.03 of conservative
   rating, and that order decided a discordant pair;
@@ -38,7 +39,7 @@ from pydantic import Field
 
 from chatmatch.common.validation import StrictModel
 from chatmatch.ranking.base import Ranking, RankRow
-from chatmatch.records import TrueSkillStats
+from chatmatch.records import PointsStats, TrueSkillStats
 
 
 class TieRule(StrictModel):
@@ -64,6 +65,10 @@ def tied(a: RankRow, b: RankRow, rule: TieRule) -> bool:
     """Are neighbours ``a`` (above) and ``b`` tied under ``rule``?"""
     if a.rank == b.rank:
         return True
+    if isinstance(a.stats, PointsStats):
+        # the points table ranks by its own keys (match points, then game points): equal
+        # keys already share a rank; the same game record with other match points is no tie
+        return False
     if _record(a) == _record(b):
         return True
     return rule.rule == "shuffles" and _swap_share(a, b) >= rule.share

@@ -169,3 +169,28 @@ def change(key: str, old: Any, new: Any, width: int = 60) -> str:
     cut = [("..." if start else "") + t[start:start + width - 6] +
            ("..." if len(t) > start + width - 6 else "") for t in (a, b)]
     return f"{key} {cut[0]} -> {cut[1]}"
+
+
+def stored_fingerprint(store: RunDir, stored: StoredSetup) -> str | None:
+    """The scoring fingerprint the stored run's games were scored with (None: no manifest,
+    or one that cannot be read: preparing the run says what is wrong)."""
+    if not store.exists():
+        return None
+    try:
+        return read_manifest(store, stored).scoring_fingerprint
+    except ChatmatchError:
+        return None
+
+
+def stored_schedule(store: RunDir, manifest: Manifest, stored: StoredSetup) -> list[ScheduledGame] | None:
+    """Every game the stored league may hold (retired bots' included), from its manifest
+    and ``config.yaml``; None for logs scored by ``chatmatch score --out`` (no schedule) or
+    a setup this version cannot read (its games are then not checked against one)."""
+    cfg = stored.tournament if manifest.is_tournament else None
+    if cfg is None:
+        return None
+    try:
+        roster, founders, _ = _stored(manifest, store)
+        return league_games(roster, founders, cfg.seed_plan, cfg.seed)
+    except (RunDirError, ValueError):
+        return None

@@ -71,13 +71,16 @@ def bind_scorers(store: RunDir, scorers: Sequence[Scorer]) -> None:
         s.bind_run_dir(store.path)
 
 
-def save_game(store: RunDir, game: ScoredGame, *, transcript: bool = False) -> None:
-    """Durably record a scored game: its score record, then its result line (and its
+def save_game(store: RunDir, game: ScoredGame, *, transcript: bool = False,
+              scoring_fingerprint: str | None = None) -> None:
+    """Durably record a scored game: its score record (stamped with the transcript it was
+    made from and the run's ``scoring_fingerprint``), then its result line (and its
     transcript first when ``transcript``: the play stage has not saved it)."""
     if transcript:
         store.save_transcript(game.transcript)
     made_from = store.transcript_digest(game.record.game_id)
-    digest = store.save_scores(replace(game.record, transcript_sha256=made_from))
+    digest = store.save_scores(replace(game.record, transcript_sha256=made_from,
+                                       scoring_fingerprint=scoring_fingerprint))
     store.append_result(game.result, digest)
 
 

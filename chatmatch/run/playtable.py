@@ -43,6 +43,7 @@ class GameScorer:
         self.count = 0
         self.remote: RayScoring | ThreadScoring | None = remote
         self.weights = {s.name: cfg.scoring.weight(s.name) for s in self.scorers}
+        self.fingerprint = cfg.scoring_fingerprint()
 
     def beside_play(self) -> None:
         """From now on, score in a thread beside play (unless on Ray workers already)."""
@@ -78,7 +79,7 @@ class GameScorer:
 
     def _save(self, games: Sequence[ScoredGame]) -> None:
         for game in games:
-            save_game(self.store, game)
+            save_game(self.store, game, scoring_fingerprint=self.fingerprint)
             self.results[game.result.game_id] = game.result
             self.count += 1
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
 from chatmatch.common.safeio import read_text_bounded
 from chatmatch.config.settings import FailurePolicy
@@ -26,6 +26,7 @@ from chatmatch.errors import RunDirError
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.records import GameResult
 from chatmatch.run.migrations import timeout_got_its_default
+from chatmatch.rundir.integrity import RunRules, Scheduled, game_problem, refused
 from chatmatch.rundir.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.transcript import Transcript
 
@@ -86,26 +87,26 @@ def looks_like_run(path: Path, entries: set[str] | None = None) -> bool:
 
 
 def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame],
-                       transcripts: dict[str, Transcript], results: dict[str, GameResult]) -> None:
-    """Every stored game must be a game of this schedule, between the same players (and,
-    for a transcript, from the same seed utterance)."""
-    games = {g.game_id: g for g in schedule}
-    fix = ("Its games cannot be reused. Start a new run with --out NEW_DIR (or set "
-           "output_dir), or delete the old directory.")
-    for gid, tr in transcripts.items():
-        g = games.get(gid)
-        if g is None or tuple(tr.players) != tuple(g.players) or (
-                tr.seed_utterance and tr.seed_utterance != g.seed_utterance):
-            why = ("is not in this tournament's schedule" if g is None else
-                   f"is {tr.players[0]} vs {tr.players[1]} from {tr.seed_utterance!r}, but this "
-                   f"tournament schedules {g.players[0]} vs {g.players[1]} from {g.seed_utterance!r}")
-            raise RunDirError(f"{store.path} holds games of another tournament "
-                              f"(transcripts/{gid}.jsonl {why}). {fix}")
-    for gid, r in results.items():
-        g = games.get(gid)
-        if g is None or tuple(r.players) != tuple(g.players):
-            raise RunDirError(f"{store.path} holds results of another tournament (results.jsonl: "
-                              f"game {gid} {'is not scheduled' if g is None else 'has other players'}). {fix}")
+                       transcripts: Mapping[str, Transcript], results: Mapping[str, GameResult]) -> None:
+    """Every stored game must be a game of this schedule, between the same players, from
+    the same seed utterance, in a regular file: the check every reader of the run makes
+    (:func:`chatmatch.rundir.integrity.game_problem`), with the same words; a reader
+    ignores such a game, ``chatmatch run`` refuses the directory (it never replaces a file
+    it cannot place in the schedule, nor a special file)."""
+    rules = schedule_rules(schedule)
+    for gid in sorted(store.transcript_ids() | set(transcripts) | set(results)):
+        bad = game_problem(gid, store, rules)
+        if bad is not None and bad[1] == refused(gid):
+            raise RunDirError(f"{store.path}: {bad[0]}; {bad[1]}")
+
+
+def schedule_rules(schedule: Iterable[ScheduledGame] | None,
+                   scoring_fingerprint: str | None = None) -> RunRules:
+    """The :class:`RunRules` of a run with ``schedule`` (None: not checked) and the
+    scoring setup ``scoring_fingerprint`` (None: not checked)."""
+    games = None if schedule is None else {
+        g.game_id: Scheduled(g.players, g.seed_utterance) for g in schedule}
+    return RunRules(scoring_fingerprint, games)
 
 
 #: ``failures`` keys that change what is reported, not what is played

@@ -16,10 +16,12 @@ from chatmatch.play.forfeits import BotForfeits, summarize
 from chatmatch.ranking import Ranking, RankingConfig, rank
 from chatmatch.ranking.points import PointsRule
 from chatmatch.records import GameResult, Manifest, ScoreRecord
-from chatmatch.rundir.integrity import stale_scores
+from chatmatch.rundir.integrity import RESCORE, game_problem, record_problem
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedsetup import READ_ERRORS, StoredSetup
+from chatmatch.run.league import stored_schedule
 from chatmatch.run.migrations import read_manifest
+from chatmatch.run.resume import schedule_rules
 from chatmatch.transcript import Transcript
 
 
@@ -64,12 +66,17 @@ class Run:
             ranking = settings.ranking if settings else RankingConfig.model_validate(raw.get("ranking", {}))
         except (ValueError, TypeError) as exc:  # ValueError: pydantic's ValidationError
             raise RunDirError(f"{cfg_path}: {validation_message(exc, 'ranking')}") from None
+        store.rules = schedule_rules(stored_schedule(store, manifest, setup), manifest.scoring_fingerprint)
         results = tuple(sorted(store.results().values(), key=lambda r: r.game_id))
         if manifest.roster:  # a league that grew: retired bots' games stay on disk, unranked
             results = tuple(r for r in results if set(r.players) <= set(bots))
         unknown = {p for r in results for p in r.players} - set(bots)
         if unknown:
             raise RunDirError(f"{store.path}: results mention bots not in the manifest: {sorted(unknown)}")
+        if need_results and not results and store.ignored_lines:  # say why, not "none yet"
+            more = len(store.warnings) - 1
+            raise RunDirError(f"{store.path}: no scored game can be used: {store.warnings[0]}"
+                              + (f" (and {more} more warning(s) like it)" if more > 0 else ""))
         if need_results and not results:
             raise RunDirError(f"{store.path}: no scored games yet; run `chatmatch run` to play them")
         dims = sorted({d for r in results for d in r.higher_is_better})
@@ -98,13 +105,16 @@ class Run:
 
     def scores(self, game_id: str) -> ScoreRecord | None:
         """The game's score record; None when there is none or it was made from another
-        version of the transcript (the rule of :func:`chatmatch.rundir.integrity.stale_scores`,
-        with a warning in :attr:`RunDir.warnings`)."""
+        version of the transcript or with another scoring setup (the rule of
+        :func:`chatmatch.rundir.integrity.record_problem`, with a warning in
+        :attr:`RunDir.warnings`)."""
+        if game_problem(game_id, self.store, self.store.rules) is not None:
+            return None  # not a usable game of this run: results() said why
         rec = self.store.load_scores(game_id)
-        why = stale_scores(rec, game_id, self.store.transcript_digest)
+        why = record_problem(rec, game_id, self.store.rules, self.store.transcript_digest)
         if why is not None:
             self.store.warnings.append(f"{self.store.path / 'scores' / (game_id + '.json')}: not "
-                                       f"used: {why}; `chatmatch run` scores the game again")
+                                       f"used: {why}; {RESCORE}")
             return None
         return rec
 

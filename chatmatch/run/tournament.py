@@ -35,8 +35,10 @@ from chatmatch.progress import Progress, Reporter
 from chatmatch.ranking import Ranking
 from chatmatch.executors.ray_scoring import RayScoring, needs_driver, start_scoring
 from chatmatch.run.pipeline import bind_scorers, rank_all, save_rankings
+from chatmatch.run.league import stored_fingerprint
 from chatmatch.run.plan import RunPlan, make_plan
 from chatmatch.run.prepare import prepare
+from chatmatch.run.resume import schedule_rules
 from chatmatch.run.playtable import GameScorer, PlayTable
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
@@ -134,7 +136,9 @@ class _Run:
         """Stage 1, prepare/resume: check the run directory against the plan, write or
         update its manifest, forget forfeits to replay; the games to play first."""
         plan, store = self.plan, self.store
-        self.have, self.results = store.transcripts(), store.results()
+        store.rules = schedule_rules(plan.league.all_games(self.cfg), stored_fingerprint(store, plan.stored))
+        self.results = store.results()  # first: what it warns about is not warned again
+        self.have = store.transcripts()
         manifest = prepare(plan, self.have, self.results, self.allow_failures_change)
         store.repair_results(self.results)  # drop the lines results() did not trust (warned)
         self.ranked = plan.league.ranked_games(self.cfg, self.keep_retired, list(self.have))

@@ -1,34 +1,128 @@
-"""Which lines of ``results.jsonl`` a run may trust: :func:`cross_check_results`, the one
-integrity check every reader of a run directory goes through (``RunDir.results``: rank,
-show, report, plot, analyze, compare, and a resume).
+"""Which stored games a run may trust: :func:`cross_check_results`, the one integrity check
+every reader of a run directory goes through (``RunDir.results``: rank, show, report, plot,
+analyze, compare, view, and a resume by ``chatmatch run``), with :class:`RunRules`, what
+this run's games must match.
 
 A checksum only proves that a line was not torn or edited under its checksum; a line
-copied from another run of the same bots (same game ids, another seed) has a valid one.
-So a result line is used only when it agrees with the rest of the run directory:
+copied from another run of the same bots (same game ids, another seed or scoring setup)
+has a valid one. So a result line is used only when it agrees with the rest of the run:
 
-* its game has a transcript (``transcripts/GID.jsonl``) -- a result with none is not a game
-  of this run;
-* its score record (``scores/GID.json``, written just before the line; new lines record
-  the record's sha256 in ``scores_sha256``, checked without parsing the record) names the same
-  game, the same players and the same points, and the same raw scores on the dimensions
-  both hold (or the same forfeit);
-* on a resume the game must also be scheduled (:func:`chatmatch.run.resume.check_stored_games`).
+* its game is in the run's schedule, and its transcript (``transcripts/GID.jsonl``, a
+  regular file) names the scheduled players and seed utterance;
+* its score record (``scores/GID.json``, written just before the line; the line records
+  its sha256 in ``scores_sha256``) names the same game, players, points and raw scores;
+* the score record was made with this run's scoring setup (its ``scoring_fingerprint``,
+  the manifest's) and from the transcript as it is now (its ``transcript_sha256``).
 
-A line that fails is ignored with a warning naming the line, the game and the reason; the
-game is then scored again from its transcript by the next ``chatmatch run``, which writes
-``results.jsonl`` back without the ignored lines. Nothing is guessed: a game whose only
-result lines are untrusted has no result until it is scored again.
+A game that fails is ignored with one warning naming the file, the game, the reason and
+what ``chatmatch run`` does about it (:data:`RESCORE`, :data:`PLAY`, :data:`DROP` or
+:func:`refused`): every reader and ``run`` itself use the texts of this module, so they
+say the same thing. Nothing is guessed: a game whose result is untrusted has no result
+until ``chatmatch run`` scores (or plays) it again.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping, Protocol
 
-from chatmatch.common.safeio import check_regular
+from chatmatch.common.safeio import check_regular, why_unreadable
 from chatmatch.records import GameResult, ScoreRecord
 from chatmatch.rundir.resultsfile import dumps
+
+#: what ``chatmatch run`` does about an ignored game (the end of every warning)
+RESCORE = "`chatmatch run` scores the game again from its transcript"
+PLAY = "`chatmatch run` plays the game again"
+REPLACE = "`chatmatch run` plays the game again and replaces the unreadable transcript"
+DROP = "`chatmatch run` removes the line"
+
+
+def refused(gid: str) -> str:
+    """What ``chatmatch run`` does about a game it cannot take: it refuses the directory."""
+    return (f"`chatmatch run` refuses this run directory for it: move transcripts/{gid}.jsonl "
+            f"and scores/{gid}.json out of the run directory, or start a new run with --out NEW_DIR")
+
+
+@dataclass(frozen=True)
+class Scheduled:
+    """A game of the run's schedule as the stored files must name it."""
+
+    players: tuple[str, ...]
+    seed_utterance: str
+
+
+@dataclass(frozen=True)
+class RunRules:
+    """What this run's stored games must match: its scoring setup (the manifest's
+    ``scoring_fingerprint``) and its schedule (game id -> players and seed utterance).
+    None: not checked (logs scored by ``chatmatch score --out`` have no schedule; a run
+    whose manifest was rebuilt scores every game again)."""
+
+    scoring_fingerprint: str | None = None
+    schedule: Mapping[str, Scheduled] | None = None
+
+
+@dataclass(frozen=True)
+class Header:
+    """The first line of a stored transcript; ``problem``: why the file cannot be used
+    (``special``: it is not a regular file, which chatmatch never replaces)."""
+
+    players: tuple[str, ...] = ()
+    seed_utterance: str | None = None
+    problem: str | None = None
+    special: bool = False
+    missing: bool = False
+    #: the game id the header names when it is not the file's (a renamed or swapped file)
+    holds: str | None = None
+
+
+class StoredGames(Protocol):
+    """The files of a run directory the check reads (:class:`chatmatch.rundir.store.RunDir`)."""
+
+    path: Path
+
+    def load_scores(self, game_id: str) -> ScoreRecord | None: ...
+    def scores_digest(self, game_id: str) -> str | None: ...
+    def transcript_digest(self, game_id: str) -> str | None: ...
+    def transcript_header(self, game_id: str) -> Header: ...
+    def transcript_problem(self, game_id: str) -> str | None: ...
+
+
+def schedule_problem(gid: str, head: Header, rules: RunRules) -> str | None:
+    """Why game ``gid`` (its transcript's header ``head``) is not a game of the run's
+    schedule; the same words in a reader's warning and in ``chatmatch run``'s refusal."""
+    if rules.schedule is None or head.missing or head.problem:
+        return None
+    g = rules.schedule.get(gid)
+    if g is None:
+        return f"transcripts/{gid}.jsonl is not in this tournament's schedule"
+    if tuple(head.players) != tuple(g.players) or (
+            head.seed_utterance and head.seed_utterance != g.seed_utterance):
+        return (f"transcripts/{gid}.jsonl is {' vs '.join(head.players)} from "
+                f"{head.seed_utterance!r}, but this tournament schedules "
+                f"{' vs '.join(g.players)} from {g.seed_utterance!r}")
+    return None
+
+
+def record_problem(rec: ScoreRecord | None, gid: str, rules: RunRules,
+                   transcript_digest: Callable[[str], str | None]) -> str | None:
+    """Why the score record ``rec`` of game ``gid`` must not be used: made with another
+    scoring setup, or not from the transcript as it is now (None: it may be used, or it
+    predates the check)."""
+    if rec is None:
+        return None
+    if rec.scoring_fingerprint and rules.scoring_fingerprint and \
+            rec.scoring_fingerprint != rules.scoring_fingerprint:
+        return (f"scores/{gid}.json was made with another scoring setup (dimensions or "
+                f"weights; fingerprint {rec.scoring_fingerprint}, this run's is "
+                f"{rules.scoring_fingerprint}; copied from another run?)")
+    if rec.transcript_sha256 is not None and transcript_digest(gid) != rec.transcript_sha256:
+        return (f"scores/{gid}.json was not made from transcripts/{gid}.jsonl as it is now "
+                "(the transcript was edited after the game was scored, or the score record "
+                "is another run's)")
+    return None
 
 
 def _same(a: object, b: object) -> bool:
@@ -56,75 +150,119 @@ def _disagreement(result: GameResult, record: ScoreRecord | None, gid: str) -> s
     return None
 
 
-def cross_check_results(lines: Iterable[tuple[int, GameResult, str | None]], run: Path,
-                        load_scores: Callable[[str], ScoreRecord | None],
-                        scores_digest: Callable[[str], str | None],
-                        players_of: Callable[[str], tuple[str, ...] | None],
-                        transcript_digest: Callable[[str], str | None] = lambda gid: None,
-                        ) -> tuple[dict[str, GameResult], list[int], list[str]]:
+def game_problem(gid: str, files: StoredGames, rules: RunRules) -> tuple[str, str] | None:
+    """Why the stored transcript of ``gid`` cannot be used as it is, and what ``chatmatch
+    run`` does about it (None: it can be used)."""
+    if not safe_id(gid):
+        return "its game id is not a file name", DROP
+    head = files.transcript_header(gid)
+    if head.special:
+        return f"transcripts/{gid}.jsonl is {head.problem}", refused(gid)
+    if head.holds is not None:  # never replaced: it is another game's only copy
+        return (f"transcripts/{gid}.jsonl holds game {head.holds!r} (renamed or swapped?); "
+                f"name it {head.holds}.jsonl", refused(gid))
+    unscheduled = rules.schedule is not None and gid not in rules.schedule
+    if head.missing:
+        if unscheduled:
+            return f"game {gid} is not in this tournament's schedule and has no transcript", DROP
+        return "the run has no transcript of that game", PLAY
+    if unscheduled:
+        return f"transcripts/{gid}.jsonl is not in this tournament's schedule", refused(gid)
+    why = schedule_problem(gid, head, rules)
+    if why is not None:
+        return why, refused(gid)
+    if head.problem is not None:
+        return f"transcripts/{gid}.jsonl cannot be read ({head.problem})", REPLACE
+    return None
+
+
+def _line_problem(res: GameResult, digest: str | None, files: StoredGames,
+                  rules: RunRules) -> tuple[str, str] | None:
+    gid = res.game_id
+    bad = game_problem(gid, files, rules)
+    if bad is not None:
+        return bad
+    players = files.transcript_header(gid).players
+    if tuple(players) != tuple(res.players):
+        return (f"its players {list(res.players)} are not those of transcripts/{gid}.jsonl "
+                f"{list(players)}", RESCORE)
+    if digest is not None and files.scores_digest(gid) is None:
+        return f"scores/{gid}.json is missing or unreadable", RESCORE
+    if digest is not None and files.scores_digest(gid) != digest:
+        return f"scores/{gid}.json is not the score record written with it", RESCORE
+    rec = files.load_scores(gid)
+    why = (_disagreement(res, rec, gid) if digest is None else None) or \
+        record_problem(rec, gid, rules, files.transcript_digest)
+    if why is None:
+        return None
+    broken = files.transcript_problem(gid)  # an edited transcript run cannot read is played again
+    return (why, RESCORE) if broken is None else (
+        f"{why}; transcripts/{gid}.jsonl cannot be read ({broken})", REPLACE)
+
+
+def cross_check_results(lines: Iterable[tuple[int, GameResult, str | None]], files: StoredGames,
+                        rules: RunRules) -> tuple[dict[str, GameResult], list[int], list[str]]:
     """The trusted results by game id in file order (the last trusted line of a game wins),
-    the numbers of those lines, and one warning per ignored line. ``players_of(gid)``:
-    the players of the game's transcript, None when the run has no transcript of it. A line
-    that records the digest of its score record (``scores_sha256``) is checked by that
-    digest (no parsing); an older line by comparing the records. Either way, a score
-    record that names the digest of the transcript it was made from
-    (``transcript_sha256``) is used only while the transcript is unchanged: the one rule
-    of every command that reads a run (:func:`stale_scores`)."""
+    the numbers of those lines, and one warning per ignored line. A line that records the
+    digest of its score record (``scores_sha256``) is checked by that digest (no parsing);
+    an older line by comparing the records."""
     trusted: dict[str, tuple[int, GameResult]] = {}
     warnings: list[str] = []
     for n, res, digest in lines:
-        gid = res.game_id
-        players = players_of(gid) if _safe_id(gid) else None
-        if players is None:
-            why: str | None = "the run has no transcript of that game"
-        elif tuple(players) != tuple(res.players):
-            why = f"its players {list(res.players)} are not those of transcripts/{gid}.jsonl {list(players)}"
-        elif digest is not None and scores_digest(gid) is None:
-            why = f"scores/{gid}.json is missing or unreadable"
-        elif digest is not None and scores_digest(gid) != digest:
-            why = f"scores/{gid}.json is not the score record written with it"
-        else:
-            rec = load_scores(gid)
-            why = (_disagreement(res, rec, gid) if digest is None else None) or \
-                stale_scores(rec, gid, transcript_digest)
-        if why is not None:
-            warnings.append(f"{run / 'results.jsonl'}:{n}: ignored the result line of game {gid}: "
-                            f"{why}; it is not used, and `chatmatch run` scores the game again "
-                            "from its transcript")
+        bad = _line_problem(res, digest, files, rules)
+        if bad is not None:
+            warnings.append(f"{files.path / 'results.jsonl'}:{n}: ignored the result line of game "
+                            f"{res.game_id}: {bad[0]}; it is not used, and {bad[1]}")
             continue
-        trusted[gid] = (n, res)
+        trusted[res.game_id] = (n, res)
     in_order = sorted(trusted.values(), key=lambda x: x[0])
     return {r.game_id: r for _, r in in_order}, [n for n, _ in in_order], warnings
 
 
-def stale_scores(rec: ScoreRecord | None, gid: str,
-                 transcript_digest: Callable[[str], str | None]) -> str | None:
-    """Why the score record ``rec`` of game ``gid`` must not be used because its transcript
-    changed after it was scored (None: it may be used, or it predates the check)."""
-    if rec is None or rec.transcript_sha256 is None:
-        return None
-    if transcript_digest(gid) != rec.transcript_sha256:
-        return f"transcripts/{gid}.jsonl was changed after the game was scored"
-    return None
+def stray_transcripts(ids: Iterable[str], files: StoredGames, rules: RunRules,
+                      checked: set[str]) -> list[tuple[str, str]]:
+    """(game id, warning) per stored transcript (of a game without a result line:
+    ``checked`` were warned about already) that ``chatmatch run`` would refuse: not in the
+    schedule, another game's players or seed, or not a regular file."""
+    out = []
+    for gid in sorted(set(ids) - checked):
+        bad = game_problem(gid, files, rules)
+        if bad is not None and bad[1] == refused(gid):
+            out.append((gid, f"{files.path / 'transcripts' / (gid + '.jsonl')}: ignored game "
+                             f"{gid}: {bad[0]}; {bad[1]}"))
+    return out
 
 
-def _safe_id(gid: object) -> bool:
+def safe_id(gid: object) -> bool:
     return isinstance(gid, str) and bool(gid) and "/" not in gid and "\\" not in gid \
         and gid not in (".", "..") and "\x00" not in gid
 
 
-def transcript_players(path: Path, gid: str) -> tuple[str, ...] | None:
-    """The players named in the header (first line) of the stored transcript of game
-    ``gid``, without reading the turns; None when there is no readable transcript of it."""
+def read_header(path: Path, gid: str) -> Header:
+    """The header (first line) of the stored transcript of game ``gid``, read without the
+    turns; its ``problem`` when it is missing, not a regular file, or unreadable."""
     try:
         check_regular(path)  # a named pipe would block the open
+    except FileNotFoundError:
+        return Header(problem="missing", missing=True)
+    except IsADirectoryError:
+        return Header(problem="a folder, not a regular file", special=True)
+    except OSError as exc:
+        special = exc.strerror is not None and "not a regular file" in exc.strerror
+        return Header(problem=why_unreadable(exc), special=special)
+    try:
         with open(path, encoding="utf-8") as fh:
             header = json.loads(fh.readline(1_000_000))
-    except (OSError, ValueError, RecursionError):
-        return None
-    if not isinstance(header, dict) or header.get("game_id") != gid:
-        return None
-    players = header.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        return None
-    return tuple(players)
+    except (OSError, UnicodeDecodeError) as exc:
+        return Header(problem=why_unreadable(exc))
+    except (ValueError, RecursionError):
+        return Header(problem="its first line is not a JSON game header")
+    players = header.get("players") if isinstance(header, dict) else None
+    other = header.get("game_id") if isinstance(header, dict) else None
+    if isinstance(other, str) and other != gid and safe_id(other):
+        return Header(problem=f"it holds game {other!r}", holds=other)
+    if not isinstance(header, dict) or other != gid or not isinstance(players, list) \
+            or not all(isinstance(p, str) for p in players):
+        return Header(problem=f"its first line is not the header of game {gid}")
+    seed = header.get("seed_utterance")
+    return Header(tuple(players), seed if isinstance(seed, str) else None)

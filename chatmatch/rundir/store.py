@@ -38,7 +38,8 @@ from chatmatch import __version__
 from chatmatch.common.safeio import read_bounded, read_text_bounded
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.records import GameResult, Manifest, ScoreRecord
-from chatmatch.rundir.integrity import cross_check_results, transcript_players
+from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, read_header,
+                                        stray_transcripts)
 from chatmatch.rundir.resultsfile import dumps as dumps  # re-exported: readers import them from here
 from chatmatch.rundir.resultsfile import read_result_lines, result_line
 from chatmatch.records import nan_to_none as nan_to_none  # re-exported (scorelogs)
@@ -136,8 +137,15 @@ class RunDir:
     #: result lines the last :meth:`results` ignored (damaged or untrusted): a resume
     #: writes the file back without them
     ignored_lines: int = 0
+    #: what this run's games must match (scoring setup, schedule): set by the reader
+    #: (:meth:`chatmatch.run.storedrun.Run.load`) or the resume that knows them
+    rules: RunRules = field(default_factory=RunRules)
     #: the ``scores_sha256`` of the trusted lines (kept when the file is written back)
     _digests: dict[str, str | None] = field(default_factory=dict, repr=False)
+    #: transcript headers read by the last :meth:`results`
+    _headers: dict[str, Header] = field(default_factory=dict, repr=False)
+    #: the games the last :meth:`results` warned about (not warned about again)
+    _warned: set[str] = field(default_factory=set, repr=False)
 
     # --- paths ---------------------------------------------------------------------------
     @property
@@ -250,6 +258,18 @@ class RunDir:
             return None
         return hashlib.sha256(_SECONDS.sub(b'"seconds": 0', data)).hexdigest()
 
+    def transcript_header(self, game_id: str) -> Header:
+        """The header of ``transcripts/GID.jsonl`` (read once per :meth:`results`), with
+        why it cannot be used (missing, not a regular file, unreadable)."""
+        if game_id not in self._headers:
+            self._headers[game_id] = read_header(self.transcript_path(game_id), game_id)
+        return self._headers[game_id]
+
+    def transcript_problem(self, game_id: str) -> str | None:
+        """Why ``transcripts/GID.jsonl`` cannot be read as a transcript (None: it can)."""
+        got = self._read_transcript(self.transcript_path(game_id))
+        return got if isinstance(got, str) else None
+
     def transcript_ids(self) -> set[str]:
         """The game ids that have a transcript file (not read; none when the folder is
         missing or unreadable)."""
@@ -262,17 +282,29 @@ class RunDir:
         out: dict[str, Transcript] = {}
         folder = self.path / "transcripts"
         for f in sorted(folder.glob("*.jsonl")) if folder.exists() else []:
-            try:
-                tr = Transcript.from_jsonl(read_text_bounded(f), file=str(f))
-                long = next((t for t in tr.turns if len(t.text) > MAX_TURN_CHARS), None)
-                if long is not None:  # an edited file: the scorers cannot take it
-                    raise TranscriptError(f"turn {long.index} has {len(long.text):,} characters, "
-                                          f"more than {MAX_TURN_CHARS:,}", file=str(f))
-            except (TranscriptError, UnicodeDecodeError, OSError, RecursionError) as exc:
-                self.warnings.append(f"skipped unreadable transcript {f}: {exc}")
+            head = read_header(f, f.stem)
+            if head.special or head.holds is not None:
+                continue  # not a regular file, or another game's: results() warns, run refuses
+            tr = self._read_transcript(f)
+            if isinstance(tr, str):
+                if f.stem not in self._warned:  # else :meth:`results` said it, and what run does
+                    self.warnings.append(f"skipped unreadable transcript {f}: {tr}")
                 continue
             out[tr.game_id] = tr
         return out
+
+    @staticmethod
+    def _read_transcript(f: Path) -> Transcript | str:
+        """The transcript in ``f``, or why it cannot be read."""
+        try:
+            tr = Transcript.from_jsonl(read_text_bounded(f), file=str(f))
+            long = next((t for t in tr.turns if len(t.text) > MAX_TURN_CHARS), None)
+            if long is not None:  # an edited file: the scorers cannot take it
+                raise TranscriptError(f"turn {long.index} has {len(long.text):,} characters, "
+                                      f"more than {MAX_TURN_CHARS:,}", file=str(f))
+        except (TranscriptError, UnicodeDecodeError, OSError, RecursionError) as exc:
+            return str(exc)
+        return tr
 
     # --- scores and results --------------------------------------------------------------
     def save_scores(self, record: ScoreRecord) -> str:
@@ -348,13 +380,15 @@ class RunDir:
         (:func:`chatmatch.rundir.integrity.cross_check_results`); the others are counted in
         :attr:`ignored_lines`, each with a warning."""
         self.ignored_lines = 0
+        self._headers = {}
         lines = list(self._iter_numbered_results())
-        trusted, kept, warnings = cross_check_results(
-            lines, self.path, self.load_scores, self.scores_digest,
-            lambda gid: transcript_players(self.transcript_path(gid), gid), self.transcript_digest)
+        trusted, kept, warnings = cross_check_results(lines, self, self.rules)
         keep = set(kept)
         self._digests = {res.game_id: digest for n, res, digest in lines if n in keep}
-        self.warnings.extend(warnings)
+        strays = stray_transcripts(self.transcript_ids(), self, self.rules,
+                                   {res.game_id for _, res, _ in lines})
+        self.warnings.extend(warnings + [w for _, w in strays])
+        self._warned = {res.game_id for n, res, _ in lines if n not in keep} | {g for g, _ in strays}
         self.ignored_lines += len(lines) - len(kept)  # untrusted, and older lines of a game
         return trusted
 

@@ -26,11 +26,13 @@ the matching quality, with bootstrap intervals) and the length-bias table
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from chatmatch.validity.datahelp import DATA_ENV as DATA_ENV
+from chatmatch.validity.datahelp import data_help
+from chatmatch.validity.datahelp import default_data_dir as default_data_dir
 from chatmatch.analysis.fed import load_fed, system_side
 from chatmatch.config.settings import EvalSettings
 from chatmatch.config.settingsfile import load_settings
@@ -62,7 +64,6 @@ from chatmatch.validity.usr import load_usr
 DATASETS = ("stb", "fed", "dstc9", "usr", "construct", "ladder")
 DSTC9_NOTES = ("no ranking randomness: the seed spread does not apply",
                "each chat scored as a game between User and System; the System side counts")
-DATA_ENV = "CHATMATCH_DATA"
 
 
 class LabError(ChatmatchError):
@@ -108,9 +109,6 @@ def with_ngram_fluency(config: LabConfig) -> LabConfig:
                      config.source + ", fluency on the n-gram model")
 
 
-def default_data_dir() -> Path:
-    env = os.environ.get(DATA_ENV)
-    return Path(env) if env else Path("..") / "shared" / "data"
 
 
 def parse_datasets(text: str) -> tuple[str, ...]:
@@ -257,7 +255,7 @@ class Lab:
         path = self.data_dir / "usr" / USR_FILE
         if not path.is_file() and not self.datasets_named:
             self.progress.advance()
-            return skipped("usr", f"{path} not found (see ../shared/data/usr/README.md)")
+            return skipped("usr", f"{path} not found ({data_help('usr', path.parent)})")
         replies = load_usr(path)
         self.progress.advance()
         return self._rated("usr", replies, scorers, {"notes": USR_NOTES},

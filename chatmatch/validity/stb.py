@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from chatmatch.validity.datahelp import data_help
 from chatmatch.errors import ChatmatchError
 from chatmatch.transcript import Transcript, Turn
 from chatmatch.validity.cleaning import clean_turn
@@ -150,7 +151,7 @@ def load_stb(path: str | Path, domains: tuple[str, ...] = DOMAINS) -> list[StbDo
         p = p / ZIP_NAME
     if not p.is_file():
         raise StbError(f"{p}: Spot The Bot data not found; put the authors' MongoDump.zip "
-                       "there (see ../shared/data/stb/README.md) or pass --data")
+                       f"there ({data_help('stb', p.parent)}) or pass --data")
     try:
         with zipfile.ZipFile(p) as zf:
             return [load_domain(zf, d, str(p)) for d in domains]

@@ -100,3 +100,26 @@ def test_rank_cli_tie_options(tmp_path):
     none = CliRunner().invoke(cli, ["rank", str(run), "-m", "points", "--points", "0/0/0",
                                     "--ties", "none", "--json"])
     assert none.exit_code == 0 and "tied_with" not in none.stdout
+
+
+def test_points_table_ties_only_equal_points_not_equal_game_records():
+    """Issue 35 (0f): four bots on 9/6/3/0 match points whose game records are all 3-3 were
+    all shown "1=" by the default rule ``record``; a points-table tie is equal match points
+    and then equal game points."""
+    bots = ["a", "b", "c", "d"]
+    results = []
+    for i, strong in enumerate(bots):
+        for weak in bots[i + 1:]:
+            # the stronger bot wins game 1 on both dimensions and loses game 2 on one:
+            # one game each, more game points for the stronger, so it wins the match
+            results.append(game(f"{strong}{weak}1", strong, weak, (1.0, 5), (10.0, 1)))
+            results.append(game(f"{strong}{weak}2", weak, strong, (1.0, 3), (10.0, 3)))
+    r = rank(results, bots, RankingConfig(method="points"), 0)
+    assert {x.games.won for x in r.rows} == {3} and {x.games.lost for x in r.rows} == {3}
+    assert [(x.bot, x.rank, x.score, x.tied_with) for x in r.rows] == [
+        ("a", 1, 9.0, ()), ("b", 2, 6.0, ()), ("c", 3, 3.0, ()), ("d", 4, 0.0, ())]
+    assert [line[0] for line in r.leaderboard()[1]] == [1, 2, 3, 4]  # no "1=" anywhere
+    # equal match points and equal game points stay a shared rank
+    even = [game("ab1", "a", "b", (1.0, 3), (10.0, 3)), game("ab2", "b", "a", (1.0, 3), (10.0, 3))]
+    tied = rank(even, ["a", "b"], RankingConfig(method="points"), 0)
+    assert [x.rank for x in tied.rows] == [1, 1]

@@ -435,7 +435,7 @@ RUN_DIR_CASES: list[Case] = [
          check=_no_run("mine"), issue="14.1"),
     Case("run-foreign-transcript", "run directory",
          "a transcript of another tournament (players swapped) with a valid manifest",
-         ("run", "good.yaml", "--out", "mine"), "(transcripts/g001.jsonl is dull vs rich",
+         ("run", "good.yaml", "--out", "mine"), "mine: transcripts/g001.jsonl is dull vs rich",
          setup=_then(_copy_run(), _swap_players_of_g001), issue="14.1"),
     # item 2
     Case("run-out-dot-user-config", "run directory",

@@ -45,6 +45,42 @@ def test_a_run_that_disappears_gives_a_clear_page(hostile_run, gone):  # noqa: F
     assert r.status_code == 503 and "The run cannot be read" in r.text, r.text
     assert "annotations file is gone" in r.text or "cannot open" in r.text
     assert not (hostile_run / "annotations.sqlite").exists()  # no new, empty file
+    # issue 35 (6d): the page said "your judgements are kept" when they were gone
+    assert "judgements are kept" not in r.text and "they are not kept" in r.text
+
+
+def test_a_page_whose_run_fails_but_whose_judgements_exist_says_they_are_kept(tmp_path):
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.routing import Route
+
+    from chatmatch.annotate.web import ErrorPage
+
+    def fail(request):
+        raise OSError(5, "Input/output error", "transcripts/g001.jsonl")
+
+    db = tmp_path / "annotations.sqlite"
+    db.write_bytes(b"")
+    app = Starlette(middleware=[Middleware(ErrorPage, annotations=db)], routes=[Route("/", fail)])
+    r = TestClient(app).get("/")
+    assert r.status_code == 503 and "judgements are kept in the annotations file" in r.text
+    db.unlink()
+    r = TestClient(app).get("/")
+    assert r.status_code == 503 and "they are not kept" in r.text
+
+
+def test_the_alpha_note_agrees_with_the_overlap_column():
+    """Issue 35 (6i): two people gave the same answer on the same items: alpha is n/a (no
+    variation), but the note said no item was judged by two people while the table's
+    overlap column said 2."""
+    js = [judgement(who, item, "x", "y", "a") for who in ("ann", "bob") for item in ("g1", "g2")]
+    s = summarize(js, ["x", "y"], "trueskill", {"x": 1, "y": 2}, {}, "annotations.sqlite", reps=20)
+    text = summary_text(s)
+    assert s.questions[0].overlap_items == 2
+    assert "no item was judged by two people" not in text
+    assert "alpha is n/a although 2 item(s) were judged by two or more people" in text
+    one = summarize(js[:2], ["x", "y"], "trueskill", {"x": 1, "y": 2}, {}, "a.sqlite", reps=20)
+    assert "no item was judged by two people yet" in summary_text(one)
 
 
 def test_annotator_names_are_one_person_up_to_case_and_width(hostile_run):  # noqa: F811

@@ -49,3 +49,28 @@ def test_a_budget_below_the_stored_games_is_refused_with_the_nearest_value(tmp_p
     r = run_cli("run", str(_yaml(tmp_path, 10)), "--out", str(run))  # raising it is fine
     assert r.returncode == 0, r.stderr
     assert json.loads((run / "rankings" / "trueskill.json").read_text())["games"] == 10
+
+
+def test_the_nearest_budget_named_exists_in_the_round_robin(tmp_path):
+    """Issue 35 (1b): with 3 bots (6 games), "games: 7" suggested "use 6 or 8"; 8 games do
+    not exist. Only values the schedule can play are named, and the reason is said."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=2, extra="schedule: {method: random, games: 7}\n"))
+    r = run_cli("run", str(p), "--out", str(tmp_path / "run"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    line = r.stderr.strip().splitlines()[-1]
+    assert "t.yaml:20: schedule: games: 7 cannot be played to the end" in line, r.stderr
+    assert line.endswith("use 6 (the round-robin of 3 bots has 6 games)") and "8" not in line
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("games,bots,named", [(7, 3, "use 6 (the round-robin of 3 bots has 6 games)"),
+                                              (10001, 3, "use 6 (the round-robin of 3 bots has 6 games)"),
+                                              (3, 2, "use 2 (the round-robin of 2 bots has 2 games)"),
+                                              (7, 5, "use 6 or 8")])
+def test_the_values_named_for_an_odd_budget(games, bots, named):
+    from chatmatch.config.league import ScheduleConfig
+
+    with pytest.raises(ValueError) as err:
+        ScheduleConfig(method="random", games=games).check_budget(bots)
+    assert str(err.value).endswith(named)

@@ -57,8 +57,9 @@ def test_transcript_that_is_a_named_pipe_is_skipped(finished, tmp_path):
     (run / "transcripts" / "g001.jsonl").unlink()
     os.mkfifo(run / "transcripts" / "g001.jsonl")
     store = RunDir(run)
-    assert "g001" not in store.transcripts()
-    assert any("a named pipe, not a regular file" in w for w in store.warnings), store.warnings
+    assert "g001" not in store.transcripts() and "g001" not in store.results()
+    assert any("transcripts/g001.jsonl is a named pipe, not a regular file" in w
+               for w in store.warnings), store.warnings
     res = _invoke("rank", str(run))  # the game's result line has no readable transcript
     assert res.exit_code == 0 and "ignored the result line of game g001" in res.stderr
 

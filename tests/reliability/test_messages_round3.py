@@ -12,7 +12,7 @@ from chatmatch.adapters import create_bot
 from chatmatch.bot import Bot
 from chatmatch.errors import BotError
 from chatmatch.run.importers import discover
-from tests.reliability.helpers import run_cli, tournament_yaml
+from tests.reliability.helpers import cli_env, run_cli, tournament_yaml
 
 
 class Broken(Bot):
@@ -79,3 +79,32 @@ def test_a_folder_that_cannot_be_looked_into_is_not_a_run_directory(tmp_path, mo
     monkeypatch.setattr(Path, "is_file", denied)
     errors: list = []
     assert [f.name for f in discover([tmp_path / "logs"], errors, strict=True)] == ["a.txt"]
+
+
+def test_validate_given_a_file_for_dstc9_says_it_is_a_file(tmp_path):
+    """Issue 35 (8h): a FILE given to --dstc9 was called a missing folder."""
+    f = tmp_path / "chatbot1.json"
+    f.write_text("[]")
+    r = run_cli("validate", "--datasets", "dstc9", "--dstc9", str(f), timeout=300)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    line = r.stderr.strip().splitlines()[-1]
+    assert f"{f}: is a file, not a folder; give --dstc9 the folder holding chatbot1.json" in line
+    assert f"(e.g. {tmp_path};" in line and "not found" not in line
+
+
+def test_validate_points_to_a_readme_that_exists_from_any_folder(tmp_path):
+    """Issue 35 (8g): the message said "see ../shared/data/dstc9/README.md", a path relative
+    to a folder the user may not be in; now an absolute path to a README that exists (the
+    dataset's own, in the data folder), or the documentation page."""
+    from chatmatch.validity.datahelp import data_help
+
+    data = tmp_path / "data"
+    (data / "dstc9").mkdir(parents=True)
+    (data / "dstc9" / "README.md").write_text("# DSTC9\n")
+    r = run_cli("validate", "--datasets", "dstc9", "--dstc9", str(data / "dstc9" / "none"),
+                timeout=300, env=cli_env(CHATMATCH_DATA=str(data)))
+    said = r.stderr.strip().splitlines()[-1]
+    assert f"see {(data / 'dstc9' / 'README.md').resolve()}" in said, said
+    assert "../shared" not in said
+    (data / "dstc9" / "README.md").unlink()
+    assert "docs/validity.md" in data_help("dstc9", data / "dstc9")

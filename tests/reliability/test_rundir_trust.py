@@ -70,7 +70,9 @@ def test_unscheduled_game_id_is_not_counted(tmp_path):
     r = run_cli("rank", str(mine), "--method", "points")
     assert r.returncode == 0, r.stderr
     assert "based on 6 game(s)" in r.stdout
-    assert "results.jsonl:7: ignored the result line of game g099: the run has no transcript" in r.stderr
+    assert ("results.jsonl:7: ignored the result line of game g099: game g099 is not in this "
+            "tournament's schedule and has no transcript; it is not used, and `chatmatch run` "
+            "removes the line") in r.stderr
     s = run_tournament(load_config(tmp_path / "mine.yaml"), mine)
     assert s.ranking.games == 6
 

@@ -55,3 +55,48 @@ def test_a_non_ascii_key_or_header_is_a_clear_error(tmp_path, server, where, val
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
     assert "non-ASCII or control character" in out.stderr, out.stderr
     assert len([x for x in out.stderr.splitlines() if x.startswith("error:")]) == 1
+
+
+def test_an_upper_case_scheme_is_accepted_and_never_echoes_a_credential(tmp_path, server):  # noqa: F811
+    """Issue 35 (5m): ``HTTP://`` was refused (schemes are case-insensitive) and the message
+    repeated the whole URL, credential included."""
+    url, _ = server
+    assert check_base_url("HTTP://127.0.0.1:8000/v1/") == "http://127.0.0.1:8000/v1"
+    assert check_base_url("Https://h/v1") == "https://h/v1"
+    for bad in (f"ftp://u:{KEY}@h/v1", f"HTTP:/u:{KEY}@h/v1", f"h/v1?{KEY}"):
+        with pytest.raises(ValueError) as err:
+            check_base_url(bad)
+        assert KEY not in str(err.value) and KEY[:12] not in str(err.value)
+        assert "must start with http:// or https://" in str(err.value)
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text(_yaml(url.replace("http://", "HTTP://", 1)))
+    out = run_cli("run", str(cfg), "--out", str(tmp_path / "run"), env=cli_env(**{ENV: KEY}))
+    assert out.returncode == 0, out.stderr
+    assert "remote-a" in (tmp_path / "run" / "rankings" / "trueskill.json").read_text()
+
+
+@pytest.mark.parametrize("field", ["model", "persona_role_x"])
+def test_a_key_shaped_model_is_refused_before_anything_is_written(tmp_path, field):
+    """Issue 35 (5l): ``model: sk-...`` (a key pasted in the wrong field) was written to
+    config.yaml and the manifest; any one-word parameter that looks like a key is refused."""
+    cfg = tmp_path / "t.yaml"
+    text = _yaml("http://127.0.0.1:9/v1")
+    if field == "model":
+        text = text.replace("model: model-a", f"model: {KEY}")
+    else:
+        text = text.replace("temperature: 0.0", f"temperature: 0.0, {field}: {KEY}")
+    cfg.write_text(text)
+    out = run_cli("run", str(cfg), "--out", str(tmp_path / "run"), env=cli_env(**{ENV: KEY}))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert f"bots.0.params.{field}: a secret written in the YAML is refused" in out.stderr, out.stderr
+    assert KEY[:12] not in out.stderr and not (tmp_path / "run").exists()
+
+
+def test_a_key_shaped_judge_model_is_refused():
+    from chatmatch.common.validation import validation_message
+    from chatmatch.judges.backends import BackendParams
+
+    with pytest.raises(ValueError) as err:
+        BackendParams(backend="openai", model=KEY, base_url="http://127.0.0.1:9/v1")
+    shown = validation_message(err.value)  # what a user is shown (chatmatch's messages)
+    assert "parameter 'model' looks like an API key" in shown and KEY[:12] not in shown

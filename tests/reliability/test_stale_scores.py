@@ -11,7 +11,7 @@ import pytest
 
 from tests.reliability.helpers import run_cli, tournament_yaml
 
-WHY = "transcripts/g001.jsonl was changed after the game was scored"
+WHY = "scores/g001.json was not made from transcripts/g001.jsonl as it is now"
 
 
 @pytest.fixture
