@@ -31,9 +31,10 @@ def test_same_seed_same_table(data):
 def test_clear_leader_keeps_its_rank(data):
     b = bootstrap(data, samples=300, seed=1)
     rows = {r.bot: r for r in b.rows}
-    # C wins the B-C match on game points, but B and C have the same record (1 won, 3 lost):
-    # the default ranking.ties rule (record) shows them as tied at rank 2
-    assert [(r.bot, r.rank) for r in b.rows] == [("A", 1), ("B", 2), ("C", 2)]
+    # B and C have the same record (1 won, 3 lost) and the same match points, but C has more
+    # game points: the points table ranks by match points, then game points, and ties only
+    # bots equal on both (chatmatch.ranking.ties), so C is 2 and B is 3
+    assert [(r.bot, r.rank) for r in b.rows] == [("A", 1), ("C", 2), ("B", 3)]
     # A wins every game it plays; it only loses first place in resamples that hold few of
     # its games (a league table counts matches, so a bot with more sampled games can pass)
     assert rows["A"].keep_share > 0.9 and rows["A"].low == 1 and rows["A"].mean_rank < 1.1
