@@ -141,7 +141,12 @@ def _mean_scores(acc: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, 
 
 # --- CSV ---------------------------------------------------------------------------------
 def parse_csv(text: str, file: str = "<csv>") -> HumanRanking:
-    reader = csv.reader(text.splitlines())
+    parsed = csv.reader(text.splitlines())
+    try:
+        reader = iter(list(parsed))
+    except csv.Error as exc:
+        raise HumanFileError(f"not a readable CSV ({exc})", file=file,
+                             line=max(parsed.line_num, 1)) from None
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:

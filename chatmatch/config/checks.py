@@ -55,12 +55,20 @@ _SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token",
 _SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "api-key", "x-api-key"})
 
 
+#: parameters whose every word is checked for a credential (short identifiers, not prose)
+_WORD_CHECKED = frozenset({"model", "model_name", "deployment", "organization", "project", "user"})
+
+
 def _key_shaped(name: object, value: object) -> bool:
-    """A one-word parameter value that looks like a credential (``model: sk-...``); the
-    base URL has its own check (chatmatch.endpoints.safety.check_base_url), free text
-    (a persona) is not searched."""
-    return (name != "base_url" and isinstance(value, str) and not any(c.isspace() for c in value)
-            and redact(value) != value)
+    """A parameter value that looks like a credential: a one-word value (``model: sk-...``),
+    or any word of an identifier-like parameter (``model: "gpt-4o sk-..."``). The base URL
+    has its own check (chatmatch.endpoints.safety.check_base_url); free text (a persona)
+    is not searched."""
+    if name == "base_url" or not isinstance(value, str):
+        return False
+    if not any(c.isspace() for c in value) or str(name).lower() in _WORD_CHECKED:
+        return any(redact(word) != word for word in value.split())
+    return False
 
 
 def check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None:
@@ -75,7 +83,9 @@ def check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None
         bad += [f"params.{k}" for k, v in params.items() if _key_shaped(k, v)]
         headers = params.get("extra_headers")
         if isinstance(headers, dict):
-            bad += [f"params.extra_headers.{h}" for h in headers if str(h).lower() in _SECRET_HEADERS]
+            bad += [f"params.extra_headers.{h}" for h, v in headers.items()
+                    if str(h).lower() in _SECRET_HEADERS
+                    or (isinstance(v, str) and any(redact(w) != w for w in v.split()))]
         if bad:
             key = bad[0].split(".", 1)[1].split(".")
             raise ConfigError(

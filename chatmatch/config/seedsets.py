@@ -71,7 +71,10 @@ def read_seed_file(path: Path) -> list[str] | dict[str, Any]:
                  if line.strip() and not line.lstrip().startswith("#")]
         rows: list[dict[str, Any]] = [{"text": s} for s in items]
     elif suffix == ".csv":
-        rows = list(csv.DictReader(io.StringIO(text)))
+        try:
+            rows = list(csv.DictReader(io.StringIO(text)))
+        except csv.Error as exc:
+            raise ConfigError(f"seed file {path} is not a readable CSV ({exc}); {fix}") from None
     elif suffix == ".jsonl":
         rows = _jsonl_rows(text, path)
     else:
@@ -100,7 +103,8 @@ def _grouped(rows: list[dict[str, Any]], path: Path, fix: str) -> list[str] | di
     col = next((c for c in TEXT_COLUMNS if c in rows[0]), None)
     if col is None:
         raise ConfigError(f"seed file {path} has no utterance column (one of "
-                          f"{', '.join(TEXT_COLUMNS)}; found {', '.join(map(str, rows[0])) or 'none'}); {fix}")
+                          f"{', '.join(TEXT_COLUMNS)}; its first row has {len(rows[0])} column(s), none of "
+                          f"them named so); {fix}")
     has_cat = "category" in rows[0]
     groups: dict[str, list[str]] = {}
     for i, row in enumerate(rows, 1):

@@ -17,6 +17,7 @@ the result is written once to ``<cache dir>/ngram-kn3-chitchat-v1.npz`` (see
 from __future__ import annotations
 
 import math
+import zipfile
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -165,8 +166,8 @@ def chitchat_ngram_lm(directory: Path | None = None) -> NgramLM:
     if path is not None and path.exists():
         try:
             return NgramLM.load(path, name=name)
-        except (OSError, ValueError, KeyError):
-            pass  # a damaged cache file: train again and overwrite it
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            pass  # a damaged cache file (truncated, empty, foreign): train again and overwrite it
     lm = NgramLM.train(chitchat_texts(), name=name)
     try:
         if path is not None:

@@ -1,0 +1,74 @@
+"""Found by a fresh attack on the merged round three (stop 39), each failing before its fix:
+a seed CSV with a huge field (traceback), a seed file whose header is echoed (a symlink to
+a secret file showed its first line), a damaged n-gram cache (traceback, or 'Aborted!'),
+a key inside a two-word ``model`` or a custom header value (written to config.yaml)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatmatch.analysis.human import HumanFileError, parse_csv
+from chatmatch.config.seedsets import read_seed_file
+from chatmatch.errors import ConfigError
+from chatmatch.runtime import ngram
+from tests.reliability.helpers import cli_env, run_cli
+from tests.reliability.test_secrets import ENV, KEY, _yaml
+
+
+def test_a_seed_csv_with_a_huge_field_is_one_line(tmp_path):
+    path = tmp_path / "seeds.csv"
+    path.write_text("h" * 300_000 + ",x\na,b\n")
+    with pytest.raises(ConfigError) as err:
+        read_seed_file(path)
+    assert "is not a readable CSV" in str(err.value) and "field larger than field limit" in str(err.value)
+
+
+def test_a_human_csv_with_a_huge_field_is_one_line():
+    with pytest.raises(HumanFileError) as err:
+        parse_csv("bot,rank\n" + "x" * 300_000 + ",1\n", file="h.csv")
+    assert "not a readable CSV" in str(err.value)
+
+
+def test_a_seed_file_without_an_utterance_column_does_not_echo_its_first_line(tmp_path):
+    path = tmp_path / "seeds.csv"
+    path.write_text("root:*:20228:0:99999:7:::\nsecond\n")
+    with pytest.raises(ConfigError) as err:
+        read_seed_file(path)
+    assert "no utterance column" in str(err.value) and "1 column(s)" in str(err.value)
+    assert "20228" not in str(err.value) and "99999" not in str(err.value)
+
+
+@pytest.mark.parametrize("content", [b"", b"PK\x03\x04 truncated"])
+def test_a_damaged_ngram_cache_is_trained_again(tmp_path, monkeypatch, content):
+    (tmp_path / ngram.CACHE_NAME).write_bytes(content)
+    made = []
+
+    def train(cls, texts, **kw):  # a stand-in: training on the real corpus takes a minute
+        made.append(kw)
+        return ngram.NgramLM.__new__(cls)
+
+    monkeypatch.setattr(ngram.NgramLM, "train", classmethod(train))
+    monkeypatch.setattr(ngram, "chitchat_texts", lambda: ["a b c"])
+    monkeypatch.setattr(ngram.NgramLM, "save", lambda self, path: None)
+    assert isinstance(ngram.chitchat_ngram_lm(tmp_path), ngram.NgramLM) and len(made) == 1
+
+
+@pytest.mark.parametrize("edit", [("model: model-a", f"model: 'gpt-4o {KEY}'"),
+                                  ("temperature: 0.0", f"temperature: 0.0, extra_headers: {{X-Custom: 'Bearer {KEY}'}}")])
+def test_a_key_inside_a_model_or_a_custom_header_is_refused(tmp_path, edit):
+    cfg = tmp_path / "t.yaml"
+    text = _yaml("http://127.0.0.1:9/v1")
+    assert edit[0] in text
+    cfg.write_text(text.replace(edit[0], edit[1]))
+    out = run_cli("run", str(cfg), "--out", str(tmp_path / "run"), env=cli_env(**{ENV: KEY}))
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert "a secret written in the YAML is refused" in out.stderr
+    assert KEY[:12] not in out.stderr and not (tmp_path / "run").exists()
+
+
+def test_a_persona_of_plain_words_is_still_accepted():
+    from chatmatch.config.checks import _key_shaped
+
+    assert not _key_shaped("persona", "You are a friendly person. Keep replies short.")
+    assert not _key_shaped("model", "gpt-4o mini")
+    assert _key_shaped("model", f"gpt-4o {KEY}")
