@@ -92,7 +92,7 @@ def test_validate_given_a_file_for_dstc9_says_it_is_a_file(tmp_path):
     assert f"(e.g. {tmp_path};" in line and "not found" not in line
 
 
-def test_validate_points_to_a_readme_that_exists_from_any_folder(tmp_path):
+def test_validate_points_to_a_readme_that_exists_from_any_folder(tmp_path, monkeypatch):
     """Issue 35 (8g): the message said "see ../shared/data/dstc9/README.md", a path relative
     to a folder the user may not be in; now an absolute path to a README that exists (the
     dataset's own, in the data folder), or the documentation page."""
@@ -107,4 +107,5 @@ def test_validate_points_to_a_readme_that_exists_from_any_folder(tmp_path):
     assert f"see {(data / 'dstc9' / 'README.md').resolve()}" in said, said
     assert "../shared" not in said
     (data / "dstc9" / "README.md").unlink()
+    monkeypatch.setenv("CHATMATCH_DATA", str(data))  # not ../shared/data beside a checkout
     assert "docs/validity.md" in data_help("dstc9", data / "dstc9")
