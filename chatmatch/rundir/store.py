@@ -164,8 +164,14 @@ class RunDir:
 
     def read_manifest(self) -> Manifest:
         if not self.exists():
-            raise RunDirError(f"{self.path}: not a chatmatch run directory (no {MANIFEST}); "
-                              "give the folder that `chatmatch run` or `chatmatch score --out` wrote")
+            give = "give the folder that `chatmatch run` or `chatmatch score --out` wrote"
+            if not self.path.exists():
+                raise RunDirError(f"{self.path}: not a chatmatch run directory (no such folder); {give}")
+            if (self.path / "config.yaml").is_file():
+                raise RunDirError(f"{self.path}: not a chatmatch run directory (no {MANIFEST}); if "
+                                  "it is a run whose manifest was deleted, `chatmatch run` on its "
+                                  "tournament file rebuilds it and checks every stored game")
+            raise RunDirError(f"{self.path}: not a chatmatch run directory (no {MANIFEST}); {give}")
         fix = ("; delete it and run the same `chatmatch run` command again: the manifest is "
                "rebuilt from config.yaml and every stored game is checked and scored again")
         try:

@@ -72,3 +72,16 @@ def test_a_persona_of_plain_words_is_still_accepted():
     assert not _key_shaped("persona", "You are a friendly person. Keep replies short.")
     assert not _key_shaped("model", "gpt-4o mini")
     assert _key_shaped("model", f"gpt-4o {KEY}")
+
+
+def test_a_missing_folder_and_a_missing_manifest_are_named_as_such(tmp_path):
+    from chatmatch.rundir.store import RunDir, RunDirError
+
+    with pytest.raises(RunDirError, match="not a chatmatch run directory \\(no such folder\\)"):
+        RunDir(tmp_path / "nope").read_manifest()
+    (tmp_path / "run").mkdir()
+    with pytest.raises(RunDirError, match="not a chatmatch run directory"):
+        RunDir(tmp_path / "run").read_manifest()
+    (tmp_path / "run" / "config.yaml").write_text("name: t\n")
+    with pytest.raises(RunDirError, match="if it is a run whose manifest was deleted, `chatmatch run`"):
+        RunDir(tmp_path / "run").read_manifest()
