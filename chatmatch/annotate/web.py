@@ -15,7 +15,7 @@ import html
 import logging
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 from urllib.parse import quote, unquote, urlencode
 
 import jinja2
@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -196,10 +197,12 @@ class ErrorPage:
             await HTMLResponse(body, status_code=503)(scope, receive, send)
 
 
-def create_app(session: Session) -> Starlette:
-    """The page for ``session``."""
+def create_app(session: Session, hosts: Sequence[str] = ("*",)) -> Starlette:
+    """The page for ``session``, answering requests for ``hosts`` (``*``: any;
+    :func:`chatmatch.common.webserver.allowed_hosts`)."""
     p = Pages(session)
-    return Starlette(middleware=[Middleware(ErrorPage, annotations=session.store.path)], routes=[
+    return Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
+                                 Middleware(ErrorPage, annotations=session.store.path)], routes=[
         Route("/", p.index), Route("/login", p.login, methods=["POST"]),
         Route("/logout", p.logout, methods=["POST"]),
         Route("/judge", p.judge, methods=["GET"]), Route("/judge", p.submit, methods=["POST"]),

@@ -75,7 +75,7 @@ def command(run_dir: Path, port: int, host: str, allow_network: bool, mode: str,
                    "the page (it has no password)", err=True)
     click.echo(f"Open {url} in a browser (Ctrl-C stops; every saved judgement is kept)")
     try:
-        webserver.serve(web.create_app(session), sock)
+        webserver.serve(web.create_app(session, webserver.allowed_hosts(host)), sock)
     except KeyboardInterrupt:
         pass
     finally:

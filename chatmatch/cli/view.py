@@ -84,8 +84,7 @@ def command(run_dirs: tuple[Path, ...], port: int, host: str, allow_network: boo
                    "the page (it has no password)", err=True)
     click.echo(f"Open {url} in a browser (Ctrl-C stops)")
     try:
-        local = host in web.LOCAL_HOSTS
-        webserver.serve(web.create_app(views, web.LOCAL_HOSTS if local else ("*",)), sock)
+        webserver.serve(web.create_app(views, webserver.allowed_hosts(host)), sock)
     except KeyboardInterrupt:
         pass
     finally:

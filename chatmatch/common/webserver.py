@@ -15,12 +15,28 @@ def _not_an_address(host: str, exc: socket.gaierror) -> ChatmatchError:
                           "leave --host out for 127.0.0.1")
 
 
+#: the Host headers a page answers when it listens on this machine only: a page of another
+#: site that points a name of its own at 127.0.0.1 (DNS rebinding) gets a 400, not the run
+#: (IPv6 ``--host ::1`` answers any name: Starlette's check cannot parse ``[::1]:PORT``)
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+
+
+def allowed_hosts(host: str) -> tuple[str, ...]:
+    """The Host headers a page listening on ``host`` answers (``*``: any)."""
+    return LOCAL_HOSTS if host in LOCAL_HOSTS else ("*",)
+
+
+def unbracketed(host: str) -> str:
+    """``[::1]`` (the URL form of an IPv6 address) as ``::1``; any other host unchanged."""
+    return host[1:-1] if host.startswith("[") and host.endswith("]") else host
+
+
 def is_loopback(host: str) -> bool:
     """Whether every address ``host`` names is a loopback address (only this machine reaches
     it: 127.0.0.1, ::1, localhost, localhost.); a name that resolves to nothing is a
     :class:`ChatmatchError` saying so."""
     try:
-        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+        infos = socket.getaddrinfo(unbracketed(host), None, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise _not_an_address(host, exc) from None
     return all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in infos)
@@ -39,7 +55,8 @@ def check_host(host: str, allow_network: bool, page: str) -> None:
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host``:``port``, or a :class:`ChatmatchError`."""
     try:
-        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        family, kind, proto, _, addr = socket.getaddrinfo(unbracketed(host), port,
+                                                          type=socket.SOCK_STREAM)[0]
     except socket.gaierror as exc:
         raise _not_an_address(host, exc) from None
     sock = socket.socket(family, kind, proto)

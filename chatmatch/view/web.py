@@ -22,6 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from chatmatch.analysis.templating import environment, stylesheet
+from chatmatch.common import webserver
 from chatmatch.errors import ChatmatchError
 from chatmatch.view.pages import NotFound, Views
 
@@ -87,10 +88,8 @@ class Pages:
             headers=HEADERS)
 
 
-#: the Host headers the app answers when it listens on this machine only: a page of another
-#: site that points a name of its own at 127.0.0.1 (DNS rebinding) gets a 400, not the run
-#: (IPv6 ``--host ::1`` answers any name: Starlette's check cannot parse ``[::1]:PORT``)
-LOCAL_HOSTS = ("127.0.0.1", "localhost")
+#: the Host headers the app answers on this machine only (chatmatch.common.webserver)
+LOCAL_HOSTS = webserver.LOCAL_HOSTS
 
 
 def create_app(views: Views, hosts: Sequence[str] = ("*",)) -> Starlette:

@@ -64,3 +64,16 @@ def test_done_page(hostile_run):
     r = c.post("/judge", data={"item": item, "q_overall": "tie"})
     assert "All done, thank you, ann!" in r.text and "1 of 1" in r.text
     assert "--annotations" in r.text
+
+
+def test_a_page_on_this_machine_answers_only_its_own_host_names(hostile_run):
+    """The attack's 6.6 (stop 39): ``annotate`` answered any Host header (a page of another
+    site pointing its own name at 127.0.0.1 could read transcripts and judge), while
+    ``view`` answered 400; both take their hosts from chatmatch.common.webserver."""
+    from chatmatch.common.webserver import allowed_hosts
+
+    app = create_app(Session.open(hostile_run, Settings()), allowed_hosts("127.0.0.1"))
+    assert TestClient(app, base_url="http://127.0.0.1:8000").get("/").status_code == 200
+    assert TestClient(app, base_url="http://localhost:8000").get("/").status_code == 200
+    assert TestClient(app, base_url="http://evil.example").get("/").status_code == 400
+    assert allowed_hosts("0.0.0.0") == ("*",)

@@ -85,3 +85,13 @@ def test_a_missing_folder_and_a_missing_manifest_are_named_as_such(tmp_path):
     (tmp_path / "run" / "config.yaml").write_text("name: t\n")
     with pytest.raises(RunDirError, match="if it is a run whose manifest was deleted, `chatmatch run`"):
         RunDir(tmp_path / "run").read_manifest()
+
+
+def test_a_bracketed_ipv6_loopback_is_this_machine():
+    """The attack's 6.3: ``--host [::1]`` (the URL form) was called 'not an address of this
+    machine' while ``--host ::1`` worked."""
+    from chatmatch.common.webserver import check_host, is_loopback, unbracketed
+
+    assert unbracketed("[::1]") == "::1" and unbracketed("127.0.0.1") == "127.0.0.1"
+    assert is_loopback("[::1]") and is_loopback("::1")
+    check_host("[::1]", False, "the page")  # no --allow-network needed
