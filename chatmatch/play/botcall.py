@@ -27,11 +27,14 @@ warning and the run goes on to score and rank what was played.
 from __future__ import annotations
 
 import json
+import os
 import re
 import unicodedata
+from pathlib import Path
 from typing import Callable, TypeVar
 
 from chatmatch.errors import BotError, ChatmatchError
+from chatmatch.runtime.resources import CACHE_ENV
 
 T = TypeVar("T")
 
@@ -144,6 +147,10 @@ def reply_call(fn: Callable[[], T]) -> T:
 
 def _hint(method: str, exc: BaseException) -> str:
     if isinstance(exc, OSError) and method in ("load", "__init__"):
+        cache = os.environ.get(CACHE_ENV)
+        if cache and str(exc.filename or "").startswith(str(Path(cache).expanduser())):
+            return (f"; the cache folder ${CACHE_ENV} ({cache}) cannot be used: point it at a "
+                    "folder chatmatch can write into, or unset it")
         return "; a file or service the bot needs is missing or unreadable (check its parameters)"
     if isinstance(exc, SystemExit):
         return "; a bot must not exit the process"

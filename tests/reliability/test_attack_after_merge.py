@@ -9,7 +9,7 @@ import pytest
 
 from chatmatch.analysis.human import HumanFileError, parse_csv
 from chatmatch.config.seedsets import read_seed_file
-from chatmatch.errors import ConfigError
+from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.runtime import ngram
 from tests.reliability.helpers import cli_env, run_cli
 from tests.reliability.test_secrets import ENV, KEY, _yaml
@@ -95,3 +95,20 @@ def test_a_bracketed_ipv6_loopback_is_this_machine():
     assert unbracketed("[::1]") == "::1" and unbracketed("127.0.0.1") == "127.0.0.1"
     assert is_loopback("[::1]") and is_loopback("::1")
     check_host("[::1]", False, "the page")  # no --allow-network needed
+
+
+def test_a_cache_dir_that_is_a_file_is_named_when_a_bot_cannot_load(tmp_path, monkeypatch):
+    """The attack's 7.6: ``CHATMATCH_CACHE_DIR`` set to a file made the retrieval bot's load
+    fail with 'check its parameters'; the message now names the variable."""
+    from chatmatch.play.botcall import guarded
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    monkeypatch.setenv("CHATMATCH_CACHE_DIR", str(blocker))
+
+    def load():
+        (blocker / "retrieval").mkdir(parents=True)
+
+    with pytest.raises(ChatmatchError) as err:
+        guarded("retrieval", "load", load)
+    assert "$CHATMATCH_CACHE_DIR" in str(err.value) and "check its parameters" not in str(err.value)
