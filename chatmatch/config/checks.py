@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from chatmatch.common.yamlloc import LocatedYaml
-from chatmatch.endpoints.safety import redact
+from chatmatch.endpoints.safety import credential_header, redact
 from chatmatch.config.names import name_key
 from chatmatch.errors import ConfigError
 
@@ -83,9 +83,12 @@ def check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None
         bad += [f"params.{k}" for k, v in params.items() if _key_shaped(k, v)]
         headers = params.get("extra_headers")
         if isinstance(headers, dict):
+            # a header named for a credential (Cookie, X-Api-Key) is refused by the endpoint's
+            # own check with its own message; any other header must not hold a key either
             bad += [f"params.extra_headers.{h}" for h, v in headers.items()
                     if str(h).lower() in _SECRET_HEADERS
-                    or (isinstance(v, str) and any(redact(w) != w for w in v.split()))]
+                    or (not credential_header(h) and isinstance(v, str)
+                        and any(redact(w) != w for w in v.split()))]
         if bad:
             key = bad[0].split(".", 1)[1].split(".")
             raise ConfigError(

@@ -106,6 +106,12 @@ def _looks_like_key(segment: str) -> bool:
             and sum(c.isalpha() for c in segment) >= 4)
 
 
+def credential_header(name: object) -> bool:
+    """Whether a header's name says it carries a credential (``Authorization``, ``Cookie``,
+    ``X-Api-Key``, ...): :func:`check_headers` refuses it with its own message."""
+    return _SECRET_NAME.search(str(name)) is not None
+
+
 def check_headers(headers: dict[str, str] | None) -> dict[str, str]:
     """``extra_headers`` as a dict; refuses headers that carry credentials."""
     headers = dict(headers or {})
