@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from typing import Callable, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
+from chatmatch.rundir.store import atomic_write
 from chatmatch.runtime.lm import SMOLLM2
 from chatmatch.scoring.fluency import scores_with
 from chatmatch.runtime.resources import cache_dir
@@ -69,10 +68,7 @@ def cached_replies(prompts: Sequence[str], generate: Generate = smollm2_replies)
         return hit
     replies = list(generate(prompts))
     stored[key] = replies
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".greedy-", suffix=".json")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(stored, fh)
-    os.replace(tmp, path)
+    atomic_write(path, json.dumps(stored))
     return replies
 
 
