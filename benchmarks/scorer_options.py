@@ -10,7 +10,8 @@ read from ``../shared/data`` (``$CHATMATCH_DATA``), never copied:
 
 For every variant (a dimension with some params) it prints, per dataset: the system-level
 Kendall tau-b between systems ordered by their mean raw score and by people's mean rating
-of the matching quality, with a 90 % bootstrap interval (chats resampled within each
+of the matching quality, both over the chats the score applies to (as the lab pairs them),
+with a 90 % bootstrap interval (chats resampled within each
 system, 200 draws, seed 0); the chat-level Spearman rho with that rating; and the length
 bias: Spearman rho of the raw score with the system's mean turn length and with its total
 tokens in the chat, next to the same rho for people's rating (people may like long turns
@@ -176,13 +177,18 @@ def lengths(games: Sequence[Transcript]) -> tuple[list[float], list[float]]:
 
 def sys_tau(systems: Sequence[str], raw: Sequence[float], human: Sequence[float | None],
             idx: Sequence[int] | None = None) -> float:
+    """Kendall tau-b of the systems' mean raw score and mean rating, both over the same
+    chats: those where the score applies (not NaN) and people rated the quality, as the
+    lab's :func:`chatmatch.validity.intervals.agreement` pairs them. (Before 2026-11-27 the
+    rating was averaged over all of a system's chats while the score covered only the chats
+    where it applied; for consistency on DSTC9, 141 of 2,200 chats, that gave +0.24 where
+    the lab gives -0.13 for the same scores.)"""
     idx = range(len(raw)) if idx is None else idx
     a: dict[str, list[float]] = defaultdict(list)
     b: dict[str, list[float]] = defaultdict(list)
     for i in idx:
-        if not math.isnan(raw[i]):
+        if not math.isnan(raw[i]) and human[i] is not None:
             a[systems[i]].append(raw[i])
-        if human[i] is not None:
             b[systems[i]].append(float(human[i]))  # type: ignore[arg-type]
     names = sorted(set(a) & set(b))
     return kendall([statistics.fmean(a[s]) for s in names],
