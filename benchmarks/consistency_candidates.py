@@ -166,6 +166,7 @@ class SamePredicate(Consistency):
 
 def scorers(nli: Nli | None, only: str | None) -> dict[str, Consistency]:
     out = {"default": Consistency(Consistency.Params()),
+           "no identity facts": Consistency(Consistency.Params(identity=False)),
            "+self polarity": Consistency(Consistency.Params(self_contradictions=True)),
            "+self polarity, same predicate": SamePredicate(Consistency.Params(
                self_contradictions=True))}
