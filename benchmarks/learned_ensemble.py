@@ -1,0 +1,37 @@
+"""Does an ensemble of the rule judge and the learned judge beat both, out of sample?
+
+The ensemble is the mean of the two judges' within-dataset ranks of each rated side, the
+learned judge's values being out of sample (leave-systems-out, leave-dataset-out: the
+splits of :mod:`chatmatch.validity.learn_eval`), on the training draw of the shipped model
+(DSTC9 80 chats a system, FED, Spot The Bot 120 conversations a domain). Prints system tau
+[95%], side rho and side rho with turn words per dataset and predictor.
+
+    CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python benchmarks/learned_ensemble.py
+"""
+import os
+import json, sys
+from pathlib import Path
+import numpy as np
+from scipy.stats import rankdata
+from chatmatch.validity.learn_data import load_sides
+from chatmatch.validity.learn_table import build_table
+from chatmatch.validity.learn_train import minilm
+from chatmatch.validity.learn_eval import leave_systems_out, leave_dataset_out, learned
+from chatmatch.validity.intervals import agreement
+
+sides = load_sides(Path(os.environ.get("CHATMATCH_DATA", "../shared/data")), ("dstc9", "fed", "stb"), 80, 120)
+table = build_table(sides, minilm(), Path.home() / ".cache/chatmatch/learn")
+out = {}
+for name in sorted(set(table.dataset.tolist())):
+    mine = table.dataset == name
+    systems, y = table.system[mine].tolist(), table.y[mine].tolist()
+    rule = table.rule_points[mine]
+    lso = leave_systems_out(table, name, learned)
+    ldo = leave_dataset_out(table, name, learned)
+    r = lambda v: rankdata(v) / len(v)
+    preds = {"rule": rule, "learned LSO": lso, "learned LDO": ldo,
+             "ens LSO (rank mean)": r(rule) + r(lso), "ens LDO (rank mean)": r(rule) + r(ldo)}
+    for k, v in preds.items():
+        tau, rho, ns, n = agreement(systems, v.tolist(), y, 1000, 0)
+        lt, lr, _, _ = agreement(systems, v.tolist(), table.column("own:turn_words")[mine].tolist(), 0, 0)
+        print(f"{name:6s} {k:22s} tau {tau.value:+.2f} [{tau.low:+.2f},{tau.high:+.2f}] rho {rho.value:+.2f} len_rho {lr.value:+.2f}", flush=True)
