@@ -9,7 +9,7 @@ splits of :mod:`chatmatch.validity.learn_eval`), on the training draw of the shi
     CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python benchmarks/learned_ensemble.py
 """
 import os
-import json, sys
+
 from pathlib import Path
 import numpy as np
 from scipy.stats import rankdata
@@ -21,14 +21,14 @@ from chatmatch.validity.intervals import agreement
 
 sides = load_sides(Path(os.environ.get("CHATMATCH_DATA", "../shared/data")), ("dstc9", "fed", "stb"), 80, 120)
 table = build_table(sides, minilm(), Path.home() / ".cache/chatmatch/learn")
-out = {}
+
 for name in sorted(set(table.dataset.tolist())):
     mine = table.dataset == name
     systems, y = table.system[mine].tolist(), table.y[mine].tolist()
     rule = table.rule_points[mine]
     lso = leave_systems_out(table, name, learned)
     ldo = leave_dataset_out(table, name, learned)
-    r = lambda v: rankdata(v) / len(v)
+    def r(v): return rankdata(v) / len(v)
     preds = {"rule": rule, "learned LSO": lso, "learned LDO": ldo,
              "ens LSO (rank mean)": r(rule) + r(lso), "ens LDO (rank mean)": r(rule) + r(ldo)}
     for k, v in preds.items():
