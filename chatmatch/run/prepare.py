@@ -37,7 +37,7 @@ def prepare(plan: RunPlan, have: dict[str, Transcript], results: dict[str, GameR
     if not store.exists() and looks_like_run(store.path):  # the manifest was deleted
         return _rebuild(plan, fresh, have, results, allow_failures_change)
     if not store.exists():
-        check_stored_games(store, plan.league.all_games(cfg), have, results)
+        check_stored_games(store, plan.league.all_games(cfg), cfg.exchanges, have, results)
         store.path.mkdir(parents=True, exist_ok=True)
         manifest = fresh.noted("created")
         store.write_config(plan.config_text)
@@ -57,7 +57,7 @@ def _rebuild(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
                           "restore manifest.json, or start a new run with --out NEW_DIR")
     if old_setup.play_fingerprint() != fresh.play_fingerprint:
         raise RunDirError(_another_setup(store, plan.stored, cfg))
-    check_stored_games(store, plan.league.all_games(cfg), have, results)
+    check_stored_games(store, plan.league.all_games(cfg), cfg.exchanges, have, results)
     check_failures(store, old_setup.failures, cfg.failures, len(have), allow_failures_change)
     # the old scores cannot be trusted without the manifest: score every game again
     manifest = fresh.replace(scoring_fingerprint=None).noted("manifest_rebuilt", games=len(have))
@@ -74,7 +74,7 @@ def _resume(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
     if old.play_fingerprint != fresh.play_fingerprint:
         old = _regrouped(plan, old, fresh)
     old = plan.league.stamp(old, cfg.schedule.retired == "keep")
-    check_stored_games(store, plan.league.all_games(cfg), have, results)
+    check_stored_games(store, plan.league.all_games(cfg), cfg.exchanges, have, results)
     changed_failures = check_failures(store, plan.stored.failures, cfg.failures, len(have),
                                       allow_failures_change, as_written=True)
     if old.config_sha256 != plan.config_sha256:  # e.g. ranking or scoring settings changed

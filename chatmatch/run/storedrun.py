@@ -66,7 +66,9 @@ class Run:
             ranking = settings.ranking if settings else RankingConfig.model_validate(raw.get("ranking", {}))
         except (ValueError, TypeError) as exc:  # ValueError: pydantic's ValidationError
             raise RunDirError(f"{cfg_path}: {validation_message(exc, 'ranking')}") from None
-        store.rules = schedule_rules(stored_schedule(store, manifest, setup), manifest.scoring_fingerprint)
+        played = setup.tournament if manifest.is_tournament else None
+        store.rules = schedule_rules(stored_schedule(store, manifest, setup), manifest.scoring_fingerprint,
+                                     played.exchanges if played is not None else None)
         results = tuple(sorted(store.results().values(), key=lambda r: r.game_id))
         if manifest.roster:  # a league that grew: retired bots' games stay on disk, unranked
             results = tuple(r for r in results if set(r.players) <= set(bots))

@@ -8,7 +8,10 @@ copied from another run of the same bots (same game ids, another seed or scoring
 has a valid one. So a result line is used only when it agrees with the rest of the run:
 
 * its game is in the run's schedule, and its transcript (``transcripts/GID.jsonl``, a
-  regular file) names the scheduled players and seed utterance;
+  regular file) names the scheduled players and seed utterance, and has the game's shape
+  (:mod:`chatmatch.rundir.shape`: the number of turns ``exchanges`` gives or a recorded
+  forfeit, alternating speakers from the scheduled starter, the scheduled seed turn and
+  random seed);
 * its score record (``scores/GID.json``, written just before the line; the line records
   its sha256 in ``scores_sha256``) names the same game, players, points and raw scores;
 * the score record was made with this run's scoring setup (its ``scoring_fingerprint``,
@@ -31,6 +34,7 @@ from typing import Callable, Iterable, Mapping, Protocol
 from chatmatch.common.safeio import check_regular, why_unreadable
 from chatmatch.records import GameResult, ScoreRecord
 from chatmatch.rundir.resultsfile import dumps
+from chatmatch.rundir.shape import Shape, shape_problem
 
 #: what ``chatmatch run`` does about an ignored game (the end of every warning)
 RESCORE = "`chatmatch run` scores the game again from its transcript"
@@ -51,17 +55,21 @@ class Scheduled:
 
     players: tuple[str, ...]
     seed_utterance: str
+    #: the game's sampling seed (None: not checked)
+    random_seed: int | None = None
 
 
 @dataclass(frozen=True)
 class RunRules:
     """What this run's stored games must match: its scoring setup (the manifest's
-    ``scoring_fingerprint``) and its schedule (game id -> players and seed utterance).
-    None: not checked (logs scored by ``chatmatch score --out`` have no schedule; a run
-    whose manifest was rebuilt scores every game again)."""
+    ``scoring_fingerprint``), its schedule (game id -> players and seed utterance) and the
+    turns of a complete game (``2 * exchanges``). None: not checked (logs scored by
+    ``chatmatch score --out`` have no schedule; a run whose manifest was rebuilt scores
+    every game again)."""
 
     scoring_fingerprint: str | None = None
     schedule: Mapping[str, Scheduled] | None = None
+    turns: int | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,7 @@ class StoredGames(Protocol):
     def transcript_digest(self, game_id: str) -> str | None: ...
     def transcript_header(self, game_id: str) -> Header: ...
     def transcript_problem(self, game_id: str) -> str | None: ...
+    def transcript_shape(self, game_id: str) -> Shape | None: ...
 
 
 def schedule_problem(gid: str, head: Header, rules: RunRules) -> str | None:
@@ -173,6 +182,12 @@ def game_problem(gid: str, files: StoredGames, rules: RunRules) -> tuple[str, st
         return why, refused(gid)
     if head.problem is not None:
         return f"transcripts/{gid}.jsonl cannot be read ({head.problem})", REPLACE
+    shape = files.transcript_shape(gid) if rules.schedule is not None else None
+    if shape is not None and rules.schedule is not None:  # None: unreadable, said elsewhere
+        g = rules.schedule[gid]
+        why = shape_problem(gid, shape, g.players, g.seed_utterance, g.random_seed, rules.turns)
+        if why is not None:
+            return why, refused(gid)
     return None
 
 
@@ -223,7 +238,7 @@ def stray_transcripts(ids: Iterable[str], files: StoredGames, rules: RunRules,
                       checked: set[str]) -> list[tuple[str, str]]:
     """(game id, warning) per stored transcript (of a game without a result line:
     ``checked`` were warned about already) that ``chatmatch run`` would refuse: not in the
-    schedule, another game's players or seed, or not a regular file."""
+    schedule, another game's players or seed, the wrong shape, or not a regular file."""
     out = []
     for gid in sorted(set(ids) - checked):
         bad = game_problem(gid, files, rules)

@@ -42,6 +42,7 @@ from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, r
                                         stray_transcripts)
 from chatmatch.rundir.resultsfile import dumps as dumps  # re-exported: readers import them from here
 from chatmatch.rundir.resultsfile import read_result_lines, result_line
+from chatmatch.rundir.shape import Shape
 from chatmatch.records import nan_to_none as nan_to_none  # re-exported (scorelogs)
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
@@ -144,6 +145,8 @@ class RunDir:
     _digests: dict[str, str | None] = field(default_factory=dict, repr=False)
     #: transcript headers read by the last :meth:`results`
     _headers: dict[str, Header] = field(default_factory=dict, repr=False)
+    #: transcript shapes read by the last :meth:`results` (None: unreadable)
+    _shapes: dict[str, Shape | None] = field(default_factory=dict, repr=False)
     #: the games the last :meth:`results` warned about (not warned about again)
     _warned: set[str] = field(default_factory=set, repr=False)
 
@@ -271,6 +274,14 @@ class RunDir:
             self._headers[game_id] = read_header(self.transcript_path(game_id), game_id)
         return self._headers[game_id]
 
+    def transcript_shape(self, game_id: str) -> Shape | None:
+        """The shape of ``transcripts/GID.jsonl`` (read once per :meth:`results`); None when
+        it cannot be read as a transcript."""
+        if game_id not in self._shapes:
+            tr = self._read_transcript(self.transcript_path(game_id))
+            self._shapes[game_id] = None if isinstance(tr, str) else Shape.of(tr)
+        return self._shapes[game_id]
+
     def transcript_problem(self, game_id: str) -> str | None:
         """Why ``transcripts/GID.jsonl`` cannot be read as a transcript (None: it can)."""
         got = self._read_transcript(self.transcript_path(game_id))
@@ -386,7 +397,7 @@ class RunDir:
         (:func:`chatmatch.rundir.integrity.cross_check_results`); the others are counted in
         :attr:`ignored_lines`, each with a warning."""
         self.ignored_lines = 0
-        self._headers = {}
+        self._headers, self._shapes = {}, {}
         lines = list(self._iter_numbered_results())
         trusted, kept, warnings = cross_check_results(lines, self, self.rules)
         keep = set(kept)
