@@ -90,6 +90,8 @@ def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
             click.echo(f"note: {', '.join(own)} generate{'s' if len(own) == 1 else ''} with the "
                        "fluency LM, which favours its own text (docs/scoring.md, 'Fluency')", err=True)
     todo = games_left(plan, replay_forfeits)
+    if plan.refused is not None:  # the run refuses the directory: no estimate of another league
+        return todo
     click.echo(estimate_line(todo, cfg.exchanges, target)
                + ("; forfeited games included" if replay_forfeits else ""), err=True)
     return todo

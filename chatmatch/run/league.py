@@ -121,6 +121,7 @@ def plan_league(store: RunDir, cfg: TournamentConfig, stored: StoredSetup | None
     manifest = read_manifest(store, stored)  # an older format upgraded
     if not manifest.is_tournament:
         return League(names, len(names), names)  # run.prepare refuses it as another setup
+    check_same_name(store, manifest.name, cfg.name)
     roster, founders, retired = _stored(manifest, store)
     if manifest.play_fingerprint == cfg.play_fingerprint():
         return League(roster, founders, names, retired)
@@ -148,6 +149,19 @@ def _check_same_league(store: RunDir, old: TournamentConfig, cfg: TournamentConf
     if changed:
         what = "; ".join(change(k, before.get(k), after.get(k)) for k in changed)
         raise RunDirError(refusal(store, f"changed: {what}"))
+
+
+def check_same_name(store: RunDir, stored: str | None, name: str) -> None:
+    """Refuse a run directory that holds the run of a tournament of another name (two
+    names can give one default folder: ``runs/`` keeps only letters, digits, ``-``, ``_``
+    and ``.`` of a name, so "\U0001f600 cup" and "\U0001f642 cup" both give ``runs/cup``).
+    ``stored``: the name the directory records (None: not recorded, not checked)."""
+    if stored is None or stored == name:
+        return
+    raise RunDirError(f"{store.path} holds the run of tournament {stored!r}, not of {name!r} "
+                      "(two names can give the same default folder); two tournaments never "
+                      "share a run directory: set output_dir in the YAML or pass --out NEW_DIR, "
+                      f"or name the tournament {stored!r} again to go on with that run")
 
 
 def refusal(store: RunDir, what: str) -> str:

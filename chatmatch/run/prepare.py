@@ -16,7 +16,7 @@ from typing import Any
 
 from chatmatch.config.tournament import TournamentConfig, config_data
 from chatmatch.errors import RunDirError
-from chatmatch.run.league import change, refusal
+from chatmatch.run.league import change, check_same_name, refusal
 from chatmatch.run.migrations import read_manifest
 from chatmatch.records import GameResult, Manifest
 from chatmatch.run.plan import RunPlan
@@ -55,6 +55,7 @@ def _rebuild(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
         raise RunDirError(f"{store.path}: manifest.json is missing and config.yaml is "
                           "unreadable, so its games cannot be matched to a tournament; "
                           "restore manifest.json, or start a new run with --out NEW_DIR")
+    check_same_name(store, old_setup.name, cfg.name)
     if old_setup.play_fingerprint() != fresh.play_fingerprint:
         raise RunDirError(_another_setup(store, plan.stored, cfg))
     check_stored_games(store, plan.league.all_games(cfg), cfg.exchanges, have, results)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Protocol
+from typing import Callable, Iterable, Mapping, Protocol, Sequence
 
 from chatmatch.common.safeio import check_regular, why_unreadable
 from chatmatch.records import GameResult, ScoreRecord
@@ -41,6 +41,19 @@ RESCORE = "`chatmatch run` scores the game again from its transcript"
 PLAY = "`chatmatch run` plays the game again"
 REPLACE = "`chatmatch run` plays the game again and replaces the unreadable transcript"
 DROP = "`chatmatch run` removes the line"
+
+
+def unfinished(refusing: Sequence[str]) -> str:
+    """What a reader says ``chatmatch run`` does about an unfinished run (the end of the
+    ranking's INCOMPLETE footer): it plays the rest, or, when stored games make it refuse
+    the directory (``refusing``: their game ids, :attr:`RunDir.refusing`), it refuses."""
+    if not refusing:
+        return "run again to finish"
+    names = ", ".join(f"transcripts/{g}.jsonl" for g in refusing[:3])
+    more = f" and {len(refusing) - 3} more" if len(refusing) > 3 else ""
+    verb = "is" if len(refusing) == 1 else "are"
+    return (f"`chatmatch run` refuses this run directory until {names}{more} {verb} "
+            "mended or moved out (the warnings above say how)")
 
 
 def refused(gid: str) -> str:
@@ -168,8 +181,7 @@ def game_problem(gid: str, files: StoredGames, rules: RunRules) -> tuple[str, st
     if head.special:
         return f"transcripts/{gid}.jsonl is {head.problem}", refused(gid)
     if head.holds is not None:  # never replaced: it is another game's only copy
-        return (f"transcripts/{gid}.jsonl holds game {head.holds!r} (renamed or swapped?); "
-                f"name it {head.holds}.jsonl", refused(gid))
+        return _holds_other(gid, head.holds, files), refused(gid)
     unscheduled = rules.schedule is not None and gid not in rules.schedule
     if head.missing:
         if unscheduled:
@@ -189,6 +201,19 @@ def game_problem(gid: str, files: StoredGames, rules: RunRules) -> tuple[str, st
         if why is not None:
             return why, refused(gid)
     return None
+
+
+def _holds_other(gid: str, other: str, files: StoredGames) -> str:
+    """Why ``transcripts/GID.jsonl``, which holds game ``other``, cannot be used, and the
+    name it should have when that name is free."""
+    there = files.transcript_header(other)
+    if there.holds == gid:
+        return (f"transcripts/{gid}.jsonl holds game {other!r} and transcripts/{other}.jsonl "
+                f"holds game {gid!r} (swapped?); swap the two file names back")
+    if there.missing:
+        return f"transcripts/{gid}.jsonl holds game {other!r} (renamed?); name it {other}.jsonl"
+    return (f"transcripts/{gid}.jsonl holds game {other!r}, whose own file "
+            f"transcripts/{other}.jsonl exists (a copy?)")
 
 
 def _line_problem(res: GameResult, digest: str | None, files: StoredGames,
