@@ -12,7 +12,6 @@ from chatmatch.ranking import RANKERS, Ranking, RankingConfig
 from chatmatch.ranking.points import PointsRule
 from chatmatch.ranking.trueskill_rank import SeedSpread, seed_spread
 from chatmatch.run.storedrun import Run
-from chatmatch.rundir.integrity import unfinished
 
 
 def parse_points(text: str) -> PointsRule:
@@ -39,7 +38,7 @@ def rerank(run_dir: str | Path | Run, *, method: str | None = None, shuffles: in
     warnings = list(run.store.warnings)
     if not r.complete:
         warnings.append(f"ranking rests on {r.games} of {r.expected_games} scheduled games "
-                        f"(the run is unfinished: {unfinished(run.store.refusing)})")
+                        "(the run is unfinished)")
     warnings += forfeit_warnings(run.forfeits)
     if save:
         name = rcfg.method if not points else f"{rcfg.method}-{points.replace('/', '-')}"

@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -75,7 +76,14 @@ _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file, fsync it, rename it over ``path``. An
     ``OSError`` (disk full, read-only folder, a file in the way) becomes a one-line
-    :class:`StorageError` naming the path; the old file is left as it was."""
+    :class:`StorageError` naming the path; the old file is left as it was. A path that is
+    a symbolic link, a named pipe, a device or a socket is refused: the rename would
+    replace it (a link or ``/dev/null`` turned into a regular file)."""
+    kind = _not_a_file(path)
+    if kind is not None:
+        raise StorageError(f"{path}: is {kind}, not a regular file; chatmatch writes a new "
+                           "file and renames it into place, which would replace it: give the "
+                           "path of a regular file (or of a new one)")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
@@ -93,6 +101,18 @@ def atomic_write(path: Path, text: str) -> None:
             raise StorageError.from_os_error(exc, path) from None
         raise
     _fsync_dir(path.parent)
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What ``path`` is when it exists and is neither a regular file nor a folder (a folder
+    is refused by the rename itself, with its own message); None otherwise."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    kinds = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
+             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+    return next((what for test, what in kinds if test(mode)), None)
 
 
 def _fsync_dir(path: Path) -> None:

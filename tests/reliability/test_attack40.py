@@ -1,0 +1,112 @@
+"""The fresh attack of stop 40 on main 66e2754 (/work/notes/s40/attack.md): an n-gram cache
+with impossible numbers (7.3), a file chatmatch writes that is a link, a named pipe or a
+device (3.12), and a key in free text of the tournament file (5.5, 5.10, 5.15). Each test
+fails on 66e2754."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from chatmatch.errors import StorageError
+from chatmatch.rundir.store import atomic_write
+from chatmatch.runtime import ngram
+from tests.reliability.helpers import run_cli, tournament_yaml
+
+KEY = "sk-proj-Zq81abcdEFGH2345ijkl"
+
+
+@pytest.mark.parametrize("damage", ["nan-discount", "negative-count", "unsorted-keys"])
+def test_an_ngram_cache_with_impossible_numbers_is_trained_again(tmp_path, monkeypatch, damage):
+    """7.3: a NaN discount was trusted: every perplexity became null and the ranking flipped."""
+    lm = ngram.NgramLM.train(["hello there my friend", "how are you my friend"] * 3)
+    arrays = dict(lm.a)
+    if damage == "nan-discount":
+        arrays["discount"] = np.array(float("nan"))
+    elif damage == "negative-count":
+        arrays["cont1"] = arrays["cont1"] - 5
+    else:
+        arrays["tri_keys"] = arrays["tri_keys"][::-1].copy()
+    np.savez(tmp_path / ngram.CACHE_NAME, **arrays)
+    made = []
+
+    def train(cls, texts, **kw):  # a stand-in: training on the real corpus takes a minute
+        made.append(kw)
+        return lm
+
+    monkeypatch.setattr(ngram.NgramLM, "train", classmethod(train))
+    monkeypatch.setattr(ngram, "chitchat_texts", lambda: ["a b c"])
+    got = ngram.chitchat_ngram_lm(tmp_path)
+    assert len(made) == 1 and got is lm
+    assert all(p is not None and np.isfinite(p) for p in got.perplexities(["hello my friend"]))
+
+
+def test_a_saved_ngram_model_loads_back(tmp_path):
+    lm = ngram.NgramLM.train(["hello there my friend", "how are you my friend"] * 3)
+    lm.save(tmp_path / "m.npz")
+    again = ngram.NgramLM.load(tmp_path / "m.npz")
+    assert again.perplexities(["how are you"]) == lm.perplexities(["how are you"])
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo"])
+def test_a_written_file_never_replaces_a_link_or_a_pipe(tmp_path, kind):
+    """3.12: report --out /dev/full replaced the device by a regular file; a link or a named
+    pipe given to --out or --export was replaced the same way."""
+    target = tmp_path / "target.html"
+    target.write_text("mine")
+    out = tmp_path / "out.html"
+    if kind == "symlink":
+        out.symlink_to(target)
+    else:
+        os.mkfifo(out)
+    with pytest.raises(StorageError, match="not a regular file"):
+        atomic_write(out, "x")
+    assert (out.is_symlink() if kind == "symlink" else out.is_fifo())
+    assert target.read_text() == "mine"
+
+
+def test_report_out_a_link_is_refused_and_left_alone(tmp_path):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text(tournament_yaml(bots=2, exchanges=1))
+    assert run_cli("run", str(cfg), "--out", str(tmp_path / "run"), "--yes").returncode == 0
+    link = tmp_path / "r.html"
+    link.symlink_to(tmp_path / "elsewhere.html")
+    r = run_cli("report", str(tmp_path / "run"), "--out", str(link))
+    assert r.returncode == 2 and "is a symbolic link, not a regular file" in r.stderr
+    assert link.is_symlink() and not (tmp_path / "elsewhere.html").exists()
+
+
+@pytest.mark.parametrize("where, text, path", [
+    ("description", f"description: 'ours, key {KEY}'\n", "description"),
+    ("seed", f"seed_utterance: 'Hello {KEY}'\n", "seed_utterance"),
+    ("persona", None, "bots.1.params.persona"),
+    ("stop", None, "bots.1.params.stop.1"),
+    ("name", None, "bots.2.name"),
+])
+def test_a_key_in_free_text_is_refused_before_anything_is_written(tmp_path, where, text, path):
+    """5.5, 5.10, 5.15: a key inside a persona, a stop word, the description, a bot name or
+    a seed utterance was written to config.yaml."""
+    params = {"persona": f"persona: 'You are kind. {KEY}'",
+              "stop": f"stop: ['bye', '{KEY}']"}.get(where, "persona: 'You are kind.'")
+    third = KEY if where == "name" else "third"
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("name: s\nexchanges: 1\nscoring: {dimensions: [proactivity]}\n" + (text or "")
+                   + "bots:\n  - {name: a, adapter: eliza}\n"
+                   + f"  - {{name: b, adapter: smollm2, params: {{{params}}}}}\n"
+                   + f"  - {{name: {third}, adapter: canned}}\n")
+    r = run_cli("run", str(cfg), "--out", str(tmp_path / "run"), "--yes")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"{path}: holds a word that looks like an API key or password" in r.stderr, r.stderr
+    assert "Zq81" not in r.stderr + r.stdout and not (tmp_path / "run").exists()
+
+
+def test_ordinary_free_text_is_not_taken_for_a_key(tmp_path):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("name: s\nexchanges: 1\ndescription: basic knowledge, token of thanks\n"
+                   "scoring: {dimensions: [proactivity]}\nbots:\n  - {name: a, adapter: eliza}\n"
+                   "  - {name: b, adapter: canned}\n")
+    r = run_cli("run", str(cfg), "--out", str(tmp_path / "run"), "--yes")
+    assert r.returncode == 0, r.stderr
