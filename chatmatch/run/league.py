@@ -22,6 +22,7 @@ from typing import Any, Sequence
 from chatmatch.adapters import identity_params
 from chatmatch.config.tournament import TournamentConfig
 from chatmatch.errors import ChatmatchError, RunDirError
+from chatmatch.play.pairing import make_rounds
 from chatmatch.play.schedule import ScheduledGame, league_games
 from chatmatch.records import Manifest
 from chatmatch.rundir.store import RunDir
@@ -208,3 +209,24 @@ def stored_schedule(store: RunDir, manifest: Manifest, stored: StoredSetup) -> l
         return league_games(roster, founders, cfg.seed_plan, cfg.seed)
     except (RunDirError, ValueError):
         return None
+
+
+def stored_expected_games(store: RunDir, manifest: Manifest, stored: StoredSetup) -> int | None:
+    """The games the stored run's schedule has in all, worked out from its ``config.yaml``
+    and league record as ``chatmatch run`` works it out (the active bots' games, under a
+    budget the budget, plus kept retired bots' games that were played); None when the
+    setup cannot be read (the manifest's count is then all there is)."""
+    cfg = stored.tournament if manifest.is_tournament else None
+    if cfg is None:
+        return None
+    try:
+        roster, founders, retired = _stored(manifest, store)
+        if not set(cfg.bot_names) <= set(roster):
+            return None
+        league = League(roster, founders, tuple(cfg.bot_names), retired)
+        schedule = league.active_games(cfg)
+        ranked = league.ranked_games(cfg, cfg.schedule.retired == "keep", list(store.transcript_ids()))
+        rounds = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed)
+    except (RunDirError, ValueError):
+        return None
+    return len(ranked) - len(schedule) + rounds.total

@@ -110,3 +110,55 @@ def test_ordinary_free_text_is_not_taken_for_a_key(tmp_path):
                    "  - {name: b, adapter: canned}\n")
     r = run_cli("run", str(cfg), "--out", str(tmp_path / "run"), "--yes")
     assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_learned_model_file_that_is_a_pipe_or_a_device_is_one_line(tmp_path, kind):
+    """3.13 (hang) and 3.14 (MemoryError traceback): the model file was read unbounded."""
+    from chatmatch.runtime.errors import ScoringError
+    from chatmatch.scoring.learned_model import load_model
+
+    path = tmp_path / "model.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    with pytest.raises(ScoringError, match="cannot be read .(a named pipe|a device), not a regular file"):
+        load_model(path)
+
+
+def _scored_run(tmp_path: Path) -> Path:
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text(tournament_yaml(bots=3, exchanges=2))
+    assert run_cli("run", str(cfg), "--out", str(tmp_path / "run"), "--yes").returncode == 0
+    return tmp_path / "run"
+
+
+def test_an_edited_scoring_block_of_the_stored_config_is_named(tmp_path):
+    """2.4: weights edited in RUN/config.yaml: rank/show used the old points without a word,
+    while run scores again."""
+    from chatmatch.run.storedrun import Run
+
+    run = _scored_run(tmp_path)
+    assert not Run.load(run).store.warnings
+    cfg = run / "config.yaml"
+    cfg.write_text(cfg.read_text().replace("weights: {}", "weights: {diversity: 5.0}"))
+    for cmd in ("rank", "show"):
+        r = run_cli(cmd, str(run))
+        assert r.returncode == 0 and "config.yaml: its scoring settings were edited after " \
+            "`chatmatch run` wrote it; the points shown are those the games were scored with" in r.stderr
+
+
+@pytest.mark.parametrize("edited", [10, 4])
+def test_the_scheduled_count_comes_from_the_schedule_not_the_manifest(tmp_path, edited):
+    """2.5: manifest expected_games edited: '6 of 10 scheduled: INCOMPLETE', or complete
+    with 4 expected."""
+    import json
+
+    run = _scored_run(tmp_path)
+    m = json.loads((run / "manifest.json").read_text())
+    m["expected_games"] = edited
+    (run / "manifest.json").write_text(json.dumps(m))
+    r = run_cli("rank", str(run), "--json")
+    doc = json.loads(r.stdout)
+    assert (doc["games"], doc["expected_games"], doc["complete"]) == (6, 6, True)
