@@ -162,3 +162,22 @@ def test_the_scheduled_count_comes_from_the_schedule_not_the_manifest(tmp_path, 
     r = run_cli("rank", str(run), "--json")
     doc = json.loads(r.stdout)
     assert (doc["games"], doc["expected_games"], doc["complete"]) == (6, 6, True)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_an_embedding_cache_row_of_nan_or_infinite_numbers_is_dropped(tmp_path, monkeypatch, bad):
+    """7.5: rows set to NaN vectors were trusted and changed the learned scores."""
+    import sqlite3
+
+    from chatmatch.runtime.embed_cache import SWITCH_ENV, EmbeddingStore
+
+    monkeypatch.setenv(SWITCH_ENV, "1")
+
+    path = tmp_path / "e.sqlite"
+    good = np.arange(1, 9, dtype=np.float32)
+    EmbeddingStore(lambda: "k", path).put({"a": good, "b": good})
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE ppl SET value = ?", (np.full(8, bad, dtype="<f4").tobytes(),))
+    assert EmbeddingStore(lambda: "k", path).get(["a", "b"]) == {}
+    EmbeddingStore(lambda: "k", path).put({"a": np.full(8, bad, dtype=np.float32)})
+    assert EmbeddingStore(lambda: "k", path).get(["a"]) == {}  # never written either
