@@ -204,3 +204,21 @@ def test_log_speakers_that_are_one_name_are_refused(tmp_path):
                 str(tmp_path / "s.yaml"))
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert "'alice' spelled with other characters" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_score_record_that_is_not_a_file_is_named_and_run_says_the_same(tmp_path, kind):
+    """2.11, 3.18: scores/GID.json a folder or a named pipe: rank said "missing or
+    unreadable ... scores the game again", then run failed to write there (or replaced it)."""
+    run = _scored_run(tmp_path)
+    path = run / "scores" / "g002.json"
+    path.unlink()
+    path.mkdir() if kind == "folder" else os.mkfifo(path)
+    what = "a folder" if kind == "folder" else "a named pipe"
+    said = f"scores/g002.json is {what}, not a regular file"
+    advice = "`chatmatch run` refuses this run directory for it: move scores/g002.json out"
+    r = run_cli("rank", str(run))
+    assert r.returncode == 0 and said in r.stderr and advice in r.stderr, r.stderr
+    r = run_cli("run", str(tmp_path / "t.yaml"), "--out", str(run), "--yes")
+    assert r.returncode == 2 and said in r.stderr and advice in r.stderr, r.stderr
+    assert path.is_dir() if kind == "folder" else path.is_fifo()
