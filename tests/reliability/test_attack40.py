@@ -222,3 +222,19 @@ def test_a_score_record_that_is_not_a_file_is_named_and_run_says_the_same(tmp_pa
     r = run_cli("run", str(tmp_path / "t.yaml"), "--out", str(run), "--yes")
     assert r.returncode == 2 and said in r.stderr and advice in r.stderr, r.stderr
     assert path.is_dir() if kind == "folder" else path.is_fifo()
+
+
+def test_damaged_result_lines_are_named_in_plain_words(tmp_path):
+    """2.6: the reasons were Python internals ('record', 'list indices must be integers or
+    slices, not str') and every line was said to name "that game"."""
+    run = _scored_run(tmp_path)
+    with open(run / "results.jsonl", "ab") as fh:
+        fh.write(b'{}\n\x00\x01binary\xff\n[1,2]\n')
+    r = run_cli("rank", str(run))
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    said = [x for x in r.stderr.splitlines() if "damaged result line" in x]
+    assert len(said) == 3 and all("it names no game, and `chatmatch run` removes it" in x
+                                  for x in said), said
+    assert "(not a result record: no 'record' and 'sha256')" in said[0]
+    assert "(not JSON: torn or edited)" in said[1]
+    assert "list indices" not in r.stderr and "('record')" not in r.stderr
