@@ -238,3 +238,18 @@ def test_damaged_result_lines_are_named_in_plain_words(tmp_path):
     assert "(not a result record: no 'record' and 'sha256')" in said[0]
     assert "(not JSON: torn or edited)" in said[1]
     assert "list indices" not in r.stderr and "('record')" not in r.stderr
+
+
+def test_a_bot_added_to_a_spent_budget_is_named(tmp_path):
+    """1.5: a bot added to a league whose budget is spent played no game and was listed last
+    without a word."""
+    base = ("name: b\nexchanges: 1\nseed: 1\nscoring: {dimensions: [proactivity]}\n"
+            "schedule: {method: swiss, games: 4}\nbots: [eliza, echo, canned")
+    (tmp_path / "a.yaml").write_text(base + "]\n")
+    (tmp_path / "b.yaml").write_text(base + ", random-line]\n")
+    out = str(tmp_path / "run")
+    assert run_cli("run", str(tmp_path / "a.yaml"), "--out", out, "--yes").returncode == 0
+    r = run_cli("run", str(tmp_path / "b.yaml"), "--out", out, "--yes")
+    assert r.returncode == 0
+    assert ("note: the game budget (schedule.games: 4) is spent, so random-line play(s) no "
+            "game") in r.stderr and "raise schedule.games" in r.stderr, r.stderr
