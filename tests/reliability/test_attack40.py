@@ -253,3 +253,15 @@ def test_a_bot_added_to_a_spent_budget_is_named(tmp_path):
     assert r.returncode == 0
     assert ("note: the game budget (schedule.games: 4) is spent, so random-line play(s) no "
             "game") in r.stderr and "raise schedule.games" in r.stderr, r.stderr
+
+
+def test_edited_play_settings_of_the_stored_config_are_named_before_the_games(tmp_path):
+    """Found re-attacking the shape check: exchanges edited in RUN/config.yaml made every
+    game "cut short, or copied from a run with other exchanges?"; the edit is named first."""
+    run = _scored_run(tmp_path)
+    cfg = run / "config.yaml"
+    cfg.write_text(cfg.read_text().replace("exchanges: 2", "exchanges: 5"))
+    r = run_cli("rank", str(run))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "config.yaml: its play settings (bots, seed utterances, exchanges, seed) were edited " \
+        "after `chatmatch run` wrote it" in r.stderr.splitlines()[0], r.stderr
