@@ -8,7 +8,8 @@ Per question (overall, then each dimension asked):
   pair that met, as ``ranking.bt`` does), with the win rate beside it;
 - **intervals**: a cluster bootstrap over items (an item is drawn with all its judgements,
   since the judgements of one game by several people are not independent), seeded; the
-  percentile interval of each bot's strength and rank, and of Kendall's tau;
+  percentile interval of each bot's strength and rank, and of Kendall's tau, widened
+  where needed to hold the estimate itself;
 - **agreement with chatmatch**: Kendall tau-b and Spearman rho (:func:`compare`, exact
   p-values for few bots) between chatmatch's ranking (overall: the run's method; a
   dimension: games won on that dimension) and the human strengths; the tau interval covers
@@ -201,9 +202,15 @@ def _fit(games: Sequence[tuple[str, str, float]], bots: Sequence[str]) -> dict[s
     return {b: round(v, 6) + 0.0 for b, v in fit_bt(games, bots, PRIOR).items()}
 
 
-def _interval(values: Sequence[float] | np.ndarray, ci: float) -> tuple[float, float]:
+def _interval(values: Sequence[float] | np.ndarray, ci: float,
+              point: float) -> tuple[float, float]:
+    """The percentile interval of ``values``, widened to hold ``point`` (the estimate on
+    all the judgements): with few bots tau takes few values, and a percentile of them can
+    fall short of the point, which an interval around it must never do."""
     lo, hi = np.percentile(values, [(1 - ci) / 2 * 100, (1 + ci) / 2 * 100])
-    return float(lo), float(hi)
+    if math.isnan(point):
+        return float(lo), float(hi)
+    return min(float(lo), point), max(float(hi), point)
 
 
 def question_result(question: str, judgements: Sequence[Judgement],
@@ -220,9 +227,10 @@ def question_result(question: str, judgements: Sequence[Judgement],
     rows = []
     for b in sorted(bots, key=lambda b: (ranks[b], b)):
         k = bots.index(b)
-        s_lo, s_hi = (math.nan, math.nan) if boots is None else _interval(boots[:, k], ci)
+        s_lo, s_hi = (math.nan, math.nan) if boots is None else _interval(boots[:, k], ci,
+                                                                           strengths[b])
         r_lo, r_hi = ((ranks[b], ranks[b]) if boot_ranks is None
-                      else _interval(boot_ranks[:, k], ci))
+                      else _interval(boot_ranks[:, k], ci, ranks[b]))
         n, won, tied, lost = tally[b]
         rows.append(HumanRow(b, ranks[b], int(n), won, int(tied), lost, strengths[b], s_lo, s_hi,
                              int(math.floor(r_lo)), int(math.ceil(r_hi))))
@@ -247,7 +255,7 @@ def _against(label: str, system: Mapping[str, float] | None, lower_better: bool,
     sys_side = np.array([-system[b] if lower_better else system[b] for b in agreement.bots])
     taus = tau_b_rows(values[:, [order.index(b) for b in agreement.bots]], sys_side)
     taus = taus[~np.isnan(taus)]
-    return agreement, (_interval(list(taus), ci) if len(taus) else None)
+    return agreement, (_interval(list(taus), ci, agreement.tau.value) if len(taus) else None)
 
 
 def summarize(judgements: Sequence[Judgement], bots: Sequence[str], method: str,

@@ -13,7 +13,8 @@ from chatmatch.analysis.agreement import dimension_wins, few_bots_note
 from chatmatch.analysis.report import _e, _table
 from chatmatch.annotate.agreement import AnnotationSummary, QuestionResult, summarize
 from chatmatch.annotate.store import FIELDS, AnnotationStore, Judgement
-from chatmatch.common.tables import render_table
+from chatmatch.common.tables import line_up_ranks, render_table
+from chatmatch.ranking.base import rank_labels
 from chatmatch.common.display import csv_text
 from chatmatch.errors import ChatmatchError
 from chatmatch.rundir.store import atomic_write
@@ -43,7 +44,8 @@ def _f(v: float, signed: bool = True) -> str:
 
 
 def _interval(iv: tuple[float, float] | None) -> str:
-    return "n/a" if iv is None else f"[{iv[0]:+.2f}, {iv[1]:+.2f}]"
+    """A tau interval, with the digits of its point (:meth:`Correlation.fmt`)."""
+    return "n/a" if iv is None else f"[{iv[0]:+.3f}, {iv[1]:+.3f}]"
 
 
 def headline(s: AnnotationSummary) -> str:
@@ -53,9 +55,11 @@ def headline(s: AnnotationSummary) -> str:
 
 
 def ranking_rows(q: QuestionResult) -> list[list[object]]:
-    return [[r.rank, r.bot, r.judged, f"{r.won:g}", r.tied, f"{r.lost:g}", f"{r.win_rate:.2f}",
+    """The human ranking's rows; a shared rank marked ``2=`` as in every ranking table."""
+    labels = rank_labels([r.rank for r in q.rows])
+    return [[label, r.bot, r.judged, f"{r.won:g}", r.tied, f"{r.lost:g}", f"{r.win_rate:.2f}",
              _f(r.strength), f"[{_f(r.low)}, {_f(r.high)}]", f"[{r.rank_low}, {r.rank_high}]"]
-            for r in q.rows]
+            for label, r in zip(labels, q.rows)]
 
 
 RANK_HEADS = ["rank", "bot", "judged", "won", "can't tell", "lost", "win rate", "strength",
@@ -81,7 +85,7 @@ def summary_text(s: AnnotationSummary) -> str:
     overall = s.questions[0]
     out = [f"Human judgements: {headline(s)} ({s.source})", "",
            "Human ranking (overall; Bradley-Terry over judgements, can't tell = half a win each)",
-           render_table(RANK_HEADS, ranking_rows(overall)), "",
+           render_table(RANK_HEADS, line_up_ranks(ranking_rows(overall))), "",
            f"Agreement: {s.method} vs the annotators",
            render_table(AGREE_HEADS, agreement_rows(s)),
            f"tau: chatmatch's ranking (overall: {s.method}; a dimension: games won on it) vs the "

@@ -12,6 +12,7 @@ from chatmatch.cli.table import ranking_table
 from chatmatch.common.tables import render_table
 from chatmatch.ranking import RANKERS
 from chatmatch.run.rerank import rerank, run_seed_spread
+from chatmatch.run.storedrun import Run
 from chatmatch.run.seedtables import category_json, category_text, rank_by_category
 
 if TYPE_CHECKING:
@@ -54,7 +55,8 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
             click.echo(f"{name:12s} {RANKERS.meta(name).get('description', '')}")
         return
     ties = {k: v for k, v in (("rule", tie_rule), ("break_by", tie_break)) if v}
-    ranking, warnings = rerank(run_dir, method=method, shuffles=shuffles, seed=seed,
+    run = Run.load(run_dir)
+    ranking, warnings = rerank(run, method=method, shuffles=shuffles, seed=seed,
                                points=wtl, save=save, ties=ties or None)
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
@@ -71,7 +73,7 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
             doc["seed_categories"] = category_json(per)
         click.echo(json.dumps(doc, indent=2))
         return
-    click.echo(ranking_table(ranking))
+    click.echo(ranking_table(ranking, refusing=run.store.refusing))
     if per:
         title, heads, rows = category_text(ranking, per)
         click.echo(f"\n{title}\n{render_table(heads, rows)}")

@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import click
 
-from chatmatch.common.tables import render_table
+from chatmatch.common.tables import line_up_ranks, render_table
 from chatmatch.ranking import Ranking
+from chatmatch.rundir.integrity import unfinished
 
 
-def ranking_table(r: Ranking, marks: dict[str, str] | None = None) -> str:
-    """``marks``: text put after a bot's name (e.g. forfeits over the limit)."""
+def ranking_table(r: Ranking, marks: dict[str, str] | None = None,
+                  refusing: Sequence[str] = ()) -> str:
+    """``marks``: text put after a bot's name (e.g. forfeits over the limit); ``refusing``:
+    the stored games for which ``chatmatch run`` refuses the run directory (the footer of
+    an unfinished ranking says so instead of "run again")."""
     headers, rows = r.leaderboard()
     marks = marks or {}
     rows = [[rank, f"{bot} {marks[bot]}" if bot in marks else bot, *rest]
             for rank, bot, *rest in rows]
-    if any(str(row[0]).endswith("=") for row in rows):  # shared ranks: "2=" lines up with "1 "
-        cells = [str(row[0]) if str(row[0]).endswith("=") else f"{row[0]} " for row in rows]
-        width = max(len(headers[0]), *(len(c) for c in cells))
-        rows = [[c.rjust(width), *row[1:]] for c, row in zip(cells, rows)]
+    rows = line_up_ranks(rows, headers[0])  # shared ranks: "2=" lines up with "1 "
     title = f"Ranking by {r.method}"
     if r.method == "trueskill":
         m = r.meta
@@ -29,7 +30,7 @@ def ranking_table(r: Ranking, marks: dict[str, str] | None = None) -> str:
         title += f" (win/tie/loss = {r.meta.get('win'):g}/{r.meta.get('tie'):g}/{r.meta.get('loss'):g})"
     foot = f"based on {r.games} game(s)"
     if not r.complete:
-        foot += f" of {r.expected_games} scheduled: INCOMPLETE, run again to finish"
+        foot += f" of {r.expected_games} scheduled: INCOMPLETE, {unfinished(refusing)}"
     return f"{title}\n{render_table(headers, rows)}\n{foot}"
 
 

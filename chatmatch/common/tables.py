@@ -37,3 +37,14 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], left: in
                       for i, (c, w) in enumerate(zip(r, widths)))
             for r in cells]
     return "\n".join([line, sep, *body])
+
+
+def line_up_ranks(rows: Sequence[Sequence[Any]], header: str = "rank") -> list[list[Any]]:
+    """``rows`` whose first cell is a rank label (``2=`` for a shared rank, as
+    :func:`chatmatch.ranking.base.rank_labels` makes them), padded so that the digits of
+    ``1`` and ``2=`` line up (right-aligned under ``header``)."""
+    if not any(str(row[0]).endswith("=") for row in rows):
+        return [list(row) for row in rows]
+    cells = [str(row[0]) if str(row[0]).endswith("=") else f"{row[0]} " for row in rows]
+    width = max(len(header), *(len(c) for c in cells))
+    return [[c.rjust(width), *row[1:]] for c, row in zip(cells, rows)]

@@ -1,11 +1,11 @@
 """What a tournament file is checked for beyond its schema, with the file and line of the
-problem: a bot name given twice (alike once folded), a secret written in a bot's params,
-and seed utterances too long to be opening lines.
+problem: a bot name given twice (alike once folded), a secret written in a bot's params or
+anywhere else in the file, and seed utterances too long to be opening lines.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from chatmatch.common.yamlloc import LocatedYaml
 from chatmatch.endpoints.safety import credential_header, redact
@@ -97,3 +97,33 @@ def check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None
                 "with params.api_key_env, e.g. `api_key_env: OPENAI_API_KEY`",
                 file=located.file, line=located.line_of(("bots", i, "params", *key)),
                 path=f"bots.{i}.{bad[0]}")
+    for where, text in _strings(data, ()):
+        if not _own_check(where) and any(redact(w) != w for w in text.split()):
+            raise ConfigError(
+                "holds a word that looks like an API key or password (sk-..., key=..., "
+                "user:password@...), and the whole file is copied into the run directory's "
+                "config.yaml; remove it: a key comes only from an environment variable, named "
+                "with params.api_key_env", file=located.file, line=located.line_of(where),
+                path=".".join(map(str, where)))
+
+
+def _own_check(where: tuple[Any, ...]) -> bool:
+    """A bot's ``base_url`` and ``extra_headers`` have their own checks and messages
+    (chatmatch.endpoints.safety)."""
+    return len(where) >= 4 and where[0] == "bots" and where[2] == "params" \
+        and where[3] in ("base_url", "extra_headers")
+
+
+def _strings(node: Any, where: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """Every text of the file (keys included) with its path: free text (a persona, a
+    description, a stop word, a seed utterance, a bot name) is copied to config.yaml too."""
+    if isinstance(node, str):
+        yield where, node
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            if isinstance(k, str):
+                yield where, k
+            yield from _strings(v, (*where, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _strings(v, (*where, i))

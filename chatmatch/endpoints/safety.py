@@ -62,9 +62,10 @@ def check_base_url(url: str) -> str:
                          "write it as http://HOST:PORT/v1")
     found = url_secrets(url)
     if found:
-        raise ValueError(f"parameter 'base_url' holds {found}; it would be written to "
-                         "config.yaml and the run directory; put the key in an environment "
-                         "variable and name it with params.api_key_env")
+        raise ValueError(f"parameter 'base_url' holds {found}; credentials in a URL are "
+                         "refused, since the URL is written to config.yaml and the run "
+                         "directory: remove them from it (http://HOST:PORT/v1), put the key in "
+                         "an environment variable and name it with params.api_key_env")
     return f"{scheme.lower()}://{rest}".rstrip("/")  # schemes are case-insensitive (RFC 3986)
 
 
@@ -84,7 +85,7 @@ def url_secrets(url: str) -> str | None:
     server or a proxy could read a key from is checked the same way."""
     parts = urlsplit(url)
     if parts.username is not None or parts.password is not None:
-        return f"a user name or password ({parts.hostname})"
+        return "a user name or password (the 'user:password@' part before its host)"
     pieces = [("its path", seg) for seg in unquote(parts.path).split("/")]
     pieces += [("its query", parts.query), ("its #fragment", parts.fragment)]
     for where, piece in pieces:

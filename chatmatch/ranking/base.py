@@ -86,10 +86,19 @@ class Ranking:
         columns; a value the method did not compute is "". The terminal table and the HTML
         report both render this."""
         heads = [h for h, _ in self.rows[0].columns()] if self.rows else []
-        shared = {r.rank for r in self.rows if sum(o.rank == r.rank for o in self.rows) > 1}
-        rows = [[f"{r.rank}=" if r.rank in shared else str(r.rank) if shared else r.rank, r.bot,
-                 *("" if v is None else v for _, v in r.columns())] for r in self.rows]
+        labels = rank_labels([r.rank for r in self.rows])
+        rows = [[label, r.bot, *("" if v is None else v for _, v in r.columns())]
+                for label, r in zip(labels, self.rows)]
         return ["rank", "bot", *heads], rows
+
+
+def rank_labels(ranks: Sequence[int]) -> list[int | str]:
+    """Ranks as every table of chatmatch shows them: a rank two or more bots share is
+    marked ``2=``; the ranks as they are when none is shared."""
+    shared = {r for r in ranks if list(ranks).count(r) > 1}
+    if not shared:
+        return list(ranks)
+    return [f"{r}=" if r in shared else str(r) for r in ranks]
 
 
 def _fmt(v: Any) -> Any:

@@ -22,6 +22,7 @@ from typing import Any, Sequence
 from chatmatch.adapters import identity_params
 from chatmatch.config.tournament import TournamentConfig
 from chatmatch.errors import ChatmatchError, RunDirError
+from chatmatch.play.pairing import make_rounds
 from chatmatch.play.schedule import ScheduledGame, league_games
 from chatmatch.records import Manifest
 from chatmatch.rundir.store import RunDir
@@ -121,6 +122,7 @@ def plan_league(store: RunDir, cfg: TournamentConfig, stored: StoredSetup | None
     manifest = read_manifest(store, stored)  # an older format upgraded
     if not manifest.is_tournament:
         return League(names, len(names), names)  # run.prepare refuses it as another setup
+    check_same_name(store, manifest.name, cfg.name)
     roster, founders, retired = _stored(manifest, store)
     if manifest.play_fingerprint == cfg.play_fingerprint():
         return League(roster, founders, names, retired)
@@ -148,6 +150,19 @@ def _check_same_league(store: RunDir, old: TournamentConfig, cfg: TournamentConf
     if changed:
         what = "; ".join(change(k, before.get(k), after.get(k)) for k in changed)
         raise RunDirError(refusal(store, f"changed: {what}"))
+
+
+def check_same_name(store: RunDir, stored: str | None, name: str) -> None:
+    """Refuse a run directory that holds the run of a tournament of another name (two
+    names can give one default folder: ``runs/`` keeps only letters, digits, ``-``, ``_``
+    and ``.`` of a name, so "\U0001f600 cup" and "\U0001f642 cup" both give ``runs/cup``).
+    ``stored``: the name the directory records (None: not recorded, not checked)."""
+    if stored is None or stored == name:
+        return
+    raise RunDirError(f"{store.path} holds the run of tournament {stored!r}, not of {name!r} "
+                      "(two names can give the same default folder); two tournaments never "
+                      "share a run directory: set output_dir in the YAML or pass --out NEW_DIR, "
+                      f"or name the tournament {stored!r} again to go on with that run")
 
 
 def refusal(store: RunDir, what: str) -> str:
@@ -194,3 +209,24 @@ def stored_schedule(store: RunDir, manifest: Manifest, stored: StoredSetup) -> l
         return league_games(roster, founders, cfg.seed_plan, cfg.seed)
     except (RunDirError, ValueError):
         return None
+
+
+def stored_expected_games(store: RunDir, manifest: Manifest, stored: StoredSetup) -> int | None:
+    """The games the stored run's schedule has in all, worked out from its ``config.yaml``
+    and league record as ``chatmatch run`` works it out (the active bots' games, under a
+    budget the budget, plus kept retired bots' games that were played); None when the
+    setup cannot be read (the manifest's count is then all there is)."""
+    cfg = stored.tournament if manifest.is_tournament else None
+    if cfg is None:
+        return None
+    try:
+        roster, founders, retired = _stored(manifest, store)
+        if not set(cfg.bot_names) <= set(roster):
+            return None
+        league = League(roster, founders, tuple(cfg.bot_names), retired)
+        schedule = league.active_games(cfg)
+        ranked = league.ranked_games(cfg, cfg.schedule.retired == "keep", list(store.transcript_ids()))
+        rounds = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed)
+    except (RunDirError, ValueError):
+        return None
+    return len(ranked) - len(schedule) + rounds.total

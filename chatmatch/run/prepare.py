@@ -16,7 +16,7 @@ from typing import Any
 
 from chatmatch.config.tournament import TournamentConfig, config_data
 from chatmatch.errors import RunDirError
-from chatmatch.run.league import change, refusal
+from chatmatch.run.league import change, check_same_name, refusal
 from chatmatch.run.migrations import read_manifest
 from chatmatch.records import GameResult, Manifest
 from chatmatch.run.plan import RunPlan
@@ -37,7 +37,7 @@ def prepare(plan: RunPlan, have: dict[str, Transcript], results: dict[str, GameR
     if not store.exists() and looks_like_run(store.path):  # the manifest was deleted
         return _rebuild(plan, fresh, have, results, allow_failures_change)
     if not store.exists():
-        check_stored_games(store, plan.league.all_games(cfg), have, results)
+        check_stored_games(store, plan.league.all_games(cfg), cfg.exchanges, have, results)
         store.path.mkdir(parents=True, exist_ok=True)
         manifest = fresh.noted("created")
         store.write_config(plan.config_text)
@@ -55,9 +55,10 @@ def _rebuild(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
         raise RunDirError(f"{store.path}: manifest.json is missing and config.yaml is "
                           "unreadable, so its games cannot be matched to a tournament; "
                           "restore manifest.json, or start a new run with --out NEW_DIR")
+    check_same_name(store, old_setup.name, cfg.name)
     if old_setup.play_fingerprint() != fresh.play_fingerprint:
         raise RunDirError(_another_setup(store, plan.stored, cfg))
-    check_stored_games(store, plan.league.all_games(cfg), have, results)
+    check_stored_games(store, plan.league.all_games(cfg), cfg.exchanges, have, results)
     check_failures(store, old_setup.failures, cfg.failures, len(have), allow_failures_change)
     # the old scores cannot be trusted without the manifest: score every game again
     manifest = fresh.replace(scoring_fingerprint=None).noted("manifest_rebuilt", games=len(have))
@@ -74,7 +75,7 @@ def _resume(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
     if old.play_fingerprint != fresh.play_fingerprint:
         old = _regrouped(plan, old, fresh)
     old = plan.league.stamp(old, cfg.schedule.retired == "keep")
-    check_stored_games(store, plan.league.all_games(cfg), have, results)
+    check_stored_games(store, plan.league.all_games(cfg), cfg.exchanges, have, results)
     changed_failures = check_failures(store, plan.stored.failures, cfg.failures, len(have),
                                       allow_failures_change, as_written=True)
     if old.config_sha256 != plan.config_sha256:  # e.g. ranking or scoring settings changed

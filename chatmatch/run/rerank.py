@@ -27,10 +27,12 @@ def parse_points(text: str) -> PointsRule:
         raise ChatmatchError(f"--points: {text!r}: {validation_message(exc, path=True)}") from None
 
 
-def rerank(run_dir: str | Path, *, method: str | None = None, shuffles: int | None = None,
+def rerank(run_dir: str | Path | Run, *, method: str | None = None, shuffles: int | None = None,
            seed: int | None = None, points: str | None = None,
            save: bool = False, ties: dict[str, str] | None = None) -> tuple[Ranking, list[str]]:
-    run = Run.load(run_dir)
+    """The stored run ``run_dir`` (or a :class:`Run` already loaded) ranked with the
+    command line's overrides, and the warnings of its loading and ranking."""
+    run = run_dir if isinstance(run_dir, Run) else Run.load(run_dir)
     rcfg = ranking_config(run, method=method, shuffles=shuffles, points=points, ties=ties)
     r = run.rank(config=rcfg, seed=seed, expected_games=run.manifest.expected_games)
     warnings = list(run.store.warnings)

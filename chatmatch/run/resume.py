@@ -26,7 +26,7 @@ from chatmatch.errors import RunDirError
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.records import GameResult
 from chatmatch.run.migrations import timeout_got_its_default
-from chatmatch.rundir.integrity import RunRules, Scheduled, game_problem, refused
+from chatmatch.rundir.integrity import RunRules, Scheduled, game_problem, refuses
 from chatmatch.rundir.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.transcript import Transcript
 
@@ -86,27 +86,29 @@ def looks_like_run(path: Path, entries: set[str] | None = None) -> bool:
     return {"config.yaml", "transcripts"} <= entries and entries <= RUN_ENTRIES
 
 
-def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame],
+def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame], exchanges: int,
                        transcripts: Mapping[str, Transcript], results: Mapping[str, GameResult]) -> None:
     """Every stored game must be a game of this schedule, between the same players, from
-    the same seed utterance, in a regular file: the check every reader of the run makes
+    the same seed utterance, of the game's shape (``exchanges``), in a regular file: the
+    check every reader of the run makes
     (:func:`chatmatch.rundir.integrity.game_problem`), with the same words; a reader
     ignores such a game, ``chatmatch run`` refuses the directory (it never replaces a file
     it cannot place in the schedule, nor a special file)."""
-    rules = schedule_rules(schedule)
+    rules = schedule_rules(schedule, exchanges=exchanges)
     for gid in sorted(store.transcript_ids() | set(transcripts) | set(results)):
         bad = game_problem(gid, store, rules)
-        if bad is not None and bad[1] == refused(gid):
+        if bad is not None and refuses(bad[1]):
             raise RunDirError(f"{store.path}: {bad[0]}; {bad[1]}")
 
 
 def schedule_rules(schedule: Iterable[ScheduledGame] | None,
-                   scoring_fingerprint: str | None = None) -> RunRules:
-    """The :class:`RunRules` of a run with ``schedule`` (None: not checked) and the
-    scoring setup ``scoring_fingerprint`` (None: not checked)."""
+                   scoring_fingerprint: str | None = None,
+                   exchanges: int | None = None) -> RunRules:
+    """The :class:`RunRules` of a run with ``schedule`` (None: not checked), the scoring
+    setup ``scoring_fingerprint`` and games of ``exchanges`` exchanges (None: not checked)."""
     games = None if schedule is None else {
-        g.game_id: Scheduled(g.players, g.seed_utterance) for g in schedule}
-    return RunRules(scoring_fingerprint, games)
+        g.game_id: Scheduled(g.players, g.seed_utterance, g.random_seed) for g in schedule}
+    return RunRules(scoring_fingerprint, games, None if exchanges is None else 2 * exchanges)
 
 
 #: ``failures`` keys that change what is reported, not what is played

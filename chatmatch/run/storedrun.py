@@ -19,7 +19,7 @@ from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import RESCORE, game_problem, record_problem
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedsetup import READ_ERRORS, StoredSetup
-from chatmatch.run.league import stored_schedule
+from chatmatch.run.league import stored_expected_games, stored_schedule
 from chatmatch.run.migrations import read_manifest
 from chatmatch.run.resume import schedule_rules
 from chatmatch.transcript import Transcript
@@ -46,6 +46,9 @@ class Run:
         store = RunDir(Path(path))
         setup = StoredSetup(store.path)
         manifest = read_manifest(store, setup)  # an older format upgraded (in memory)
+        expected = stored_expected_games(store, manifest, setup)
+        if expected is not None:  # the schedule's count, not a number the manifest was edited to
+            manifest = manifest.replace(expected_games=expected)
         cfg_path = setup.path
         try:
             raw = setup.document()
@@ -66,7 +69,12 @@ class Run:
             ranking = settings.ranking if settings else RankingConfig.model_validate(raw.get("ranking", {}))
         except (ValueError, TypeError) as exc:  # ValueError: pydantic's ValidationError
             raise RunDirError(f"{cfg_path}: {validation_message(exc, 'ranking')}") from None
-        store.rules = schedule_rules(stored_schedule(store, manifest, setup), manifest.scoring_fingerprint)
+        played = setup.tournament if manifest.is_tournament else None
+        edited = _scoring_edited(manifest, setup)
+        if edited is not None:
+            store.warnings.append(edited)
+        store.rules = schedule_rules(stored_schedule(store, manifest, setup), manifest.scoring_fingerprint,
+                                     played.exchanges if played is not None else None)
         results = tuple(sorted(store.results().values(), key=lambda r: r.game_id))
         if manifest.roster:  # a league that grew: retired bots' games stay on disk, unranked
             results = tuple(r for r in results if set(r.players) <= set(bots))
@@ -129,6 +137,28 @@ class Run:
                     list(self.bots if bots is None else bots), cfg,
                     self.seed if seed is None else seed, method=method,
                     expected_games=expected_games)
+
+
+def _scoring_edited(manifest: Manifest, setup: StoredSetup) -> str | None:
+    """A warning when ``config.yaml`` was edited after ``chatmatch run`` wrote it (its
+    sha256 is not the manifest's) in its play settings (the stored games are then checked
+    against settings they were not played with) or its scoring settings (the stored points
+    were made with the settings the run had, and a reader does not score again)."""
+    cfg = setup.tournament
+    if manifest.config_sha256 is None or setup.sha256 in (None, manifest.config_sha256) \
+            or cfg is None:
+        return None
+    if manifest.play_fingerprint is not None and cfg.play_fingerprint() != manifest.play_fingerprint:
+        return (f"{setup.path}: its play settings (bots, seed utterances, exchanges, seed) were "
+                "edited after `chatmatch run` wrote it, so the stored games are checked against "
+                "settings they were not played with; restore it (`chatmatch run` on the "
+                "tournament YAML with --out writes it again)")
+    if cfg.scoring_fingerprint() == manifest.scoring_fingerprint:
+        return None
+    return (f"{setup.path}: its scoring settings were edited after `chatmatch run` wrote it; "
+            "the points shown are those the games were scored with, not what the file now "
+            f"says; `chatmatch run {setup.path} --out {setup.path.parent}` scores every game "
+            "again with it (to change a setting, edit the tournament YAML and run it)")
 
 
 def _raw_weights(raw: dict[str, Any], dims: list[str], cfg_path: Path) -> dict[str, float]:

@@ -12,6 +12,7 @@ by the same object: make one per run directory and hand it to every reader.
 
 from __future__ import annotations
 
+import hashlib
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,13 @@ class StoredSetup:
         if isinstance(doc, BaseException):
             raise doc
         return doc
+
+    @cached_property
+    def sha256(self) -> str | None:
+        """The sha256 of the file as stored (the manifest's ``config_sha256`` when
+        ``chatmatch run`` wrote it); None when unreadable."""
+        text = self._text
+        return None if isinstance(text, BaseException) else hashlib.sha256(text.encode()).hexdigest()
 
     @cached_property
     def data(self) -> dict[str, Any] | None:

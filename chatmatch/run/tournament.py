@@ -136,7 +136,8 @@ class _Run:
         """Stage 1, prepare/resume: check the run directory against the plan, write or
         update its manifest, forget forfeits to replay; the games to play first."""
         plan, store = self.plan, self.store
-        store.rules = schedule_rules(plan.league.all_games(self.cfg), stored_fingerprint(store, plan.stored))
+        store.rules = schedule_rules(plan.league.all_games(self.cfg), stored_fingerprint(store, plan.stored),
+                                     self.cfg.exchanges)
         self.results = store.results()  # first: what it warns about is not warned again
         self.have = store.transcripts()
         manifest = prepare(plan, self.have, self.results, self.allow_failures_change)

@@ -8,7 +8,10 @@ copied from another run of the same bots (same game ids, another seed or scoring
 has a valid one. So a result line is used only when it agrees with the rest of the run:
 
 * its game is in the run's schedule, and its transcript (``transcripts/GID.jsonl``, a
-  regular file) names the scheduled players and seed utterance;
+  regular file) names the scheduled players and seed utterance, and has the game's shape
+  (:mod:`chatmatch.rundir.shape`: the number of turns ``exchanges`` gives or a recorded
+  forfeit, alternating speakers from the scheduled starter, the scheduled seed turn and
+  random seed);
 * its score record (``scores/GID.json``, written just before the line; the line records
   its sha256 in ``scores_sha256``) names the same game, players, points and raw scores;
 * the score record was made with this run's scoring setup (its ``scoring_fingerprint``,
@@ -26,11 +29,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Protocol
+from typing import Callable, Iterable, Mapping, Protocol, Sequence
 
 from chatmatch.common.safeio import check_regular, why_unreadable
 from chatmatch.records import GameResult, ScoreRecord
 from chatmatch.rundir.resultsfile import dumps
+from chatmatch.rundir.shape import Shape, shape_problem
 
 #: what ``chatmatch run`` does about an ignored game (the end of every warning)
 RESCORE = "`chatmatch run` scores the game again from its transcript"
@@ -39,10 +43,36 @@ REPLACE = "`chatmatch run` plays the game again and replaces the unreadable tran
 DROP = "`chatmatch run` removes the line"
 
 
-def refused(gid: str) -> str:
-    """What ``chatmatch run`` does about a game it cannot take: it refuses the directory."""
-    return (f"`chatmatch run` refuses this run directory for it: move transcripts/{gid}.jsonl "
+def unfinished(refusing: Sequence[str]) -> str:
+    """What a reader says ``chatmatch run`` does about an unfinished run (the end of the
+    ranking's INCOMPLETE footer): it plays the rest, or, when stored games make it refuse
+    the directory (``refusing``: their game ids, :attr:`RunDir.refusing`), it refuses."""
+    if not refusing:
+        return "run again to finish"
+    names = ", ".join(f"transcripts/{g}.jsonl" for g in refusing[:3])
+    more = f" and {len(refusing) - 3} more" if len(refusing) > 3 else ""
+    verb = "is" if len(refusing) == 1 else "are"
+    return (f"`chatmatch run` refuses this run directory until {names}{more} {verb} "
+            "mended or moved out (the warnings above say how)")
+
+
+#: how every refusal of ``chatmatch run`` (:func:`refused`) begins
+REFUSES = "`chatmatch run` refuses this run directory for it"
+
+
+def refused(gid: str, *, scores_only: bool = False) -> str:
+    """What ``chatmatch run`` does about a game it cannot take: it refuses the directory
+    (``scores_only``: only the score record is in the way)."""
+    if scores_only:
+        return (f"{REFUSES}: move scores/{gid}.json out of the run directory (the game is "
+                "then scored again from its transcript)")
+    return (f"{REFUSES}: move transcripts/{gid}.jsonl "
             f"and scores/{gid}.json out of the run directory, or start a new run with --out NEW_DIR")
+
+
+def refuses(action: str) -> bool:
+    """Whether ``action`` (the second part of a game's problem) is a refusal of the directory."""
+    return action.startswith(REFUSES)
 
 
 @dataclass(frozen=True)
@@ -51,17 +81,21 @@ class Scheduled:
 
     players: tuple[str, ...]
     seed_utterance: str
+    #: the game's sampling seed (None: not checked)
+    random_seed: int | None = None
 
 
 @dataclass(frozen=True)
 class RunRules:
     """What this run's stored games must match: its scoring setup (the manifest's
-    ``scoring_fingerprint``) and its schedule (game id -> players and seed utterance).
-    None: not checked (logs scored by ``chatmatch score --out`` have no schedule; a run
-    whose manifest was rebuilt scores every game again)."""
+    ``scoring_fingerprint``), its schedule (game id -> players and seed utterance) and the
+    turns of a complete game (``2 * exchanges``). None: not checked (logs scored by
+    ``chatmatch score --out`` have no schedule; a run whose manifest was rebuilt scores
+    every game again)."""
 
     scoring_fingerprint: str | None = None
     schedule: Mapping[str, Scheduled] | None = None
+    turns: int | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +122,8 @@ class StoredGames(Protocol):
     def transcript_digest(self, game_id: str) -> str | None: ...
     def transcript_header(self, game_id: str) -> Header: ...
     def transcript_problem(self, game_id: str) -> str | None: ...
+    def transcript_shape(self, game_id: str) -> Shape | None: ...
+    def scores_kind(self, game_id: str) -> str | None: ...
 
 
 def schedule_problem(gid: str, head: Header, rules: RunRules) -> str | None:
@@ -159,8 +195,10 @@ def game_problem(gid: str, files: StoredGames, rules: RunRules) -> tuple[str, st
     if head.special:
         return f"transcripts/{gid}.jsonl is {head.problem}", refused(gid)
     if head.holds is not None:  # never replaced: it is another game's only copy
-        return (f"transcripts/{gid}.jsonl holds game {head.holds!r} (renamed or swapped?); "
-                f"name it {head.holds}.jsonl", refused(gid))
+        return _holds_other(gid, head.holds, files), refused(gid)
+    kind = files.scores_kind(gid)
+    if kind is not None:  # a write there fails or replaces it: never done
+        return f"scores/{gid}.json is {kind}, not a regular file", refused(gid, scores_only=True)
     unscheduled = rules.schedule is not None and gid not in rules.schedule
     if head.missing:
         if unscheduled:
@@ -173,7 +211,30 @@ def game_problem(gid: str, files: StoredGames, rules: RunRules) -> tuple[str, st
         return why, refused(gid)
     if head.problem is not None:
         return f"transcripts/{gid}.jsonl cannot be read ({head.problem})", REPLACE
+    shape = files.transcript_shape(gid) if rules.schedule is not None else None
+    if shape is not None and rules.schedule is not None:  # None: unreadable, said elsewhere
+        g = rules.schedule[gid]
+        why = shape_problem(gid, shape, g.players, g.seed_utterance, g.random_seed, rules.turns)
+        if why is not None:
+            return why, refused(gid)
     return None
+
+
+def _holds_other(gid: str, other: str, files: StoredGames) -> str:
+    """Why ``transcripts/GID.jsonl``, which holds game ``other``, cannot be used, and the
+    name it should have when that name is free."""
+    there = files.transcript_header(other)
+    if there.holds == gid:
+        return (f"transcripts/{gid}.jsonl holds game {other!r} and transcripts/{other}.jsonl "
+                f"holds game {gid!r} (swapped?); swap the two file names back")
+    if there.missing:
+        return f"transcripts/{gid}.jsonl holds game {other!r} (renamed?); name it {other}.jsonl"
+    if there.holds is not None:  # renamed round: three or more files
+        return (f"transcripts/{gid}.jsonl holds game {other!r}, and transcripts/{other}.jsonl "
+                f"holds game {there.holds!r} (renamed round?); give each file the name of the "
+                "game in its first line")
+    return (f"transcripts/{gid}.jsonl holds game {other!r}, whose own file "
+            f"transcripts/{other}.jsonl exists (a copy?)")
 
 
 def _line_problem(res: GameResult, digest: str | None, files: StoredGames,
@@ -223,11 +284,11 @@ def stray_transcripts(ids: Iterable[str], files: StoredGames, rules: RunRules,
                       checked: set[str]) -> list[tuple[str, str]]:
     """(game id, warning) per stored transcript (of a game without a result line:
     ``checked`` were warned about already) that ``chatmatch run`` would refuse: not in the
-    schedule, another game's players or seed, or not a regular file."""
+    schedule, another game's players or seed, the wrong shape, or not a regular file."""
     out = []
     for gid in sorted(set(ids) - checked):
         bad = game_problem(gid, files, rules)
-        if bad is not None and bad[1] == refused(gid):
+        if bad is not None and refuses(bad[1]):
             out.append((gid, f"{files.path / 'transcripts' / (gid + '.jsonl')}: ignored game "
                              f"{gid}: {bad[0]}; {bad[1]}"))
     return out

@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -38,10 +39,11 @@ from chatmatch import __version__
 from chatmatch.common.safeio import read_bounded, read_text_bounded
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.records import GameResult, Manifest, ScoreRecord
-from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, read_header,
-                                        stray_transcripts)
+from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, game_problem,
+                                        read_header, refuses, stray_transcripts)
 from chatmatch.rundir.resultsfile import dumps as dumps  # re-exported: readers import them from here
 from chatmatch.rundir.resultsfile import read_result_lines, result_line
+from chatmatch.rundir.shape import Shape
 from chatmatch.records import nan_to_none as nan_to_none  # re-exported (scorelogs)
 from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 
@@ -74,7 +76,14 @@ _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file, fsync it, rename it over ``path``. An
     ``OSError`` (disk full, read-only folder, a file in the way) becomes a one-line
-    :class:`StorageError` naming the path; the old file is left as it was."""
+    :class:`StorageError` naming the path; the old file is left as it was. A path that is
+    a symbolic link, a named pipe, a device or a socket is refused: the rename would
+    replace it (a link or ``/dev/null`` turned into a regular file)."""
+    kind = _not_a_file(path)
+    if kind is not None:
+        raise StorageError(f"{path}: is {kind}, not a regular file; chatmatch writes a new "
+                           "file and renames it into place, which would replace it: give the "
+                           "path of a regular file (or of a new one)")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
@@ -92,6 +101,18 @@ def atomic_write(path: Path, text: str) -> None:
             raise StorageError.from_os_error(exc, path) from None
         raise
     _fsync_dir(path.parent)
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What ``path`` is when it exists and is neither a regular file nor a folder (a folder
+    is refused by the rename itself, with its own message); None otherwise."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    kinds = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
+             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+    return next((what for test, what in kinds if test(mode)), None)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -144,8 +165,13 @@ class RunDir:
     _digests: dict[str, str | None] = field(default_factory=dict, repr=False)
     #: transcript headers read by the last :meth:`results`
     _headers: dict[str, Header] = field(default_factory=dict, repr=False)
+    #: transcript shapes read by the last :meth:`results` (None: unreadable)
+    _shapes: dict[str, Shape | None] = field(default_factory=dict, repr=False)
     #: the games the last :meth:`results` warned about (not warned about again)
     _warned: set[str] = field(default_factory=set, repr=False)
+    #: the games for which the last :meth:`results` found that ``chatmatch run`` refuses
+    #: the directory (:func:`chatmatch.rundir.integrity.unfinished` says so)
+    refusing: list[str] = field(default_factory=list)
 
     # --- paths ---------------------------------------------------------------------------
     @property
@@ -271,6 +297,14 @@ class RunDir:
             self._headers[game_id] = read_header(self.transcript_path(game_id), game_id)
         return self._headers[game_id]
 
+    def transcript_shape(self, game_id: str) -> Shape | None:
+        """The shape of ``transcripts/GID.jsonl`` (read once per :meth:`results`); None when
+        it cannot be read as a transcript."""
+        if game_id not in self._shapes:
+            tr = self._read_transcript(self.transcript_path(game_id))
+            self._shapes[game_id] = None if isinstance(tr, str) else Shape.of(tr)
+        return self._shapes[game_id]
+
     def transcript_problem(self, game_id: str) -> str | None:
         """Why ``transcripts/GID.jsonl`` cannot be read as a transcript (None: it can)."""
         got = self._read_transcript(self.transcript_path(game_id))
@@ -319,6 +353,12 @@ class RunDir:
         text = dumps(record.to_json()) + "\n"
         atomic_write(self.scores_path(record.game_id), text)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def scores_kind(self, game_id: str) -> str | None:
+        """What ``scores/GID.json`` is when it exists but is not a regular file (a folder,
+        a link, a named pipe, a device); None otherwise."""
+        path = self.scores_path(game_id)
+        return "a folder" if path.is_dir() and not path.is_symlink() else _not_a_file(path)
 
     def scores_digest(self, game_id: str) -> str | None:
         """The sha256 of ``scores/GID.json`` as stored, None when it cannot be read."""
@@ -386,7 +426,7 @@ class RunDir:
         (:func:`chatmatch.rundir.integrity.cross_check_results`); the others are counted in
         :attr:`ignored_lines`, each with a warning."""
         self.ignored_lines = 0
-        self._headers = {}
+        self._headers, self._shapes = {}, {}
         lines = list(self._iter_numbered_results())
         trusted, kept, warnings = cross_check_results(lines, self, self.rules)
         keep = set(kept)
@@ -395,6 +435,8 @@ class RunDir:
                                    {res.game_id for _, res, _ in lines})
         self.warnings.extend(warnings + [w for _, w in strays])
         self._warned = {res.game_id for n, res, _ in lines if n not in keep} | {g for g, _ in strays}
+        self.refusing = sorted(g for g in self._warned if (bad := game_problem(g, self, self.rules))
+                               is not None and refuses(bad[1]))
         self.ignored_lines += len(lines) - len(kept)  # untrusted, and older lines of a game
         return trusted
 

@@ -2,7 +2,8 @@
 
 The same SQLite machinery as the perplexity cache (:class:`chatmatch.runtime.lm_cache.
 ValueStore`: WAL journal, safe for several processes and Ray workers at once, a damaged
-file set aside, any failure a miss, never an error, 256 MiB of live data at most) in
+file set aside, a row holding no valid vector (NaN, infinite) dropped and computed again,
+any failure a miss, never an error, 256 MiB of live data at most) in
 ``~/.cache/chatmatch/embeddings/embeddings-v1.sqlite`` (or under ``$CHATMATCH_CACHE_DIR``
 / ``$XDG_CACHE_HOME``). A vector is stored as its float32 bytes, so a value read back is
 bit for bit the one computed; its key is the model folder's content (sha256 of every
@@ -37,6 +38,12 @@ class EmbeddingStore(ValueStore[np.ndarray]):
 
     def _encode(self, value: np.ndarray) -> bytes | None:
         return np.asarray(value, dtype="<f4").tobytes()
+
+    def _valid(self, text: str, value: object) -> bool:
+        """A vector the encoder can make: one dimension, not empty, every number finite (a
+        NaN or infinite row is dropped and computed again, like a bad perplexity)."""
+        return (isinstance(value, np.ndarray) and value.ndim == 1 and value.size > 0
+                and bool(np.isfinite(value).all()))
 
     def _decode(self, blob: Any) -> np.ndarray | object:
         if isinstance(blob, bytes) and blob and len(blob) % 4 == 0:

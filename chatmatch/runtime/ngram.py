@@ -69,8 +69,13 @@ class NgramLM:
 
     @classmethod
     def load(cls, path: Path, *, name: str = "ngram-kn3") -> "NgramLM":
+        """The model saved in ``path``, checked like a trained one (:func:`_check`): a
+        ``ValueError`` for a file whose numbers no training makes (a NaN discount, a
+        negative count), which the caller then trains again."""
         with np.load(path, allow_pickle=False) as data:
-            return cls({k: data[k] for k in data.files}, name=name)
+            arrays = {k: data[k] for k in data.files}
+        _check(arrays)
+        return cls(arrays, name=name)
 
     # --- scoring ---------------------------------------------------------------------------
     def perplexities(self, texts: Sequence[str]) -> list[float | None]:
@@ -104,6 +109,32 @@ class NgramLM:
         p3 = np.where(ctx3 > 0, (np.maximum(c3 - d, 0) + d * n3 * p2) / np.maximum(ctx3, 1), p2)
         out: np.ndarray = np.log(p3)  # numpy types fancy indexing (a["cont1"][w]) as Any
         return out
+
+
+#: the arrays of a model, by kind: counts (whole numbers >= 0) and sorted keys
+_COUNTS = ("tri", "ctx3_sum", "ctx3_types", "cont2", "ctx2_sum", "ctx2_types", "cont1",
+           "cont1_total", "cont1_types")
+_KEYS = ("tri_keys", "ctx3_keys", "cont2_keys")
+
+
+def _check(a: dict[str, np.ndarray]) -> None:
+    """``ValueError`` unless ``a`` holds what :func:`_count_arrays` makes: a discount in
+    (0, 1), integer counts >= 0 (a positive total), sorted integer keys, and per-word arrays
+    as long as the vocabulary."""
+    missing = [k for k in ("vocab", "discount", *_COUNTS, *_KEYS) if k not in a]
+    if missing:
+        raise ValueError(f"n-gram model without {', '.join(missing)}")
+    d = float(a["discount"])
+    if not 0.0 < d < 1.0:  # NaN fails too
+        raise ValueError(f"n-gram discount {d!r} is not in (0, 1)")
+    for k in (*_COUNTS, *_KEYS):
+        if a[k].dtype.kind not in "iu" or (a[k].size and int(a[k].min()) < 0):
+            raise ValueError(f"n-gram array {k} is not made of counts")
+    if any(a[k].size > 1 and bool((np.diff(a[k]) <= 0).any()) for k in _KEYS):
+        raise ValueError("n-gram keys are not sorted")
+    n = len(a["vocab"])
+    if int(a["cont1_total"]) <= 0 or any(len(a[k]) != n for k in ("cont1", "ctx2_sum", "ctx2_types")):
+        raise ValueError("n-gram arrays do not match the vocabulary")
 
 
 def _ids(words: Sequence[str], index: dict[str, int]) -> np.ndarray:
@@ -166,8 +197,8 @@ def chitchat_ngram_lm(directory: Path | None = None) -> NgramLM:
     if path is not None and path.exists():
         try:
             return NgramLM.load(path, name=name)
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            pass  # a damaged cache file (truncated, empty, foreign): train again and overwrite it
+        except (OSError, ValueError, KeyError, TypeError, IndexError, EOFError, zipfile.BadZipFile):
+            pass  # a damaged cache file (truncated, empty, foreign, wrong numbers): train again
     lm = NgramLM.train(chitchat_texts(), name=name)
     try:
         if path is not None:

@@ -29,6 +29,7 @@ from typing import Any, Mapping
 import numpy as np
 from pydantic import Field, ValidationError, model_validator
 
+from chatmatch.common.safeio import read_text_bounded, why_unreadable
 from chatmatch.common.validation import StrictModel, validation_message
 from chatmatch.runtime.errors import ScoringError
 
@@ -166,11 +167,11 @@ def load_model(path: str | Path | None = None) -> LearnedModel:
         text = resources.files("chatmatch.scoring").joinpath(PACKAGED).read_text("utf-8")
         return parse_model(text, f"chatmatch/scoring/{PACKAGED}")
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
+    try:  # the bounded reader: a named pipe would block, /dev/zero fill the memory
+        text = read_text_bounded(p)
     except (OSError, UnicodeDecodeError) as exc:
         raise ScoringError(f"scoring.params.learned.model: {p} cannot be read "
-                           f"({getattr(exc, 'strerror', None) or exc}); give the path of a "
+                           f"({why_unreadable(exc)}); give the path of a "
                            "model file, or leave model out for the shipped one") from None
     return parse_model(text, str(p))
 

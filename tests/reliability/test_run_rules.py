@@ -201,7 +201,8 @@ def test_two_swapped_transcripts_are_named_and_never_scored_or_replaced(runs, tm
     (t / "g001.jsonl").write_bytes(two)
     (t / "g002.jsonl").write_bytes(one)
     said = run_cli("rank", str(run)).stderr
-    assert "transcripts/g001.jsonl holds game 'g002' (renamed or swapped?)" in said, said
+    assert ("transcripts/g001.jsonl holds game 'g002' and transcripts/g002.jsonl holds game "
+            "'g001' (swapped?); swap the two file names back") in said, said
     r = run_cli("run", str(cfg), "--out", str(run))
     assert r.returncode != 0 and "holds game 'g002'" in r.stderr
     assert (t / "g001.jsonl").read_bytes() == two and (t / "g002.jsonl").read_bytes() == one
