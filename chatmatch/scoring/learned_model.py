@@ -42,6 +42,11 @@ FORMAT1_SETTINGS: dict[str, dict[str, Any]] = {
 PACKAGED = "learned_judge.json"
 #: standardised features are clipped to +-CLIP
 CLIP = 5.0
+#: the largest intercept a model file may hold: learn_train fits people's ratings z-scored
+#: (mean 0, sd 1), so its intercept is near 0; a large one would add the same constant to
+#: both sides of every game and push their scores into the tie rule's relative tolerance
+#: (chatmatch.common.numbers.RAW_TIE_REL), turning real differences into ties
+MAX_INTERCEPT = 10.0
 
 
 class EmbeddingReduction(StrictModel):
@@ -91,6 +96,11 @@ class LearnedModel(StrictModel):
             raise ValueError("mean, scale and coef must be finite numbers")
         if any(s <= 0 for s in self.scale):
             raise ValueError("every scale must be > 0")
+        if not abs(self.intercept) <= MAX_INTERCEPT:
+            raise ValueError(f"intercept {self.intercept:g} is outside [-{MAX_INTERCEPT:g}, "
+                             f"+{MAX_INTERCEPT:g}]: the judge predicts people's ratings "
+                             "z-scored (mean 0), so a model written by "
+                             "`python -m chatmatch.validity.learn_train` has an intercept near 0")
         k = len(self.embedding.components) if self.embedding else 0
         emb = [f for f in self.features if f.startswith("emb:")]
         if emb != [f"emb:{i}" for i in range(k)]:

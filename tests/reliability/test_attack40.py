@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from chatmatch.errors import StorageError
+from chatmatch.errors import ChatmatchError, StorageError
 from chatmatch.rundir.store import atomic_write
 from chatmatch.runtime import ngram
 from tests.reliability.helpers import run_cli, tournament_yaml
@@ -265,3 +265,18 @@ def test_edited_play_settings_of_the_stored_config_are_named_before_the_games(tm
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert "config.yaml: its play settings (bots, seed utterances, exchanges, seed) were edited " \
         "after `chatmatch run` wrote it" in r.stderr.splitlines()[0], r.stderr
+
+
+@pytest.mark.parametrize("intercept", [1e5, -11.0])
+def test_a_learned_model_with_a_far_intercept_is_refused_not_a_tie_everywhere(intercept):
+    """The stop-40 attack's 0.2: a model file whose intercept is 1e5 made every game a tie
+    (both sides near 1e5, their difference inside the relative tie tolerance)."""
+    import json
+    from chatmatch.scoring.learned_model import dump_model, load_model, parse_model
+    doc = json.loads(dump_model(load_model()))
+    doc["intercept"] = intercept
+    with pytest.raises(ChatmatchError, match=r"intercept .* is outside \[-10, \+10\]") as exc:
+        parse_model(json.dumps(doc), "m.json")
+    assert "\n" not in str(exc.value)
+    doc["intercept"] = 9.5  # near the bound is still a model
+    assert parse_model(json.dumps(doc), "m.json").intercept == 9.5
