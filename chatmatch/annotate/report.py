@@ -34,7 +34,8 @@ def load_summary(run: Run, *, method: str | None = None, reps: int = 200,
 
 def has_annotations(run: Run) -> bool:
     """Whether the run has an annotations file with at least one judgement."""
-    if not (run.store.path / "annotations.sqlite").is_file():
+    path = run.store.path / "annotations.sqlite"
+    if not path.exists() and not path.is_symlink():  # a pipe or a device: opened, and refused
         return False
     return bool(AnnotationStore.open(run.store.path, create=False).judgements())
 

@@ -1,0 +1,95 @@
+"""The fresh attack of stop 40 on main 66e2754 (/work/notes/s40/attack.md), the second
+helper's share: every path read goes through the one special-file check of
+chatmatch.common.safeio with the true reason (3.7, 3.8, 3.15, 3.18, 3.21; 8.7, 8.8), caches
+whose values are checked like computed ones (7.4, 7.7, 7.9) and messages (8.6, 8.12, 6.11,
+6.17). Each test fails on 66e2754."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from chatmatch.annotate.store import AnnotationsError, AnnotationStore
+from chatmatch.common.safeio import file_problem, folder_problem
+from chatmatch.validity.dstc9 import Dstc9Error, find_files
+from tests.reliability.helpers import run_cli, tournament_yaml
+
+
+def _special(path: Path, kind: str) -> Path:
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    return path
+
+
+REASONS = [("fifo", "a named pipe, not a regular file"), ("zero", "a device, not a regular file")]
+
+
+@pytest.mark.parametrize("kind, reason", REASONS)
+@pytest.mark.parametrize("create", [True, False])
+def test_an_annotations_file_that_is_a_pipe_or_a_device_is_named_so(tmp_path, kind, reason,
+                                                                    create):
+    """3.7, 3.8: annotate said 'disk I/O error; check ... writable' or 'damaged ... .recover',
+    compare 'the annotations file is gone', report nothing."""
+    _special(tmp_path / "annotations.sqlite", kind)
+    with pytest.raises(AnnotationsError, match=f"annotations.sqlite: {reason}; move it away"):
+        AnnotationStore.open(tmp_path, create=create)
+    assert not (tmp_path / "annotations.sqlite").is_file()  # never replaced
+
+
+def test_report_warns_about_an_annotations_pipe(tmp_path):
+    """3.7: `report` said nothing about a named pipe (a garbage file got a warning)."""
+    (tmp_path / "t.yaml").write_text(tournament_yaml(bots=2, exchanges=1, record_timings=False))
+    run = tmp_path / "run"
+    made = run_cli("run", str(tmp_path / "t.yaml"), "--out", str(run), "-q")
+    assert made.returncode == 0, made.stderr
+    _special(run / "annotations.sqlite", "fifo")
+    got = run_cli("report", str(run), "--out", str(tmp_path / "r.html"), timeout=60)
+    assert got.returncode == 0, got.stderr
+    assert "annotations.sqlite: a named pipe, not a regular file" in got.stderr
+
+
+@pytest.mark.parametrize("kind, reason", REASONS)
+def test_validate_names_a_dataset_file_that_is_a_pipe(tmp_path, kind, reason):
+    """3.15: `validate --data D` with D/fed/fed_data.json a FIFO said 'not found'."""
+    (tmp_path / "fed").mkdir()
+    _special(tmp_path / "fed" / "fed_data.json", kind)
+    got = run_cli("validate", "--data", str(tmp_path), "--datasets", "fed", "--ngram-fluency",
+                  timeout=60)
+    assert got.returncode != 0
+    assert f"fed_data.json: {reason}" in got.stderr and "not found" not in got.stderr
+
+
+def test_validate_data_that_is_a_file_says_so(tmp_path):
+    """8.8: `validate --data FILE` said 'no such folder' for an existing file."""
+    f = tmp_path / "base.yaml"
+    f.write_text("name: x\n")
+    got = run_cli("validate", "--data", str(f), "--datasets", "fed", timeout=60)
+    assert got.returncode != 0
+    assert "a file, not a folder" in got.stderr and "no such folder" not in got.stderr
+
+
+def test_dstc9_given_a_file_gives_no_garbled_example(tmp_path, monkeypatch):
+    """8.7: `--dstc9 base.yaml` advised '(e.g. .; see ...': the file's folder, '.'."""
+    monkeypatch.chdir(tmp_path)
+    Path("base.yaml").write_text("name: x\n")
+    with pytest.raises(Dstc9Error) as got:
+        find_files("base.yaml")
+    text = str(got.value)
+    assert text.startswith("base.yaml: a file, not a folder; give --dstc9 the folder")
+    assert "e.g. ." not in text
+
+
+def test_the_one_wording_of_a_path_that_is_not_what_it_should_be(tmp_path):
+    os.mkfifo(tmp_path / "p")
+    (tmp_path / "f").write_text("x")
+    assert file_problem(tmp_path / "f") is None and folder_problem(tmp_path) is None
+    assert file_problem(tmp_path / "p") == "a named pipe, not a regular file"
+    assert file_problem(tmp_path) == "a folder, not a regular file"
+    assert file_problem(tmp_path / "none") == "no such file"
+    assert folder_problem(tmp_path / "p") == "a named pipe, not a folder"
+    assert folder_problem(tmp_path / "f") == "a file, not a folder"
+    assert folder_problem(tmp_path / "none") == "no such folder"
