@@ -93,3 +93,27 @@ def test_the_one_wording_of_a_path_that_is_not_what_it_should_be(tmp_path):
     assert folder_problem(tmp_path / "p") == "a named pipe, not a folder"
     assert folder_problem(tmp_path / "f") == "a file, not a folder"
     assert folder_problem(tmp_path / "none") == "no such folder"
+
+
+@pytest.mark.parametrize("stored", [" ", "\u200b\u00a0", ""])
+def test_a_blank_reply_in_the_reply_cache_is_dropped_and_asked_again(tmp_path, stored):
+    """7.9: a blank reply in RUN/reply_cache.sqlite was served on every retry and every
+    --replay-forfeits: the bot forfeited for ever while its server answered."""
+    from chatmatch.bot import History, Message
+    from chatmatch.play.reply_cache import CachedBot, ReplyCache, turn_key
+    from tests.scripted import CountingBot
+
+    CountingBot.reset()
+    warned: list[str] = []
+    cache = ReplyCache(tmp_path / "reply_cache.sqlite", warned.append)
+    bot = CachedBot(CountingBot(), cache, "ident")
+    history = History(messages=(Message("partner", "hello"),), seed_utterance="hello",
+                      random_seed=3)
+    cache.put_many([(turn_key("ident", history), "x", "fine")])
+    assert cache._db is not None
+    cache._db.execute("UPDATE replies SET reply=?", (stored,))  # a damaged row
+    got = bot.reply(history)
+    assert got.strip() and CountingBot.calls == 1  # the bot was asked
+    assert any("dropped 1 stored reply with nothing visible" in w for w in warned)
+    assert cache.get_many([turn_key("ident", history)]) == {turn_key("ident", history): got}
+    CountingBot.reset()
