@@ -117,3 +117,25 @@ def test_a_blank_reply_in_the_reply_cache_is_dropped_and_asked_again(tmp_path, s
     assert any("dropped 1 stored reply with nothing visible" in w for w in warned)
     assert cache.get_many([turn_key("ident", history)]) == {turn_key("ident", history): got}
     CountingBot.reset()
+
+
+def test_export_to_a_named_pipe_is_refused_not_replaced(tmp_path):
+    """3.11: `compare --annotations --export p.jsonl` replaced the FIFO p.jsonl by a file
+    (its reader got nothing)."""
+    from chatmatch.annotate.report import export
+    from chatmatch.errors import ChatmatchError
+
+    fifo = tmp_path / "p.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(ChatmatchError, match="named pipe"):
+        export([], fifo, tmp_path / "annotations.sqlite")
+    assert Path(fifo).is_fifo()
+
+
+@pytest.mark.parametrize("kind, reason", REASONS)
+def test_view_human_names_a_pipe_or_a_device(tmp_path, kind, reason):
+    """3.21: `view --human FIFO` said 'no such file' (report/plot/analyze: 'a named pipe')."""
+    human = _special(tmp_path / "h.yaml", kind)
+    got = run_cli("view", str(tmp_path), "--human", str(human), "--port", "0", timeout=60)
+    assert got.returncode == 2
+    assert f"h.yaml: {reason}" in got.stderr and "no such file" not in got.stderr
