@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from chatmatch.common.validation import StrictModel, validation_message
-from chatmatch.config.names import check_name
+from chatmatch.config.names import check_name, look_alike, look_alike_text
 
 
 class SeedSet(StrictModel):
@@ -34,6 +34,9 @@ class SeedSet(StrictModel):
                     raise ValueError(f"utterance {s!r} is in two categories ({seen[s]}, {name}); "
                                      "each utterance belongs to one category")
                 seen[s] = name
+        pair = look_alike(v)
+        if pair is not None:  # one category under two spellings would split its games
+            raise ValueError(look_alike_text(pair, "seed category"))
         return v
 
 

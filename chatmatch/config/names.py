@@ -17,6 +17,7 @@ it identifies the bot's games when a run is resumed. So it is:
 from __future__ import annotations
 
 import unicodedata
+from typing import Iterable
 
 from chatmatch.common.display import shown
 
@@ -70,3 +71,22 @@ def name_key(name: str) -> str:
     """What two names must not share: their NFKC form (look-alike compatibility forms
     and NFC/NFD spellings of one name are one name)."""
     return unicodedata.normalize("NFKC", name)
+
+
+def look_alike(names: Iterable[str]) -> tuple[str, str] | None:
+    """The first two different names of ``names`` that are one name (:func:`name_key`:
+    "ｑ" and "q", "ａｌｉｃｅ" and "alice"), or None: the rule every set of names chatmatch
+    keeps apart (bots, seed categories, speakers of imported logs) follows."""
+    seen: dict[str, str] = {}
+    for n in names:
+        first = seen.setdefault(name_key(n), n)
+        if first != n:
+            return first, n
+    return None
+
+
+def look_alike_text(pair: tuple[str, str], what: str) -> str:
+    """The message for two names that are one (:func:`look_alike`)."""
+    first, other = pair
+    return (f"{what} {other!r} is {first!r} spelled with other characters ({ascii(other)}); "
+            f"give every {what} one spelling")

@@ -26,7 +26,7 @@ from chatmatch.errors import RunDirError
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.records import GameResult
 from chatmatch.run.migrations import timeout_got_its_default
-from chatmatch.rundir.integrity import RunRules, Scheduled, game_problem, refused
+from chatmatch.rundir.integrity import RunRules, Scheduled, game_problem, refuses
 from chatmatch.rundir.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.transcript import Transcript
 
@@ -97,7 +97,7 @@ def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame], exchang
     rules = schedule_rules(schedule, exchanges=exchanges)
     for gid in sorted(store.transcript_ids() | set(transcripts) | set(results)):
         bad = game_problem(gid, store, rules)
-        if bad is not None and bad[1] == refused(gid):
+        if bad is not None and refuses(bad[1]):
             raise RunDirError(f"{store.path}: {bad[0]}; {bad[1]}")
 
 

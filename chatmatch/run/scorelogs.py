@@ -21,6 +21,7 @@ import yaml
 
 from chatmatch.config.settings import EvalSettings, RayConfig
 from chatmatch.config.settingsfile import load_settings
+from chatmatch.config.names import look_alike, look_alike_text
 from chatmatch.errors import ChatmatchError, RunDirError, StorageError, TranscriptError
 from chatmatch.executors.ray_scoring import needs_driver, start_scoring
 from chatmatch.run.importers import load_transcripts
@@ -98,6 +99,9 @@ def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False
                              "Lines) or folders of them" + (f". Could not read:{detail}" if detail else ""))
     games = _renumber(games)
     speakers = sorted({p for g in games for p in g.players})
+    pair = look_alike(speakers)
+    if pair is not None:  # one speaker under two spellings would be ranked twice
+        raise ChatmatchError(f"{look_alike_text(pair, 'speaker')} in every log")
     turns = sum(len(g.turns) for g in games)
     rep.note(f"scoring {len(games):,} game(s), {turns:,} turns, between {len(speakers)} "
              f"speaker(s) on {len(cfg.scoring.dimensions)} dimension(s)"

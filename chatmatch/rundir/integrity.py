@@ -56,10 +56,23 @@ def unfinished(refusing: Sequence[str]) -> str:
             "mended or moved out (the warnings above say how)")
 
 
-def refused(gid: str) -> str:
-    """What ``chatmatch run`` does about a game it cannot take: it refuses the directory."""
-    return (f"`chatmatch run` refuses this run directory for it: move transcripts/{gid}.jsonl "
+#: how every refusal of ``chatmatch run`` (:func:`refused`) begins
+REFUSES = "`chatmatch run` refuses this run directory for it"
+
+
+def refused(gid: str, *, scores_only: bool = False) -> str:
+    """What ``chatmatch run`` does about a game it cannot take: it refuses the directory
+    (``scores_only``: only the score record is in the way)."""
+    if scores_only:
+        return (f"{REFUSES}: move scores/{gid}.json out of the run directory (the game is "
+                "then scored again from its transcript)")
+    return (f"{REFUSES}: move transcripts/{gid}.jsonl "
             f"and scores/{gid}.json out of the run directory, or start a new run with --out NEW_DIR")
+
+
+def refuses(action: str) -> bool:
+    """Whether ``action`` (the second part of a game's problem) is a refusal of the directory."""
+    return action.startswith(REFUSES)
 
 
 @dataclass(frozen=True)
@@ -110,6 +123,7 @@ class StoredGames(Protocol):
     def transcript_header(self, game_id: str) -> Header: ...
     def transcript_problem(self, game_id: str) -> str | None: ...
     def transcript_shape(self, game_id: str) -> Shape | None: ...
+    def scores_kind(self, game_id: str) -> str | None: ...
 
 
 def schedule_problem(gid: str, head: Header, rules: RunRules) -> str | None:
@@ -182,6 +196,9 @@ def game_problem(gid: str, files: StoredGames, rules: RunRules) -> tuple[str, st
         return f"transcripts/{gid}.jsonl is {head.problem}", refused(gid)
     if head.holds is not None:  # never replaced: it is another game's only copy
         return _holds_other(gid, head.holds, files), refused(gid)
+    kind = files.scores_kind(gid)
+    if kind is not None:  # a write there fails or replaces it: never done
+        return f"scores/{gid}.json is {kind}, not a regular file", refused(gid, scores_only=True)
     unscheduled = rules.schedule is not None and gid not in rules.schedule
     if head.missing:
         if unscheduled:
@@ -267,7 +284,7 @@ def stray_transcripts(ids: Iterable[str], files: StoredGames, rules: RunRules,
     out = []
     for gid in sorted(set(ids) - checked):
         bad = game_problem(gid, files, rules)
-        if bad is not None and bad[1] == refused(gid):
+        if bad is not None and refuses(bad[1]):
             out.append((gid, f"{files.path / 'transcripts' / (gid + '.jsonl')}: ignored game "
                              f"{gid}: {bad[0]}; {bad[1]}"))
     return out

@@ -40,7 +40,7 @@ from chatmatch.common.safeio import read_bounded, read_text_bounded
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, game_problem,
-                                        read_header, refused, stray_transcripts)
+                                        read_header, refuses, stray_transcripts)
 from chatmatch.rundir.resultsfile import dumps as dumps  # re-exported: readers import them from here
 from chatmatch.rundir.resultsfile import read_result_lines, result_line
 from chatmatch.rundir.shape import Shape
@@ -354,6 +354,12 @@ class RunDir:
         atomic_write(self.scores_path(record.game_id), text)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
+    def scores_kind(self, game_id: str) -> str | None:
+        """What ``scores/GID.json`` is when it exists but is not a regular file (a folder,
+        a link, a named pipe, a device); None otherwise."""
+        path = self.scores_path(game_id)
+        return "a folder" if path.is_dir() and not path.is_symlink() else _not_a_file(path)
+
     def scores_digest(self, game_id: str) -> str | None:
         """The sha256 of ``scores/GID.json`` as stored, None when it cannot be read."""
         try:
@@ -430,7 +436,7 @@ class RunDir:
         self.warnings.extend(warnings + [w for _, w in strays])
         self._warned = {res.game_id for n, res, _ in lines if n not in keep} | {g for g, _ in strays}
         self.refusing = sorted(g for g in self._warned if (bad := game_problem(g, self, self.rules))
-                               is not None and bad[1] == refused(g))
+                               is not None and refuses(bad[1]))
         self.ignored_lines += len(lines) - len(kept)  # untrusted, and older lines of a game
         return trusted
 

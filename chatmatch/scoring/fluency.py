@@ -365,11 +365,17 @@ def scores_with(backend: str, model: str, other: str) -> bool:
         return False
 
 
+def fluency_lm(params: ScorerParams) -> tuple[str, str]:
+    """``(backend, model)`` of a fluency scorer's parameters ("" where a setting is absent):
+    the one place that reads which LM fluency scores with."""
+    return str(getattr(params, "backend", "")), str(getattr(params, "model", ""))
+
+
 def bots_on_the_fluency_lm(params: ScorerParams, bots: Sequence[tuple[str, str, dict[str, Any]]]) -> list[str]:
     """Names of the bots (``(name, adapter, params)``) that generate with the LM fluency
     scores with: an LM finds its own greedy text the most predictable text there is, so
     fluency favours them (docs/scoring.md, "Fluency"; the lab's construct check measures it)."""
-    backend, model = str(getattr(params, "backend", "")), str(getattr(params, "model", ""))
+    backend, model = fluency_lm(params)
     out = []
     for name, adapter, bot_params in bots:
         if adapter not in _LM_ADAPTERS:

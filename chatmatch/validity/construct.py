@@ -134,8 +134,7 @@ def add_greedy_group(groups: dict[str, tuple[str, list[Pair]]], fluency: Scorer,
         replies = cached_replies(prompts, generate or smollm2_replies)
     except ChatmatchError as exc:
         return f"no greedy small-LM group: {exc}"
-    params: Any = fluency.params
-    own = is_own_lm(str(getattr(params, "backend", "")), str(getattr(params, "model", "")))
+    own = is_own_lm(fluency.params)
     groups[GROUP] = (OWN_LM if own else BLAND, list(zip(prompts, replies)))
     return (f"{GROUP}: the fluency LM's own greedy text, a check of self-preference with its "
             "own verdict" if own else f"{GROUP}: a bland group")

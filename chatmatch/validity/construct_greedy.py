@@ -23,7 +23,8 @@ from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
 from chatmatch.rundir.store import atomic_write
 from chatmatch.runtime.lm import SMOLLM2
-from chatmatch.scoring.fluency import scores_with
+from chatmatch.scoring.base import ScorerParams
+from chatmatch.scoring.fluency import fluency_lm, scores_with
 from chatmatch.runtime.resources import cache_dir
 
 GROUP = "SmolLM2 greedy (the smollm2 bot)"
@@ -72,6 +73,6 @@ def cached_replies(prompts: Sequence[str], generate: Generate = smollm2_replies)
     return replies
 
 
-def is_own_lm(backend: str, model: str) -> bool:
-    """Whether a fluency scorer with this backend and model scores with SmolLM2."""
-    return scores_with(backend, model, SMOLLM2)
+def is_own_lm(params: ScorerParams) -> bool:
+    """Whether a fluency scorer with these parameters scores with SmolLM2."""
+    return scores_with(*fluency_lm(params), SMOLLM2)

@@ -181,3 +181,44 @@ def test_an_embedding_cache_row_of_nan_or_infinite_numbers_is_dropped(tmp_path, 
     assert EmbeddingStore(lambda: "k", path).get(["a", "b"]) == {}
     EmbeddingStore(lambda: "k", path).put({"a": np.full(8, bad, dtype=np.float32)})
     assert EmbeddingStore(lambda: "k", path).get(["a"]) == {}  # never written either
+
+
+def test_seed_categories_that_are_one_name_are_refused(tmp_path):
+    """4.5: categories 'q' and a full-width 'ｑ' (one name for bot names) were two categories."""
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("name: s\nexchanges: 1\nbots: [eliza, canned]\nscoring: {dimensions: [proactivity]}\n"
+                   "seed_utterance:\n  categories:\n    q: ['How are you?']\n"
+                   "    \uff51: ['What is new?']\n")
+    r = run_cli("run", str(cfg), "--out", str(tmp_path / "run"), "--yes")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "seed category '\uff51' is 'q' spelled with other characters" in r.stderr, r.stderr
+    assert not (tmp_path / "run").exists()
+
+
+def test_log_speakers_that_are_one_name_are_refused(tmp_path):
+    """4.6: speakers 'ａｌｉｃｅ' and 'alice' were ranked as two speakers."""
+    (tmp_path / "a.txt").write_text("alice: hi there\nbob: hello, how are you?\n")
+    (tmp_path / "b.txt").write_text("\uff41\uff4c\uff49\uff43\uff45: hi again\nbob: fine thanks\n")
+    (tmp_path / "s.yaml").write_text("scoring: {dimensions: [proactivity]}\n")
+    r = run_cli("score", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "--config",
+                str(tmp_path / "s.yaml"))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "'alice' spelled with other characters" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_score_record_that_is_not_a_file_is_named_and_run_says_the_same(tmp_path, kind):
+    """2.11, 3.18: scores/GID.json a folder or a named pipe: rank said "missing or
+    unreadable ... scores the game again", then run failed to write there (or replaced it)."""
+    run = _scored_run(tmp_path)
+    path = run / "scores" / "g002.json"
+    path.unlink()
+    path.mkdir() if kind == "folder" else os.mkfifo(path)
+    what = "a folder" if kind == "folder" else "a named pipe"
+    said = f"scores/g002.json is {what}, not a regular file"
+    advice = "`chatmatch run` refuses this run directory for it: move scores/g002.json out"
+    r = run_cli("rank", str(run))
+    assert r.returncode == 0 and said in r.stderr and advice in r.stderr, r.stderr
+    r = run_cli("run", str(tmp_path / "t.yaml"), "--out", str(run), "--yes")
+    assert r.returncode == 2 and said in r.stderr and advice in r.stderr, r.stderr
+    assert path.is_dir() if kind == "folder" else path.is_fifo()
