@@ -139,3 +139,38 @@ def test_view_human_names_a_pipe_or_a_device(tmp_path, kind, reason):
     got = run_cli("view", str(tmp_path), "--human", str(human), "--port", "0", timeout=60)
     assert got.returncode == 2
     assert f"h.yaml: {reason}" in got.stderr and "no such file" not in got.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_an_ngram_cache_path_in_the_way_is_said_once_and_leaves_no_tmp(tmp_path, monkeypatch,
+                                                                      caplog, kind):
+    """7.4: the n-gram cache path a folder: the model was trained again on every run,
+    silently, and a 44 MB .tmp.npz was left beside it."""
+    from chatmatch.runtime import ngram
+
+    lm = ngram.NgramLM.train(["hello there my friend", "how are you my friend"] * 3)
+    monkeypatch.setattr(ngram.NgramLM, "train", classmethod(lambda cls, texts, **kw: lm))
+    monkeypatch.setattr(ngram, "chitchat_texts", lambda: ["a b c"])
+    where = tmp_path / ngram.CACHE_NAME
+    where.mkdir() if kind == "folder" else os.mkfifo(where)
+    with caplog.at_level("WARNING"):
+        assert ngram.chitchat_ngram_lm(tmp_path) is lm  # a pipe is never opened (no hang)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [ngram.CACHE_NAME]
+    said = [r.getMessage() for r in caplog.records if "cannot be written" in r.getMessage()]
+    assert len(said) == 1 and ngram.CACHE_NAME in said[0]
+
+
+@pytest.mark.parametrize("bad", ["file", "proc"])
+def test_a_bad_cache_dir_variable_is_named_before_the_run_directory_is_made(tmp_path, bad):
+    """7.7: CHATMATCH_CACHE_DIR a file said 'a file is in the way ... (--out)', under /proc
+    'check that the path exists': neither named the variable, and the run directory was
+    already written."""
+    from tests.reliability.helpers import cli_env
+
+    (tmp_path / "t.yaml").write_text(tournament_yaml(bots=2, exchanges=1, record_timings=False))
+    cache = tmp_path / "t.yaml" if bad == "file" else Path("/proc/chatmatch-no-cache")
+    got = run_cli("run", str(tmp_path / "t.yaml"), "--out", str(tmp_path / "run"),
+                  env=cli_env(CHATMATCH_CACHE_DIR=str(cache)))
+    assert got.returncode == 2, got.stderr
+    assert f"$CHATMATCH_CACHE_DIR is {cache}" in got.stderr and "--out" not in got.stderr
+    assert not (tmp_path / "run").exists()
