@@ -160,9 +160,11 @@ def find_files(path: str | Path) -> list[Path]:
     if why == "no such folder":
         raise Dstc9Error(f"{p}: DSTC9 folder not found; give --dstc9 a folder "
                          f"holding chatbot1.json .. chatbot11.json ({data_help('dstc9', p)})")
-    if why:
-        raise Dstc9Error(f"{p}: {why}; give --dstc9 the folder holding chatbot1.json .. "
-                         f"chatbot11.json ({data_help('dstc9', p.parent)})")
+    if why:  # the example is the file's own folder, absolute (a relative one read "e.g. .")
+        example = f"e.g. {p.resolve().parent}; " if why == "a file, not a folder" else ""
+        raise Dstc9Error(f"{p}: {'is ' * why.startswith('a ')}{why}; give --dstc9 the folder "
+                         f"holding chatbot1.json .. chatbot11.json ({example}"
+                         f"{data_help('dstc9', p.parent)})")
     files = sorted((f for f in p.iterdir() if FILE_RE.match(f.name)),
                    key=lambda f: int(FILE_RE.match(f.name).group(1)))  # type: ignore[union-attr]
     if not files:

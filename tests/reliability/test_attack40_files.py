@@ -79,8 +79,8 @@ def test_dstc9_given_a_file_gives_no_garbled_example(tmp_path, monkeypatch):
     with pytest.raises(Dstc9Error) as got:
         find_files("base.yaml")
     text = str(got.value)
-    assert text.startswith("base.yaml: a file, not a folder; give --dstc9 the folder")
-    assert "e.g. ." not in text
+    assert text.startswith("base.yaml: is a file, not a folder; give --dstc9 the folder")
+    assert f"(e.g. {tmp_path.resolve()}; " in text and "e.g. .;" not in text
 
 
 def test_the_one_wording_of_a_path_that_is_not_what_it_should_be(tmp_path):
@@ -174,3 +174,21 @@ def test_a_bad_cache_dir_variable_is_named_before_the_run_directory_is_made(tmp_
     assert got.returncode == 2, got.stderr
     assert f"$CHATMATCH_CACHE_DIR is {cache}" in got.stderr and "--out" not in got.stderr
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("categories, where", [
+    ("{q: [hi], x: [3]}", "seed_utterance: categories.x.0: Input should be a valid string"),
+    ("{q: [hi], 1: [hey]}", "seed_utterance: categories: the name 1 must be text: quote it"),
+])
+def test_a_bad_seed_category_names_its_key(categories, where):
+    """8.6: `categories: {q: [], 1: [3]}` said 'seed_utterance: Input should be a valid
+    string' without saying which key."""
+    from chatmatch.common.yamlloc import parse_located_yaml
+    from chatmatch.config.tournament import config_from_data
+    from chatmatch.errors import ConfigError
+
+    text = (f"name: s\nbots: [eliza, echo]\nseed_utterance:\n  categories: {categories}\n"
+            "exchanges: 1\nscoring: {dimensions: [proactivity]}\n")
+    with pytest.raises(ConfigError) as got:
+        config_from_data(parse_located_yaml(text, "s.yaml"))
+    assert where in str(got.value)
