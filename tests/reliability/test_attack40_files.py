@@ -192,3 +192,28 @@ def test_a_bad_seed_category_names_its_key(categories, where):
     with pytest.raises(ConfigError) as got:
         config_from_data(parse_located_yaml(text, "s.yaml"))
     assert where in str(got.value)
+
+
+@pytest.mark.parametrize("command, said", [
+    ("analyze", "terminated (SIGTERM); stopped before it finished; run the same command again"),
+    ("run", "terminated (SIGTERM); finished games are saved — run the same command again to resume"),
+])
+def test_a_stopped_command_says_what_it_keeps(command, said):
+    """8.12: `analyze` stopped by SIGTERM said 'finished games are saved — run the same
+    command again to resume': analyze plays no game."""
+    import click
+    from click.testing import CliRunner
+
+    from chatmatch.cli import Terminated, _Group
+
+    @click.group(cls=_Group)
+    def group() -> None:
+        pass
+
+    @group.command(command)
+    def stopped() -> None:
+        raise Terminated()
+
+    got = CliRunner().invoke(group, [command])
+    assert got.exit_code == 143
+    assert said in got.output
