@@ -217,3 +217,34 @@ def test_a_stopped_command_says_what_it_keeps(command, said):
     got = CliRunner().invoke(group, [command])
     assert got.exit_code == 143
     assert said in got.output
+
+
+def _judged(a: str, b: str, answer: str, item: str) -> "Judgement":
+    from chatmatch.annotate.store import Judgement
+
+    return Judgement("alice", item, "overall", item, a, item, b, answer, "t", "t")
+
+
+@pytest.mark.parametrize("tied, why", [
+    ("chatmatch", "chatmatch's ranking ties every judged bot"),
+    ("humans", "the annotators' judgements tie every bot"),
+])
+def test_compare_says_why_tau_is_na(tied, why):
+    """6.11: `compare --annotations` printed tau 'n/a' with no reason when chatmatch's
+    ranking tied every bot (a bt run where every bot went W5 L5)."""
+    from chatmatch.annotate.agreement import summarize
+    from chatmatch.annotate.report import summary_text
+
+    bots = ["x", "y", "z"]
+    if tied == "chatmatch":
+        judged = [_judged("x", "y", "a", "i1"), _judged("y", "z", "a", "i2"),
+                  _judged("x", "z", "a", "i3")]
+        ranks = {b: 1.0 for b in bots}
+    else:
+        judged = [_judged("x", "y", "tie", "i1"), _judged("y", "z", "tie", "i2"),
+                  _judged("x", "z", "tie", "i3")]
+        ranks = {"x": 1.0, "y": 2.0, "z": 3.0}
+    s = summarize(judged, bots, "bt", ranks, {}, "annotations.sqlite", reps=20)
+    assert s.questions[0].tau_why is not None and why in s.questions[0].tau_why
+    assert f"note: tau of overall is n/a: {why}" in summary_text(s)
+    assert s.questions[0].to_json()["kendall_tau_why"] == s.questions[0].tau_why
