@@ -248,3 +248,28 @@ def test_compare_says_why_tau_is_na(tied, why):
     assert s.questions[0].tau_why is not None and why in s.questions[0].tau_why
     assert f"note: tau of overall is n/a: {why}" in summary_text(s)
     assert s.questions[0].to_json()["kendall_tau_why"] == s.questions[0].tau_why
+
+
+def test_the_annotation_page_offers_games_added_while_it_serves(tmp_path):
+    """6.17: `run` added a bot to a run while `annotate` served it: the page kept its old
+    items and said 'N of N judged' (Thank you); the new games were never offered."""
+    pytest.importorskip("starlette", reason="the 'annotate' extra is not installed")
+    from starlette.testclient import TestClient
+
+    from chatmatch.annotate.session import Session, Settings
+    from chatmatch.annotate.web import create_app
+    from chatmatch.common.yamlloc import parse_located_yaml
+    from chatmatch.config.tournament import config_from_data
+    from chatmatch.run.tournament import run_tournament
+
+    def play(bots: int) -> None:
+        text = tournament_yaml(bots=bots, exchanges=1, record_timings=False)
+        run_tournament(config_from_data(parse_located_yaml(text, "t.yaml")), tmp_path / "run")
+
+    play(2)
+    c = TestClient(create_app(Session.open(tmp_path / "run", Settings())))
+    c.post("/login", data={"name": "bob"})
+    assert "0 of 2 judged" in c.get("/judge").text
+    play(3)  # a league grows: 4 new games
+    page = c.get("/judge").text
+    assert "0 of 6 judged" in page and 'name="item" value="' in page
