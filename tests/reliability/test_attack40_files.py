@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from chatmatch.annotate.store import AnnotationsError, AnnotationStore
@@ -273,3 +274,25 @@ def test_the_annotation_page_offers_games_added_while_it_serves(tmp_path):
     play(3)  # a league grows: 4 new games
     page = c.get("/judge").text
     assert "0 of 6 judged" in page and 'name="item" value="' in page
+
+
+@pytest.mark.parametrize("bad", [np.nan, -3.0])
+def test_a_subword_count_cache_with_impossible_counts_is_counted_again(tmp_path, monkeypatch,
+                                                                      bad):
+    """Family 7 (a cache value checked like a computed one): a NaN or negative count in the
+    cached subword unigrams was used as read."""
+    from chatmatch.runtime import ngram
+    from chatmatch.scoring import fluency_tokens as ft
+
+    def tokenizer(texts, add_special_tokens=False):
+        return {"input_ids": [[len(w) for w in t.split()] for t in texts]}
+
+    monkeypatch.setattr(ft, "cache_dir", lambda *parts: tmp_path)
+    monkeypatch.setattr(ngram, "chitchat_texts", lambda: ["a bb ccc", "dd e"])
+    name = f"test-{bad}"
+    cached = np.zeros(8)
+    cached[1] = bad
+    np.save(tmp_path / f"unigrams-{ft._slug(name)}-8.npy", cached)
+    table = ft.chitchat_subword_unigrams(tokenizer, 8, name)
+    assert np.isfinite(table.nll).all() and (table.counts >= 0).all() and table.counts[1] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"unigrams-{ft._slug(name)}-8.npy"]
