@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from chatmatch.annotate.store import AnnotationsError, AnnotationStore
-from chatmatch.common.safeio import file_problem, folder_problem
 from chatmatch.validity.dstc9 import Dstc9Error, find_files
 from tests.reliability.helpers import run_cli, tournament_yaml
 
@@ -85,6 +84,8 @@ def test_dstc9_given_a_file_gives_no_garbled_example(tmp_path, monkeypatch):
 
 
 def test_the_one_wording_of_a_path_that_is_not_what_it_should_be(tmp_path):
+    from chatmatch.common.safeio import file_problem, folder_problem
+
     os.mkfifo(tmp_path / "p")
     (tmp_path / "f").write_text("x")
     assert file_problem(tmp_path / "f") is None and folder_problem(tmp_path) is None
