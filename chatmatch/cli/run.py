@@ -94,6 +94,11 @@ def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
         return todo
     click.echo(estimate_line(todo, cfg.exchanges, target)
                + ("; forfeited games included" if replay_forfeits else ""), err=True)
+    idle = [b for b in plan.league.added if not any(b in g.players for g in todo)]
+    if idle and plan.total < len(plan.schedule) and not todo:
+        click.echo(f"note: the game budget (schedule.games: {cfg.schedule.games or plan.total}) "
+                   f"is spent, so {', '.join(idle)} play(s) no game and is listed with 0 games; "
+                   "raise schedule.games to play the new bots' games", err=True)
     return todo
 
 

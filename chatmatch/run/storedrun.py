@@ -141,11 +141,19 @@ class Run:
 
 def _scoring_edited(manifest: Manifest, setup: StoredSetup) -> str | None:
     """A warning when ``config.yaml`` was edited after ``chatmatch run`` wrote it (its
-    sha256 is not the manifest's) in its scoring settings: the stored points were made with
-    the settings the run had, and a reader does not score again."""
+    sha256 is not the manifest's) in its play settings (the stored games are then checked
+    against settings they were not played with) or its scoring settings (the stored points
+    were made with the settings the run had, and a reader does not score again)."""
     cfg = setup.tournament
     if manifest.config_sha256 is None or setup.sha256 in (None, manifest.config_sha256) \
-            or cfg is None or cfg.scoring_fingerprint() == manifest.scoring_fingerprint:
+            or cfg is None:
+        return None
+    if manifest.play_fingerprint is not None and cfg.play_fingerprint() != manifest.play_fingerprint:
+        return (f"{setup.path}: its play settings (bots, seed utterances, exchanges, seed) were "
+                "edited after `chatmatch run` wrote it, so the stored games are checked against "
+                "settings they were not played with; restore it (`chatmatch run` on the "
+                "tournament YAML with --out writes it again)")
+    if cfg.scoring_fingerprint() == manifest.scoring_fingerprint:
         return None
     return (f"{setup.path}: its scoring settings were edited after `chatmatch run` wrote it; "
             "the points shown are those the games were scored with, not what the file now "

@@ -229,6 +229,10 @@ def _holds_other(gid: str, other: str, files: StoredGames) -> str:
                 f"holds game {gid!r} (swapped?); swap the two file names back")
     if there.missing:
         return f"transcripts/{gid}.jsonl holds game {other!r} (renamed?); name it {other}.jsonl"
+    if there.holds is not None:  # renamed round: three or more files
+        return (f"transcripts/{gid}.jsonl holds game {other!r}, and transcripts/{other}.jsonl "
+                f"holds game {there.holds!r} (renamed round?); give each file the name of the "
+                "game in its first line")
     return (f"transcripts/{gid}.jsonl holds game {other!r}, whose own file "
             f"transcripts/{other}.jsonl exists (a copy?)")
 

@@ -87,18 +87,41 @@ def read_result_lines(p: Path) -> tuple[list[ResultLine], list[str]]:
                 continue
             try:
                 lines.append((n, *_parse(raw)))
-            except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-                warnings.append(f"{p}:{n}: ignored a damaged result line ({exc}); that game "
-                                "is scored again from its transcript")
+            except _Damaged as exc:
+                what = (f"game {exc.game} is scored again from its transcript" if exc.game
+                        else "it names no game, and `chatmatch run` removes it")
+                warnings.append(f"{p}:{n}: ignored a damaged result line ({exc}); {what}")
     return lines, warnings
+
+
+class _Damaged(ValueError):
+    """Why a result line cannot be used, in plain words, and the game it names (if any)."""
+
+    def __init__(self, why: str, game: str | None = None) -> None:
+        super().__init__(why)
+        self.game = game
 
 
 def _parse(raw: str) -> tuple[GameResult, str | None]:
     if len(raw) > MAX_RESULT_LINE:
-        raise ValueError(f"a line of more than {MAX_RESULT_LINE // 2**20} MiB")
-    entry = json.loads(raw)
-    rec = entry["record"]
-    if entry["sha256"] != checksum(rec):
-        raise ValueError("checksum mismatch")
+        raise _Damaged(f"a line of more than {MAX_RESULT_LINE // 2**20} MiB")
+    try:
+        entry = json.loads(raw)
+    except RecursionError:
+        raise _Damaged("JSON nested too deeply to read") from None
+    except ValueError:
+        raise _Damaged("not JSON: torn or edited") from None
+    rec = entry.get("record") if isinstance(entry, dict) else None
+    if not isinstance(rec, dict) or "sha256" not in entry:
+        raise _Damaged("not a result record: no 'record' and 'sha256'")
+    game = rec.get("game_id") if isinstance(rec.get("game_id"), str) else None
+    try:
+        if entry["sha256"] != checksum(rec):
+            raise _Damaged("checksum mismatch", game)
+        result = GameResult.from_json(rec)
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        if isinstance(exc, _Damaged):
+            raise
+        raise _Damaged("not a result record: a field is missing or of the wrong type", game) from None
     digest = entry.get("scores_sha256")
-    return GameResult.from_json(rec), digest if isinstance(digest, str) else None
+    return result, digest if isinstance(digest, str) else None

@@ -222,3 +222,46 @@ def test_a_score_record_that_is_not_a_file_is_named_and_run_says_the_same(tmp_pa
     r = run_cli("run", str(tmp_path / "t.yaml"), "--out", str(run), "--yes")
     assert r.returncode == 2 and said in r.stderr and advice in r.stderr, r.stderr
     assert path.is_dir() if kind == "folder" else path.is_fifo()
+
+
+def test_damaged_result_lines_are_named_in_plain_words(tmp_path):
+    """2.6: the reasons were Python internals ('record', 'list indices must be integers or
+    slices, not str') and every line was said to name "that game"."""
+    run = _scored_run(tmp_path)
+    with open(run / "results.jsonl", "ab") as fh:
+        fh.write(b'{}\n\x00\x01binary\xff\n[1,2]\n')
+    r = run_cli("rank", str(run))
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    said = [x for x in r.stderr.splitlines() if "damaged result line" in x]
+    assert len(said) == 3 and all("it names no game, and `chatmatch run` removes it" in x
+                                  for x in said), said
+    assert "(not a result record: no 'record' and 'sha256')" in said[0]
+    assert "(not JSON: torn or edited)" in said[1]
+    assert "list indices" not in r.stderr and "('record')" not in r.stderr
+
+
+def test_a_bot_added_to_a_spent_budget_is_named(tmp_path):
+    """1.5: a bot added to a league whose budget is spent played no game and was listed last
+    without a word."""
+    base = ("name: b\nexchanges: 1\nseed: 1\nscoring: {dimensions: [proactivity]}\n"
+            "schedule: {method: swiss, games: 4}\nbots: [eliza, echo, canned")
+    (tmp_path / "a.yaml").write_text(base + "]\n")
+    (tmp_path / "b.yaml").write_text(base + ", random-line]\n")
+    out = str(tmp_path / "run")
+    assert run_cli("run", str(tmp_path / "a.yaml"), "--out", out, "--yes").returncode == 0
+    r = run_cli("run", str(tmp_path / "b.yaml"), "--out", out, "--yes")
+    assert r.returncode == 0
+    assert ("note: the game budget (schedule.games: 4) is spent, so random-line play(s) no "
+            "game") in r.stderr and "raise schedule.games" in r.stderr, r.stderr
+
+
+def test_edited_play_settings_of_the_stored_config_are_named_before_the_games(tmp_path):
+    """Found re-attacking the shape check: exchanges edited in RUN/config.yaml made every
+    game "cut short, or copied from a run with other exchanges?"; the edit is named first."""
+    run = _scored_run(tmp_path)
+    cfg = run / "config.yaml"
+    cfg.write_text(cfg.read_text().replace("exchanges: 2", "exchanges: 5"))
+    r = run_cli("rank", str(run))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "config.yaml: its play settings (bots, seed utterances, exchanges, seed) were edited " \
+        "after `chatmatch run` wrote it" in r.stderr.splitlines()[0], r.stderr
