@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from chatmatch.common.safeio import read_text_bounded, why_unreadable
+from chatmatch.common.safeio import file_problem, read_text_bounded, why_unreadable
 from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
 from chatmatch.records import DimensionScore, nan_to_none
@@ -101,9 +101,11 @@ def parse_context(context: str) -> tuple[tuple[str, str], ...]:
 def load_fed(path: str | Path, limit: int | None = None) -> list[FedDialogue]:
     """The dialogue-level items of a FED file (turn-level items are skipped)."""
     p = Path(path)
-    if not p.is_file():
+    if (why := file_problem(p)) == "no such file":
         raise FedError(f"{p}: FED file not found; get fed_data.json from the FED release "
                        "(Mehri & Eskenazi 2020) and give its path")
+    if why:
+        raise FedError(f"cannot read {p} ({why})")
     data = read_json_list(p, FedError, "FED items")
     out: list[FedDialogue] = []
     for i, item in enumerate(data):

@@ -87,6 +87,7 @@ class QuestionResult:
     alpha: float
     overlap_items: int  # items judged by two or more people
     pair_agreement: float  # share of annotator pairs that gave the same answer
+    tau_why: str | None = None  # why tau is n/a (None: it is not, or no reason is known)
 
     def strengths(self) -> dict[str, float]:
         return {r.bot: r.strength for r in self.rows}
@@ -97,7 +98,7 @@ class QuestionResult:
                 "agreement": self.agreement.to_json() if self.agreement else None,
                 "kendall_tau_interval": list(self.tau_interval) if self.tau_interval else None,
                 "krippendorff_alpha": nan_to_none(self.alpha), "overlap_items": self.overlap_items,
-                "pair_agreement": nan_to_none(self.pair_agreement)}
+                "pair_agreement": nan_to_none(self.pair_agreement), "kendall_tau_why": self.tau_why}
 
 
 @dataclass(frozen=True)
@@ -239,7 +240,24 @@ def question_result(question: str, judgements: Sequence[Judgement],
     alpha, overlap = krippendorff_alpha(judgements)
     return QuestionResult(question, len(judgements), len({j.item for j in judgements}),
                           len({j.annotator for j in judgements}), tuple(rows), agreement,
-                          interval, alpha, overlap, pair_agreement(judgements))
+                          interval, alpha, overlap, pair_agreement(judgements),
+                          _tau_why(system, strengths, agreement))
+
+
+def _tau_why(system: Mapping[str, float] | None, strengths: Mapping[str, float],
+             agreement: Agreement | None) -> str | None:
+    """Why tau is n/a: a side with no order to correlate (every bot tied), or too few bots."""
+    if agreement is None:
+        if system is None:
+            return None
+        return "fewer than two judged bots are in chatmatch's ranking"
+    if not math.isnan(agreement.tau.value):
+        return None
+    if system is not None and len({system[b] for b in agreement.bots}) == 1:
+        return "chatmatch's ranking ties every judged bot, so there is no order to compare"
+    if len({strengths[b] for b in agreement.bots}) == 1:
+        return "the annotators' judgements tie every bot, so there is no order to compare"
+    return None
 
 
 def _against(label: str, system: Mapping[str, float] | None, lower_better: bool,

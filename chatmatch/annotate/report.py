@@ -34,7 +34,8 @@ def load_summary(run: Run, *, method: str | None = None, reps: int = 200,
 
 def has_annotations(run: Run) -> bool:
     """Whether the run has an annotations file with at least one judgement."""
-    if not (run.store.path / "annotations.sqlite").is_file():
+    path = run.store.path / "annotations.sqlite"
+    if not path.exists() and not path.is_symlink():  # a pipe or a device: opened, and refused
         return False
     return bool(AnnotationStore.open(run.store.path, create=False).judgements())
 
@@ -101,6 +102,7 @@ def summary_text(s: AnnotationSummary) -> str:
     note = few_bots_note(len(overall.rows))
     if note:
         out.append(f"warning: {note}")
+    out += [f"note: tau of {q.question} is n/a: {q.tau_why}" for q in s.questions if q.tau_why]
     alpha_note = _alpha_note(overall)
     if alpha_note:
         out.append(f"note: {alpha_note}")
@@ -132,6 +134,8 @@ def summary_html(s: AnnotationSummary) -> str:
             f"Bradley-Terry strengths, {100 * s.ci:g}% cluster-bootstrap interval over items "
             f"({s.bootstrap} resamples); alpha: Krippendorff's alpha (ordinal) between "
             "annotators on the items judged by two or more.</p>"
+            + "".join(f"<p class='note'>Tau of {_e(q.question)} is n/a: {_e(q.tau_why)}.</p>"
+                      for q in s.questions if q.tau_why)
             + (f"<p class='note'>Warning: {_e(few)}.</p>" if few else ""))
 
 

@@ -32,6 +32,22 @@ def check_name(raw: str) -> str:
     return name
 
 
+#: the files whose change means new or other games (what `chatmatch view` watches too)
+WATCHED = ("results.jsonl", "manifest.json", "config.yaml")
+
+
+def run_version(run_dir: Path) -> tuple[tuple[int, int], ...]:
+    """The size and modification time of the run's :data:`WATCHED` files."""
+    out = []
+    for name in WATCHED:
+        try:
+            st = (run_dir / name).stat()
+            out.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((-1, -1))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Settings:
     mode: Mode = "game"
@@ -69,10 +85,13 @@ class Session:
     questions: tuple[Question, ...]
     settings: Settings
     store: AnnotationStore
+    #: the run's files as read (:func:`run_version`): another means the run changed
+    version: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def open(cls, run_dir: Path, settings: Settings) -> "Session":
         """Read the run, build its items, open (or create) ``RUN/annotations.sqlite``."""
+        version = run_version(run_dir)
         run = Run.load(run_dir)
         if settings.seed is None:
             settings = replace(settings, seed=run.seed)
@@ -81,7 +100,19 @@ class Session:
         questions = questions_for(run.dimensions, settings.dimensions)
         store = AnnotationStore.open(run.store.path, create=True)
         return cls(run.name, run.store.path, {it.item_id: it for it in items}, transcripts,
-                   questions, settings, store)
+                   questions, settings, store, version)
+
+    def fresh(self) -> "Session":
+        """This session, or the run read again when its games changed since (``chatmatch
+        run`` added a bot while the page serves: its new games are offered too). A run
+        that cannot be read now keeps the page on what it read (the error page says why
+        when its files are gone)."""
+        if run_version(self.run_dir) == self.version:
+            return self
+        try:
+            return Session.open(self.run_dir, self.settings)
+        except (ChatmatchError, OSError):
+            return self
 
     @property
     def total(self) -> int:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterator, Literal, Mapping
 
 from chatmatch.annotate.items import Item
+from chatmatch.common.safeio import check_regular, why_unreadable
 from chatmatch.errors import ChatmatchError
 
 FILENAME = "annotations.sqlite"
@@ -95,6 +96,21 @@ def _damaged(path: Path, exc: Exception) -> AnnotationsError:
         f"(`sqlite3 {path} .recover` may save its judgements)")
 
 
+def _refuse_special(path: Path) -> None:
+    """Refuse an annotations path that is there but is no regular file (a folder, a named
+    pipe, a device, a link to one): SQLite would block, fail with "disk I/O error" or read
+    ``/dev/zero`` as a damaged database. Absent: nothing to say here."""
+    try:
+        check_regular(path)
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise AnnotationsError(f"{path}: a link to a missing file; move it away (the "
+                                   "annotations file must be a regular file)") from None
+    except OSError as exc:
+        raise AnnotationsError(f"{path}: {why_unreadable(exc)}; move it away (the annotations "
+                               "file must be a regular file)") from None
+
+
 def person(name: str) -> str:
     """The one form of an annotator's name: spaces collapsed, NFKC-normalised and
     case-folded ("Alice", "alice" and a full-width "Ａｌｉｃｅ" are one person, "alice");
@@ -114,17 +130,17 @@ class AnnotationStore:
         """The checked file ``run_dir/annotations.sqlite``; ``create``: make it when absent
         (the annotation page), else read only (compare, analyze, report)."""
         path = run_dir / FILENAME
-        if not path.exists() and not create:
+        if not path.exists() and not path.is_symlink() and not create:
             raise AnnotationsError(f"{path}: no annotations yet; start the annotation page with "
                                    f"`chatmatch annotate {run_dir}` and judge a few games first")
-        if path.is_dir():
-            raise AnnotationsError(f"{path}: is a folder, not the annotations file; move it away")
+        _refuse_special(path)
         store = cls(path, readonly=not create)
         store._check(create)
         return store
 
     @contextmanager
     def _conn(self, write: bool = False, new: bool = False) -> Iterator[sqlite3.Connection]:
+        _refuse_special(self.path)
         if not new and not self.path.is_file():  # deleted under a running page: never start a new file
             raise AnnotationsError(f"{self.path}: the annotations file is gone (its run "
                                    "directory was moved or deleted?); restore it, then start "

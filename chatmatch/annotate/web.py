@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import logging
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any, Sequence
 from urllib.parse import quote, unquote, urlencode
@@ -67,6 +68,12 @@ class Pages:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.env = _env()
+        self._lock = threading.Lock()
+
+    def _fresh(self) -> None:
+        """Read the run again when it changed (new games while the page serves)."""
+        with self._lock:
+            self.session = self.session.fresh()
 
     def page(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         html = self.env.get_template(name).render(run=self.session.run_name, **ctx)
@@ -120,6 +127,7 @@ class Pages:
         annotator = self.who(request)
         if annotator is None:
             return RedirectResponse("/", 303)
+        self._fresh()
         notice = ""
         done, how = request.query_params.get("saved"), request.query_params.get("how")
         if done and how in NOTICES:

@@ -15,6 +15,11 @@ from chatmatch import __version__
 from chatmatch.common.display import shown
 from chatmatch.errors import ChatmatchError, os_error_message
 
+#: what an interrupted command leaves: only `run` plays games, which it keeps and resumes
+_AFTER_STOP = {"run": "finished games are saved — run the same command again to resume"}
+_STOPPED = "stopped before it finished; run the same command again"
+
+
 class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -24,8 +29,8 @@ class _Group(click.Group):
             sys.exit(exc.exit_code)
         except KeyboardInterrupt as exc:
             how = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
-            click.echo(f"{how}; finished games are saved — run the same command again "
-                       "to resume", err=True)
+            click.echo(f"{how}; {_AFTER_STOP.get(ctx.invoked_subcommand or '', _STOPPED)}",
+                       err=True)
             sys.exit(143 if isinstance(exc, Terminated) else 130)
         except RecursionError:
             click.echo("error: the input is nested too deeply to read; flatten it", err=True)

@@ -8,6 +8,7 @@ from typing import Sequence
 import click
 
 from chatmatch.cli.table import page_options
+from chatmatch.common.safeio import file_problem
 from chatmatch.errors import ChatmatchError
 from chatmatch.run.storedrun import Run
 from chatmatch.runtime.resources import require
@@ -66,8 +67,8 @@ def command(run_dirs: tuple[Path, ...], port: int, host: str, allow_network: boo
     from chatmatch.view.state import RunState
 
     webserver.check_host(host, allow_network, "the runs' pages")
-    if human_file is not None and not human_file.is_file():
-        raise click.BadParameter(f"{human_file}: no such file", param_hint="--human")
+    if human_file is not None and (why := file_problem(human_file)):
+        raise click.BadParameter(f"{human_file}: {why}", param_hint="--human")
     states = [RunState(d) for d in run_dirs]
     for state in states:  # read each run now: a typo is one line, and the first page is quick
         snap = state.snapshot()

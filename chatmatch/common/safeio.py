@@ -25,10 +25,7 @@ def check_regular(path: str | Path) -> os.stat_result:
     if stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, "a folder, not a regular file", str(path))
     if not stat.S_ISREG(st.st_mode):
-        kind = ("a named pipe" if stat.S_ISFIFO(st.st_mode)
-                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a socket"
-                if stat.S_ISSOCK(st.st_mode) else "not a regular file")
-        raise OSError(errno.EINVAL, f"{kind}, not a regular file", str(path))
+        raise OSError(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", str(path))
     return st
 
 
@@ -60,3 +57,38 @@ def why_unreadable(exc: OSError | UnicodeDecodeError) -> str:
     if isinstance(exc, PermissionError):
         return "permission denied"
     return exc.strerror or str(exc)
+
+
+def file_problem(path: str | Path) -> str | None:
+    """Why ``path`` is not a regular file chatmatch can open ("no such file", "a named pipe,
+    not a regular file", "a folder, not a regular file", ...), None when it is one: the one
+    wording for an input checked before it is read."""
+    try:
+        check_regular(path)
+    except OSError as exc:
+        return why_unreadable(exc)
+    return None
+
+
+def folder_problem(path: str | Path) -> str | None:
+    """Why ``path`` is not a folder ("no such folder", "a file, not a folder", "a named
+    pipe, not a folder", ...), None when it is one."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "no such folder"
+    except OSError as exc:
+        return why_unreadable(exc)
+    if stat.S_ISDIR(st.st_mode):
+        return None
+    return f"{_kind(st.st_mode)}, not a folder"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISREG(mode):
+        return "a file"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a socket" if stat.S_ISSOCK(mode) else "a special file"

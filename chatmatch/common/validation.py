@@ -45,7 +45,11 @@ def first_problem(exc: ValidationError, order: Callable[[Any], Any] | None = Non
     err = min(errors, key=order) if order is not None else errors[0]
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))
                 and p not in _UNION_BRANCHES)
-    return loc, str(err["msg"]).removeprefix("Value error, ")
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    if loc[-1:] == ("[key]",) and len(loc) > 1:  # a mapping key of the wrong type (YAML's 1:)
+        loc, key = loc[:-2], loc[-2]
+        msg = f"the name {key!r} must be text: quote it in the YAML (\"{key}\")"
+    return loc, msg
 
 
 def validation_message(exc: Exception, prefix: str = "", *, path: bool = True) -> str:

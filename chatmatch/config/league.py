@@ -83,5 +83,5 @@ def seed_set_or_value(v: Any) -> Any:
     try:
         return SeedSet.model_validate(v)
     except ValidationError as exc:
-        raise ValueError(validation_message(exc, path=False) + " (a seed set is "
+        raise ValueError(validation_message(exc) + " (a seed set is "
                          "{categories: {name: [utterance, ...]}} or {file: seeds.csv})") from None

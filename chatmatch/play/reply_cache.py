@@ -14,7 +14,11 @@ up in a :class:`ReplyCache`, keyed by a SHA-256 of
   utterance and ``random_seed`` (fixed per game and turn by the tournament seed), so a
   cached reply is exactly the one a deterministic replay would get.
 
-Only non-empty text replies are stored: a failure or an empty reply is asked again.
+Only replies that pass the reply check (:func:`usable`: text with something visible in
+it, as :func:`chatmatch.play.botcall.is_blank` decides for a live reply) are stored, and a
+stored row is checked the same way when it is read: a failure or an empty reply is asked
+again, and a row that fails the check (edited, or written by an older chatmatch) is
+deleted with a warning and the bot asked again -- never served as the bot's reply.
 
 The cache is one SQLite file, ``RUN/reply_cache.sqlite`` (WAL journal, one committed
 transaction per reply): a process killed with SIGKILL loses at most the call in flight.
@@ -37,6 +41,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 
 from chatmatch.adapters import identity_params
 from chatmatch.bot import Bot, BotWrapper, History
+from chatmatch.play.botcall import is_blank
 
 CACHE_FILE = "reply_cache.sqlite"
 Mode = Literal["auto", "on", "off"]
@@ -111,10 +116,23 @@ class ReplyCache:
                     marks = ",".join("?" * len(chunk))
                     found.update(self._db.execute(
                         f"SELECT key, reply FROM replies WHERE key IN ({marks})", chunk).fetchall())
-                return found
+                return self._checked(found)
             except sqlite3.Error as exc:
                 self._failed(exc)
                 return {}
+
+    def _checked(self, found: dict[str, str]) -> dict[str, str]:
+        """``found`` less the rows that fail the reply check, which are deleted (the
+        lock is held)."""
+        bad = [k for k, text in found.items() if not usable(text)]
+        if bad and self._db is not None:
+            with self._db:
+                self._db.execute("BEGIN")
+                self._db.executemany("DELETE FROM replies WHERE key=?", [(k,) for k in bad])
+            self.warn(f"reply cache {self.path}: dropped {len(bad)} stored repl"
+                      f"{'y' if len(bad) == 1 else 'ies'} with nothing visible in "
+                      f"{'it' if len(bad) == 1 else 'them'}; the bot is asked again")
+        return {k: t for k, t in found.items() if k not in bad}
 
     def put_many(self, rows: Sequence[tuple[str, str, str]]) -> None:
         """Store ``(key, bot, reply)`` rows in one committed transaction."""
@@ -198,10 +216,15 @@ class CachedBot(BotWrapper):
             fresh = []
             for i, text in zip(todo, texts):
                 found[keys[i]] = text
-                if isinstance(text, str) and text.strip():
+                if usable(text):
                     fresh.append((keys[i], self.name, text))
             self.cache.put_many(fresh)
         return [found[k] for k in keys]
+
+
+def usable(text: object) -> bool:
+    """The reply check of a cached reply: text with something visible in it."""
+    return isinstance(text, str) and not is_blank(text)
 
 
 def wants_cache(bot: Bot, mode: Mode) -> bool:
@@ -228,4 +251,4 @@ def cache_bots(bots: Mapping[str, Bot], specs: Mapping[str, tuple[str, Mapping[s
 
 
 __all__ = ["CACHE_FILE", "CachedBot", "ReplyCache", "bot_identity", "cache_bots", "turn_key",
-           "wants_cache"]
+           "usable", "wants_cache"]

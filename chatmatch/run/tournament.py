@@ -42,6 +42,7 @@ from chatmatch.run.resume import schedule_rules
 from chatmatch.run.playtable import GameScorer, PlayTable
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
+from chatmatch.runtime.resources import check_cache_env
 
 
 @dataclass
@@ -97,6 +98,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
     ``progress``: a :class:`~chatmatch.progress.Reporter`, or a callback called as
     ``progress(games_done, games_total)`` at the start and after each game."""
     t0 = time.perf_counter()
+    check_cache_env()  # a bad $CHATMATCH_CACHE_DIR: refused before the run directory is made
     if plan is None:
         plan = make_plan(cfg, out_dir, config_file)
     elif plan.cfg is not cfg:

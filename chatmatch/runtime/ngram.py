@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from chatmatch.runtime.resources import cache_dir
+from chatmatch.runtime.resources import cache_dir, save_cache_file
 from chatmatch.common.text import tokens
 
 BITS = 21  # word ids < 2**21, three of them packed in one int64 key
@@ -58,14 +58,14 @@ class NgramLM:
         keys = np.concatenate([_trigram_keys(_ids(s, index)) for s in seqs])
         return cls(_count_arrays(keys, len(vocab), vocab, discount), name=name)
 
-    def save(self, path: Path) -> None:
+    def save(self, path: Path) -> bool:
+        """Save to ``path`` (False, with one warning, when it cannot be written)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
         # mypy maps **self.a onto savez's keyword allow_pickle (a bool) too, though every key is
         # an array name; naming allow_pickle here instead would save it as an array on the
         # numpy 1.x that setup.cfg allows, whose savez has no such keyword.
-        np.savez(tmp, **self.a)  # type: ignore[arg-type]
-        tmp.replace(path)
+        return save_cache_file(path, lambda tmp: np.savez(tmp, **self.a),  # type: ignore[arg-type]
+                               "the n-gram model")
 
     @classmethod
     def load(cls, path: Path, *, name: str = "ngram-kn3") -> "NgramLM":
@@ -194,15 +194,12 @@ def chitchat_ngram_lm(directory: Path | None = None) -> NgramLM:
         path: Path | None = (directory or cache_dir()) / CACHE_NAME
     except OSError:
         path = None  # a cache folder that cannot be made only costs a retrain each time
-    if path is not None and path.exists():
+    if path is not None and path.is_file():  # a folder or a pipe: trained, not saved (warned)
         try:
             return NgramLM.load(path, name=name)
         except (OSError, ValueError, KeyError, TypeError, IndexError, EOFError, zipfile.BadZipFile):
             pass  # a damaged cache file (truncated, empty, foreign, wrong numbers): train again
     lm = NgramLM.train(chitchat_texts(), name=name)
-    try:
-        if path is not None:
-            lm.save(path)
-    except OSError:
-        pass  # a read-only cache dir only costs a retrain next time
+    if path is not None:
+        lm.save(path)  # cannot be written: one warning, a retrain next time
     return lm

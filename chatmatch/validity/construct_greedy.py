@@ -21,6 +21,7 @@ from typing import Callable, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
+from chatmatch.common.safeio import read_text_bounded
 from chatmatch.rundir.store import atomic_write
 from chatmatch.runtime.lm import SMOLLM2
 from chatmatch.scoring.base import ScorerParams
@@ -59,7 +60,7 @@ def cached_replies(prompts: Sequence[str], generate: Generate = smollm2_replies)
     path = cache_dir("construct") / "greedy-v1.json"
     key = _key(prompts)
     try:
-        stored = json.loads(path.read_text(encoding="utf-8"))
+        stored = json.loads(read_text_bounded(path))  # a pipe or a device: refused at once
     except (OSError, ValueError):
         stored = {}
     if not isinstance(stored, dict):

@@ -39,6 +39,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from chatmatch.common.safeio import folder_problem
 from chatmatch.validity.datahelp import data_help
 from chatmatch.analysis.fed import SYSTEM, chat_transcript, mean_rating, system_means
 from chatmatch.analysis.fed import read_json_list, system_points, system_side
@@ -155,13 +156,15 @@ def find_files(path: str | Path) -> list[Path]:
     """The ``chatbotN.json`` files in ``path``, by N. Raises :class:`Dstc9Error` (with what
     to do) when the folder or the files are missing."""
     p = Path(path)
-    if p.is_file() or (p.exists() and not p.is_dir()):
-        raise Dstc9Error(f"{p}: is a file, not a folder; give --dstc9 the folder holding "
-                         f"chatbot1.json .. chatbot11.json (e.g. {p.parent}; "
-                         f"{data_help('dstc9', p.parent)})")
-    if not p.is_dir():
+    why = folder_problem(p)
+    if why == "no such folder":
         raise Dstc9Error(f"{p}: DSTC9 folder not found; give --dstc9 a folder "
                          f"holding chatbot1.json .. chatbot11.json ({data_help('dstc9', p)})")
+    if why:  # the example is the file's own folder, absolute (a relative one read "e.g. .")
+        example = f"e.g. {p.resolve().parent}; " if why == "a file, not a folder" else ""
+        raise Dstc9Error(f"{p}: {'is ' * why.startswith('a ')}{why}; give --dstc9 the folder "
+                         f"holding chatbot1.json .. chatbot11.json ({example}"
+                         f"{data_help('dstc9', p.parent)})")
     files = sorted((f for f in p.iterdir() if FILE_RE.match(f.name)),
                    key=lambda f: int(FILE_RE.match(f.name).group(1)))  # type: ignore[union-attr]
     if not files:

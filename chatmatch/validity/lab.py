@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from chatmatch.common.safeio import file_problem, folder_problem
 from chatmatch.validity.datahelp import DATA_ENV as DATA_ENV
 from chatmatch.validity.datahelp import data_help
 from chatmatch.validity.datahelp import default_data_dir as default_data_dir
@@ -166,21 +167,22 @@ class Lab:
 
     def check_inputs(self) -> None:
         """Fail before any model loads when an input is missing."""
-        if any(d in self.datasets for d in ("stb", "fed", "usr")) and not self.data_dir.is_dir():
-            raise LabError(f"--data {self.data_dir}: no such folder; give the folder holding "
+        why = folder_problem(self.data_dir)
+        if any(d in self.datasets for d in ("stb", "fed", "usr")) and why:
+            raise LabError(f"--data {self.data_dir}: {why}; give the folder holding "
                            f"stb/ and fed/ (default ../shared/data, or set {DATA_ENV})")
         wanted = {"stb": self.data_dir / "stb" / "MongoDump.zip",
                   "fed": self.data_dir / "fed" / "fed_data.json"}
         if self.datasets_named:  # USR asked for by name must be there (else skipped, noted)
             wanted["usr"] = self.data_dir / "usr" / USR_FILE
         for name, path in wanted.items():
-            if name in self.datasets and not path.is_file():
-                raise LabError(f"--data {self.data_dir}: {path} not found; put the {name} data "
+            if name in self.datasets and (why := file_problem(path)):
+                raise LabError(f"--data {self.data_dir}: {path}: {why}; put the {name} data "
                                f"there, or leave it out with --datasets")
         if "dstc9" in self.datasets and self.dstc9_dir is not None:
             find_dstc9(self.dstc9_dir)  # asked for by name: it must be there
-        if "ladder" in self.datasets and not self.ladder_file.is_file():
-            raise LabError(f"--ladder {self.ladder_file}: file not found; run from the "
+        if "ladder" in self.datasets and (why := file_problem(self.ladder_file)):
+            raise LabError(f"--ladder {self.ladder_file}: {why}; run from the "
                            "repository root or give the ladder YAML's path")
 
     def weights(self) -> dict[str, float]:
@@ -253,9 +255,9 @@ class Lab:
     def _usr(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
         self.progress.update(detail="usr: reading")
         path = self.data_dir / "usr" / USR_FILE
-        if not path.is_file() and not self.datasets_named:
+        if (why := file_problem(path)) and not self.datasets_named:
             self.progress.advance()
-            return skipped("usr", f"{path} not found ({data_help('usr', path.parent)})")
+            return skipped("usr", f"{path}: {why} ({data_help('usr', path.parent)})")
         replies = load_usr(path)
         self.progress.advance()
         return self._rated("usr", replies, scorers, {"notes": USR_NOTES},

@@ -23,6 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from chatmatch.common.safeio import folder_problem
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.learned_model import PACKAGED, dump_model
 from chatmatch.validity.learn_data import DATASETS, load_sides
@@ -40,8 +41,8 @@ def train(data_dir: Path, out: Path, datasets: Sequence[str] = DATASETS,
           cache: Path | None = None, sample: int | None = None,
           stb_sample: int | None = None, embed: Embed | None = None) -> Table:
     """Fit on every rated side of ``datasets`` and write the model file ``out``."""
-    if not data_dir.is_dir():
-        raise ChatmatchError(f"--data {data_dir}: no such folder; give the folder holding "
+    if why := folder_problem(data_dir):
+        raise ChatmatchError(f"--data {data_dir}: {why}; give the folder holding "
                              "dstc9/, fed/ and stb/ (default ../shared/data)")
     sides = load_sides(data_dir, datasets, sample, stb_sample)
     if not sides:

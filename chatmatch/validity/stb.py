@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from chatmatch.common.safeio import file_problem
 from chatmatch.validity.datahelp import data_help
 from chatmatch.errors import ChatmatchError
 from chatmatch.transcript import Transcript, Turn
@@ -149,9 +150,11 @@ def load_stb(path: str | Path, domains: tuple[str, ...] = DOMAINS) -> list[StbDo
     p = Path(path)
     if p.is_dir():
         p = p / ZIP_NAME
-    if not p.is_file():
+    if (why := file_problem(p)) == "no such file":
         raise StbError(f"{p}: Spot The Bot data not found; put the authors' MongoDump.zip "
                        f"there ({data_help('stb', p.parent)}) or pass --data")
+    if why:
+        raise StbError(f"cannot read {p} ({why})")
     try:
         with zipfile.ZipFile(p) as zf:
             return [load_domain(zf, d, str(p)) for d in domains]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from chatmatch.common.safeio import file_problem
 from chatmatch.validity.datahelp import data_help
 from chatmatch.analysis.fed import SYSTEM, USER, chat_transcript, mean_rating, read_json_list
 from chatmatch.errors import ChatmatchError
@@ -72,9 +73,11 @@ def load_usr(path: str | Path) -> list[UsrReply]:
     p = Path(path)
     if p.is_dir():
         p = p / FILE
-    if not p.is_file():
+    if (why := file_problem(p)) == "no such file":
         raise UsrError(f"{p}: USR data not found; put USR's {FILE} there "
                        f"({data_help('usr', p.parent)}), or leave usr out with --datasets")
+    if why:
+        raise UsrError(f"cannot read {p} ({why})")
     items = read_json_list(p, UsrError, "contexts with responses")
     out: list[UsrReply] = []
     for i, item in enumerate(items):
