@@ -53,7 +53,9 @@ def category_rankings(run: Run, config: RankingConfig | None = None, seed: int |
     for name in dict.fromkeys(g.seed_category for g in schedule):
         games = [r for r in run.results if cats.get(r.game_id) == name]
         want = sum(g.seed_category == name for g in expected)
-        out[name] = run.rank(games, config=config, seed=seed, method=method,
+        # only the bots that played in the category are ranked in it (the others show "-")
+        players = [b for b in run.bots if any(b in r.players for r in games)]
+        out[name] = run.rank(games, bots=players, config=config, seed=seed, method=method,
                              expected_games=want if run.manifest.expected_games is not None else None)
     return out
 

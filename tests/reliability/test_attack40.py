@@ -280,3 +280,27 @@ def test_a_learned_model_with_a_far_intercept_is_refused_not_a_tie_everywhere(in
     assert "\n" not in str(exc.value)
     doc["intercept"] = 9.5  # near the bound is still a model
     assert parse_model(json.dumps(doc), "m.json").intercept == 9.5
+
+
+def test_a_bot_without_games_in_a_seed_category_has_no_rank_there(tmp_path):
+    """The stop-40 attack's 1.12: three categories over three matches; a bot that opened no
+    game of category ``a`` was ranked 3rd in it. It is not ranked there ("-")."""
+    import json
+    seeds = tmp_path / "three.csv"
+    seeds.write_text("utterance,category\nu1,a\nu2,b\nu3,c\n")
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1).replace(
+        "seed_utterance: ['What did you do last week?', 'Hello there!']",
+        f"seed_utterance: {{file: {seeds}}}"))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    doc = json.loads(run_cli("rank", str(rd), "--json").stdout)
+    cats = doc["seed_categories"]
+    assert set(cats) == {"a", "b", "c"}
+    for cat, ranking in cats.items():
+        ranked = {row["bot"] for row in ranking["ranking"]}
+        assert len(ranked) == 2, (cat, ranked)  # one match of two bots a category
+        assert all(row["games"] > 0 for row in ranking["ranking"]), cat
+    text = run_cli("rank", str(rd)).stdout
+    rows = [line.split() for line in text.splitlines() if line.split()[:1] in (["bot0"], ["bot1"], ["bot2"])]
+    assert rows and all(row[-3:].count("-") == 1 for row in rows[-3:]), text
