@@ -73,6 +73,22 @@ _SECONDS = re.compile(rb'"seconds": ?-?[0-9.eE+-]+')
 _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
 
 
+def league_problem(manifest: Manifest) -> str | None:
+    """Why a manifest's league record contradicts itself (None: it does not): every bot it
+    ranks is on the roster, and a roster bot it does not rank is a retired one, with its
+    spec (chatmatch.run.league writes them so; a name found nowhere else was added by hand)."""
+    if manifest.roster is None:
+        return None
+    roster, bots = set(manifest.roster), set(manifest.bots or ())
+    retired = set(manifest.retired) if isinstance(manifest.retired, dict) else set()
+    stray = sorted(bots - roster) or sorted(roster - bots - retired)
+    if not stray:
+        return None
+    where = "'bots' but not on the 'roster'" if bots - roster else \
+        "the 'roster' but neither among its 'bots' nor 'retired'"
+    return f"its league record names {', '.join(map(repr, stray))} in {where} (edited by hand?)"
+
+
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file, fsync it, rename it over ``path``. An
     ``OSError`` (disk full, read-only folder, a file in the way) becomes a one-line
@@ -218,7 +234,11 @@ class RunDir:
         bots = data.get("bots")
         if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
             raise RunDirError(f"{self.manifest_path}: 'bots' must be a list of names{fix}")
-        return Manifest.from_json(data)
+        manifest = Manifest.from_json(data)
+        problem = league_problem(manifest)
+        if problem is not None:
+            raise RunDirError(f"{self.manifest_path}: {problem}{fix}")
+        return manifest
 
     def write_manifest(self, manifest: Manifest) -> None:
         """Write ``manifest`` in the current :data:`FORMAT` (an older directory's manifest is

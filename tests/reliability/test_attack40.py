@@ -304,3 +304,24 @@ def test_a_bot_without_games_in_a_seed_category_has_no_rank_there(tmp_path):
     text = run_cli("rank", str(rd)).stdout
     rows = [line.split() for line in text.splitlines() if line.split()[:1] in (["bot0"], ["bot1"], ["bot2"])]
     assert rows and all(row[-3:].count("-") == 1 for row in rows[-3:]), text
+
+
+def test_a_roster_edited_by_hand_is_named_not_blamed_on_genuine_games(tmp_path):
+    """The stop-40 attack's 2.15: a bot that never played, added to manifest.json's roster,
+    re-mapped the league schedule: rank dropped two genuine games and said to move their
+    transcripts out. The manifest's own contradiction is named, by readers and by run."""
+    import json
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    m = json.loads((rd / "manifest.json").read_text())
+    m["roster"] = [*m["bots"], "ghost"]
+    (rd / "manifest.json").write_text(json.dumps(m))
+    before = sorted((rd / "transcripts").iterdir())
+    for args in (("rank", str(rd)), ("run", str(p), "--out", str(rd))):
+        r = run_cli(*args)
+        assert r.returncode != 0 and "Traceback" not in r.stderr
+        assert "'ghost' in the 'roster' but neither among its 'bots' nor 'retired'" in r.stderr, r.stderr
+        assert "move transcripts" not in r.stderr
+    assert sorted((rd / "transcripts").iterdir()) == before
