@@ -89,6 +89,11 @@ def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
         if own:
             click.echo(f"note: {', '.join(own)} generate{'s' if len(own) == 1 else ''} with the "
                        "fluency LM, which favours its own text (docs/scoring.md, 'Fluency')", err=True)
+    budget, full = cfg.schedule.games, len(plan.schedule)
+    if budget is not None and budget > full:
+        click.echo(f"note: schedule.games: {budget} is more than the {full} games of the full "
+                   f"round-robin of these {len(cfg.bots)} bots, so all {full} are played (the "
+                   "budget leaves room for bots added later)", err=True)
     todo = games_left(plan, replay_forfeits)
     if plan.refused is not None:  # the run refuses the directory: no estimate of another league
         return todo

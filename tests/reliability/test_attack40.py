@@ -325,3 +325,18 @@ def test_a_roster_edited_by_hand_is_named_not_blamed_on_genuine_games(tmp_path):
         assert "'ghost' in the 'roster' but neither among its 'bots' nor 'retired'" in r.stderr, r.stderr
         assert "move transcripts" not in r.stderr
     assert sorted((rd / "transcripts").iterdir()) == before
+
+
+def test_a_budget_above_the_round_robin_says_all_games_are_played(tmp_path):
+    """The stop-40 attack's 1.3: games: 100 with 3 bots silently played the 6 games of the
+    round-robin. Run says so (a budget may leave room for bots added later)."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1, extra="schedule: {method: random, games: 100}\n"))
+    r = run_cli("run", str(p), "--out", str(tmp_path / "run"))
+    assert r.returncode == 0, r.stderr
+    assert ("note: schedule.games: 100 is more than the 6 games of the full round-robin of "
+            "these 3 bots, so all 6 are played") in r.stderr
+    q = tmp_path / "six.yaml"
+    q.write_text(tournament_yaml(bots=3, exchanges=1, extra="schedule: {method: random, games: 6}\n"))
+    r = run_cli("run", str(q), "--out", str(tmp_path / "run2"))
+    assert r.returncode == 0 and "is more than" not in r.stderr
