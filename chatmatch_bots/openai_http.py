@@ -42,7 +42,7 @@ from typing import Any, ClassVar, Literal
 
 from chatmatch.adapters.params import BotParams, given
 from chatmatch.bot import Bot, History
-from chatmatch.endpoints.client import Endpoint, RequestLimits, Retryable
+from chatmatch.endpoints.client import Endpoint, RequestLimits, Retryable, endpoint_url
 from chatmatch.errors import BotError
 from chatmatch_bots.hf_support import clean_reply
 
@@ -124,7 +124,7 @@ class OpenAIChatBot(Bot):
 
     @property
     def url(self) -> str:
-        return f"{self.base_url}/chat/completions"
+        return endpoint_url(self.base_url, "chat/completions")
 
     # --- lifecycle ----------------------------------------------------------------------
     def load(self) -> None:

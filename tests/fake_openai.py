@@ -112,7 +112,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             pass
 
         def do_GET(self) -> None:
-            if self.path.rstrip("/").endswith("/models"):
+            if self.path.split("?")[0].rstrip("/").endswith("/models"):
                 self._send(fake.models_status, json.dumps(
                     {"object": "list", "data": [{"id": m, "object": "model"}
                                                 for m in (fake.models or ["m1"])]}).encode(),

@@ -108,10 +108,13 @@ def check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None
 
 
 def _own_check(where: tuple[Any, ...]) -> bool:
-    """A bot's ``base_url`` and ``extra_headers`` have their own checks and messages
-    (chatmatch.endpoints.safety)."""
-    return len(where) >= 4 and where[0] == "bots" and where[2] == "params" \
+    """A bot's or an HTTP judge's ``base_url`` and ``extra_headers`` have their own checks
+    and messages (chatmatch.endpoints.safety)."""
+    bot = len(where) >= 4 and where[0] == "bots" and where[2] == "params" \
         and where[3] in ("base_url", "extra_headers")
+    judge = len(where) >= 4 and where[:2] == ("scoring", "params") \
+        and where[3] in ("base_url", "extra_headers")
+    return bot or judge
 
 
 def _strings(node: Any, where: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:

@@ -24,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
+from urllib.parse import urlsplit, urlunsplit
 
 from chatmatch.common.registry import close_matches
 from chatmatch.common.validation import StrictModel
@@ -39,6 +40,14 @@ DEFAULT_MAX_RESPONSE_BYTES = 1_000_000
 #: how the retry loop waits (tests record the waits instead)
 sleep: Callable[[float], None] = time.sleep
 
+
+
+def endpoint_url(base_url: str, path: str) -> str:
+    """``base_url`` with ``path`` added to its path, before any query (Azure's
+    ``?api-version=...``) and without its ``#fragment`` (never sent to a server):
+    ``http://h/v1?x=1`` + ``models`` is ``http://h/v1/models?x=1``, not ``.../v1?x=1/models``."""
+    parts = urlsplit(base_url)
+    return urlunsplit(parts._replace(path=f"{parts.path.rstrip('/')}/{path.lstrip('/')}", fragment=""))
 
 def _semaphore(base_url: str, size: int) -> threading.BoundedSemaphore:
     with _SEMAPHORES_LOCK:
@@ -154,11 +163,11 @@ class Endpoint:
         """One GET, no retry (the pre-flight check)."""
         key = self.api_key()
         try:
-            return send(self._client, "GET", f"{self.base_url}/{path}", None,
+            return send(self._client, "GET", endpoint_url(self.base_url, path), None,
                         self.headers(key), deadline_s, lambda text: clip(text, 300, [key]),
                         self.limits.max_response_bytes)
         except TooLarge as exc:
-            raise self.fail(f"{self.base_url}/{path}: {exc}", [key]) from None
+            raise self.fail(f"{endpoint_url(self.base_url, path)}: {exc}", [key]) from None
 
     def post_json(self, path: str, body: dict[str, Any],
                   deadline_s: float | None = None) -> dict[str, Any]:
@@ -167,7 +176,7 @@ class Endpoint:
         if self._client is None:
             raise self.fail("a request before open() (the bot or judge was not loaded)")
         key = self.api_key()
-        url, last, attempt = f"{self.base_url}/{path}", "", 0
+        url, last, attempt = endpoint_url(self.base_url, path), "", 0
         for attempt in range(self.limits.retries + 1):
             try:
                 return self._decode(url, self._post(url, body, key,
@@ -255,7 +264,7 @@ class Endpoint:
 
     def check_models(self, deadline_s: float = 15.0) -> list[str]:
         """``GET /models`` answers (else one line, at once); the model names it lists."""
-        where = f"{self.base_url}/models"
+        where = endpoint_url(self.base_url, "models")
         try:
             status, _, data = self.get("models", deadline_s)
         except Retryable as exc:

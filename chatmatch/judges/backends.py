@@ -36,7 +36,8 @@ from typing import Any, Literal, Protocol, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from chatmatch.endpoints.client import DEFAULT_MAX_RESPONSE_BYTES, Endpoint, RequestLimits, check_base_url
+from chatmatch.endpoints.client import (DEFAULT_MAX_RESPONSE_BYTES, Endpoint, RequestLimits,
+                                       check_base_url, endpoint_url)
 from chatmatch.endpoints.safety import check_not_secret
 from chatmatch.errors import ChatmatchError
 from chatmatch.play.reply_cache import ReplyCache
@@ -277,7 +278,7 @@ class OpenAIJudge:
 
     @property
     def url(self) -> str:
-        return f"{self.base_url}/{self.path}"
+        return endpoint_url(self.base_url, self.path)
 
     def use_cache(self, path: Path) -> None:
         """Keep every answer in the SQLite file ``path`` (``RUN/judge_cache.sqlite``)."""

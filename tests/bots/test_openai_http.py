@@ -397,3 +397,13 @@ def test_stop_and_top_p_are_sent(server: tuple[str, FakeOpenAI]) -> None:
     sent, plain = (r["body"] for r in fake.requests)
     assert sent["top_p"] == 0.9 and sent["stop"] == ["\n"]
     assert "top_p" not in plain and "stop" not in plain
+
+
+def test_a_query_in_base_url_stays_after_the_path(server: tuple[str, FakeOpenAI]) -> None:
+    """The stop-40 attack's 5.7: with base_url '.../v1?x=1' the client asked for
+    '.../v1?x=1/models' and '.../v1?x=1/chat/completions'. Azure-style queries
+    (?api-version=...) are kept after the path, on the real server."""
+    url, b = server
+    remote = bot(url + "?api-version=2024-06-01")
+    assert remote.reply(HIST) == "[m1] 3 msgs; you said: In the lake."
+    assert b.requests[-1]["path"] == "/v1/chat/completions?api-version=2024-06-01"

@@ -340,3 +340,17 @@ def test_a_budget_above_the_round_robin_says_all_games_are_played(tmp_path):
     q.write_text(tournament_yaml(bots=3, exchanges=1, extra="schedule: {method: random, games: 6}\n"))
     r = run_cli("run", str(q), "--out", str(tmp_path / "run2"))
     assert r.returncode == 0 and "is more than" not in r.stderr
+
+
+@pytest.mark.parametrize("base, url", [
+    ("http://127.0.0.1:9/v1?x=1", "http://127.0.0.1:9/v1/models?x=1"),
+    ("http://h/openai/deployments/d/v1?api-version=2024-06-01",
+     "http://h/openai/deployments/d/v1/models?api-version=2024-06-01"),
+    ("http://127.0.0.1:9/v1#top", "http://127.0.0.1:9/v1/models"),
+    ("http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1/models")])
+def test_a_path_is_added_before_the_query_of_base_url(base, url):
+    """The stop-40 attack's 5.7: base_url '.../v1?x=1' was accepted and requests went to
+    '.../v1?x=1/models' (the path inside the query). A query (Azure's ?api-version=) is kept
+    after the path; a fragment is never sent."""
+    from chatmatch.endpoints.client import endpoint_url
+    assert endpoint_url(base, "models") == url
