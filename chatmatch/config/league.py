@@ -5,6 +5,7 @@ chatmatch.play.pairing). See docs/league.md."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
@@ -52,6 +53,15 @@ class ScheduleConfig(StrictModel):
     #: retired bots (in the run but no longer in the YAML): drop them from the ranking, or
     #: keep them ranked on the games they played
     retired: Literal["drop", "keep"] = "drop"
+
+    @field_validator("games", mode="before")
+    @classmethod
+    def _exponent_is_a_number(cls, v: Any) -> Any:
+        """YAML reads ``1e6`` (no dot) as text: a whole number written so is taken as one."""
+        if isinstance(v, str) and re.fullmatch(r"\s*\d+(\.\d*)?[eE]\+?\d+\s*", v):
+            f = float(v)
+            return int(f) if f.is_integer() and f < 1e300 else v
+        return v
 
     @model_validator(mode="after")
     def _budget_needs_a_budgeted_method(self) -> "ScheduleConfig":

@@ -354,3 +354,16 @@ def test_a_path_is_added_before_the_query_of_base_url(base, url):
     after the path; a fragment is never sent."""
     from chatmatch.endpoints.client import endpoint_url
     assert endpoint_url(base, "models") == url
+
+
+def test_a_budget_written_with_an_exponent_is_a_number(tmp_path):
+    """The stop-40 attack's 1.6: 'games: 1e9' (text to YAML) got 'unable to parse string as
+    an integer'. A whole number written with an exponent is taken as that number, so the
+    message is about its size; 1e3 works."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1, extra="schedule: {method: random, games: 1e9}\n"))
+    r = run_cli("run", str(p), "--out", str(tmp_path / "run"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "parse string" not in r.stderr and "10000000" in r.stderr, r.stderr
+    from chatmatch.config.league import ScheduleConfig
+    assert ScheduleConfig(method="random", games="1e3").games == 1000  # type: ignore[arg-type]
