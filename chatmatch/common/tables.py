@@ -10,8 +10,10 @@ from typing import Any, Sequence
 
 
 def fmt(v: Any) -> str:
+    """A float with 2 decimals; one that is not 0 but would print as 0.00 (points of 1e-7)
+    with 2 significant digits, so that values that order a table never print equal."""
     if isinstance(v, float):
-        return f"{v:.2f}"
+        return f"{v:.2g}" if v != 0 and abs(v) < 0.005 else f"{v:.2f}"
     return str(v)
 
 

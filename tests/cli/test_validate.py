@@ -104,7 +104,7 @@ def test_missing_dataset_file_fails_before_scoring(tmp_path):
     (tmp_path / "stb").mkdir()
     res = invoke("--data", tmp_path, "--datasets", "fed,stb")
     assert res.exit_code == 2 and res.output.count("\n") == 1
-    assert "stb/MongoDump.zip not found" in res.output and "--datasets" in res.output
+    assert "stb/MongoDump.zip: no such file" in res.output and "--datasets" in res.output
 
 
 def test_corrupt_zip_is_one_line_exit_2(tmp_path, fast_config):

@@ -367,3 +367,26 @@ def test_a_budget_written_with_an_exponent_is_a_number(tmp_path):
     assert "parse string" not in r.stderr and "10000000" in r.stderr, r.stderr
     from chatmatch.config.league import ScheduleConfig
     assert ScheduleConfig(method="random", games="1e3").games == 1000  # type: ignore[arg-type]
+
+
+def test_points_that_order_a_table_never_print_equal(tmp_path):
+    """The stop-40 attack's 0.3: 'rank --points 1e-7/0/0' printed 0.00 in every pts cell
+    while the bots got ranks 1, 2, 3=. A value that is not 0 but would print as 0.00 is
+    printed with two significant digits."""
+    from chatmatch.common.tables import fmt, render_table
+    assert fmt(2e-7) == "2e-07" and fmt(0.0) == "0.00" and fmt(1.234) == "1.23"
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=2))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    r = run_cli("rank", str(rd), "--method", "points", "--points", "1e-7/0/0", "--tie-break", "none")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines() if line.split()[1:2] in (["bot0"], ["bot1"], ["bot2"])]
+    assert len(rows) == 3, r.stdout
+    # rank, bot, pts, mW, mT, mL, ...: a bot that won a match has points that are not 0,
+    # and they are printed so (equal match points are then ordered by game points, as
+    # documented)
+    assert any(int(row[3]) > 0 for row in rows), r.stdout
+    for row in rows:
+        assert (row[2] == "0.00") == (int(row[3]) == 0), r.stdout
+    assert render_table(["x"], [[1e-7]]).splitlines()[-1].strip() == "1e-07"
