@@ -13,7 +13,8 @@ from chatmatch.common.tables import render_table
 from chatmatch.ranking import RANKERS
 from chatmatch.run.rerank import rerank, run_seed_spread
 from chatmatch.run.storedrun import Run
-from chatmatch.run.seedtables import category_json, category_text, rank_by_category
+from chatmatch.run.seedtables import (category_json, category_text, rank_by_category,
+                                      unscheduled_categories)
 
 if TYPE_CHECKING:
     from chatmatch.ranking.trueskill_rank import SeedSpread
@@ -65,18 +66,25 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
         spread = run_seed_spread(run_dir, seeds, shuffles)
     per = rank_by_category(run_dir, method=method, shuffles=shuffles, seed=seed, points=wtl,
                            ties=ties or None)
+    idle = unscheduled_categories(run_dir) if per else []
     if as_json:
         doc = ranking.to_json()
         if spread is not None:
             doc["seed_spread"] = spread.to_json()
         if per:
             doc["seed_categories"] = category_json(per)
+            doc["seed_categories_without_a_match"] = idle
         click.echo(json.dumps(doc, indent=2))
         return
     click.echo(ranking_table(ranking, refusing=run.store.refusing))
     if per:
         title, heads, rows = category_text(ranking, per)
         click.echo(f"\n{title}\n{render_table(heads, rows)}")
+        if idle:
+            click.echo(f"note: seed categor{'y' if len(idle) == 1 else 'ies'} "
+                       f"{', '.join(idle)} open{'s' if len(idle) == 1 else ''} no match (each "
+                       "match opens with one category, and this league has fewer matches "
+                       "than categories)")
     if spread is not None:
         click.echo("")
         click.echo(seed_spread_table(spread))

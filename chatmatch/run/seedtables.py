@@ -38,6 +38,17 @@ def _schedule(run: Run) -> list[ScheduledGame]:
     return sorted(games, key=lambda g: order[g.seed_category])  # stable: ids stay in order
 
 
+def unscheduled_categories(run_dir: str | Path) -> list[str]:
+    """The seed set's categories that open no match of the run's schedule (a seed set with
+    more categories than the league has matches), in the seed set's order."""
+    run = Run.load(run_dir)
+    cfg = StoredSetup(run.store.path).tournament if run.manifest.is_tournament else None
+    if cfg is None or not cfg.seed_plan.categorized:
+        return []
+    played = {g.seed_category for g in _schedule(run)}
+    return [name for name, _ in cfg.seed_plan.categories if name not in played]
+
+
 def category_rankings(run: Run, config: RankingConfig | None = None, seed: int | None = None,
                       method: str | None = None) -> dict[str, Ranking]:
     """The run's ranking on the games of each seed category (in the seed set's order);

@@ -390,3 +390,23 @@ def test_points_that_order_a_table_never_print_equal(tmp_path):
     for row in rows:
         assert (row[2] == "0.00") == (int(row[3]) == 0), r.stdout
     assert render_table(["x"], [[1e-7]]).splitlines()[-1].strip() == "1e-07"
+
+
+def test_seed_categories_that_open_no_match_are_named(tmp_path):
+    """The stop-40 attack's 1.13: five categories over three matches; the per-category table
+    had no word about the two categories that opened no match."""
+    import json
+    seeds = tmp_path / "five.csv"
+    seeds.write_text("utterance,category\nu1,a\nu2,b\nu3,c\nu4,d\nu5,e\n")
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1).replace(
+        "seed_utterance: ['What did you do last week?', 'Hello there!']",
+        f"seed_utterance: {{file: {seeds}}}"))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    doc = json.loads(run_cli("rank", str(rd), "--json").stdout)
+    idle = doc["seed_categories_without_a_match"]
+    assert len(idle) == 2 and not set(idle) & set(doc["seed_categories"])
+    assert set(idle) | set(doc["seed_categories"]) == set("abcde")
+    text = run_cli("rank", str(rd)).stdout
+    assert f"note: seed categories {', '.join(idle)} open no match" in text
