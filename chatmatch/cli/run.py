@@ -80,9 +80,13 @@ def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
     """Print what the run is and how much is left to play (estimated); the games to play."""
     cfg, target = plan.cfg, plan.path
     games = plan.total  # a league that grew plays only its new games
-    click.echo(f"Tournament '{cfg.name}': {len(cfg.bots)} bots, {games // 2} matches, {games} games "
-               f"of {cfg.exchanges} exchanges; scoring: {', '.join(cfg.scoring.dimensions)}; "
-               f"run directory: {target}", err=True)
+    kept = [b for b in plan.league.roster if b not in plan.league.active] \
+        if cfg.schedule.retired == "keep" else []
+    also = (f" (and {len(kept)} retired, ranked on the games they played: {', '.join(kept)})"
+            if kept else "")
+    click.echo(f"Tournament '{cfg.name}': {len(cfg.bots)} bots{also}, {games // 2} matches, "
+               f"{games} games of {cfg.exchanges} exchanges; scoring: "
+               f"{', '.join(cfg.scoring.dimensions)}; run directory: {target}", err=True)
     if "fluency" in cfg.scoring.dimensions:
         own = bots_on_the_fluency_lm(cfg.scoring.scorer_params("fluency"),
                                      [(b.name, b.adapter, b.params) for b in cfg.bots])

@@ -165,3 +165,24 @@ def test_the_readme_commands_grow_and_shrink_a_league(tmp_path):
     assert "0 game(s) to play" in text or "nothing to play" in text.lower()
     ranking = chatmatch("rank", out)
     assert "dull" not in ranking and "late" in ranking
+
+
+def test_a_kept_retired_bot_is_counted_in_the_header(tmp_path):
+    """The stop-40 attack's 1.9: with ``retired: keep`` the header said '3 bots, 3 matches,
+    6 games' while the ranking under it listed 4 bots on 12 games. The header names the
+    retired bot the ranking keeps."""
+    from click.testing import CliRunner
+
+    from chatmatch.cli import cli
+
+    def chatmatch(*args):
+        r = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    out = tmp_path / "run"
+    chatmatch("run", league_yaml(tmp_path, ["rich", "plain", "dull", "seeded"]), "--out", out)
+    text = chatmatch("run", league_yaml(tmp_path, ["rich", "plain", "seeded"],
+                                        extra="schedule: {retired: keep}\n"), "--out", out)
+    assert "3 bots (and 1 retired, ranked on the games they played: dull), 3 matches" in text
+    assert "dull" in chatmatch("rank", out)
