@@ -79,6 +79,8 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
 def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
     """Print what the run is and how much is left to play (estimated); the games to play."""
     cfg, target = plan.cfg, plan.path
+    if plan.refused is not None:  # the runner says why; no header of a league it will not play
+        return games_left(plan, replay_forfeits)
     games = plan.total  # a league that grew plays only its new games
     kept = [b for b in plan.league.roster if b not in plan.league.active] \
         if cfg.schedule.retired == "keep" else []
@@ -99,8 +101,6 @@ def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
                    f"round-robin of these {len(cfg.bots)} bots, so all {full} are played (the "
                    "budget leaves room for bots added later)", err=True)
     todo = games_left(plan, replay_forfeits)
-    if plan.refused is not None:  # the run refuses the directory: no estimate of another league
-        return todo
     click.echo(estimate_line(todo, cfg.exchanges, target)
                + ("; forfeited games included" if replay_forfeits else ""), err=True)
     idle = [b for b in plan.league.added if not any(b in g.players for g in todo)]

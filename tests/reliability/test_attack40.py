@@ -410,3 +410,17 @@ def test_seed_categories_that_open_no_match_are_named(tmp_path):
     assert set(idle) | set(doc["seed_categories"]) == set("abcde")
     text = run_cli("rank", str(rd)).stdout
     assert f"note: seed categories {', '.join(idle)} open no match" in text
+
+
+def test_a_refused_resume_prints_no_header_or_count_first(tmp_path):
+    """The stop-40 attack's 2.12: a resume that run refuses (the seed set changed) first
+    printed '4 bots, 6 matches, 12 games ... 0 game(s) to play; nothing to play'."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    p.write_text(tournament_yaml(bots=3, exchanges=1).replace("Hello there!", "Hi again!"))
+    r = run_cli("run", str(p), "--out", str(rd))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "Tournament 'reliability'" not in r.stderr and "to play" not in r.stderr, r.stderr
+    assert r.stderr.strip().startswith("error:"), r.stderr
