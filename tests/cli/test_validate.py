@@ -280,12 +280,12 @@ def test_usr_in_the_lab_per_responder_and_per_reply(data, fast_config):
 def test_usr_missing_is_an_error_when_named_and_skipped_by_default(data, fast_config):
     res = invoke("--data", data, "--datasets", "fed,usr", "--config", fast_config, "-q")
     assert res.exit_code == 2 and res.output.count("\n") == 1
-    assert "usr/pc_usr_data.json not found" in res.output and "--datasets" in res.output
+    assert "usr/pc_usr_data.json: no such file" in res.output and "--datasets" in res.output
     from chatmatch.validity.lab import Lab, load_lab_config
 
     lab = Lab(load_lab_config(fast_config), data, ("usr",), bootstrap=10)
     (report,) = lab.run()["datasets"]
-    assert report["kind"] == "skipped" and "pc_usr_data.json not found" in report["notes"][0]
+    assert report["kind"] == "skipped" and "pc_usr_data.json: no such file" in report["notes"][0]
 
 
 def test_construct_row_groups_and_order(data, tmp_path):
