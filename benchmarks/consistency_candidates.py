@@ -81,6 +81,18 @@ class Nli:
             print(f"  nli {i + len(chunk)}/{len(todo)}", file=sys.stderr, flush=True)
 
 
+def own_pairs(scorer: Consistency, game: Transcript, p: str) -> tuple[list[Any], list[tuple[int, list[int]]]]:
+    """``p``'s first-person statements, and for each later one the earlier statements about
+    the same thing (cosine >= sigma_s): the pairs every self-contradiction variant judges."""
+    found = [s for t in credited_turns(game) if t.speaker == p
+             for s in statements(t.index, t.text)]
+    if len(found) < 2:
+        return found, []
+    sims = cosine(*(2 * [scorer.embedder.embed([s.text for s in found])]))
+    return found, [(a, [b for b in range(a) if found[b].turn < found[a].turn
+                        and sims[a, b] >= scorer.params.sigma_s]) for a in range(1, len(found))]
+
+
 class NliConsistency(Consistency):
     """``self_contradictions`` with the statement pairs judged by :class:`Nli`. Scoring
     once collects the pairs (``missing``), :meth:`Nli.fill` judges them, scoring again
@@ -95,15 +107,11 @@ class NliConsistency(Consistency):
                     details: list[dict[str, Any]]) -> None:
         done = {d["turn"] for d in details}
         for p in game.players:
-            found = [s for t in credited_turns(game) if t.speaker == p
-                     for s in statements(t.index, t.text)]
-            if len(found) < 2:
+            found, pairs = own_pairs(self, game, p)
+            if not pairs:
                 continue
-            sims = cosine(*(2 * [self.embedder.embed([s.text for s in found])]))
             checked, hit = set(), set()
-            for a in range(1, len(found)):
-                earlier = [b for b in range(a) if found[b].turn < found[a].turn
-                           and sims[a, b] >= self.params.sigma_s]
+            for a, earlier in pairs:
                 checked |= {found[a].turn} if earlier else set()
                 for b in earlier:
                     key = (found[b].text, found[a].text)
@@ -144,15 +152,11 @@ class SamePredicate(Consistency):
                     details: list[dict[str, Any]]) -> None:
         done = {d["turn"] for d in details}
         for p in game.players:
-            found = [s for t in credited_turns(game) if t.speaker == p
-                     for s in statements(t.index, t.text)]
-            if len(found) < 2:
+            found, pairs = own_pairs(self, game, p)
+            if not pairs:
                 continue
-            sims = cosine(*(2 * [self.embedder.embed([s.text for s in found])]))
             checked, hit = set(), set()
-            for a in range(1, len(found)):
-                earlier = [b for b in range(a) if found[b].turn < found[a].turn
-                           and sims[a, b] >= self.params.sigma_s]
+            for a, earlier in pairs:
                 checked |= {found[a].turn} if earlier else set()
                 hit |= {found[a].turn for b in earlier if found[b].negative != found[a].negative
                         and self.predicate(found[b].text) == self.predicate(found[a].text)}

@@ -282,18 +282,24 @@ def test_a_learned_model_with_a_far_intercept_is_refused_not_a_tie_everywhere(in
     assert parse_model(json.dumps(doc), "m.json").intercept == 9.5
 
 
-def test_a_bot_without_games_in_a_seed_category_has_no_rank_there(tmp_path):
-    """The stop-40 attack's 1.12: three categories over three matches; a bot that opened no
-    game of category ``a`` was ranked 3rd in it. It is not ranked there ("-")."""
-    import json
-    seeds = tmp_path / "three.csv"
-    seeds.write_text("utterance,category\nu1,a\nu2,b\nu3,c\n")
+def _run_with_categories(tmp_path: Path, names: str) -> Path:
+    """A 3-bot, 1-exchange run whose seed set has one utterance per category in ``names``."""
+    seeds = tmp_path / "seeds.csv"
+    seeds.write_text("utterance,category\n" + "".join(f"u{i},{c}\n" for i, c in enumerate(names)))
     p = tmp_path / "t.yaml"
     p.write_text(tournament_yaml(bots=3, exchanges=1).replace(
         "seed_utterance: ['What did you do last week?', 'Hello there!']",
         f"seed_utterance: {{file: {seeds}}}"))
     rd = tmp_path / "run"
     assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    return rd
+
+
+def test_a_bot_without_games_in_a_seed_category_has_no_rank_there(tmp_path):
+    """The stop-40 attack's 1.12: three categories over three matches; a bot that opened no
+    game of category ``a`` was ranked 3rd in it. It is not ranked there ("-")."""
+    import json
+    rd = _run_with_categories(tmp_path, "abc")
     doc = json.loads(run_cli("rank", str(rd), "--json").stdout)
     cats = doc["seed_categories"]
     assert set(cats) == {"a", "b", "c"}
@@ -396,14 +402,7 @@ def test_seed_categories_that_open_no_match_are_named(tmp_path):
     """The stop-40 attack's 1.13: five categories over three matches; the per-category table
     had no word about the two categories that opened no match."""
     import json
-    seeds = tmp_path / "five.csv"
-    seeds.write_text("utterance,category\nu1,a\nu2,b\nu3,c\nu4,d\nu5,e\n")
-    p = tmp_path / "t.yaml"
-    p.write_text(tournament_yaml(bots=3, exchanges=1).replace(
-        "seed_utterance: ['What did you do last week?', 'Hello there!']",
-        f"seed_utterance: {{file: {seeds}}}"))
-    rd = tmp_path / "run"
-    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    rd = _run_with_categories(tmp_path, "abcde")
     doc = json.loads(run_cli("rank", str(rd), "--json").stdout)
     idle = doc["seed_categories_without_a_match"]
     assert len(idle) == 2 and not set(idle) & set(doc["seed_categories"])
