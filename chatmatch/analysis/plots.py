@@ -24,6 +24,7 @@ from chatmatch.analysis.agreement import dimension_wins  # noqa: E402
 from chatmatch.analysis.methods import method_table  # noqa: E402
 from chatmatch.ranking import Ranking  # noqa: E402
 from chatmatch.records import GameResult, TrueSkillStats  # noqa: E402
+from chatmatch.rundir.store import atomic_write  # noqa: E402
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
@@ -134,23 +135,29 @@ def dimension_wins_chart(results: Sequence[GameResult], bots: Sequence[str]) -> 
 
 def save(fig: Figure, out_dir: Path, name: str) -> list[Path]:
     """Write ``name.png`` and ``name.svg`` and close the figure."""
-    out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
-    with plt.rc_context(_RC):
-        for ext in ("png", "svg"):
+    try:
+        for ext in ("png", "svg"):  # written as every file of chatmatch: never through a link
             p = out_dir / f"{name}.{ext}"
-            fig.savefig(p, format=ext, metadata=_META[ext])
+            atomic_write(p, _render(fig, ext))
             paths.append(p)
-    plt.close(fig)
+    finally:
+        plt.close(fig)
     return paths
 
 
-def to_bytes(fig: Figure, fmt: str = "svg") -> bytes:
+def _render(fig: Figure, fmt: str) -> bytes:
     buf = io.BytesIO()
     with plt.rc_context(_RC):
         fig.savefig(buf, format=fmt, metadata=_META[fmt])
-    plt.close(fig)
     return buf.getvalue()
+
+
+def to_bytes(fig: Figure, fmt: str = "svg") -> bytes:
+    """The figure in ``fmt``, closed."""
+    data = _render(fig, fmt)
+    plt.close(fig)
+    return data
 
 
 def run_figures(data: "Run", human: "HumanRanking | None" = None) -> dict[str, Figure]:

@@ -49,11 +49,11 @@ def unfinished(refusing: Sequence[str]) -> str:
     the directory (``refusing``: their game ids, :attr:`RunDir.refusing`), it refuses."""
     if not refusing:
         return "run again to finish"
-    names = ", ".join(f"transcripts/{g}.jsonl" for g in refusing[:3])
+    names = ", ".join(refusing[:3])
     more = f" and {len(refusing) - 3} more" if len(refusing) > 3 else ""
-    verb = "is" if len(refusing) == 1 else "are"
-    return (f"`chatmatch run` refuses this run directory until {names}{more} {verb} "
-            "mended or moved out (the warnings above say how)")
+    game = "game" if len(refusing) == 1 else "games"
+    return (f"`chatmatch run` refuses this run directory until the files of {game} {names}"
+            f"{more} are mended or moved out (the warnings above say which files and how)")
 
 
 #: how every refusal of ``chatmatch run`` (:func:`refused`) begins

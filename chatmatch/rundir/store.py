@@ -89,8 +89,8 @@ def league_problem(manifest: Manifest) -> str | None:
     return f"its league record names {', '.join(map(repr, stray))} in {where} (edited by hand?)"
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file, fsync it, rename it over ``path``. An
+def atomic_write(path: Path, text: str | bytes) -> None:
+    """Write ``text`` (str: UTF-8; or bytes, e.g. a PNG) to a temporary file, fsync it, rename it over ``path``. An
     ``OSError`` (disk full, read-only folder, a file in the way) becomes a one-line
     :class:`StorageError` naming the path; the old file is left as it was. A path that is
     a symbolic link, a named pipe, a device or a socket is refused: the rename would
@@ -106,8 +106,8 @@ def atomic_write(path: Path, text: str) -> None:
     except OSError as exc:
         raise StorageError.from_os_error(exc, path) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -423,3 +423,39 @@ def test_a_refused_resume_prints_no_header_or_count_first(tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "Tournament 'reliability'" not in r.stderr and "to play" not in r.stderr, r.stderr
     assert r.stderr.strip().startswith("error:"), r.stderr
+
+
+def test_the_footer_of_a_run_refused_for_a_score_record_names_the_game_not_its_transcript(tmp_path):
+    """The re-check of stop 40 (2.11): with scores/g001.json a folder, the warning named it
+    but the INCOMPLETE footer said run refuses 'until transcripts/g001.jsonl is mended'."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    (rd / "scores" / "g001.json").unlink()
+    (rd / "scores" / "g001.json").mkdir()
+    r = run_cli("rank", str(rd))
+    assert "scores/g001.json" in r.stderr and "transcripts/g001.jsonl" not in r.stdout, r.stdout
+    assert "until the files of game g001 are mended or moved out" in r.stdout, r.stdout
+
+
+def test_plot_never_writes_through_a_link_in_its_folder(tmp_path):
+    """The re-check of stop 40 (N9): with pl/ranks.svg a symbolic link to another file,
+    `plot --out pl` overwrote that file with the SVG, silently. Plots are written like
+    every other file: a link is refused and the file it points to is left as it was."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    out = tmp_path / "pl"
+    assert run_cli("plot", str(rd), "--out", str(out)).returncode == 0
+    names = sorted(f.name for f in out.iterdir())
+    assert "ranks.svg" in names and "ranks.png" in names
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (out / "ranks.svg").unlink()
+    (out / "ranks.svg").symlink_to(victim)
+    r = run_cli("plot", str(rd), "--out", str(out))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "ranks.svg: is a symbolic link, not a regular file" in r.stderr, r.stderr
+    assert victim.read_text() == "keep me"
