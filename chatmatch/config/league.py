@@ -29,6 +29,8 @@ class SeedSet(StrictModel):
         for name, items in v.items():
             if not name.strip() or not items or any(not s.strip() for s in items):
                 raise ValueError(f"category {name!r}: needs a name and non-empty utterances")
+            if name != name.strip():  # the same rule as bot names: " q" would print as "q"
+                raise ValueError(f"category {name!r}: starts or ends with a space; remove it")
             check_name(name, "seed category")
             for s in items:
                 if s in seen and seen[s] != name:

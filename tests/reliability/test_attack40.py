@@ -459,3 +459,16 @@ def test_plot_never_writes_through_a_link_in_its_folder(tmp_path):
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert "ranks.svg: is a symbolic link, not a regular file" in r.stderr, r.stderr
     assert victim.read_text() == "keep me"
+
+
+def test_a_seed_category_with_surrounding_spaces_is_refused(tmp_path):
+    """The re-check of stop 40 (N5): categories ' q' and 'q' were two columns that both
+    printed as 'q'. A category name follows the bot-name rule: no surrounding spaces."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1).replace(
+        "seed_utterance: ['What did you do last week?', 'Hello there!']",
+        "seed_utterance: {categories: {' q': [u1], q: [u2]}}"))
+    r = run_cli("run", str(p), "--out", str(tmp_path / "run"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "category ' q': starts or ends with a space; remove it" in r.stderr, r.stderr
+    assert not (tmp_path / "run").exists()
