@@ -93,47 +93,55 @@ def own_pairs(scorer: Consistency, game: Transcript, p: str) -> tuple[list[Any],
                         and sims[a, b] >= scorer.params.sigma_s]) for a in range(1, len(found))]
 
 
-class NliConsistency(Consistency):
-    """``self_contradictions`` with the statement pairs judged by :class:`Nli`. Scoring
-    once collects the pairs (``missing``), :meth:`Nli.fill` judges them, scoring again
-    uses them."""
+class PairJudged(Consistency):
+    """``self_contradictions`` with each statement pair (:func:`own_pairs`) judged by
+    :meth:`contradicts` instead of by polarity alone; ``mark``: added to each finding."""
 
-    nli: Nli
-    threshold_p = 0.5
-    missing: set[tuple[str, str]]
-    only: str | None = None  # judge only this player's pairs (the rated System side)
+    mark: dict[str, Any] = {}
+
+    def contradicts(self, player: str, earlier: Any, later: Any) -> bool:
+        raise NotImplementedError
 
     def _self_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
                     details: list[dict[str, Any]]) -> None:
         done = {d["turn"] for d in details}
         for p in game.players:
             found, pairs = own_pairs(self, game, p)
-            if not pairs:
-                continue
-            checked, hit = set(), set()
-            for a, earlier in pairs:
-                checked |= {found[a].turn} if earlier else set()
-                for b in earlier:
-                    key = (found[b].text, found[a].text)
-                    if key not in self.nli.cache:
-                        if self.only in (None, p):
-                            self.missing.add(key)
-                    elif self.nli.cache[key] >= self.threshold_p:
-                        hit.add(found[a].turn)
-            checked -= done
+            checked = {found[a].turn for a, earlier in pairs if earlier} - done
+            hit = {found[a].turn for a, earlier in pairs
+                   if [b for b in earlier if self.contradicts(p, found[b], found[a])]} & checked
             tested[p] += len(checked)
-            bad[p] += len(hit & checked)
-            details += [{"turn": t, "speaker": p, "nli": True, "inconsistent": True}
-                        for t in sorted(hit & checked)]
+            bad[p] += len(hit)
+            details += [{"turn": t, "speaker": p, **self.mark, "inconsistent": True}
+                        for t in sorted(hit)]
         details.sort(key=lambda d: int(d["turn"]))
+
+
+class NliConsistency(PairJudged):
+    """Statement pairs judged by :class:`Nli`. Scoring once collects the pairs
+    (``missing``), :meth:`Nli.fill` judges them, scoring again uses them."""
+
+    nli: Nli
+    threshold_p = 0.5
+    missing: set[tuple[str, str]]
+    only: str | None = None  # judge only this player's pairs (the rated System side)
+    mark = {"nli": True}
+
+    def contradicts(self, player: str, earlier: Any, later: Any) -> bool:
+        key = (earlier.text, later.text)
+        if key not in self.nli.cache:
+            if self.only in (None, player):
+                self.missing.add(key)
+            return False
+        return self.nli.cache[key] >= self.threshold_p
 
 
 LIKE = frozenset({"hate", "dislike", "detest", "loathe", "love", "like", "enjoy", "adore"})
 
 
-class SamePredicate(Consistency):
-    """``self_contradictions`` where a polarity flip counts only between statements with the
-    same predicate (a stricter pairing than the embedding alone)."""
+class SamePredicate(PairJudged):
+    """A polarity flip counts only between statements with the same predicate (a stricter
+    pairing than the embedding alone)."""
 
     predicates: dict[str, str] = {}
 
@@ -148,24 +156,9 @@ class SamePredicate(Consistency):
             self.predicates[text] = "like" if lemma in LIKE else lemma
         return self.predicates[text]
 
-    def _self_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
-                    details: list[dict[str, Any]]) -> None:
-        done = {d["turn"] for d in details}
-        for p in game.players:
-            found, pairs = own_pairs(self, game, p)
-            if not pairs:
-                continue
-            checked, hit = set(), set()
-            for a, earlier in pairs:
-                checked |= {found[a].turn} if earlier else set()
-                hit |= {found[a].turn for b in earlier if found[b].negative != found[a].negative
-                        and self.predicate(found[b].text) == self.predicate(found[a].text)}
-            checked -= done
-            tested[p] += len(checked)
-            bad[p] += len(hit & checked)
-            details += [{"turn": t, "speaker": p, "inconsistent": True}
-                        for t in sorted(hit & checked)]
-        details.sort(key=lambda d: int(d["turn"]))
+    def contradicts(self, player: str, earlier: Any, later: Any) -> bool:
+        return bool(earlier.negative != later.negative
+                    and self.predicate(earlier.text) == self.predicate(later.text))
 
 
 def scorers(nli: Nli | None, only: str | None) -> dict[str, Consistency]:

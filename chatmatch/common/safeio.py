@@ -25,7 +25,7 @@ def check_regular(path: str | Path) -> os.stat_result:
     if stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, "a folder, not a regular file", str(path))
     if not stat.S_ISREG(st.st_mode):
-        raise OSError(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", str(path))
+        raise OSError(errno.EINVAL, f"{file_kind(st.st_mode)}, not a regular file", str(path))
     return st
 
 
@@ -81,10 +81,16 @@ def folder_problem(path: str | Path) -> str | None:
         return why_unreadable(exc)
     if stat.S_ISDIR(st.st_mode):
         return None
-    return f"{_kind(st.st_mode)}, not a folder"
+    return f"{file_kind(st.st_mode)}, not a folder"
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, in the words of every message ("a named
+    pipe", "a device", "a symbolic link" for an ``lstat`` mode, ...)."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
     if stat.S_ISREG(mode):
         return "a file"
     if stat.S_ISFIFO(mode):

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from chatmatch import __version__
-from chatmatch.common.safeio import read_bounded, read_text_bounded
+from chatmatch.common.safeio import file_kind, read_bounded, read_text_bounded
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, game_problem,
@@ -126,9 +126,7 @@ def _not_a_file(path: Path) -> str | None:
         mode = os.lstat(path).st_mode
     except OSError:
         return None
-    kinds = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
-             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
-    return next((what for test, what in kinds if test(mode)), None)
+    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else file_kind(mode)
 
 
 def _fsync_dir(path: Path) -> None:
