@@ -344,3 +344,24 @@ def test_done_when_two_http_and_two_offline_bots_on_a_strict_template(
         for t in tr.turns:
             if t.speaker in ("chatty", "terse") and not t.seed:
                 assert t.text.strip() and not t.text.endswith("'"), t
+
+
+def test_a_query_in_base_url_reaches_the_real_server(served: tuple[str, str]) -> None:
+    """Issue 35 (5.7 of stop 40's attack): a base_url with a query (Azure's ?api-version=)
+    used to send '.../v1?x=1/models'; the real server answers the pre-flight and a reply
+    with the query kept after the path."""
+    from chatmatch.adapters import create_bot
+    from chatmatch.bot import History, Message
+
+    base, model = served
+    bot = create_bot("b", "openai-chat", {"base_url": base + "?api-version=2024-06-01",
+                                          "model": model, "max_tokens": 5,
+                                          "temperature": 0.0, "retries": 0,
+                                          "preflight_timeout_s": 60})
+    bot.preflight()  # type: ignore[attr-defined]
+    bot.load()
+    try:
+        reply = bot.reply(History((Message("partner", "hello"),), "hello", "g1", 1, 1))
+    finally:
+        bot.close()
+    assert reply.strip()
