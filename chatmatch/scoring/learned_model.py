@@ -11,10 +11,12 @@ with pydantic: nothing in the file is executed or imported (no pickle, no joblib
 ``rule_params`` pins the features: format 2 (:data:`FORMAT`) records every parameter of
 all seven scorers as trained, and the judge scores with exactly those, whatever this
 version's defaults are; each block must still be a valid setting of its scorer (a setting
-this version no longer knows is an error asking to re-train). Format 1 (written before
+this version no longer knows is an error asking to re-train; one added since,
+:data:`ADDED_SETTINGS`, takes the behaviour of the time the file was written). Format 1 (written before
 issue 32) recorded only fluency's backend; it loads with its recorded settings over
 :data:`FORMAT1_SETTINGS`, the defaults it was trained with that have changed since
-(fluency ``aggregation: median``, ``degenerate: keep``; consistency ``identity: false``),
+(fluency ``aggregation: median``, ``degenerate: keep``; consistency ``identity: false``,
+``self_contradictions: false``),
 and today's defaults for everything else.
 """
 
@@ -38,7 +40,11 @@ FORMAT1 = "chatmatch-learned-judge/1"
 #: the scorer defaults a format-1 file was trained with that changed later (issue 32)
 FORMAT1_SETTINGS: dict[str, dict[str, Any]] = {
     "fluency": {"aggregation": "median", "degenerate": "keep"},
-    "consistency": {"identity": False}}
+    "consistency": {"identity": False, "self_contradictions": False}}
+#: settings added to the scorers after format 2 was introduced, with the behaviour files
+#: written before them were trained with: a file that does not record one gets this value
+ADDED_SETTINGS: dict[str, dict[str, Any]] = {
+    "consistency": {"contradiction": "polarity"}}
 PACKAGED = "learned_judge.json"
 #: standardised features are clipped to +-CLIP
 CLIP = 5.0
@@ -140,6 +146,7 @@ def _pinned(form: str, given: dict[str, dict[str, Any]]) -> dict[str, dict[str, 
     if form == FORMAT1:
         return training_params({d: {**FORMAT1_SETTINGS.get(d, {}), **given.get(d, {})}
                                 for d in {*FORMAT1_SETTINGS, *given}})
+    given = {d: {**ADDED_SETTINGS.get(d, {}), **v} for d, v in given.items()}
     missing = [d for d in DIMENSIONS if d not in given]
     if missing or set(given) - set(DIMENSIONS):
         raise ValueError(f"rule_params must hold the settings of exactly the seven scorers "

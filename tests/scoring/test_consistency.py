@@ -207,6 +207,37 @@ def test_self_paraphrase_is_not_a_contradiction() -> None:
     assert s.raw["B"] == 0.0 and not any(d.get("self_contradiction") for d in s.details)
 
 
+def test_the_default_checks_statements_with_the_same_predicate() -> None:
+    params = Consistency.Params()
+    assert params.checks_self() and params.contradiction == "same_predicate"
+    # the paper's TF-IDF similarity leaves it off (it compares statements by meaning)
+    assert not Consistency.Params(similarity="tfidf").checks_self()
+    assert not Consistency.Params(self_contradictions=False).checks_self()
+
+
+def test_same_predicate_a_flip_counts_only_between_statements_of_the_same_verb() -> None:
+    # love/have classical music: the same topic (cosine 0.67 under the fake embedder),
+    # opposite polarity, different main verbs: two different claims, not a contradiction
+    other_verb = game(["Tell me about you.", "I love classical music.", "Nice.",
+                       "I have no classical music at home."])
+    assert meaning().score_game(other_verb).raw["B"] == 0.0
+    s = meaning(contradiction="polarity").score_game(other_verb)
+    assert s.raw["B"] == -1.0 and [d["earlier_turn"] for d in s.details] == [1]
+    # the same verb (love / hate read as one attitude): a contradiction under both rules
+    same_verb = game(["Tell me about you.", "I love classical music.", "Nice.",
+                      "I hate classical music."])
+    for rule in ("same_predicate", "polarity"):
+        assert meaning(contradiction=rule).score_game(same_verb).raw["B"] == -1.0
+
+
+def test_same_predicate_reads_the_root_lemma() -> None:
+    from chatmatch.scoring.contradiction import predicate
+
+    assert predicate("i have two kids") == predicate("i don't have any children") == "have"
+    assert predicate("i love jazz") == predicate("i really hate jazz") == "like"
+    assert predicate("i play the guitar") != predicate("i don't like the guitar")
+
+
 def test_self_contradictions_need_embedding() -> None:
     import pytest
     from pydantic import ValidationError

@@ -3,6 +3,7 @@ files are one-line errors, and a game is decided per side with the reasons in it
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -121,7 +122,23 @@ def test_a_format1_file_scores_with_the_settings_it_was_trained_with(tmp_path):
     assert raw == pytest.approx(math.log(fluency_of(old)))
     m = load_model(tmp_path / "m.json")
     assert m.rule_params["consistency"]["identity"] is False
+    assert m.rule_params["consistency"]["self_contradictions"] is False  # default since
     assert m.rule_params["fluency"]["aggregation"] == "median"
+
+
+def test_a_format2_file_gets_the_old_behaviour_of_a_setting_added_since():
+    # consistency's contradiction rule was added after the shipped model was written: a
+    # file that does not record it scores with the rule of its time (polarity), not today's
+    doc = json.loads(dump_model(load_model()))
+    doc["format"], doc["rule_params"] = FORMAT, training_params()
+    del doc["rule_params"]["consistency"]["contradiction"]
+    m = parse_model(json.dumps(doc), "m.json")
+    assert m.rule_params["consistency"]["contradiction"] == "polarity"
+    assert training_params()["consistency"]["contradiction"] == "same_predicate"
+    shipped = json.loads((Path(__file__).parents[2] / "chatmatch" / "scoring"
+                          / "learned_judge.json").read_text())
+    assert "contradiction" not in shipped["rule_params"]["consistency"]
+    assert load_model().rule_params["consistency"]["contradiction"] == "polarity"
 
 
 @pytest.mark.parametrize("change, says", [
