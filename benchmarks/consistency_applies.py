@@ -34,11 +34,13 @@ seed_utterance: What did you do last week?
 exchanges: %d
 seed: 2022
 """
-VARIANTS = {"default before (answers to repeated questions)": {"identity": False},
-            "+ identity (default now)": {},
-            "+ identity + self-contradictions": {"self_contradictions": True},
-            "+ identity, sigma_r 0.8": {"sigma_r": 0.8},
-            "+ identity, sigma_r 0.6": {"sigma_r": 0.6}}
+VARIANTS = {"answers to repeated questions (before issue 32)": {"identity": False,
+                                                                 "self_contradictions": False},
+            "+ identity (default of issue 32's round two)": {"self_contradictions": False},
+            "+ identity + self, polarity": {"contradiction": "polarity"},
+            "+ identity + self, same predicate (default now)": {},
+            "default, sigma_r 0.8": {"sigma_r": 0.8},
+            "default, sigma_r 0.6": {"sigma_r": 0.6}}
 
 
 def play(exchanges: int) -> list[Transcript]:

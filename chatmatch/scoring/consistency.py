@@ -205,8 +205,9 @@ class Consistency(Scorer):
         return self._embedder
 
     def load(self) -> None:
-        """Check that the embedding model can be loaded; it is loaded when the first tested
-        answer is compared (a run without repeated questions never loads it)."""
+        """Check that the embedding model (and, for ``contradiction: same_predicate``, the
+        spaCy pipeline) can be loaded; each is loaded when first needed (a run whose bots
+        never repeat a question nor state two things about themselves loads neither)."""
         if self.params.similarity == "embedding" and self._embedder is None:
             check_embedder(self.params.model)
         if self.params.checks_self() and self.params.contradiction == "same_predicate":
