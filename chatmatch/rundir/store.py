@@ -41,6 +41,7 @@ from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, game_problem,
                                         read_header, refuses, stray_transcripts)
+from chatmatch.rundir.leaguerecord import league_digest, league_problem
 from chatmatch.rundir.resultsfile import dumps as dumps  # re-exported: readers import them from here
 from chatmatch.rundir.resultsfile import read_result_lines, result_line
 from chatmatch.rundir.shape import Shape
@@ -50,7 +51,7 @@ from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 MANIFEST = "manifest.json"
 #: the run directory format this version writes (the manifest's ``format``); an older one is
 #: upgraded on read by :mod:`chatmatch.run.migrations`, a newer one is refused there
-FORMAT = 2
+FORMAT = 3
 RESULTS = "results.jsonl"
 LOCK = ".lock"
 #: temporary files of atomic_write end with this; a killed run may leave some behind
@@ -73,33 +74,16 @@ _SECONDS = re.compile(rb'"seconds": ?-?[0-9.eE+-]+')
 _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
 
 
-def league_problem(manifest: Manifest) -> str | None:
-    """Why a manifest's league record contradicts itself (None: it does not): every bot it
-    ranks is on the roster, and a roster bot it does not rank is a retired one, with its
-    spec (chatmatch.run.league writes them so; a name found nowhere else was added by hand)."""
-    if manifest.roster is None:
-        return None
-    roster, bots = set(manifest.roster), set(manifest.bots or ())
-    retired = set(manifest.retired) if isinstance(manifest.retired, dict) else set()
-    stray = sorted(bots - roster) or sorted(roster - bots - retired)
-    if not stray:
-        return None
-    where = "'bots' but not on the 'roster'" if bots - roster else \
-        "the 'roster' but neither among its 'bots' nor 'retired'"
-    return f"its league record names {', '.join(map(repr, stray))} in {where} (edited by hand?)"
-
-
-def atomic_write(path: Path, text: str | bytes) -> None:
+def atomic_write(path: Path, text: str | bytes, *, own: bool = False) -> None:
     """Write ``text`` (str: UTF-8; or bytes, e.g. a PNG) to a temporary file, fsync it, rename it over ``path``. An
     ``OSError`` (disk full, read-only folder, a file in the way) becomes a one-line
     :class:`StorageError` naming the path; the old file is left as it was. A path that is
     a symbolic link, a named pipe, a device or a socket is refused: the rename would
-    replace it (a link or ``/dev/null`` turned into a regular file)."""
+    replace it (a link or ``/dev/null`` turned into a regular file). ``own``: ``path`` is
+    one of a run directory's own files (no path the user gave), which the advice says."""
     kind = _not_a_file(path)
     if kind is not None:
-        raise StorageError(f"{path}: is {kind}, not a regular file; chatmatch writes a new "
-                           "file and renames it into place, which would replace it: give the "
-                           "path of a regular file (or of a new one)")
+        raise StorageError(_in_the_way(path, kind, own))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
@@ -117,6 +101,21 @@ def atomic_write(path: Path, text: str | bytes) -> None:
             raise StorageError.from_os_error(exc, path) from None
         raise
     _fsync_dir(path.parent)
+
+
+def _in_the_way(path: Path, kind: str, own: bool) -> str:
+    """The refusal of writing ``path``, which is ``kind`` (a link names its target)."""
+    try:
+        target = f" (a link to {os.readlink(path)})" if kind == "a symbolic link" else ""
+    except OSError:
+        target = ""
+    if own:
+        return (f"{path}: is {kind}, not a regular file{target}, and chatmatch writes this file "
+                "of the run by renaming a new file into place, which would replace it: move "
+                f"{path} away (it is written again) and run the same command again")
+    return (f"{path}: is {kind}, not a regular file{target}; chatmatch writes a new file and "
+            "renames it into place, which would replace it: give the path of a regular file "
+            "(or of a new one)")
 
 
 def _not_a_file(path: Path) -> str | None:
@@ -162,6 +161,7 @@ _MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("source", (str,), "a string"),
     ("files", (list,), "a list of file names"),
     ("format", (int,), "a whole number"),
+    ("league_sha256", (str,), "a string"),
 )
 
 
@@ -233,19 +233,22 @@ class RunDir:
         if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
             raise RunDirError(f"{self.manifest_path}: 'bots' must be a list of names{fix}")
         manifest = Manifest.from_json(data)
-        problem = league_problem(manifest)
+        problem = league_problem(manifest, FORMAT)
         if problem is not None:
-            raise RunDirError(f"{self.manifest_path}: {problem}{fix}")
+            raise RunDirError(f"{self.manifest_path}: {problem}")
         return manifest
 
     def write_manifest(self, manifest: Manifest) -> None:
         """Write ``manifest`` in the current :data:`FORMAT` (an older directory's manifest is
         upgraded when it is read for a run: :mod:`chatmatch.run.migrations`)."""
         data = {**manifest.to_json(), "format": FORMAT, "chatmatch_version": __version__}
-        atomic_write(self.manifest_path, json.dumps(nan_to_none(data), indent=2, sort_keys=True) + "\n")
+        if manifest.is_tournament:  # what the schedule is built on, so a hand edit is caught
+            data["league_sha256"] = league_digest(manifest)
+        atomic_write(self.manifest_path, json.dumps(nan_to_none(data), indent=2, sort_keys=True) + "\n",
+                     own=True)
 
     def write_config(self, yaml_text: str) -> None:
-        atomic_write(self.path / "config.yaml", yaml_text)
+        atomic_write(self.path / "config.yaml", yaml_text, own=True)
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -296,7 +299,7 @@ class RunDir:
 
     # --- transcripts ---------------------------------------------------------------------
     def save_transcript(self, tr: Transcript) -> None:
-        atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl())
+        atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl(), own=True)
 
     def transcript_digest(self, game_id: str) -> str | None:
         """The sha256 of ``transcripts/GID.jsonl`` as stored but for its turn times (the
@@ -369,7 +372,7 @@ class RunDir:
         """Write the game's score record; return the sha256 of the file (its result line
         records it, so that a load can tell the two belong together without parsing)."""
         text = dumps(record.to_json()) + "\n"
-        atomic_write(self.scores_path(record.game_id), text)
+        atomic_write(self.scores_path(record.game_id), text, own=True)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def scores_kind(self, game_id: str) -> str | None:
@@ -416,7 +419,7 @@ class RunDir:
     def rewrite_results(self, results: list[GameResult],
                         digests: dict[str, str | None] | None = None) -> None:
         lines = [result_line(r, (digests or {}).get(r.game_id)) for r in results]
-        atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
+        atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines), own=True)
 
     def forget_games(self, game_ids: set[str]) -> None:
         """Drop games so that they are played again. Their result lines go first: a run
@@ -468,5 +471,5 @@ class RunDir:
     # --- rankings ------------------------------------------------------------------------
     def save_ranking(self, name: str, json_doc: dict[str, Any], csv_text: str) -> None:
         atomic_write(self.path / "rankings" / f"{name}.json",
-                     json.dumps(nan_to_none(json_doc), indent=2, sort_keys=False) + "\n")
-        atomic_write(self.path / "rankings" / f"{name}.csv", csv_text)
+                     json.dumps(nan_to_none(json_doc), indent=2, sort_keys=False) + "\n", own=True)
+        atomic_write(self.path / "rankings" / f"{name}.csv", csv_text, own=True)
