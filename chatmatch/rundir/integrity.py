@@ -45,15 +45,23 @@ DROP = "`chatmatch run` removes the line"
 
 def unfinished(refusing: Sequence[str]) -> str:
     """What a reader says ``chatmatch run`` does about an unfinished run (the end of the
-    ranking's INCOMPLETE footer): it plays the rest, or, when stored games make it refuse
-    the directory (``refusing``: their game ids, :attr:`RunDir.refusing`), it refuses."""
+    ranking's INCOMPLETE footer): it plays the rest, or, when stored files make it refuse
+    the directory (``refusing``: those files, :attr:`RunDir.refusing`), it refuses."""
     if not refusing:
         return "run again to finish"
     names = ", ".join(refusing[:3])
     more = f" and {len(refusing) - 3} more" if len(refusing) > 3 else ""
-    game = "game" if len(refusing) == 1 else "games"
-    return (f"`chatmatch run` refuses this run directory until the files of {game} {names}"
-            f"{more} are mended or moved out (the warnings above say which files and how)")
+    verb = "is" if len(refusing) == 1 else "are"
+    return (f"`chatmatch run` refuses this run directory until {names}{more} {verb} mended or "
+            "moved out (the warnings above say how)")
+
+
+def in_the_way(gid: str, action: str) -> str:
+    """The stored file of ``gid`` that makes ``chatmatch run`` refuse the directory
+    (``action``: the refusal, :func:`refused`): its score record when only that is in the
+    way, else its transcript."""
+    scores = f"scores/{gid}.json"
+    return scores if action == refused(gid, scores_only=True) else f"transcripts/{gid}.jsonl"
 
 
 #: how every refusal of ``chatmatch run`` (:func:`refused`) begins

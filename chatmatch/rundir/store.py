@@ -40,7 +40,7 @@ from chatmatch.common.safeio import file_kind, read_bounded, read_text_bounded
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
 from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, game_problem,
-                                        read_header, refuses, stray_transcripts)
+                                        in_the_way, read_header, refuses, stray_transcripts)
 from chatmatch.rundir.leaguerecord import league_digest, league_problem
 from chatmatch.rundir.resultsfile import dumps as dumps  # re-exported: readers import them from here
 from chatmatch.rundir.resultsfile import read_result_lines, result_line
@@ -183,8 +183,9 @@ class RunDir:
     _shapes: dict[str, Shape | None] = field(default_factory=dict, repr=False)
     #: the games the last :meth:`results` warned about (not warned about again)
     _warned: set[str] = field(default_factory=set, repr=False)
-    #: the games for which the last :meth:`results` found that ``chatmatch run`` refuses
-    #: the directory (:func:`chatmatch.rundir.integrity.unfinished` says so)
+    #: the stored files for which the last :meth:`results` found that ``chatmatch run``
+    #: refuses the directory (``scores/g001.json``; the footer names them:
+    #: :func:`chatmatch.rundir.integrity.unfinished`)
     refusing: list[str] = field(default_factory=list)
 
     # --- paths ---------------------------------------------------------------------------
@@ -456,8 +457,9 @@ class RunDir:
                                    {res.game_id for _, res, _ in lines})
         self.warnings.extend(warnings + [w for _, w in strays])
         self._warned = {res.game_id for n, res, _ in lines if n not in keep} | {g for g, _ in strays}
-        self.refusing = sorted(g for g in self._warned if (bad := game_problem(g, self, self.rules))
-                               is not None and refuses(bad[1]))
+        self.refusing = sorted(in_the_way(g, bad[1]) for g in self._warned
+                               if (bad := game_problem(g, self, self.rules)) is not None
+                               and refuses(bad[1]))
         self.ignored_lines += len(lines) - len(kept)  # untrusted, and older lines of a game
         return trusted
 

@@ -5,6 +5,7 @@ Each test fails on main 2764e24."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,83 @@ def test_look_alike_speakers_name_the_log_of_each(tmp_path: Path) -> None:
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "speaker 'ａｌｉｃｅ' is 'alice' spelled with other characters" in r.stderr
     assert f"'alice' speaks in {logs / 'a.txt'}, 'ａｌｉｃｅ' in {logs / 'b.txt'}" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_refusal_for_a_stored_score_record_comes_first_and_the_footer_names_it(
+        tmp_path: Path, kind: str) -> None:
+    """2.11 / 3.18: with scores/g001.json a folder (or a named pipe), run printed "0 game(s)
+    to play ...; nothing to play" before refusing, and rank's INCOMPLETE footer named the
+    game's files, not the score record in the way."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    bad = rd / "scores" / "g001.json"
+    bad.unlink()
+    bad.mkdir() if kind == "folder" else os.mkfifo(bad)
+    r = run_cli("rank", str(rd))
+    assert ("INCOMPLETE, `chatmatch run` refuses this run directory until scores/g001.json is "
+            "mended or moved out") in r.stdout, r.stdout
+    r = run_cli("run", str(p), "--out", str(rd))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("error: ") and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "scores/g001.json is " in r.stderr and "to play" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("model", ["intercept", "fifo"])
+def test_a_refused_learned_model_leaves_no_run_folder(tmp_path: Path, model: str) -> None:
+    """Re-check 40, other observations: a learned model file refused (intercept out of
+    bounds, a named pipe) still left RUN/ with .lock, config.yaml and manifest.json."""
+    from chatmatch.scoring.learned_model import load_model
+    path = tmp_path / "m.json"
+    if model == "fifo":
+        os.mkfifo(path)
+    else:
+        doc = load_model().model_dump(mode="json")
+        path.write_text(json.dumps({**doc, "intercept": 1e5}))
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1, dims=["learned"])
+                 + f"  params: {{learned: {{model: {path}}}}}\n")
+    r = run_cli("run", str(p), "--out", str(tmp_path / "run"), timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("error: ") and "m.json" in r.stderr, r.stderr
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_bot_with_no_game_is_listed_not_ranked(tmp_path: Path) -> None:
+    """Re-check 40's 1.5: a bot added to a league whose budget is spent plays no game and
+    was shown with rank 4 below bots that lost. Its rank is '-' in rank, run and report."""
+    budget = "schedule: {method: swiss, games: 4}\nranking: {method: points}\n"
+    p = tmp_path / "t.yaml"
+    rd = tmp_path / "run"
+    for bots in (3, 4):
+        p.write_text(tournament_yaml(bots=bots, exchanges=1, extra=budget)
+                     .replace("ranking: {method: trueskill, shuffles: 3}\n", ""))
+        r = run_cli("run", str(p), "--out", str(rd))
+        assert r.returncode == 0, r.stderr
+    for text in (r.stdout, run_cli("rank", str(rd)).stdout):
+        rows = {line.split()[1]: line.split()[0] for line in text.splitlines()
+                if line.split()[1:2] and line.split()[1][3:].isdigit()}
+        assert rows["bot3"] == "-" and sorted(v for b, v in rows.items() if b != "bot3") == ["1", "2", "3"], text
+    assert run_cli("report", str(rd), "--out", str(tmp_path / "r.html")).returncode == 0
+    html = (tmp_path / "r.html").read_text()
+    assert "<td class='name'>-</td><td class='name'>" in html and "<td class='name'>4</td>" not in html
+
+
+def test_a_bot_named_like_a_number_is_left_aligned(tmp_path: Path) -> None:
+    """Re-check 40, other observations: a bot named `-1` was right-aligned in the bot column
+    of rank and run tables, as if it were a number."""
+    p = tmp_path / "neg.yaml"
+    p.write_text('name: neg\nbots:\n  - {name: "-1", adapter: echo}\n  - {name: abcdef, adapter: eliza}\n'
+                 '  - {name: "12", adapter: canned}\nseed_utterance: Hi there\nexchanges: 1\n'
+                 "scoring: {dimensions: [proactivity]}\nranking: {method: points}\n")
+    rd = tmp_path / "run"
+    run = run_cli("run", str(p), "--out", str(rd))
+    assert run.returncode == 0, run.stderr
+    for text in (run.stdout, run_cli("rank", str(rd)).stdout, run_cli("show", str(rd)).stdout):
+        lines = text.splitlines()
+        head = next(line for line in lines if " bot " in f" {line} " or "players" in line)
+        col = head.index("bot") if " bot " in f" {head} " else head.index("players")
+        named = [line for line in lines if line[col:col + 2] in ("-1", "12")]
+        assert len(named) >= 2, text  # both names start where the column starts
