@@ -28,16 +28,18 @@ import hashlib
 import json
 import os
 import re
-import stat
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from chatmatch import __version__
-from chatmatch.common.safeio import file_kind, read_bounded, read_text_bounded
+from chatmatch.common.safeio import read_bounded, read_text_bounded
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
+# re-exported: writers outside the run directory (report, plots, judges) import them from here
+from chatmatch.rundir.atomic import TMP_SUFFIX as TMP_SUFFIX
+from chatmatch.rundir.atomic import atomic_write as atomic_write
+from chatmatch.rundir.atomic import not_a_file
 from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, game_problem,
                                         in_the_way, read_header, refuses, stray_transcripts)
@@ -54,8 +56,6 @@ MANIFEST = "manifest.json"
 FORMAT = 3
 RESULTS = "results.jsonl"
 LOCK = ".lock"
-#: temporary files of atomic_write end with this; a killed run may leave some behind
-TMP_SUFFIX = ".tmp"
 
 
 #: files and folders a run directory may hold; a folder holding anything else (and no
@@ -72,73 +72,6 @@ _FOLDERS = ("transcripts", "scores", "rankings")
 #: a turn time in a transcript line, as Transcript.to_jsonl writes it
 _SECONDS = re.compile(rb'"seconds": ?-?[0-9.eE+-]+')
 _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
-
-
-def atomic_write(path: Path, text: str | bytes, *, own: bool = False) -> None:
-    """Write ``text`` (str: UTF-8; or bytes, e.g. a PNG) to a temporary file, fsync it, rename it over ``path``. An
-    ``OSError`` (disk full, read-only folder, a file in the way) becomes a one-line
-    :class:`StorageError` naming the path; the old file is left as it was. A path that is
-    a symbolic link, a named pipe, a device or a socket is refused: the rename would
-    replace it (a link or ``/dev/null`` turned into a regular file). ``own``: ``path`` is
-    one of a run directory's own files (no path the user gave), which the advice says."""
-    kind = _not_a_file(path)
-    if kind is not None:
-        raise StorageError(_in_the_way(path, kind, own))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
-    except OSError as exc:
-        raise StorageError.from_os_error(exc, path) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8") if isinstance(text, str) else text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise StorageError.from_os_error(exc, path) from None
-        raise
-    _fsync_dir(path.parent)
-
-
-def _in_the_way(path: Path, kind: str, own: bool) -> str:
-    """The refusal of writing ``path``, which is ``kind`` (a link names its target)."""
-    try:
-        target = f" (a link to {os.readlink(path)})" if kind == "a symbolic link" else ""
-    except OSError:
-        target = ""
-    if own:
-        return (f"{path}: is {kind}, not a regular file{target}, and chatmatch writes this file "
-                "of the run by renaming a new file into place, which would replace it: move "
-                f"{path} away (it is written again) and run the same command again")
-    return (f"{path}: is {kind}, not a regular file{target}; chatmatch writes a new file and "
-            "renames it into place, which would replace it: give the path of a regular file "
-            "(or of a new one)")
-
-
-def _not_a_file(path: Path) -> str | None:
-    """What ``path`` is when it exists and is neither a regular file nor a folder (a folder
-    is refused by the rename itself, with its own message); None otherwise."""
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        return None
-    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else file_kind(mode)
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _ends_with_newline(path: Path) -> bool:
@@ -380,7 +313,7 @@ class RunDir:
         """What ``scores/GID.json`` is when it exists but is not a regular file (a folder,
         a link, a named pipe, a device); None otherwise."""
         path = self.scores_path(game_id)
-        return "a folder" if path.is_dir() and not path.is_symlink() else _not_a_file(path)
+        return "a folder" if path.is_dir() and not path.is_symlink() else not_a_file(path)
 
     def scores_digest(self, game_id: str) -> str | None:
         """The sha256 of ``scores/GID.json`` as stored, None when it cannot be read."""
