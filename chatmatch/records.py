@@ -237,6 +237,9 @@ class Manifest:
     roster: tuple[str, ...] | None = None
     founders: int | None = None
     retired: dict[str, Any] | None = None
+    #: the sha256 of the league record (roster, founders, retired) written with it, so that a
+    #: hand edit is caught (:mod:`chatmatch.rundir.leaguerecord`; None: format 2 or older)
+    league_sha256: str | None = None
     #: the run directory's format (:data:`chatmatch.rundir.store.FORMAT`; None: format 1,
     #: written before the manifest had one; :mod:`chatmatch.run.migrations` upgrades it)
     format: int | None = None

@@ -86,7 +86,7 @@ def summary_text(s: AnnotationSummary) -> str:
     overall = s.questions[0]
     out = [f"Human judgements: {headline(s)} ({s.source})", "",
            "Human ranking (overall; Bradley-Terry over judgements, can't tell = half a win each)",
-           render_table(RANK_HEADS, line_up_ranks(ranking_rows(overall))), "",
+           render_table(RANK_HEADS, line_up_ranks(ranking_rows(overall)), text=(1,)), "",
            f"Agreement: {s.method} vs the annotators",
            render_table(AGREE_HEADS, agreement_rows(s)),
            f"tau: chatmatch's ranking (overall: {s.method}; a dimension: games won on it) vs the "

@@ -124,7 +124,8 @@ def _bootstrap(data: Run, human: HumanRanking | None, samples: int,
     body = [[r.rank, r.bot, f"{100 * r.keep_share:.0f}%", f"[{r.low}, {r.high}]",
              f"{r.mean_rank:.2f}"] for r in b.rows]
     out = (f"Bootstrap over games ({b.samples} resamples, seed {b.seed}, {b.method})\n"
-           + render_table(["rank", "bot", "keeps rank", "95% interval", "mean rank"], body) + "\n")
+           + render_table(["rank", "bot", "keeps rank", "95% interval", "mean rank"], body,
+                          text=(1,)) + "\n")
     if b.tau is not None:
         out += f"tau vs humans: mean {b.tau[0]:+.2f}, 95% interval [{b.tau[1]:+.2f}, {b.tau[2]:+.2f}]\n"
     return out

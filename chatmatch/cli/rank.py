@@ -79,7 +79,7 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
     click.echo(ranking_table(ranking, refusing=run.store.refusing))
     if per:
         title, heads, rows = category_text(ranking, per)
-        click.echo(f"\n{title}\n{render_table(heads, rows)}")
+        click.echo(f"\n{title}\n{render_table(heads, rows, left=1)}")
         if idle:
             click.echo(f"note: seed categor{'y' if len(idle) == 1 else 'ies'} "
                        f"{', '.join(idle)} open{'s' if len(idle) == 1 else ''} no match (each "
@@ -102,4 +102,4 @@ def seed_spread_table(spread: SeedSpread) -> str:
         rows.append([bot, rank, min(r), max(r), f"{100 * count / n:.0f}%"])
     head = (f"Final TrueSkill rank over {n} seeds: {spread.distinct} distinct order(s); "
             f"the most common in {100 * spread.modal_share:.0f}% of seeds")
-    return head + "\n" + render_table(["bot", "usual rank", "best", "worst", "at usual"], rows)
+    return head + "\n" + render_table(["bot", "usual rank", "best", "worst", "at usual"], rows, left=1)

@@ -33,7 +33,8 @@ def command(run_dir: Path, game: str | None, width: int) -> None:
             score = f"{r.total[a]:g}-{r.total[b]:g}" if r else "not scored"
             rows.append([gid, f"{a} vs {b}", len(listed.turns), score,
                          (r.winner or "tie") if r else "", "forfeit" if listed.forfeit else ""])
-        click.echo(render_table(["game", "players (starter first)", "turns", "points", "winner", ""], rows))
+        click.echo(render_table(["game", "players (starter first)", "turns", "points", "winner", ""],
+                                rows, left=2, text=(4,)))
         return
     tr = transcripts.get(game)
     if tr is None:

@@ -14,7 +14,7 @@ from chatmatch.rundir.integrity import unfinished
 def ranking_table(r: Ranking, marks: dict[str, str] | None = None,
                   refusing: Sequence[str] = ()) -> str:
     """``marks``: text put after a bot's name (e.g. forfeits over the limit); ``refusing``:
-    the stored games for which ``chatmatch run`` refuses the run directory (the footer of
+    the stored files for which ``chatmatch run`` refuses the run directory (the footer of
     an unfinished ranking says so instead of "run again")."""
     headers, rows = r.leaderboard()
     marks = marks or {}
@@ -31,7 +31,7 @@ def ranking_table(r: Ranking, marks: dict[str, str] | None = None,
     foot = f"based on {r.games} game(s)"
     if not r.complete:
         foot += f" of {r.expected_games} scheduled: INCOMPLETE, {unfinished(refusing)}"
-    return f"{title}\n{render_table(headers, rows)}\n{foot}"
+    return f"{title}\n{render_table(headers, rows, text=(1,))}\n{foot}"
 
 
 def page_options(default_port: int, exposes: str) -> Callable[[Any], Any]:

@@ -6,7 +6,7 @@ and the validity lab, which must not depend on the CLI.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 
 def fmt(v: Any) -> str:
@@ -26,16 +26,19 @@ def _numeric(cell: str) -> bool:
         return cell in ("-", "")
 
 
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 0) -> str:
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 0,
+                 text: Collection[int] = ()) -> str:
     """``rows`` under ``headers``, columns two spaces apart, a dashed line under the
     headers; numbers (:func:`_numeric`) right-aligned, text left-aligned, and the first
-    ``left`` columns (labels: a bot name that looks like a number) always left-aligned."""
+    ``left`` columns and the columns ``text`` (labels: a bot named ``-1`` is text, not a
+    number) always left-aligned."""
     cells = [[fmt(c) for c in r] for r in rows]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
               for i, h in enumerate(headers)]
     line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
     sep = "  ".join("-" * w for w in widths)
-    body = ["  ".join(c.rjust(w) if i >= left and _numeric(c) else c.ljust(w)
+    labels = set(range(left)) | set(text)
+    body = ["  ".join(c.rjust(w) if i not in labels and _numeric(c) else c.ljust(w)
                       for i, (c, w) in enumerate(zip(r, widths)))
             for r in cells]
     return "\n".join([line, sep, *body])

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from chatmatch.common.safeio import read_text_bounded, why_unreadable
+from chatmatch.endpoints.safety import redact
 from chatmatch.errors import ConfigError
 
 #: column names accepted for the utterance, first match wins
@@ -67,12 +68,13 @@ def read_seed_file(path: Path) -> list[str] | dict[str, Any]:
         raise ConfigError(f"cannot read seed file {path} ({why_unreadable(exc)})") from None
     suffix = path.suffix.lower()
     if suffix == ".txt":
-        items = [line.strip() for line in text.splitlines()
-                 if line.strip() and not line.lstrip().startswith("#")]
-        rows: list[dict[str, Any]] = [{"text": s} for s in items]
+        rows: list[tuple[int, dict[str, Any]]] = [
+            (n, {"text": line.strip()}) for n, line in enumerate(text.splitlines(), 1)
+            if line.strip() and not line.lstrip().startswith("#")]
     elif suffix == ".csv":
         try:
-            rows = list(csv.DictReader(io.StringIO(text)))
+            reader = csv.DictReader(io.StringIO(text))
+            rows = [(reader.line_num, row) for row in reader]  # line_num: the row's last line
         except csv.Error as exc:
             raise ConfigError(f"seed file {path} is not a readable CSV ({exc}); {fix}") from None
     elif suffix == ".jsonl":
@@ -82,7 +84,7 @@ def read_seed_file(path: Path) -> list[str] | dict[str, Any]:
     return _grouped(rows, path, fix)
 
 
-def _jsonl_rows(text: str, path: Path) -> list[dict[str, Any]]:
+def _jsonl_rows(text: str, path: Path) -> list[tuple[int, dict[str, Any]]]:
     rows = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -93,26 +95,34 @@ def _jsonl_rows(text: str, path: Path) -> list[dict[str, Any]]:
             raise ConfigError(f"{path}:{n}: not JSON ({exc})") from None
         if not isinstance(row, dict):
             raise ConfigError(f"{path}:{n}: each line must be a JSON object")
-        rows.append(row)
+        rows.append((n, row))
     return rows
 
 
-def _grouped(rows: list[dict[str, Any]], path: Path, fix: str) -> list[str] | dict[str, Any]:
+def _grouped(rows: list[tuple[int, dict[str, Any]]], path: Path,
+             fix: str) -> list[str] | dict[str, Any]:
+    """``rows`` ((line, row) of the file) as utterances, grouped by category if it has one."""
     if not rows:
         raise ConfigError(f"seed file {path} holds no utterance")
-    col = next((c for c in TEXT_COLUMNS if c in rows[0]), None)
+    first = rows[0][1]
+    col = next((c for c in TEXT_COLUMNS if c in first), None)
     if col is None:
         raise ConfigError(f"seed file {path} has no utterance column (one of "
-                          f"{', '.join(TEXT_COLUMNS)}; its first row has {len(rows[0])} column(s), none of "
+                          f"{', '.join(TEXT_COLUMNS)}; its first row has {len(first)} column(s), none of "
                           f"them named so); {fix}")
-    has_cat = "category" in rows[0]
+    has_cat = "category" in first
     groups: dict[str, list[str]] = {}
-    for i, row in enumerate(rows, 1):
+    for i, (line, row) in enumerate(rows, 1):
         utt, cat = row.get(col), row.get("category", "") if has_cat else ""
         if not isinstance(utt, str) or not utt.strip() or not isinstance(cat, str) or (
                 has_cat and not cat.strip()):
-            raise ConfigError(f"seed file {path}, row {i}: needs a non-empty "
+            raise ConfigError(f"seed file {path}, row {i} (line {line}): needs a non-empty "
                               f"'{col}'{' and category' if has_cat else ''} (text)")
+        if any(redact(w) != w for w in f"{utt} {cat}".split()):
+            raise ConfigError(f"{path}:{line}: holds a word that looks like an API key or "
+                              "password (sk-..., key=..., user:password@...), and the seed "
+                              "utterances are copied into the run directory's config.yaml; "
+                              "remove it from the seed file")
         groups.setdefault(cat.strip(), []).append(utt.strip())
     if not has_cat:
         return groups[""]

@@ -106,7 +106,7 @@ class JudgeScorer(Scorer):
         if path is None:
             return
         atomic_write(path, dumps({**self.describe(), "fingerprint": self.fingerprint(),
-                                  **self.run_facts()}) + "\n")
+                                  **self.run_facts()}) + "\n", own=True)
 
     def describe(self) -> dict[str, Any]:
         backend = (self._backend.describe() if self._backend is not None

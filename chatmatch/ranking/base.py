@@ -21,6 +21,10 @@ from chatmatch.common.display import csv_text
 from chatmatch.records import GameResult, GameTally, MethodStats
 
 
+#: the rank a table shows for a bot with no game: it is listed, not ranked
+UNRANKED = "-"
+
+
 @dataclass(frozen=True)
 class RankRow:
     """A bot's place in a ranking: ``games`` (its wins, ties, losses) and ``stats`` (what
@@ -65,6 +69,15 @@ class Ranking:
     def rank_of(self) -> dict[str, int]:
         return {r.bot: r.rank for r in self.rows}
 
+    def shown_ranks(self) -> list[int | str]:
+        """The rank each row shows in a table (:func:`rank_labels`): a bot listed with no
+        game (added to a league whose budget is spent) is listed, not ranked:
+        :data:`UNRANKED`. A method that counts no game for any bot shows every rank."""
+        if not any(r.games.games for r in self.rows):
+            return rank_labels([r.rank for r in self.rows])
+        shown = iter(rank_labels([r.rank for r in self.rows if r.games.games]))
+        return [next(shown) if r.games.games else UNRANKED for r in self.rows]
+
     def to_json(self) -> dict[str, Any]:
         """The ranking as written; scores and statistics rounded to the digits they are
         ranked on (:data:`chatmatch.common.numbers.SIG_DIGITS`), the same on every CPU."""
@@ -86,7 +99,7 @@ class Ranking:
         columns; a value the method did not compute is "". The terminal table and the HTML
         report both render this."""
         heads = [h for h, _ in self.rows[0].columns()] if self.rows else []
-        labels = rank_labels([r.rank for r in self.rows])
+        labels = self.shown_ranks()
         rows = [[label, r.bot, *("" if v is None else v for _, v in r.columns())]
                 for label, r in zip(labels, self.rows)]
         return ["rank", "bot", *heads], rows

@@ -14,6 +14,10 @@ Steps:
   the reply cache's keys. Such a fingerprint is replaced by today's when the stored
   config gives it under the old rule (a ``fingerprint_upgraded`` event), and replies
   cached under the old keys are still found (:func:`older_reply_identities`).
+- **2 -> 3** (hardening round four: the manifest gets ``league_sha256``, a digest of the
+  league record, :mod:`chatmatch.rundir.leaguerecord`). Nothing changes in memory: a
+  format 2 record has no digest and is trusted as before; the next run that writes the
+  manifest stamps it, and from then on a hand edit of the roster is refused.
 
 Older configs (``config.yaml``, whichever format): a ``failures`` key the stored file
 lacks (written before that key existed) counts as None
@@ -90,8 +94,13 @@ def timeout_got_its_default(key: str, old: Mapping[str, Any], new: Mapping[str, 
     return key == "timeout_s" and old.get(key) is None and new.get(key) == DEFAULT_TIMEOUT_S
 
 
+def _from_format2(manifest: Manifest, setup: StoredSetup) -> Manifest:
+    """2 -> 3: nothing to change (the writer adds the league digest)."""
+    return manifest
+
+
 #: version -> the step that upgrades a manifest of that version to the next one
-STEPS: dict[int, Step] = {1: _from_format1}
+STEPS: dict[int, Step] = {1: _from_format1, 2: _from_format2}
 
 
 def older_reply_identities(bots: Mapping[str, Bot],

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chatmatch.config.tournament import TournamentConfig, dump_config
-from chatmatch.errors import ChatmatchError, ConfigError
+from chatmatch.errors import ChatmatchError, ConfigError, RunDirError
 from chatmatch.run.league import League, plan_league
 from chatmatch.play.pairing import Rounds, make_rounds
 from chatmatch.play.schedule import ScheduledGame
-from chatmatch.run.resume import check_target
+from chatmatch.run.resume import check_stored_games, check_target
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedsetup import StoredSetup
 
@@ -78,6 +78,8 @@ def make_plan(cfg: TournamentConfig, out_dir: str | Path | None = None,
     Raises when the folder is not a run directory (:func:`chatmatch.run.resume.check_target`)."""
     path = Path(out_dir).expanduser() if out_dir else cfg.default_output_dir()
     check_target(path)
+    for scorer in cfg.scoring.build_scorers():  # a bad model file: refused before any folder is made
+        scorer.check_files()
     return _plan(cfg, path, config_file, dump_config(cfg))
 
 
@@ -91,6 +93,8 @@ def _plan(cfg: TournamentConfig, path: Path, config_file: str | None,
     except ChatmatchError as exc:  # counted as a new league until the runner raises it
         league = League(tuple(cfg.bot_names), len(cfg.bots), tuple(cfg.bot_names))
         refused = exc
+    if refused is None and stored.tournament is not None and RunDir(path).exists():
+        refused = _stored_games_refusal(path, league, cfg)  # a resume of this tournament
     schedule = league.active_games(cfg)
     rounds = make_rounds(cfg.schedule.method, cfg.schedule.games, schedule, cfg.seed)
     try:
@@ -99,6 +103,17 @@ def _plan(cfg: TournamentConfig, path: Path, config_file: str | None,
         raise ConfigError(str(exc), file=config_file) from None
     return RunPlan(cfg, path, config_file, config_text, league, tuple(schedule), rounds,
                    refused, stored, seen)
+
+
+def _stored_games_refusal(path: Path, league: League, cfg: TournamentConfig) -> RunDirError | None:
+    """Why the stored games make the run refuse the directory (a transcript of another game,
+    a score record that is a folder...), known before the estimate is printed: the run
+    checks them again under the lock (:func:`chatmatch.run.prepare.prepare`)."""
+    try:
+        check_stored_games(RunDir(path), league.all_games(cfg), cfg.exchanges, {}, {})
+    except RunDirError as exc:
+        return exc
+    return None
 
 
 def _snapshot(path: Path) -> tuple[tuple[int, int, int] | None, ...]:

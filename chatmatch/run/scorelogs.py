@@ -98,10 +98,7 @@ def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False
                              "files (chatmatch JSON Lines, 'SPEAKER: text' lines, or ParlAI JSON "
                              "Lines) or folders of them" + (f". Could not read:{detail}" if detail else ""))
     games = _renumber(games)
-    speakers = sorted({p for g in games for p in g.players})
-    pair = look_alike(speakers)
-    if pair is not None:  # one speaker under two spellings would be ranked twice
-        raise ChatmatchError(f"{look_alike_text(pair, 'speaker')} in every log")
+    speakers = _speakers(games)
     turns = sum(len(g.turns) for g in games)
     rep.note(f"scoring {len(games):,} game(s), {turns:,} turns, between {len(speakers)} "
              f"speaker(s) on {len(cfg.scoring.dimensions)} dimension(s)"
@@ -119,6 +116,19 @@ def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False
     if out_dir is not None:
         _write_run(Path(out_dir), cfg, out, scored, scorers, rankings)
     return out
+
+
+def _speakers(games: Sequence[Transcript]) -> list[str]:
+    """The speakers of ``games``; two spellings of one speaker (:func:`look_alike`), which
+    would be ranked twice, are refused naming the log of each."""
+    speakers = sorted({p for g in games for p in g.players})
+    pair = look_alike(speakers)
+    if pair is not None:
+        first, other = (next(str(g.meta.get("file", g.game_id)) for g in games if name in g.players)
+                        for name in pair)
+        raise ChatmatchError(f"{look_alike_text(pair, 'speaker')} in every log: {pair[0]!r} "
+                             f"speaks in {first}, {pair[1]!r} in {other}")
+    return speakers
 
 
 def _score_on_ray(games: Sequence[Transcript], cfg: EvalSettings, rc: RayConfig,

@@ -76,8 +76,8 @@ def category_table(overall: Ranking, per: dict[str, Ranking]) -> tuple[list[str]
     number of games each rests on in the header), in the overall order."""
     heads = ["bot", f"overall ({overall.games})", *(f"{c} ({r.games})" for c, r in per.items())]
     ranks = {c: r.rank_of() for c, r in per.items()}
-    rows = [[b, rk, *(ranks[c].get(b, "-") for c in per)] for b, rk in
-            ((row.bot, row.rank) for row in overall.rows)]
+    rows = [[row.bot, rk, *(ranks[c].get(row.bot, "-") for c in per)]
+            for row, rk in zip(overall.rows, overall.shown_ranks())]
     return heads, rows
 
 

@@ -1,1 +1,1 @@
-"""The run directory's files: writing them (store), results.jsonl and its integrity checks (resultsfile, integrity). Reading a stored run back is :mod:`chatmatch.run` (storedsetup, storedrun, resume)."""
+"""The run directory's files: writing them (store; atomic: every write), results.jsonl and its integrity checks (resultsfile, integrity), the manifest's league record (leaguerecord). Reading a stored run back is :mod:`chatmatch.run` (storedsetup, storedrun, resume)."""

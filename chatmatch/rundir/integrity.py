@@ -18,9 +18,9 @@ has a valid one. So a result line is used only when it agrees with the rest of t
   the manifest's) and from the transcript as it is now (its ``transcript_sha256``).
 
 A game that fails is ignored with one warning naming the file, the game, the reason and
-what ``chatmatch run`` does about it (:data:`RESCORE`, :data:`PLAY`, :data:`DROP` or
-:func:`refused`): every reader and ``run`` itself use the texts of this module, so they
-say the same thing. Nothing is guessed: a game whose result is untrusted has no result
+what ``chatmatch run`` does about it (:mod:`chatmatch.rundir.actions`: ``RESCORE``,
+``PLAY``, ``DROP`` or ``refused``): every reader and ``run`` itself use those texts, so
+they say the same thing. Nothing is guessed: a game whose result is untrusted has no result
 until ``chatmatch run`` scores (or plays) it again.
 """
 
@@ -29,51 +29,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Callable, Iterable, Mapping, Protocol
 
 from chatmatch.common.safeio import check_regular, why_unreadable
 from chatmatch.records import GameResult, ScoreRecord
+# re-exported: readers and the resume import the words of run's actions from here
+from chatmatch.rundir.actions import (DROP as DROP, PLAY as PLAY, REFUSES as REFUSES,
+                                      REPLACE as REPLACE, RESCORE as RESCORE,
+                                      in_the_way as in_the_way, refused as refused,
+                                      refuses as refuses, unfinished as unfinished)
 from chatmatch.rundir.resultsfile import dumps
 from chatmatch.rundir.shape import Shape, shape_problem
-
-#: what ``chatmatch run`` does about an ignored game (the end of every warning)
-RESCORE = "`chatmatch run` scores the game again from its transcript"
-PLAY = "`chatmatch run` plays the game again"
-REPLACE = "`chatmatch run` plays the game again and replaces the unreadable transcript"
-DROP = "`chatmatch run` removes the line"
-
-
-def unfinished(refusing: Sequence[str]) -> str:
-    """What a reader says ``chatmatch run`` does about an unfinished run (the end of the
-    ranking's INCOMPLETE footer): it plays the rest, or, when stored games make it refuse
-    the directory (``refusing``: their game ids, :attr:`RunDir.refusing`), it refuses."""
-    if not refusing:
-        return "run again to finish"
-    names = ", ".join(refusing[:3])
-    more = f" and {len(refusing) - 3} more" if len(refusing) > 3 else ""
-    game = "game" if len(refusing) == 1 else "games"
-    return (f"`chatmatch run` refuses this run directory until the files of {game} {names}"
-            f"{more} are mended or moved out (the warnings above say which files and how)")
-
-
-#: how every refusal of ``chatmatch run`` (:func:`refused`) begins
-REFUSES = "`chatmatch run` refuses this run directory for it"
-
-
-def refused(gid: str, *, scores_only: bool = False) -> str:
-    """What ``chatmatch run`` does about a game it cannot take: it refuses the directory
-    (``scores_only``: only the score record is in the way)."""
-    if scores_only:
-        return (f"{REFUSES}: move scores/{gid}.json out of the run directory (the game is "
-                "then scored again from its transcript)")
-    return (f"{REFUSES}: move transcripts/{gid}.jsonl "
-            f"and scores/{gid}.json out of the run directory, or start a new run with --out NEW_DIR")
-
-
-def refuses(action: str) -> bool:
-    """Whether ``action`` (the second part of a game's problem) is a refusal of the directory."""
-    return action.startswith(REFUSES)
-
 
 @dataclass(frozen=True)
 class Scheduled:

@@ -28,19 +28,22 @@ import hashlib
 import json
 import os
 import re
-import stat
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from chatmatch import __version__
-from chatmatch.common.safeio import file_kind, read_bounded, read_text_bounded
+from chatmatch.common.safeio import read_bounded, read_text_bounded
 from chatmatch.errors import RunDirError, StorageError, TranscriptError
+# re-exported: writers outside the run directory (report, plots, judges) import them from here
+from chatmatch.rundir.atomic import TMP_SUFFIX as TMP_SUFFIX
+from chatmatch.rundir.atomic import atomic_write as atomic_write
+from chatmatch.rundir.atomic import not_a_file
 from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, game_problem,
-                                        read_header, refuses, stray_transcripts)
+                                        in_the_way, read_header, refuses, stray_transcripts)
+from chatmatch.rundir.leaguerecord import league_digest, league_problem
 from chatmatch.rundir.resultsfile import dumps as dumps  # re-exported: readers import them from here
 from chatmatch.rundir.resultsfile import read_result_lines, result_line
 from chatmatch.rundir.shape import Shape
@@ -50,11 +53,9 @@ from chatmatch.transcript import MAX_TURN_CHARS, Transcript
 MANIFEST = "manifest.json"
 #: the run directory format this version writes (the manifest's ``format``); an older one is
 #: upgraded on read by :mod:`chatmatch.run.migrations`, a newer one is refused there
-FORMAT = 2
+FORMAT = 3
 RESULTS = "results.jsonl"
 LOCK = ".lock"
-#: temporary files of atomic_write end with this; a killed run may leave some behind
-TMP_SUFFIX = ".tmp"
 
 
 #: files and folders a run directory may hold; a folder holding anything else (and no
@@ -71,75 +72,6 @@ _FOLDERS = ("transcripts", "scores", "rankings")
 #: a turn time in a transcript line, as Transcript.to_jsonl writes it
 _SECONDS = re.compile(rb'"seconds": ?-?[0-9.eE+-]+')
 _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
-
-
-def league_problem(manifest: Manifest) -> str | None:
-    """Why a manifest's league record contradicts itself (None: it does not): every bot it
-    ranks is on the roster, and a roster bot it does not rank is a retired one, with its
-    spec (chatmatch.run.league writes them so; a name found nowhere else was added by hand)."""
-    if manifest.roster is None:
-        return None
-    roster, bots = set(manifest.roster), set(manifest.bots or ())
-    retired = set(manifest.retired) if isinstance(manifest.retired, dict) else set()
-    stray = sorted(bots - roster) or sorted(roster - bots - retired)
-    if not stray:
-        return None
-    where = "'bots' but not on the 'roster'" if bots - roster else \
-        "the 'roster' but neither among its 'bots' nor 'retired'"
-    return f"its league record names {', '.join(map(repr, stray))} in {where} (edited by hand?)"
-
-
-def atomic_write(path: Path, text: str | bytes) -> None:
-    """Write ``text`` (str: UTF-8; or bytes, e.g. a PNG) to a temporary file, fsync it, rename it over ``path``. An
-    ``OSError`` (disk full, read-only folder, a file in the way) becomes a one-line
-    :class:`StorageError` naming the path; the old file is left as it was. A path that is
-    a symbolic link, a named pipe, a device or a socket is refused: the rename would
-    replace it (a link or ``/dev/null`` turned into a regular file)."""
-    kind = _not_a_file(path)
-    if kind is not None:
-        raise StorageError(f"{path}: is {kind}, not a regular file; chatmatch writes a new "
-                           "file and renames it into place, which would replace it: give the "
-                           "path of a regular file (or of a new one)")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
-    except OSError as exc:
-        raise StorageError.from_os_error(exc, path) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8") if isinstance(text, str) else text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise StorageError.from_os_error(exc, path) from None
-        raise
-    _fsync_dir(path.parent)
-
-
-def _not_a_file(path: Path) -> str | None:
-    """What ``path`` is when it exists and is neither a regular file nor a folder (a folder
-    is refused by the rename itself, with its own message); None otherwise."""
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        return None
-    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else file_kind(mode)
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _ends_with_newline(path: Path) -> bool:
@@ -162,6 +94,7 @@ _MANIFEST_TYPES: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("source", (str,), "a string"),
     ("files", (list,), "a list of file names"),
     ("format", (int,), "a whole number"),
+    ("league_sha256", (str,), "a string"),
 )
 
 
@@ -183,8 +116,9 @@ class RunDir:
     _shapes: dict[str, Shape | None] = field(default_factory=dict, repr=False)
     #: the games the last :meth:`results` warned about (not warned about again)
     _warned: set[str] = field(default_factory=set, repr=False)
-    #: the games for which the last :meth:`results` found that ``chatmatch run`` refuses
-    #: the directory (:func:`chatmatch.rundir.integrity.unfinished` says so)
+    #: the stored files for which the last :meth:`results` found that ``chatmatch run``
+    #: refuses the directory (``scores/g001.json``; the footer names them:
+    #: :func:`chatmatch.rundir.integrity.unfinished`)
     refusing: list[str] = field(default_factory=list)
 
     # --- paths ---------------------------------------------------------------------------
@@ -233,19 +167,22 @@ class RunDir:
         if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
             raise RunDirError(f"{self.manifest_path}: 'bots' must be a list of names{fix}")
         manifest = Manifest.from_json(data)
-        problem = league_problem(manifest)
+        problem = league_problem(manifest, FORMAT)
         if problem is not None:
-            raise RunDirError(f"{self.manifest_path}: {problem}{fix}")
+            raise RunDirError(f"{self.manifest_path}: {problem}")
         return manifest
 
     def write_manifest(self, manifest: Manifest) -> None:
         """Write ``manifest`` in the current :data:`FORMAT` (an older directory's manifest is
         upgraded when it is read for a run: :mod:`chatmatch.run.migrations`)."""
         data = {**manifest.to_json(), "format": FORMAT, "chatmatch_version": __version__}
-        atomic_write(self.manifest_path, json.dumps(nan_to_none(data), indent=2, sort_keys=True) + "\n")
+        if manifest.is_tournament:  # what the schedule is built on, so a hand edit is caught
+            data["league_sha256"] = league_digest(manifest)
+        atomic_write(self.manifest_path, json.dumps(nan_to_none(data), indent=2, sort_keys=True) + "\n",
+                     own=True)
 
     def write_config(self, yaml_text: str) -> None:
-        atomic_write(self.path / "config.yaml", yaml_text)
+        atomic_write(self.path / "config.yaml", yaml_text, own=True)
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -296,7 +233,7 @@ class RunDir:
 
     # --- transcripts ---------------------------------------------------------------------
     def save_transcript(self, tr: Transcript) -> None:
-        atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl())
+        atomic_write(self.transcript_path(tr.game_id), tr.to_jsonl(), own=True)
 
     def transcript_digest(self, game_id: str) -> str | None:
         """The sha256 of ``transcripts/GID.jsonl`` as stored but for its turn times (the
@@ -369,14 +306,14 @@ class RunDir:
         """Write the game's score record; return the sha256 of the file (its result line
         records it, so that a load can tell the two belong together without parsing)."""
         text = dumps(record.to_json()) + "\n"
-        atomic_write(self.scores_path(record.game_id), text)
+        atomic_write(self.scores_path(record.game_id), text, own=True)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def scores_kind(self, game_id: str) -> str | None:
         """What ``scores/GID.json`` is when it exists but is not a regular file (a folder,
         a link, a named pipe, a device); None otherwise."""
         path = self.scores_path(game_id)
-        return "a folder" if path.is_dir() and not path.is_symlink() else _not_a_file(path)
+        return "a folder" if path.is_dir() and not path.is_symlink() else not_a_file(path)
 
     def scores_digest(self, game_id: str) -> str | None:
         """The sha256 of ``scores/GID.json`` as stored, None when it cannot be read."""
@@ -416,7 +353,7 @@ class RunDir:
     def rewrite_results(self, results: list[GameResult],
                         digests: dict[str, str | None] | None = None) -> None:
         lines = [result_line(r, (digests or {}).get(r.game_id)) for r in results]
-        atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines))
+        atomic_write(self.path / RESULTS, "".join(x + "\n" for x in lines), own=True)
 
     def forget_games(self, game_ids: set[str]) -> None:
         """Drop games so that they are played again. Their result lines go first: a run
@@ -453,8 +390,9 @@ class RunDir:
                                    {res.game_id for _, res, _ in lines})
         self.warnings.extend(warnings + [w for _, w in strays])
         self._warned = {res.game_id for n, res, _ in lines if n not in keep} | {g for g, _ in strays}
-        self.refusing = sorted(g for g in self._warned if (bad := game_problem(g, self, self.rules))
-                               is not None and refuses(bad[1]))
+        self.refusing = sorted(in_the_way(g, bad[1]) for g in self._warned
+                               if (bad := game_problem(g, self, self.rules)) is not None
+                               and refuses(bad[1]))
         self.ignored_lines += len(lines) - len(kept)  # untrusted, and older lines of a game
         return trusted
 
@@ -468,5 +406,5 @@ class RunDir:
     # --- rankings ------------------------------------------------------------------------
     def save_ranking(self, name: str, json_doc: dict[str, Any], csv_text: str) -> None:
         atomic_write(self.path / "rankings" / f"{name}.json",
-                     json.dumps(nan_to_none(json_doc), indent=2, sort_keys=False) + "\n")
-        atomic_write(self.path / "rankings" / f"{name}.csv", csv_text)
+                     json.dumps(nan_to_none(json_doc), indent=2, sort_keys=False) + "\n", own=True)
+        atomic_write(self.path / "rankings" / f"{name}.csv", csv_text, own=True)

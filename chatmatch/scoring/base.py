@@ -94,6 +94,10 @@ class Scorer:
         """A quick check that the scorer can work (declared with ``has_preflight = True``),
         before any model loads or bot plays. Default: nothing to check."""
 
+    def check_files(self) -> None:
+        """Check the files the scorer reads that the user gave (a model file): called before
+        a run directory is created, so a bad one leaves nothing behind. Default: none."""
+
     def load(self) -> None:
         """Load models now (the runner calls it before any game is played, so a missing
         model fails before bots run). Default: nothing to load."""

@@ -63,6 +63,10 @@ class LearnedJudge(Scorer):
             self._model = load_model(self.params.model)
         return self._model
 
+    def check_files(self) -> None:
+        """The model file is read and checked (a bad one is refused in one line)."""
+        _ = self.model  # read and validated once, kept for the run
+
     def load(self) -> None:
         from chatmatch.runtime.embed import get_embedder
         if self.model.embedding is not None:

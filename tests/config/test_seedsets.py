@@ -56,7 +56,7 @@ def test_seed_file_formats(tmp_path, name, text, expected):
     ("seed_utterance: {file: nope.csv}", {}, "t.yaml:4: seed_utterance.file: seed file .*nope.csv does not exist"),
     ("seed_utterance: {file: s.xlsx}", {"s.xlsx": "x"}, "must end in .txt, .csv or .jsonl"),
     ("seed_utterance: {file: s.csv}", {"s.csv": "cat,words\nq,Hi\n"}, "no utterance column"),
-    ("seed_utterance: {file: s.csv}", {"s.csv": "category,text\n,Hi\n"}, "row 1: needs a non-empty 'text' and category"),
+    ("seed_utterance: {file: s.csv}", {"s.csv": "category,text\n,Hi\n"}, r"row 1 \(line 2\): needs a non-empty 'text' and category"),
     ("seed_utterance: {file: s.jsonl}", {"s.jsonl": "[1]\n"}, r"s.jsonl:1: each line must be a JSON object"),
     ("seed_utterance: {file: s.csv, extra: 1}", {"s.csv": "text\nHi\n"}, "unknown key.*extra"),
     ("seed_utterance: {categories: {q: [Hi], g: [Hi]}}", {}, "'Hi' is in two categories"),

@@ -635,8 +635,74 @@ LATER_CASES: list[Case] = [
          issue="14.8"),
 ]
 
+def _grown_league(work: Path) -> None:
+    """lg/: a swiss league of 3 bots whose budget (4 games) is spent; b2.yaml adds a bot."""
+    from chatmatch.config.tournament import load_config
+    from chatmatch.run.tournament import run_tournament
+
+    budget = "schedule: {method: swiss, games: 4}\nranking: {method: points}\n"
+    _write(work, {"b.yaml": GOOD + budget,
+                  "b2.yaml": GOOD + "  - {name: added, adapter: echo}\n" + budget})
+    run_tournament(load_config(work / "b.yaml"), work / "lg")
+
+
+def _link(rel: str, target: str) -> Callable[[Path], None]:
+    def step(work: Path) -> None:
+        (work / rel).unlink()
+        (work / rel).symlink_to(target)
+    return step
+
+
+_GHOST = {"adapter": "echo", "name": "ghost", "params": {}}
+
+#: the leftovers of hardening round three (the re-check of stop 40, /work/notes/s40/recheck.md)
+ROUND4_CASES: list[Case] = [
+    Case("run-roster-reordered", "run directory", "manifest.json's bots (the roster) reordered by hand",
+         ("run", "good.yaml", "--out", "mine"),
+         "mine/manifest.json: its league record (roster, founders, retired) was edited",
+         setup=_then(_copy_run(), _edit_json("mine/manifest.json", lambda m: m["bots"].reverse())),
+         issue="N2"),
+    Case("run-phantom-retired", "run directory", "a retired bot that never played added to manifest.json",
+         ("rank", "mine"), "mine/manifest.json: its league record (roster, founders, retired) was edited",
+         setup=_then(_copy_run(), _edit_json("mine/manifest.json", lambda m: m.update(
+             roster=[*m["bots"], "ghost"], retired={"ghost": _GHOST}))), issue="N3"),
+    Case("run-own-ranking-link", "run directory", "RUN/rankings/trueskill.json a link to a user's file",
+         ("rank", "mine", "--save"), "move mine/rankings/trueskill.json away",
+         files={"notes.txt": "mine\n"},
+         setup=_then(_copy_run(), _link("mine/rankings/trueskill.json", "../../notes.txt")),
+         check=_unchanged("notes.txt"), issue="N11"),
+    Case("yaml-seed-file-key", "tournament YAML", "an API key in a seed CSV",
+         ("run", "t.yaml", "--out", "new"), "s.csv:2: holds a word that looks like an API key",
+         files={"t.yaml": GOOD + "seed_utterance: {file: s.csv}\n",
+                "s.csv": "utterance\nuse sk-proj-AbCdEf0123456789AbCdEf0123 please\nhello\n"},
+         check=lambda work: _absent(work / "new"), issue="N14"),
+    Case("log-look-alike-speakers", "transcript file (score)", "'alice' in one log, 'ａｌｉｃｅ' in another",
+         ("score", "--config", "s.yaml", "logs"), "'alice' speaks in logs/a.txt, 'ａｌｉｃｅ' in logs/b.txt",
+         files={"logs/a.txt": "alice: hello\nbob: hi\n", "logs/b.txt": "ａｌｉｃｅ: hey\ncarol: hi\n",
+                "s.yaml": "scoring: {dimensions: [proactivity]}\n"}, issue="N15"),
+    Case("run-scores-folder-refused-first", "run directory", "scores/g001.json a folder (run)",
+         ("run", "good.yaml", "--out", "mine"), "mine: scores/g001.json is a folder, not a regular file",
+         setup=_then(_copy_run(), _rm("mine/scores/g001.json"), _mkdir("mine/scores/g001.json")),
+         issue="2.11"),
+    Case("run-scores-folder-footer", "run directory", "scores/g001.json a folder (rank's footer)",
+         ("rank", "mine"), "until scores/g001.json is mended or moved out", exit=0,
+         setup=_then(_copy_run(), _rm("mine/scores/g001.json"), _mkdir("mine/scores/g001.json")),
+         issue="2.11"),
+    Case("yaml-learned-model-bad", "tournament YAML", "scoring.params.learned.model not a model file",
+         ("run", "t.yaml", "--out", "new"), "m.json: not a learned-judge model file",
+         files={"t.yaml": GOOD.replace("[proactivity, specificity, diversity]}",
+                                       "[learned], params: {learned: {model: m.json}}}"),
+                "m.json": '{"format": "chatmatch-learned-judge/2"}'},
+         check=lambda work: _absent(work / "new"), issue="r40"),
+    Case("run-unplayed-bot-unranked", "run directory", "a bot added to a league whose budget is spent",
+         ("run", "b2.yaml", "--out", "lg"), "re:^- +added ", exit=0, setup=_grown_league, issue="1.5"),
+    Case("yaml-numeric-bot-name", "tournament YAML", "a bot named -1 (left-aligned, as text)",
+         ("run", "t.yaml", "--out", "new"), "re:^[0-9]+=? {1,2}-1 ", exit=0,
+         files={"t.yaml": GOOD + '  - {name: "-1", adapter: echo}\n'}, issue="r40"),
+]
+
 CASES: list[Case] = [*YAML_CASES, *RUN_DIR_CASES, *FAULT_CASES, *COMMAND_LINE_CASES, *HUMAN_CASES,
-                     *LOG_CASES, *LATER_CASES]
+                     *LOG_CASES, *LATER_CASES, *ROUND4_CASES]
 
 
 def _absent(p: Path) -> None:

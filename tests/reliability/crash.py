@@ -50,9 +50,9 @@ def install(spec: str) -> None:
         count["n"] += 1
         return count["n"] == target
 
-    def atomic_write(path: Path, text: str) -> None:
+    def atomic_write(path: Path, text: str, **kw: Any) -> None:
         if not hit(_kind(path)):
-            return real_write(path, text)
+            return real_write(path, text, **kw)
         if mode == "before":
             _die()
         if mode == "torn":  # the temporary file, half written, as a kill mid-write leaves it
@@ -62,7 +62,7 @@ def install(spec: str) -> None:
                 fh.flush()
                 os.fsync(fh.fileno())
             _die()
-        real_write(path, text)
+        real_write(path, text, **kw)
         _die()
 
     def append_result(self: Any, result: Any, scores_sha256: Any = None) -> None:

@@ -436,7 +436,7 @@ def test_the_footer_of_a_run_refused_for_a_score_record_names_the_game_not_its_t
     (rd / "scores" / "g001.json").mkdir()
     r = run_cli("rank", str(rd))
     assert "scores/g001.json" in r.stderr and "transcripts/g001.jsonl" not in r.stdout, r.stdout
-    assert "until the files of game g001 are mended or moved out" in r.stdout, r.stdout
+    assert "until scores/g001.json is mended or moved out" in r.stdout, r.stdout
 
 
 def test_plot_never_writes_through_a_link_in_its_folder(tmp_path):

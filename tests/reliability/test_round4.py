@@ -124,8 +124,8 @@ def test_the_footer_says_what_run_does_with_swapped_transcripts(tmp_path):
     r = run_cli("rank", str(run))
     assert r.returncode == 0
     assert "run again" not in r.stdout + r.stderr and "name it" not in r.stderr
-    assert ("INCOMPLETE, `chatmatch run` refuses this run directory until the files of "
-            "games g001, g002 are mended or moved out") in r.stdout
+    assert ("INCOMPLETE, `chatmatch run` refuses this run directory until "
+            "transcripts/g001.jsonl, transcripts/g002.jsonl are mended or moved out") in r.stdout
     assert "(swapped?); swap the two file names back" in r.stderr
     refused = run_cli("run", str(cfg), "--out", str(run))
     assert refused.returncode == 2 and "swap the two file names back" in refused.stderr
