@@ -70,6 +70,12 @@ def detail_notes(dim: str, d: Mapping[str, Any]) -> list[TurnNote]:
             return [TurnNote(dim, f"repetition of turn {of}", True, True)]
         return [TurnNote(dim, f"repeats turn {of} (not penalised)", False, True)]
     if dim == "consistency":
+        if d.get("self_contradiction"):
+            return [TurnNote(dim, f"contradicts its statement at turn {d.get('earlier_turn')}",
+                             True, True)]
+        if d.get("identity"):
+            return [TurnNote(dim, f"changes its {d['identity']} stated at turn "
+                                  f"{d.get('earlier_turn')}", True, True)]
         if d.get("inconsistent"):
             return [TurnNote(dim, f"inconsistent with turn {d.get('original_answer')}", True, True)]
         return [TurnNote(dim, f"consistent with the answer at turn {d.get('original_answer')}, "

@@ -322,3 +322,14 @@ def test_no_repeated_question_loads_no_model(monkeypatch: Any) -> None:
     g = game(["Are you married?", "Yes.", "Do you have kids?", "No."])
     scorer.load()  # checks the model can be had, loads nothing
     assert scorer.score_games([g])[0].not_applicable == ("A", "B")
+
+
+def test_show_names_the_earlier_statement_a_turn_contradicts() -> None:
+    from chatmatch.scoring.details import detail_notes
+
+    g = game(["Tell me about you.", "I have two kids.", "Nice.", "I'm 25 years old.",
+              "Cool.", "I don't have kids.", "And?", "I'm 40 years old."])
+    s = meaning().score_game(g)
+    notes = {d["turn"]: [n.text for n in detail_notes("consistency", d)] for d in s.details}
+    assert notes[5] == ["contradicts its statement at turn 1"]
+    assert notes[7] == ["changes its age stated at turn 3"]
