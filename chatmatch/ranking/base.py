@@ -75,8 +75,16 @@ class Ranking:
         :data:`UNRANKED`. A method that counts no game for any bot shows every rank."""
         if not any(r.games.games for r in self.rows):
             return rank_labels([r.rank for r in self.rows])
-        shown = iter(rank_labels([r.rank for r in self.rows if r.games.games]))
+        played = [r.rank for r in self.rows if r.games.games]
+        # ranked among the bots that played: 1 + how many of them rank better
+        shown = iter(rank_labels([1 + sum(o < k for o in played) for k in played]))
         return [next(shown) if r.games.games else UNRANKED for r in self.rows]
+
+    def shown_rows(self) -> list[tuple[int | str, RankRow]]:
+        """(shown rank, row) in table order: the ranked bots, then the bots listed with no
+        game (wherever their method's score put them)."""
+        pairs = list(zip(self.shown_ranks(), self.rows))
+        return [x for x in pairs if x[0] != UNRANKED] + [x for x in pairs if x[0] == UNRANKED]
 
     def to_json(self) -> dict[str, Any]:
         """The ranking as written; scores and statistics rounded to the digits they are
@@ -99,9 +107,8 @@ class Ranking:
         columns; a value the method did not compute is "". The terminal table and the HTML
         report both render this."""
         heads = [h for h, _ in self.rows[0].columns()] if self.rows else []
-        labels = self.shown_ranks()
         rows = [[label, r.bot, *("" if v is None else v for _, v in r.columns())]
-                for label, r in zip(labels, self.rows)]
+                for label, r in self.shown_rows()]
         return ["rank", "bot", *heads], rows
 
 

@@ -28,6 +28,7 @@ from chatmatch.records import GameResult
 from chatmatch.run.migrations import timeout_got_its_default
 from chatmatch.rundir.integrity import RunRules, Scheduled, game_problem, refuses
 from chatmatch.rundir.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
+from chatmatch.scoring.base import Scorer
 from chatmatch.transcript import Transcript
 
 #: without a manifest, these decide what a folder is: config.yaml alone may be the user's
@@ -137,3 +138,24 @@ def check_failures(store: RunDir, old: FailurePolicy | None, new: FailurePolicy,
             "Run with the old settings, start a new run with --out NEW_DIR, or pass "
             "--allow-failures-change to keep the stored games and apply the new settings to the rest.")
     return changed
+
+
+def changed_scorers(stored: object, scorers: Sequence[Scorer]) -> list[str]:
+    """The scorers whose settings, as this version resolves them, differ from those the
+    stored scores were made with (the manifest's ``scorers``). The scoring fingerprint
+    hashes the tournament file's ``scoring`` section, which stays the same when a default
+    changes between versions; this catches that. A scorer the manifest does not describe
+    is not compared."""
+    if not isinstance(stored, dict):
+        return []
+    out = []
+    for s in scorers:
+        old = stored.get(s.name)
+        if isinstance(old, dict) and "params" in old and \
+                _json(old["params"]) != _json(s.describe().get("params")):
+            out.append(s.name)
+    return out
+
+
+def _json(obj: object) -> object:
+    return json.loads(json.dumps(obj, sort_keys=True, default=str))

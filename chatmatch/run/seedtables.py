@@ -77,7 +77,7 @@ def category_table(overall: Ranking, per: dict[str, Ranking]) -> tuple[list[str]
     heads = ["bot", f"overall ({overall.games})", *(f"{c} ({r.games})" for c, r in per.items())]
     ranks = {c: r.rank_of() for c, r in per.items()}
     rows = [[row.bot, rk, *(ranks[c].get(row.bot, "-") for c in per)]
-            for row, rk in zip(overall.rows, overall.shown_ranks())]
+            for rk, row in overall.shown_rows()]
     return heads, rows
 
 

@@ -38,7 +38,7 @@ from chatmatch.run.pipeline import bind_scorers, rank_all, save_rankings
 from chatmatch.run.league import stored_fingerprint
 from chatmatch.run.plan import RunPlan, make_plan
 from chatmatch.run.prepare import prepare
-from chatmatch.run.resume import schedule_rules
+from chatmatch.run.resume import changed_scorers, schedule_rules
 from chatmatch.run.playtable import GameScorer, PlayTable
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
@@ -171,7 +171,8 @@ class _Run:
         cfg, store = self.cfg, self.store
         scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers()
         bind_scorers(store, scorer_objs)  # run-level records (e.g. RUN/judges/) go into the run directory
-        rescore = self.manifest.scoring_fingerprint != cfg.scoring_fingerprint()
+        changed = changed_scorers(self.manifest.scorers, scorer_objs)
+        rescore = self.manifest.scoring_fingerprint != cfg.scoring_fingerprint() or bool(changed)
         if todo or rescore or any(g.game_id in self.have and g.game_id not in self.results
                                   for g in self.ranked):
             # something to score. Endpoints first (seconds), then the scorers' models (maybe a
@@ -185,8 +186,13 @@ class _Run:
                 load_scorers(scorer_objs, self.rep)
         if rescore:
             self.manifest = self.manifest.noted(
-                "rescored", old=self.manifest.scoring_fingerprint, new=cfg.scoring_fingerprint()
+                "rescored", old=self.manifest.scoring_fingerprint, new=cfg.scoring_fingerprint(),
+                **({"settings_changed": changed} if changed else {})
             ).replace(scoring_fingerprint=cfg.scoring_fingerprint())
+            if changed and self.results:
+                self.rep.note(f"the stored games were scored with other settings of "
+                              f"{', '.join(changed)} (a default changed in this version of "
+                              f"chatmatch): scoring them again")
             self.results = {}
             store.rewrite_results([])
             store.write_config(self.plan.config_text)

@@ -50,9 +50,17 @@ def atomic_write(path: Path, text: str | bytes, *, own: bool = False) -> None:
 def _in_the_way(path: Path, kind: str, own: bool) -> str:
     """The refusal of writing ``path``, which is ``kind`` (a link names its target)."""
     try:
-        target = f" (a link to {os.readlink(path)})" if kind == "a symbolic link" else ""
+        link = os.readlink(path) if kind == "a symbolic link" else None
     except OSError:
-        target = ""
+        link = None
+    target = f" (a link to {link})" if link else ""
+    if own and (path.name == "manifest.json" or path.parent.name == "transcripts"):
+        # the run's record: moving it away would lose the league record or a played game
+        how = (f"replace the link with a copy of the file it points to (cp --remove-destination "
+               f"{link} {path})" if link else f"put the real {path.name} back in its place")
+        return (f"{path}: is {kind}, not a regular file{target}, and chatmatch writes this file "
+                "of the run by renaming a new file into place, which would replace it: "
+                f"{how} and run the same command again")
     if own:
         return (f"{path}: is {kind}, not a regular file{target}, and chatmatch writes this file "
                 "of the run by renaming a new file into place, which would replace it: move "

@@ -133,6 +133,24 @@ def test_a_link_among_the_runs_own_files_says_move_it_away(tmp_path: Path, comma
     assert victim.read_text() == "keep" and link.is_symlink()
 
 
+def test_a_linked_manifest_is_never_told_to_move_away(tmp_path: Path) -> None:
+    """Review 41: moving manifest.json away loses the league record (and then genuine games
+    are blamed); the advice for the run's record is to put the real file back."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    real = tmp_path / "manifest-copy.json"
+    (rd / "manifest.json").rename(real)
+    (rd / "manifest.json").symlink_to(real)
+    before = real.read_bytes()
+    r = run_cli("run", str(p), "--out", str(rd))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"cp --remove-destination {real} {rd / 'manifest.json'}" in r.stderr, r.stderr
+    assert "away" not in r.stderr
+    assert real.read_bytes() == before and (rd / "manifest.json").is_symlink()
+
+
 @pytest.mark.parametrize("name, text, line", [
     ("n10.csv", "utterance,category\nhello,b\nuse sk-proj-AbCdEf0123456789AbCdEf0123456789XYZ please,a\n", 3),
     ("n10.txt", "# openers\nhello\n\nuse sk-proj-AbCdEf0123456789AbCdEf0123456789XYZ please\n", 4),
@@ -227,6 +245,25 @@ def test_a_bot_with_no_game_is_listed_not_ranked(tmp_path: Path) -> None:
     assert run_cli("report", str(rd), "--out", str(tmp_path / "r.html")).returncode == 0
     html = (tmp_path / "r.html").read_text()
     assert "<td class='name'>-</td><td class='name'>" in html and "<td class='name'>4</td>" not in html
+
+
+@pytest.mark.parametrize("method", ["elo", "trueskill", "bt"])
+def test_a_bot_with_no_game_is_last_and_the_others_ranked_among_themselves(
+        tmp_path: Path, method: str) -> None:
+    """Review 41: with Elo a bot with no game kept its initial rating, sat mid-table and
+    left a gap in the ranks ("1=, 1=, -, 4")."""
+    budget = "schedule: {method: swiss, games: 4}\n"
+    p = tmp_path / "t.yaml"
+    rd = tmp_path / "run"
+    for bots in (3, 4):
+        p.write_text(tournament_yaml(bots=bots, exchanges=1, extra=budget))
+        assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    text = run_cli("rank", str(rd), "--method", method).stdout
+    rows = [line.split()[:2] for line in text.splitlines()
+            if line.split()[1:2] and line.split()[1][3:].isdigit()]
+    assert rows[-1] == ["-", "bot3"], text
+    shown = [int(r[0].rstrip("=")) for r in rows[:-1]]
+    assert shown[0] == 1 and max(shown) <= 3 and shown == sorted(shown), text
 
 
 def test_a_bot_named_like_a_number_is_left_aligned(tmp_path: Path) -> None:

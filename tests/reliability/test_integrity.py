@@ -176,3 +176,27 @@ def test_aborted_run_exits_2_and_keeps_finished_games(tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "error: bot 'bot2' failed in game g003 at turn 1: RuntimeError: model exploded" in r.stderr
     assert sorted(RunDir(tmp_path / "run").results()) == ["g001", "g002"]  # bot0 vs bot1 kept
+
+
+def test_a_default_changed_since_the_scores_were_made_rescores_them(tmp_path):
+    # a run made by an older chatmatch: same tournament file (same scoring fingerprint),
+    # but its scores were made with other consistency settings (self-contradictions off,
+    # no contradiction rule: the defaults before issue 32's third round)
+    cfg, run = _base(tmp_path)
+    m = _manifest(run)
+    params = m["scorers"]["consistency"]["params"]
+    params.pop("contradiction")
+    params["self_contradictions"] = False
+    (run / "manifest.json").write_text(json.dumps(m))
+    transcripts = {p.name: p.read_bytes() for p in (run / "transcripts").iterdir()}
+    s = run_tournament(load_config(cfg), run)
+    assert (s.games_played, s.games_scored) == (0, 6)
+    now = _manifest(run)
+    (ev,) = [e for e in now["history"] if e["event"] == "rescored"]
+    assert ev["settings_changed"] == ["consistency"] and ev["old"] == ev["new"]
+    assert "contradiction" in now["scorers"]["consistency"]["params"]
+    assert {p.name: p.read_bytes() for p in (run / "transcripts").iterdir()} == transcripts
+    # the settings now match: a second run scores nothing again
+    s = run_tournament(load_config(cfg), run)
+    assert (s.games_played, s.games_scored) == (0, 0)
+    assert len([e for e in _manifest(run)["history"] if e["event"] == "rescored"]) == 1
