@@ -33,7 +33,9 @@ answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
   repeats one canned sentence never is.
 
 Measured against people on all DSTC9 chats (docs/appendix/validity-measurements.md, "Consistency on meaning"):
-chat-level rho +0.29 against "consistent", +0.21 [+0.01, +0.43] over TF-IDF's, paired.
+the answers to repeated questions alone, chat-level rho +0.29 against "consistent", +0.21
+[+0.01, +0.43] over TF-IDF's, paired (the default with self-contradictions: system tau
++0.27, chat rho +0.07; "Consistency, round three").
 
 With ``self_contradictions`` (on by default with embeddings since issue 32; off with
 ``tfidf`` and in ``preset: paper``) a bot's statements are also checked against its own
