@@ -104,3 +104,30 @@ def test_a_new_run_writes_the_same_files(tmp_path):
                 (CURRENT / f).read_text().splitlines(keepends=True)
         else:
             assert (new / f).read_bytes() == (CURRENT / f).read_bytes(), f
+
+
+FORMAT2 = Path(__file__).parent / "data" / "format2_run"
+
+
+def test_a_format2_run_is_read_and_goes_on_without_rescoring(tmp_path):
+    """tests/data/format2_run: tests/data/current_run as main 2764e24 wrote it (run directory
+    format 2, no league digest). Readers accept it; `run` goes on with it: the stored
+    scores are kept (its scorers' settings are today's), the manifest gets format 3 and its
+    league digest, and no played game is touched."""
+    from tests.data.make_old_run import CONFIG
+
+    run = tmp_path / "old_run"
+    shutil.copytree(FORMAT2, run)
+    assert json.loads((run / "manifest.json").read_text())["format"] == 2
+    for args in (["rank", str(run)], ["show", str(run), "g001"]):
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 0, (args, res.output)
+    kept = {p.name: p.read_bytes() for p in (run / "transcripts").iterdir()
+            if p.name in ("g001.jsonl", "g002.jsonl", "g003.jsonl")}
+    (tmp_path / "old_run.yaml").write_text(CONFIG)
+    res = CliRunner().invoke(cli, ["run", str(tmp_path / "old_run.yaml"), "--out", str(run), "-q"])
+    assert res.exit_code == 0, res.output
+    m = json.loads((run / "manifest.json").read_text())
+    assert m["format"] == 3 and len(m["league_sha256"]) == 64
+    assert not [e for e in m["history"] if e["event"] == "rescored"]
+    assert {n: (run / "transcripts" / n).read_bytes() for n in kept} == kept
