@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from chatmatch.common.yamlloc import LocatedYaml
-from chatmatch.endpoints.safety import credential_header, redact
+from chatmatch.endpoints.safety import credential_header, names_a_secret, redact
 from chatmatch.config.names import name_key
 from chatmatch.errors import ConfigError
 
@@ -59,6 +59,12 @@ _SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "api-key", 
 _WORD_CHECKED = frozenset({"model", "model_name", "deployment", "organization", "project", "user"})
 
 
+def holds_secret(text: str) -> bool:
+    """A key or password in free text: a key-shaped word ("sk-...", "key=..."), or a named
+    credential with its value written apart ("password: hunter2", "api_key = ...")."""
+    return names_a_secret(text) or any(redact(w) != w for w in text.split())
+
+
 def _key_shaped(name: object, value: object) -> bool:
     """A parameter value that looks like a credential: a one-word value (``model: sk-...``),
     or any word of an identifier-like parameter (``model: "gpt-4o sk-..."``). The base URL
@@ -98,7 +104,7 @@ def check_no_literal_secrets(located: LocatedYaml, data: dict[str, Any]) -> None
                 file=located.file, line=located.line_of(("bots", i, "params", *key)),
                 path=f"bots.{i}.{bad[0]}")
     for where, text in _strings(data, ()):
-        if not _own_check(where) and any(redact(w) != w for w in text.split()):
+        if not _own_check(where) and holds_secret(text):
             raise ConfigError(
                 "holds a word that looks like an API key or password (sk-..., key=..., "
                 "user:password@...), and the whole file is copied into the run directory's "

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from chatmatch.common.safeio import read_text_bounded, why_unreadable
-from chatmatch.endpoints.safety import redact
+from chatmatch.config.checks import holds_secret
 from chatmatch.errors import ConfigError
 
 #: column names accepted for the utterance, first match wins
@@ -118,7 +118,7 @@ def _grouped(rows: list[tuple[int, dict[str, Any]]], path: Path,
                 has_cat and not cat.strip()):
             raise ConfigError(f"seed file {path}, row {i} (line {line}): needs a non-empty "
                               f"'{col}'{' and category' if has_cat else ''} (text)")
-        if any(redact(w) != w for w in f"{utt} {cat}".split()):
+        if holds_secret(utt) or holds_secret(cat):
             raise ConfigError(f"{path}:{line}: holds a word that looks like an API key or "
                               "password (sk-..., key=..., user:password@...), and the seed "
                               "utterances are copied into the run directory's config.yaml; "

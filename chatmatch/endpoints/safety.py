@@ -30,6 +30,13 @@ _SECRET_TEXT = [
 ]
 
 
+def names_a_secret(text: str) -> bool:
+    """``text`` holds a named credential with its value ("password: hunter2", "api_key =
+    ..."): the one redaction rule that spans words. The others ("Bearer ...", "sk-...")
+    are read word by word, so free text such as "basic knowledge" is not taken for one."""
+    return _SECRET_TEXT[2][0].search(text) is not None
+
+
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """``text`` with the given secrets and anything that looks like a credential replaced
     by ``***``. Redact *before* cutting a text short: a key cut in two is not found."""

@@ -155,6 +155,8 @@ def test_a_linked_manifest_is_never_told_to_move_away(tmp_path: Path) -> None:
     ("n10.csv", "utterance,category\nhello,b\nuse sk-proj-AbCdEf0123456789AbCdEf0123456789XYZ please,a\n", 3),
     ("n10.txt", "# openers\nhello\n\nuse sk-proj-AbCdEf0123456789AbCdEf0123456789XYZ please\n", 4),
     ("n10.jsonl", '{"utterance": "hello"}\n{"utterance": "password=hunter2hunter2 ok"}\n', 2),
+    # review 41: phrases the redaction rules catch only whole, not word by word
+    ("n11.txt", "hello\nmy password: hunter2secret\n", 2),
     ("n10.csv", "utterance,category\nhello,sk-proj-AbCdEf0123456789AbCdEf0123456789XYZ\n", 2),
 ])
 def test_a_key_in_a_seed_file_names_the_file_and_its_line(tmp_path: Path, name: str, text: str,
@@ -282,3 +284,17 @@ def test_a_bot_named_like_a_number_is_left_aligned(tmp_path: Path) -> None:
         col = head.index("bot") if " bot " in f" {head} " else head.index("players")
         named = [line for line in lines if line[col:col + 2] in ("-1", "12")]
         assert len(named) >= 2, text  # both names start where the column starts
+
+
+@pytest.mark.parametrize("seed", ["my password: hunter2secret", "api_key = hunter2abcdef12"])
+def test_a_secret_phrase_in_the_yaml_is_refused(tmp_path: Path, seed: str) -> None:
+    """Review 41: the free-text check went word by word and missed "password: ..." phrases."""
+    p = tmp_path / "t.yaml"
+    p.write_text(f"name: t\nbots: [eliza, echo]\nseed_utterance: '{seed}'\nexchanges: 1\n"
+                 "scoring: {dimensions: [proactivity]}\n")
+    r = run_cli("run", str(p), "--out", str(tmp_path / "run"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "hunter2" not in r.stderr
+    assert "looks like an API key or password" in r.stderr, r.stderr
+    assert not (tmp_path / "run").exists()
+    p.write_text(p.read_text().replace(seed, "what is your password?"))  # a question is fine
+    assert run_cli("run", str(p), "--out", str(tmp_path / "run")).returncode == 0
