@@ -24,9 +24,9 @@ DIGEST_SINCE = 3
 def league_digest(manifest: Manifest) -> str:
     """The sha256 of ``manifest``'s league record: roster (a run that never grew: its bots),
     founders and retired bots' specs, as the schedule reads them."""
-    roster = manifest.roster if manifest.roster is not None else manifest.bots
-    founders = manifest.founders if manifest.founders is not None else len(roster or ())
-    record = {"roster": list(roster or ()), "founders": founders, "retired": manifest.retired or {}}
+    roster = _roster_of(manifest)
+    founders = manifest.founders if manifest.founders is not None else len(roster)
+    record = {"roster": roster, "founders": founders, "retired": manifest.retired or {}}
     text = json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
@@ -50,9 +50,14 @@ def league_problem(manifest: Manifest, newest: int) -> str | None:
             "from a backup), or start a new run with --out NEW_DIR")
 
 
-def _roster(manifest: Manifest) -> list[str]:
+def _roster_of(manifest: Manifest) -> list[str]:
+    """The roster (a run that never grew: its bots)."""
     roster = manifest.roster if manifest.roster is not None else manifest.bots
-    return [repr(b) for b in roster or ()]
+    return list(roster or ())
+
+
+def _roster(manifest: Manifest) -> list[str]:
+    return [repr(b) for b in _roster_of(manifest)]
 
 
 def _contradiction(manifest: Manifest) -> str | None:

@@ -32,6 +32,15 @@ def _league(tmp_path: Path) -> tuple[Path, Path]:
     return rd, p
 
 
+def _small_run(tmp_path: Path) -> tuple[Path, Path]:
+    """A 3-bot, 1-exchange run: (its tournament file, its run directory)."""
+    p = tmp_path / "t.yaml"
+    p.write_text(tournament_yaml(bots=3, exchanges=1))
+    rd = tmp_path / "run"
+    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    return p, rd
+
+
 def _edit_manifest(rd: Path, edit) -> None:  # type: ignore[no-untyped-def]
     m = json.loads((rd / "manifest.json").read_text())
     edit(m)
@@ -74,19 +83,13 @@ def test_a_phantom_retired_bot_is_refused_not_ranked(tmp_path: Path) -> None:
 
 def test_reordered_bots_of_a_run_that_never_grew_are_refused(tmp_path: Path) -> None:
     """The bots of a run that never grew are its roster: reordering them re-maps its games."""
-    p = tmp_path / "t.yaml"
-    p.write_text(tournament_yaml(bots=3, exchanges=1))
-    rd = tmp_path / "run"
-    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    p, rd = _small_run(tmp_path)
     _edit_manifest(rd, lambda m: m["bots"].reverse())
     _refused_as_edited(rd, p)
 
 
 def test_a_removed_league_digest_is_refused(tmp_path: Path) -> None:
-    p = tmp_path / "t.yaml"
-    p.write_text(tournament_yaml(bots=3, exchanges=1))
-    rd = tmp_path / "run"
-    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    _, rd = _small_run(tmp_path)
     _edit_manifest(rd, lambda m: m.pop("league_sha256"))
     r = run_cli("rank", str(rd))
     assert r.returncode == 2 and "its league record has no league_sha256" in r.stderr, r.stderr
@@ -94,10 +97,7 @@ def test_a_removed_league_digest_is_refused(tmp_path: Path) -> None:
 
 def test_a_format_2_run_has_no_digest_and_gets_one_when_it_goes_on(tmp_path: Path) -> None:
     """Runs written before the digest are trusted as before, and stamped by the next run."""
-    p = tmp_path / "t.yaml"
-    p.write_text(tournament_yaml(bots=3, exchanges=1))
-    rd = tmp_path / "run"
-    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    p, rd = _small_run(tmp_path)
 
     def as_format_2(m):  # type: ignore[no-untyped-def]
         m["format"] = 2
@@ -136,10 +136,7 @@ def test_a_link_among_the_runs_own_files_says_move_it_away(tmp_path: Path, comma
 def test_a_linked_manifest_is_never_told_to_move_away(tmp_path: Path) -> None:
     """Review 41: moving manifest.json away loses the league record (and then genuine games
     are blamed); the advice for the run's record is to put the real file back."""
-    p = tmp_path / "t.yaml"
-    p.write_text(tournament_yaml(bots=3, exchanges=1))
-    rd = tmp_path / "run"
-    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    p, rd = _small_run(tmp_path)
     real = tmp_path / "manifest-copy.json"
     (rd / "manifest.json").rename(real)
     (rd / "manifest.json").symlink_to(real)
@@ -193,10 +190,7 @@ def test_a_refusal_for_a_stored_score_record_comes_first_and_the_footer_names_it
     """2.11 / 3.18: with scores/g001.json a folder (or a named pipe), run printed "0 game(s)
     to play ...; nothing to play" before refusing, and rank's INCOMPLETE footer named the
     game's files, not the score record in the way."""
-    p = tmp_path / "t.yaml"
-    p.write_text(tournament_yaml(bots=3, exchanges=1))
-    rd = tmp_path / "run"
-    assert run_cli("run", str(p), "--out", str(rd)).returncode == 0
+    p, rd = _small_run(tmp_path)
     bad = rd / "scores" / "g001.json"
     bad.unlink()
     bad.mkdir() if kind == "folder" else os.mkfifo(bad)
