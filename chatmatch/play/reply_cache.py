@@ -228,7 +228,7 @@ def usable(text: object) -> bool:
 
 
 def wants_cache(bot: Bot, mode: Mode) -> bool:
-    return mode == "on" or (mode == "auto" and bool(getattr(bot, "remote", False)))
+    return mode == "on" or (mode == "auto" and bot.remote)
 
 
 def cache_bots(bots: Mapping[str, Bot], specs: Mapping[str, tuple[str, Mapping[str, Any]]],

@@ -33,8 +33,9 @@ from typing import Any, Callable, Mapping
 from chatmatch.adapters import identity_params
 from chatmatch.bot import Bot
 from chatmatch.config.settings import DEFAULT_TIMEOUT_S
-from chatmatch.config.tournament import TournamentConfig, stable_hash
+from chatmatch.config.tournament import TournamentConfig
 from chatmatch.errors import RunDirError
+from chatmatch.play.fingerprint import play_fingerprint, play_settings, stable_hash
 from chatmatch.play.reply_cache import bot_identity
 from chatmatch.records import Manifest
 from chatmatch.run.storedsetup import StoredSetup
@@ -74,18 +75,18 @@ def upgrade(manifest: Manifest, setup: StoredSetup) -> Manifest:
 
 def format1_play_fingerprint(cfg: TournamentConfig) -> str:
     """The play fingerprint as runs of format 1 could have it: operational params included."""
-    return stable_hash(cfg.play_settings())
+    return stable_hash(play_settings(cfg))
 
 
 def _from_format1(manifest: Manifest, setup: StoredSetup) -> Manifest:
     """1 -> 2: a play fingerprint of the old rule (operational params hashed) becomes today's."""
     stored = setup.tournament if manifest.is_tournament else None
-    if stored is None or manifest.play_fingerprint == stored.play_fingerprint():
+    if stored is None or manifest.play_fingerprint == play_fingerprint(stored):
         return manifest
     if manifest.play_fingerprint != format1_play_fingerprint(stored):
         return manifest  # another setup: the run's checks refuse it or regroup the league
     return manifest.noted("fingerprint_upgraded", old=manifest.play_fingerprint
-                          ).replace(play_fingerprint=stored.play_fingerprint())
+                          ).replace(play_fingerprint=play_fingerprint(stored))
 
 
 def timeout_got_its_default(key: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:

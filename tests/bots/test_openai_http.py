@@ -190,7 +190,7 @@ def test_bad_parameters(params: dict[str, Any], message: str) -> None:
 
 def test_game_with_a_server_that_dies_mid_game_is_forfeited(server: tuple[str, FakeOpenAI]) -> None:
     from chatmatch.config.settings import FailurePolicy
-    from chatmatch.executors.game import play_games
+    from chatmatch.play.game import play_games
     from chatmatch.play.schedule import ScheduledGame
 
     url, b = server

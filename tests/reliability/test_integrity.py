@@ -12,6 +12,7 @@ import pytest
 import chatmatch
 from chatmatch.config.tournament import load_config
 from chatmatch.errors import RunDirError
+from chatmatch.play.fingerprint import play_fingerprint, scoring_fingerprint
 from chatmatch.run.league import IN_PLACE
 from chatmatch.run.tournament import run_tournament
 from chatmatch.rundir.store import RunDir
@@ -42,8 +43,8 @@ def test_manifest_records_version_fingerprints_config_hash_and_models(tmp_path):
     cfg = load_config(cfg_file)
     m = _manifest(run)
     assert m["chatmatch_version"] == chatmatch.__version__
-    assert m["play_fingerprint"] == cfg.play_fingerprint()
-    assert m["scoring_fingerprint"] == cfg.scoring_fingerprint()
+    assert m["play_fingerprint"] == play_fingerprint(cfg)
+    assert m["scoring_fingerprint"] == scoring_fingerprint(cfg)
     assert m["config_sha256"] == hashlib.sha256((run / "config.yaml").read_bytes()).hexdigest()
     assert m["bots"] == ["bot0", "bot1", "bot2"] and m["expected_games"] == 6
     assert m["bots_described"]["bot1"] == {"class": "tests.scripted:SamplingBot",
@@ -114,8 +115,8 @@ def test_changed_scoring_rescores_without_replaying_and_is_recorded(tmp_path):
     m = _manifest(run)
     rescored = [e for e in m["history"] if e["event"] == "rescored"]
     assert rescored == [{**rescored[0], "old": old["scoring_fingerprint"],
-                         "new": new_cfg.scoring_fingerprint()}]
-    assert m["scoring_fingerprint"] == new_cfg.scoring_fingerprint()
+                         "new": scoring_fingerprint(new_cfg)}]
+    assert m["scoring_fingerprint"] == scoring_fingerprint(new_cfg)
     assert m["config_sha256"] == hashlib.sha256((run / "config.yaml").read_bytes()).hexdigest()
     assert m["config_sha256"] != old["config_sha256"]
     assert set(m["scorers"]) == {"specificity", "diversity", "consistency"}

@@ -1,7 +1,7 @@
 import pytest
 
 from chatmatch.config.settings import FailurePolicy
-from chatmatch.executors.game import BotFailure, play_games
+from chatmatch.play.game import BotFailure, play_games
 from chatmatch.play.schedule import double_round_robin
 from tests.scripted import BatchBot, CountingBot, FlakyBot, RecordingBot
 
@@ -155,7 +155,7 @@ def test_abandoned_calls_do_not_keep_the_process_alive(tmp_path):
     script = tmp_path / "hang.py"
     script.write_text(
         "from chatmatch.config.settings import FailurePolicy\n"
-        "from chatmatch.executors.game import play_games\n"
+        "from chatmatch.play.game import play_games\n"
         "from chatmatch.play.schedule import double_round_robin\n"
         "from tests.scripted import CountingBot, FlakyBot\n"
         "class Hang(FlakyBot):\n"
