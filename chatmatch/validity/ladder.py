@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chatmatch.config.tournament import TournamentConfig, load_config
+from chatmatch.config.tournament import TournamentConfig
 from chatmatch.errors import ChatmatchError
 from chatmatch.executors.local import LocalExecutor
+from chatmatch.play.build import load_tournament
 from chatmatch.play.schedule import double_round_robin
 from chatmatch.transcript import Transcript
 from chatmatch.validity.games import GameDataset
@@ -43,14 +44,14 @@ def construction_scores(cfg: TournamentConfig, where: str) -> dict[str, float]:
 
 def play_ladder(path: str | Path, exchanges: int | None = None) -> GameDataset:
     """Play the ladder's double round-robin and return its games with the true order."""
-    cfg = load_config(path)
+    cfg, built = load_tournament(path)  # each bot built once, as `chatmatch run` does
     if exchanges is not None:
         cfg = cfg.model_copy(update={"exchanges": exchanges})
     reference = construction_scores(cfg, str(path))
     schedule = double_round_robin(cfg.bot_names, cfg.seed_utterances, cfg.seed)
     games: list[Transcript] = []
     # the runner's play path (chatmatch.run.tournament), in this process and without a run directory
-    executor = LocalExecutor(cfg)
+    executor = LocalExecutor(cfg, built=built)
     try:
         executor.start(set(cfg.bot_names))
         executor.play(schedule, games.append)
