@@ -31,8 +31,8 @@ from sklearn.linear_model import LinearRegression
 
 from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.validity.intervals import agreement, paired_difference
-from chatmatch.validity.learn_fit import SHIPPED, Recipe, fit_model, predict
-from chatmatch.validity.learn_table import Table
+from chatmatch.validity.training.fit import SHIPPED, Recipe, fit_model, predict
+from chatmatch.validity.training.table import Table
 
 Fitter = Callable[[Table, np.ndarray, np.ndarray], np.ndarray]
 
