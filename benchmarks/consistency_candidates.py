@@ -47,11 +47,11 @@ from chatmatch.scoring.consistency import Consistency
 from chatmatch.scoring.contradiction import statements
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
-from chatmatch.validity.dimensions import length_features
-from chatmatch.validity.dstc9 import load_dstc9
+from chatmatch.validity.lab.dimensions import length_features
+from chatmatch.validity.datasets.dstc9 import load_dstc9
 from chatmatch.validity.intervals import agreement
-from chatmatch.validity.stb import load_stb
-from chatmatch.validity.stb_sides import sides as stb_sides
+from chatmatch.validity.datasets.stb import load_stb
+from chatmatch.validity.lab.stb_sides import sides as stb_sides
 
 DATA = Path(os.environ.get("CHATMATCH_DATA", "../shared/data"))
 THRESHOLDS = (0.5, 0.9)

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 from chatmatch.analysis.fed import SYSTEM
 from chatmatch.scoring.consistency import Consistency
 from chatmatch.scoring.engine import score_games
-from chatmatch.validity.dstc9 import load_dstc9
+from chatmatch.validity.datasets.dstc9 import load_dstc9
 from chatmatch.validity.intervals import Estimate, agreement, paired_difference
 
 DATA = Path(os.environ.get("CHATMATCH_DATA", "../shared/data"))

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from chatmatch.annotate.store import AnnotationsError, AnnotationStore
-from chatmatch.validity.dstc9 import Dstc9Error, find_files
+from chatmatch.validity.datasets.dstc9 import Dstc9Error, find_files
 from tests.reliability.helpers import run_cli, tournament_yaml
 
 

@@ -20,7 +20,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.executors.local import LocalExecutor
 from chatmatch.play.schedule import double_round_robin
 from chatmatch.transcript import Transcript
-from chatmatch.validity.games import GameDataset
+from chatmatch.validity.lab.games import GameDataset
 
 
 class LadderError(ChatmatchError):

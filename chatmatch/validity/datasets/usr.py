@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from chatmatch.common.safeio import file_problem
-from chatmatch.validity.datahelp import data_help
+from chatmatch.validity.datasets.datahelp import data_help
 from chatmatch.analysis.fed import SYSTEM, USER, chat_transcript, mean_rating, read_json_list
 from chatmatch.errors import ChatmatchError
 from chatmatch.transcript import Transcript

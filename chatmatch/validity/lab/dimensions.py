@@ -70,7 +70,7 @@ MATCHES: dict[str, tuple[Match, ...]] = {
         _m("fluency", "Understanding", "loose", _LOOSE_FLUENCY),
         _m(RANKING, "Overall", "close"),
     ),
-    # USR: one reply per game, five responders of three kinds (chatmatch.validity.usr)
+    # USR: one reply per game, five responders of three kinds (chatmatch.validity.datasets.usr)
     "usr": (
         _m("fluency", "Natural", "close"),
         _m("fluency", "Understandable", "loose", "0/1: can the reply be understood"),
@@ -80,7 +80,7 @@ MATCHES: dict[str, tuple[Match, ...]] = {
         _m("specificity", "Engaging", "loose", _LOOSE_SPEC),
         _m(RANKING, "Overall", "close"),
     ),
-    # Spot The Bot: per-side checkboxes of a segment (chatmatch.validity.stb_sides)
+    # Spot The Bot: per-side checkboxes of a segment (chatmatch.validity.lab.stb_sides)
     "stb": (
         _m("fluency", "fluent", "close", "workers saw the first 2-10 turns only"),
         _m("specificity", "specific", "close", "workers saw the first 2-10 turns only"),
