@@ -17,7 +17,7 @@ from chatmatch.validity.training.data import load_sides
 from chatmatch.validity.training.table import build_table
 from chatmatch.validity.training.train import minilm
 from chatmatch.validity.training.evaluate import leave_systems_out, leave_dataset_out, learned
-from chatmatch.validity.intervals import agreement
+from chatmatch.stats.bootstrap import agreement
 
 sides = load_sides(Path(os.environ.get("CHATMATCH_DATA", "../shared/data")), ("dstc9", "fed", "stb"), 80, 120)
 table = build_table(sides, minilm(), Path.home() / ".cache/chatmatch/learn")

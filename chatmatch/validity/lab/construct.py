@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chatmatch.analysis.agreement import kendall
+from chatmatch.stats.correlation import kendall
 from chatmatch.analysis.fed import SYSTEM, USER, load_fed
 from chatmatch.errors import ChatmatchError
 from chatmatch.records import DimensionScore, nan_to_none

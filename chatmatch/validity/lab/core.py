@@ -54,7 +54,7 @@ from chatmatch.validity.datasets.dstc9 import Dstc9Error, load_dstc9
 from chatmatch.validity.datasets.dstc9 import find_files as find_dstc9
 from chatmatch.validity.lab.fed import Chat, evaluate_fed, game_points
 from chatmatch.validity.lab.games import GameDataset, evaluate_games
-from chatmatch.validity.intervals import SAMPLES
+from chatmatch.stats.bootstrap import SAMPLES
 from chatmatch.validity.lab.ladder import play_ladder
 from chatmatch.validity.datasets.stb import load_stb
 from chatmatch.validity.lab.stb_sides import sides as stb_sides

@@ -7,7 +7,7 @@ it is the nearest quality the data has but asks something broader or different (
 when reading the number). ``ranking`` is the whole game score: the System's game points
 against its interlocutor under the configured weights, as in the FED lab.
 
-Rows are computed by :func:`chatmatch.validity.intervals.agreement` (system-level Kendall
+Rows are computed by :func:`chatmatch.stats.bootstrap.agreement` (system-level Kendall
 tau-b, chat-level Spearman rho, bootstrap intervals over chats resampled within systems).
 The length features of a chat are the System's mean words per turn and total words
 (whitespace tokens); a dimension whose raw score follows them closely is a length proxy.
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol, Sequence
 
 from chatmatch.analysis.fed import SYSTEM as SYSTEM  # re-exported (stb_sides)
-from chatmatch.validity.intervals import SAMPLES, agreement, paired_difference
+from chatmatch.stats.bootstrap import SAMPLES, agreement, paired_difference
 
 RANKING = "ranking"
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Protocol, Sequence
 
-from chatmatch.analysis.agreement import kendall, spearman
+from chatmatch.stats.correlation import kendall, spearman
 from chatmatch.analysis.fed import OVERALL, SYSTEM, system_means, system_points, system_side
 from chatmatch.records import DimensionScore, nan_to_none
 from chatmatch.scoring.points import dimension_winner

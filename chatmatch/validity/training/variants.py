@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from chatmatch.validity.intervals import agreement
+from chatmatch.stats.bootstrap import agreement
 from chatmatch.validity.training.evaluate import leave_dataset_out, leave_systems_out, learned_with
 from chatmatch.validity.training.fit import Recipe
 from chatmatch.validity.training.table import Table
