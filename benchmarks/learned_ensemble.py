@@ -2,7 +2,7 @@
 
 The ensemble is the mean of the two judges' within-dataset ranks of each rated side, the
 learned judge's values being out of sample (leave-systems-out, leave-dataset-out: the
-splits of :mod:`chatmatch.validity.learn_eval`), on the training draw of the shipped model
+splits of :mod:`chatmatch.validity.training.evaluate`), on the training draw of the shipped model
 (DSTC9 80 chats a system, FED, Spot The Bot 120 conversations a domain). Prints system tau
 [95%], side rho and side rho with turn words per dataset and predictor.
 
@@ -13,11 +13,11 @@ import os
 from pathlib import Path
 import numpy as np
 from scipy.stats import rankdata
-from chatmatch.validity.learn_data import load_sides
-from chatmatch.validity.learn_table import build_table
-from chatmatch.validity.learn_train import minilm
-from chatmatch.validity.learn_eval import leave_systems_out, leave_dataset_out, learned
-from chatmatch.validity.intervals import agreement
+from chatmatch.validity.training.data import load_sides
+from chatmatch.validity.training.table import build_table
+from chatmatch.validity.training.train import minilm
+from chatmatch.validity.training.evaluate import leave_systems_out, leave_dataset_out, learned
+from chatmatch.stats.bootstrap import agreement
 
 sides = load_sides(Path(os.environ.get("CHATMATCH_DATA", "../shared/data")), ("dstc9", "fed", "stb"), 80, 120)
 table = build_table(sides, minilm(), Path.home() / ".cache/chatmatch/learn")

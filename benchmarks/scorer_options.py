@@ -36,7 +36,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chatmatch.analysis.agreement import kendall, spearman
+from chatmatch.stats.correlation import kendall, spearman
 from chatmatch.analysis.fed import SYSTEM, load_fed, mean_rating, parse_context
 from chatmatch.scoring.base import SCORERS
 from chatmatch.scoring.engine import score_games
@@ -179,7 +179,7 @@ def sys_tau(systems: Sequence[str], raw: Sequence[float], human: Sequence[float 
             idx: Sequence[int] | None = None) -> float:
     """Kendall tau-b of the systems' mean raw score and mean rating, both over the same
     chats: those where the score applies (not NaN) and people rated the quality, as the
-    lab's :func:`chatmatch.validity.intervals.agreement` pairs them. (Before 2026-11-27 the
+    lab's :func:`chatmatch.stats.bootstrap.agreement` pairs them. (Before 2026-11-27 the
     rating was averaged over all of a system's chats while the score covered only the chats
     where it applied; for consistency on DSTC9, 141 of 2,200 chats, that gave +0.24 where
     the lab gives -0.13 for the same scores.)"""

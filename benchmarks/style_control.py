@@ -18,12 +18,12 @@ from pathlib import Path
 from chatmatch.common.tables import render_table
 from chatmatch.ranking import RankingConfig, rank
 from chatmatch.records import DimensionScore
-from chatmatch.scoring.learned_features import side_stats
+from chatmatch.scoring.learned.features import side_stats
 from chatmatch.scoring.points import result_from_scores
-from chatmatch.validity.games import tau
-from chatmatch.validity.learn_data import stb_sides
-from chatmatch.validity.learn_table import rule_scores
-from chatmatch.validity.stb import load_stb
+from chatmatch.validity.lab.games import tau
+from chatmatch.validity.training.data import stb_sides
+from chatmatch.validity.training.table import rule_scores
+from chatmatch.validity.datasets.stb import load_stb
 
 METHODS = {
     "bt": {"method": "bt", "bt": {"bootstrap": 0}},

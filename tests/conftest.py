@@ -33,7 +33,7 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def no_smollm2_greedy(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lab's construct check gets its greedy small-LM group from a stand-in, not from
     SmolLM2 (two CPU minutes); tests/validity/test_construct_greedy.py runs the real one."""
-    import chatmatch.validity.construct as construct
+    import chatmatch.validity.lab.construct as construct
 
     monkeypatch.setattr(construct, "smollm2_replies",
                         lambda prompts: [f"i am sorry , i do not know . ({i})" for i in range(len(prompts))])

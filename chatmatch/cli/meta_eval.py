@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from chatmatch.analysis.agreement import Correlation
+from chatmatch.stats.correlation import Correlation
 from chatmatch.analysis.fed import load_fed, meta_evaluate, rows_to_json
 from chatmatch.analysis.scorers import scorer_function
 from chatmatch.common.tables import render_table

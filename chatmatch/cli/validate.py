@@ -9,14 +9,14 @@ import click
 from click.core import ParameterSource
 
 from chatmatch.progress import Reporter
-from chatmatch.validity.lab import (DATASETS, Lab, LabError, default_data_dir,
+from chatmatch.validity.lab.core import (DATASETS, Lab, LabError, default_data_dir,
                                     load_lab_config, parse_datasets, with_ngram_fluency)
-from chatmatch.validity.learn_data import DATASETS as LEARN_DATASETS
-from chatmatch.validity.learn_data import load_sides
-from chatmatch.validity.learn_eval import evaluate
-from chatmatch.validity.learn_table import build_table
-from chatmatch.validity.learn_train import minilm, table_text
-from chatmatch.validity.report import render
+from chatmatch.validity.training.data import DATASETS as LEARN_DATASETS
+from chatmatch.validity.training.data import load_sides
+from chatmatch.validity.training.evaluate import evaluate
+from chatmatch.validity.training.table import build_table
+from chatmatch.validity.training.train import minilm, table_text
+from chatmatch.validity.lab.report import render
 
 
 @click.command("validate")

@@ -3,7 +3,7 @@
 The same SQLite machinery as the perplexity cache (:class:`chatmatch.runtime.lm_cache.
 ValueStore`: WAL journal, safe for several processes and Ray workers at once, a damaged
 file set aside, a row holding no valid vector (NaN, infinite) dropped and computed again,
-any failure a miss, never an error, 256 MiB of live data at most) in
+any failure a miss, never an error (:mod:`chatmatch.common.sqlitecache`), 256 MiB of live data at most) in
 ``~/.cache/chatmatch/embeddings/embeddings-v1.sqlite`` (or under ``$CHATMATCH_CACHE_DIR``
 / ``$XDG_CACHE_HOME``). A vector is stored as its float32 bytes, so a value read back is
 bit for bit the one computed; its key is the model folder's content (sha256 of every
@@ -35,6 +35,8 @@ class EmbeddingStore(ValueStore[np.ndarray]):
     FOLDER = "embeddings"
     FILE = f"embeddings-v{SCHEMA_VERSION}.sqlite"
     SWITCH = SWITCH_ENV
+    WHAT = "embedding cache"
+    WITHOUT = "computing embeddings without it"
 
     def _encode(self, value: np.ndarray) -> bytes | None:
         return np.asarray(value, dtype="<f4").tobytes()

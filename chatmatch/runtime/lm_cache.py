@@ -29,10 +29,12 @@ Only the process that owns the LM reads and writes (worker processes of
 ``perplexities()`` call for the texts not cached in memory, one write transaction for the
 values it computed. Concurrent processes share the file (readers never wait in WAL mode; a
 writer waits at most :data:`BUSY_SECONDS` for another, then skips its batch). Whatever goes
-wrong costs speed, never a result and never an error: a locked file is a miss or an unsaved
-batch; a damaged file (not SQLite, malformed) is moved aside to ``*.corrupt`` and started
-afresh, once per process; a file or folder that cannot be opened or written, or a full
-disk, turns the cache off for the rest of the process with one warning in the log.
+wrong costs speed, never a result and never an error (the one failure policy of
+chatmatch's caches, :mod:`chatmatch.common.sqlitecache`): a locked file is a miss or an
+unsaved batch; a damaged file (not SQLite, malformed) is moved aside to ``*.corrupt`` and
+started afresh, once per process; a file or folder that cannot be opened or written, or a
+full disk, turns the cache off for the rest of the process with one warning in the log
+naming the file and the fix.
 
 Size: when the live data pass :data:`MAX_BYTES` (256 MiB, about three million texts), the
 oldest-written quarter of the values is dropped. ``CHATMATCH_PPL_CACHE=0`` turns the cache
@@ -53,6 +55,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
+from chatmatch.common.sqlitecache import SqliteCache
 from chatmatch.runtime.gguf_cache import file_sha256
 from chatmatch.runtime.resources import cache_dir
 
@@ -82,8 +85,6 @@ _SCHEMA = ("CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, fingerpri
            # made before this table gets it on open, and a missing row is a miss
            "CREATE TABLE IF NOT EXISTS meta (model INTEGER NOT NULL, name TEXT NOT NULL, "
            "value TEXT NOT NULL, PRIMARY KEY (model, name))")
-_DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
-_BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
 
 Values = dict[str, float | None]
 T = TypeVar("T")
@@ -128,17 +129,19 @@ class ValueStore(Generic[V]):
     FOLDER = "ppl"
     FILE = CACHE_FILE
     SWITCH = SWITCH_ENV  # set to 0: nothing read or written
+    WHAT = "perplexity cache"  # how warnings name it
+    WITHOUT = "computing perplexities without it"
 
     def __init__(self, fingerprint: Callable[[], str | None], path: Path | None = None,
                  max_bytes: int = MAX_BYTES, busy_seconds: float = BUSY_SECONDS) -> None:
         self._fingerprint = fingerprint
-        self._path = path
         self.max_bytes, self.busy_seconds = max_bytes, busy_seconds
-        self._db: sqlite3.Connection | None = None
+        self._file = SqliteCache(path or (lambda: cache_dir(self.FOLDER) / self.FILE), _SCHEMA,
+                                 self.WHAT, without=self.WITHOUT, switch=self.SWITCH,
+                                 turn_off_hint=f"{self.SWITCH}=0 turns it off", warn=log.warning,
+                                 busy_seconds=busy_seconds)
         self._model: int | None = None
         self._key: str | None = None
-        self._off = False
-        self._healed = False
         self._alias: str | None = None
         self.hits = self.written = 0
 
@@ -178,7 +181,7 @@ class ValueStore(Generic[V]):
             try:
                 self._key = self._make_key()
             except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
-                self._turn_off(exc)
+                self._file.turn_off(exc)
         return self._key
 
     def link(self, alias: str) -> None:
@@ -201,48 +204,27 @@ class ValueStore(Generic[V]):
         return store
 
     def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
-        self._db, self._model = None, None
+        self._file.close()
+        self._model = None
 
     @property
     def path(self) -> Path:
         """The SQLite file (its folder is made on first use)."""
-        if self._path is None:
-            self._path = cache_dir(self.FOLDER) / self.FILE
-        return self._path
+        return self._file.path
+
+    @property
+    def _off(self) -> bool:
+        """Turned off for the life of this store (a failure, or no safe key)."""
+        return self._file.off
 
     # --- internals -----------------------------------------------------------------------
     def _safely(self, op: Callable[[sqlite3.Connection], T], default: T) -> T:
-        """``op`` on the open file; any failure gives ``default`` (see the module docstring
-        for what each failure does to the cache)."""
-        for _ in range(2):  # a second try only after a damaged file was replaced
-            if self._off or not enabled(self.SWITCH):
-                return default
-            try:
-                return op(self._connection())
-            except sqlite3.Error as exc:
-                if not self._failed(exc):
-                    return default
-            except (OSError, ValueError) as exc:  # the folder cannot be made, a bad fingerprint
-                self._turn_off(exc)
-                return default
-        return default
+        """``op`` on the open file; any failure gives ``default`` (the one failure policy of
+        :mod:`chatmatch.common.sqlitecache`)."""
+        return self._file.run(op, default)
 
     def _connection(self) -> sqlite3.Connection:
-        if self._db is None:
-            db = sqlite3.connect(self.path, timeout=self.busy_seconds, check_same_thread=False)
-            try:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-                for statement in _SCHEMA:
-                    db.execute(statement)
-                db.commit()
-            except BaseException:
-                db.close()
-                raise
-            self._db = db
-        return self._db
+        return self._file.connection()
 
     def _model_id(self, db: sqlite3.Connection, create: bool) -> int | None:
         if self._model is None:
@@ -257,11 +239,11 @@ class ValueStore(Generic[V]):
                     try:
                         self._key = self._make_key()
                     except Exception as exc:  # noqa: BLE001 - a key that cannot be made: no cache
-                        self._turn_off(exc)
+                        self._file.turn_off(exc)
                         return None
                 if self._key is None:  # no safe key (a hub model without a commit)
-                    self.close()
-                    self._off = True
+                    self._model = None
+                    self._file.disable()
                     return None
             select = "SELECT id FROM models WHERE fingerprint = ?"
             row = db.execute(select, (self._key,)).fetchone()
@@ -337,39 +319,6 @@ class ValueStore(Generic[V]):
         with db:
             db.execute("DELETE FROM ppl WHERE rowid IN (SELECT rowid FROM ppl ORDER BY rowid LIMIT ?)",
                        (max(1, rows // 4),))
-
-    def _failed(self, exc: sqlite3.Error) -> bool:
-        """React to a failed operation; True when it is worth trying again at once."""
-        name = getattr(exc, "sqlite_errorname", "")
-        if name in _BUSY:  # another process holds the file: this call goes without
-            log.debug("perplexity cache %s busy: %s", self.path, exc)
-            return False
-        self.close()
-        if name in _DAMAGED and not self._healed:
-            self._healed = True
-            self._set_aside()
-            return True
-        self._turn_off(exc)
-        return False
-
-    def _set_aside(self) -> None:
-        """Move a damaged file to ``*.corrupt`` (replacing an older one), so a fresh one is
-        started."""
-        path = self.path
-        log.warning("perplexity cache %s is damaged (%s); moved aside, starting a new one",
-                    path, path.name + ".corrupt")
-        try:
-            for suffix in ("-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
-            path.replace(path.with_name(path.name + ".corrupt"))
-        except OSError as exc:
-            self._turn_off(exc)
-
-    def _turn_off(self, exc: BaseException) -> None:
-        self.close()
-        self._off = True
-        log.warning("perplexity cache off for this process (perplexities are computed as "
-                    "usual): %s", exc)
 
 
 S = TypeVar("S", bound=ValueStore[Any])

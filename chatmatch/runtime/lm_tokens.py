@@ -19,12 +19,10 @@ longer than ``max_tokens`` are scored in the same sliding windows as perplexitie
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from chatmatch.runtime.resources import cache_dir
 from chatmatch.runtime.lm_cache import PerplexityStore, text_key
 from chatmatch.runtime.lm_forward import padded_batches, scored_nll, splittable, windows
 
@@ -38,11 +36,7 @@ class TokenNLLStore(PerplexityStore):
     """The per-token NLLs of one LM configuration, in their own SQLite file (same layout
     and rules as :class:`PerplexityStore`; a value is the float32 bytes of the array)."""
 
-    @property
-    def path(self) -> Path:
-        if self._path is None:
-            self._path = cache_dir("ppl") / TOKEN_FILE
-        return self._path
+    FILE = TOKEN_FILE
 
     def get_arrays(self, texts: Sequence[str]) -> dict[str, NLLs | None]:
         return self._safely(lambda db: self._read_arrays(db, texts), {})

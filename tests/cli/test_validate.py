@@ -281,7 +281,7 @@ def test_usr_missing_is_an_error_when_named_and_skipped_by_default(data, fast_co
     res = invoke("--data", data, "--datasets", "fed,usr", "--config", fast_config, "-q")
     assert res.exit_code == 2 and res.output.count("\n") == 1
     assert "usr/pc_usr_data.json: no such file" in res.output and "--datasets" in res.output
-    from chatmatch.validity.lab import Lab, load_lab_config
+    from chatmatch.validity.lab.core import Lab, load_lab_config
 
     lab = Lab(load_lab_config(fast_config), data, ("usr",), bootstrap=10)
     (report,) = lab.run()["datasets"]

@@ -116,7 +116,7 @@ def test_ordinary_free_text_is_not_taken_for_a_key(tmp_path):
 def test_a_learned_model_file_that_is_a_pipe_or_a_device_is_one_line(tmp_path, kind):
     """3.13 (hang) and 3.14 (MemoryError traceback): the model file was read unbounded."""
     from chatmatch.runtime.errors import ScoringError
-    from chatmatch.scoring.learned_model import load_model
+    from chatmatch.scoring.learned.model import load_model
 
     path = tmp_path / "model.json"
     if kind == "fifo":
@@ -272,7 +272,7 @@ def test_a_learned_model_with_a_far_intercept_is_refused_not_a_tie_everywhere(in
     """The stop-40 attack's 0.2: a model file whose intercept is 1e5 made every game a tie
     (both sides near 1e5, their difference inside the relative tie tolerance)."""
     import json
-    from chatmatch.scoring.learned_model import dump_model, load_model, parse_model
+    from chatmatch.scoring.learned.model import dump_model, load_model, parse_model
     doc = json.loads(dump_model(load_model()))
     doc["intercept"] = intercept
     with pytest.raises(ChatmatchError, match=r"intercept .* is outside \[-10, \+10\]") as exc:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from chatmatch.annotate.store import AnnotationsError, AnnotationStore
-from chatmatch.validity.dstc9 import Dstc9Error, find_files
+from chatmatch.validity.datasets.dstc9 import Dstc9Error, find_files
 from tests.reliability.helpers import run_cli, tournament_yaml
 
 
@@ -112,8 +112,8 @@ def test_a_blank_reply_in_the_reply_cache_is_dropped_and_asked_again(tmp_path, s
     history = History(messages=(Message("partner", "hello"),), seed_utterance="hello",
                       random_seed=3)
     cache.put_many([(turn_key("ident", history), "x", "fine")])
-    assert cache._db is not None
-    cache._db.execute("UPDATE replies SET reply=?", (stored,))  # a damaged row
+    assert cache._file._db is not None
+    cache._file._db.execute("UPDATE replies SET reply=?", (stored,))  # a damaged row
     got = bot.reply(history)
     assert got.strip() and CountingBot.calls == 1  # the bot was asked
     assert any("dropped 1 stored reply with nothing visible" in w for w in warned)

@@ -207,7 +207,7 @@ def test_a_refusal_for_a_stored_score_record_comes_first_and_the_footer_names_it
 def test_a_refused_learned_model_leaves_no_run_folder(tmp_path: Path, model: str) -> None:
     """Re-check 40, other observations: a learned model file refused (intercept out of
     bounds, a named pipe) still left RUN/ with .lock, config.yaml and manifest.json."""
-    from chatmatch.scoring.learned_model import load_model
+    from chatmatch.scoring.learned.model import load_model
     path = tmp_path / "m.json"
     if model == "fifo":
         os.mkfifo(path)

@@ -96,7 +96,7 @@ def test_validate_points_to_a_readme_that_exists_from_any_folder(tmp_path, monke
     """Issue 35 (8g): the message said "see ../shared/data/dstc9/README.md", a path relative
     to a folder the user may not be in; now an absolute path to a README that exists (the
     dataset's own, in the data folder), or the documentation page."""
-    from chatmatch.validity.datahelp import data_help
+    from chatmatch.validity.datasets.datahelp import data_help
 
     data = tmp_path / "data"
     (data / "dstc9").mkdir(parents=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.validity.dstc9 import (OVERALL, Dstc9Error, load_dstc9, parse_context,
+from chatmatch.validity.datasets.dstc9 import (OVERALL, Dstc9Error, load_dstc9, parse_context,
                                       score_dstc9)
 from tests.validity.dstc9_fixture import build
 

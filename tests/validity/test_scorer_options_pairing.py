@@ -1,5 +1,5 @@
 """benchmarks/scorer_options.py must pair a dimension's score and people's rating on the
-same chats, as the lab does (chatmatch.validity.intervals.agreement): a dimension that
+same chats, as the lab does (chatmatch.stats.bootstrap.agreement): a dimension that
 does not apply to a chat (NaN, consistency when nothing was tested) leaves that chat's
 rating out too. Before the fix the script averaged people's rating over all of a
 system's chats, and reported +0.24 for DSTC9 consistency where the lab reports -0.13."""
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from chatmatch.validity.intervals import agreement
+from chatmatch.stats.bootstrap import agreement
 
 
 def _script() -> ModuleType:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.validity.cleaning import clean_text, clean_turn
-from chatmatch.validity.stb import StbError, load_stb
+from chatmatch.validity.datasets.cleaning import clean_text, clean_turn
+from chatmatch.validity.datasets.stb import StbError, load_stb
 from tests.validity.stb_fixture import build_zip
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""USR's PersonaChat replies as a lab dataset (chatmatch.validity.usr), on a tiny file in
+"""USR's PersonaChat replies as a lab dataset (chatmatch.validity.datasets.usr), on a tiny file in
 its format; the real file (../shared/data/usr) when it is there."""
 
 import json
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chatmatch.analysis.fed import SYSTEM, USER
-from chatmatch.validity.usr import KINDS, UsrError, load_usr
+from chatmatch.validity.datasets.usr import KINDS, UsrError, load_usr
 from tests.validity.usr_fixture import RESPONDERS, build
 
 REPO = Path(__file__).resolve().parents[2]

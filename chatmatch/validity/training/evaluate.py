@@ -1,7 +1,7 @@
 """How well the learned judge agrees with people on data it never saw.
 
 Every predictor is scored on every dataset's rated sides against people's rating, with
-the lab's statistics (:func:`chatmatch.validity.intervals.agreement`: system-level Kendall
+the lab's statistics (:func:`chatmatch.stats.bootstrap.agreement`: system-level Kendall
 tau-b, chat-level Spearman rho, bootstrap intervals over chats resampled within systems):
 
 * ``rule judge``: the side's game points against its partner (the seven dimensions, one
@@ -19,7 +19,7 @@ tau-b, chat-level Spearman rho, bootstrap intervals over chats resampled within 
 ``length`` is each predictor against the side's mean words a turn (the length-bias check;
 the ``length alone`` row's ``system_tau``/``chat_rho`` are people's own length bias).
 ``vs rule`` is the learned judge's tau and rho minus the rule judge's on the same resamples
-(:func:`chatmatch.validity.intervals.paired_difference`).
+(:func:`chatmatch.stats.bootstrap.paired_difference`).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ import numpy as np
 from sklearn.linear_model import LinearRegression
 
 from chatmatch.scoring.base import DIMENSIONS
-from chatmatch.validity.intervals import agreement, paired_difference
-from chatmatch.validity.learn_fit import SHIPPED, Recipe, fit_model, predict
-from chatmatch.validity.learn_table import Table
+from chatmatch.stats.bootstrap import agreement, paired_difference
+from chatmatch.validity.training.fit import SHIPPED, Recipe, fit_model, predict
+from chatmatch.validity.training.table import Table
 
 Fitter = Callable[[Table, np.ndarray, np.ndarray], np.ndarray]
 

@@ -15,7 +15,7 @@ score (NaN, "not applicable", left out).
 
 API (small on purpose)::
 
-    from chatmatch.validity.dstc9 import load_dstc9, score_dstc9
+    from chatmatch.validity.datasets.dstc9 import load_dstc9, score_dstc9
     data = load_dstc9("../shared/data/dstc9")          # Dstc9Data; Dstc9Error if absent
     data = data.sample(50, seed=0)                      # 50 chats per system, seeded
     scores = score_dstc9(data, scorers)                 # scorers: ScoringConfig.build_scorers()
@@ -40,7 +40,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from chatmatch.common.safeio import folder_problem
-from chatmatch.validity.datahelp import data_help
+from chatmatch.validity.datasets.datahelp import data_help
 from chatmatch.analysis.fed import SYSTEM, chat_transcript, mean_rating, system_means
 from chatmatch.analysis.fed import read_json_list, system_points, system_side
 from chatmatch.errors import ChatmatchError
@@ -48,7 +48,6 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
-from chatmatch.validity.dimensions import system_words
 
 OVERALL = "human (overall)"
 #: every rated quality, with its scale
@@ -76,7 +75,7 @@ class Dstc9Chat:
 
     def system_words(self) -> list[int]:
         """Whitespace tokens in each System turn (the length-bias features)."""
-        return system_words(self)
+        return [len(t.split()) for s, t in self.turns if s == SYSTEM]
 
 
 @dataclass(frozen=True)

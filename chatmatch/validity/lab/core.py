@@ -4,24 +4,24 @@ ranking, and measure how well chatmatch agrees with people (``chatmatch validate
 Datasets (see docs/validity.md):
 
 * ``stb``: Spot The Bot bot-bot conversations, one dataset per domain, against the
-  authors' win-rate ranking and the fooling rate (:mod:`chatmatch.validity.stb`);
-* ``fed``: FED dialogue level (:mod:`chatmatch.validity.fed_lab`);
+  authors' win-rate ranking and the fooling rate (:mod:`chatmatch.validity.datasets.stb`);
+* ``fed``: FED dialogue level (:mod:`chatmatch.validity.lab.fed`);
 * ``dstc9``: DSTC9 interactive track, 11 systems' chats with people
-  (:mod:`chatmatch.validity.dstc9`), evaluated as FED is; skipped with a note when its
+  (:mod:`chatmatch.validity.datasets.dstc9`), evaluated as FED is; skipped with a note when its
   folder is absent;
 * ``usr``: USR's PersonaChat replies (two people, a retrieval and two generative models
-  answering the same 60 contexts; :mod:`chatmatch.validity.usr`), evaluated as FED is with
+  answering the same 60 contexts; :mod:`chatmatch.validity.datasets.usr`), evaluated as FED is with
   its ``Overall`` rating, 5 responders at the system level;
 * ``construct``: the fluency construct check, human-written turns against bland generated
-  ones (:mod:`chatmatch.validity.construct`);
+  ones (:mod:`chatmatch.validity.lab.construct`);
 * ``ladder``: the fault ladder, whose order is known by construction
-  (:mod:`chatmatch.validity.ladder`).
+  (:mod:`chatmatch.validity.lab.ladder`).
 
 The scorers are built once from the ``scoring`` block (models load once) and every dataset
 is scored with them; rankings use the ``ranking`` block. The rated human-bot datasets
 (FED, DSTC9, USR) also get the per-dimension table (each dimension against people's rating of
 the matching quality, with bootstrap intervals) and the length-bias table
-(:mod:`chatmatch.validity.dimensions`).
+(:mod:`chatmatch.validity.lab.dimensions`).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from chatmatch.common.safeio import file_problem, folder_problem
-from chatmatch.validity.datahelp import DATA_ENV as DATA_ENV
-from chatmatch.validity.datahelp import data_help
-from chatmatch.validity.datahelp import default_data_dir as default_data_dir
+from chatmatch.validity.datasets.datahelp import DATA_ENV as DATA_ENV
+from chatmatch.validity.datasets.datahelp import data_help
+from chatmatch.validity.datasets.datahelp import default_data_dir as default_data_dir
 from chatmatch.analysis.fed import load_fed, system_side
 from chatmatch.config.settings import EvalSettings
 from chatmatch.config.settingsfile import load_settings
@@ -45,22 +45,22 @@ from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
-from chatmatch.validity.construct import NOTES as CONSTRUCT_NOTES
-from chatmatch.validity.construct import (add_greedy_group, evaluate_construct, games_of,
+from chatmatch.validity.lab.construct import NOTES as CONSTRUCT_NOTES
+from chatmatch.validity.lab.construct import (add_greedy_group, evaluate_construct, games_of,
                                           sample_groups)
-from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
-from chatmatch.validity.dstc9 import OVERALL as DSTC9_OVERALL
-from chatmatch.validity.dstc9 import Dstc9Error, load_dstc9
-from chatmatch.validity.dstc9 import find_files as find_dstc9
-from chatmatch.validity.fed_lab import Chat, evaluate_fed, game_points
-from chatmatch.validity.games import GameDataset, evaluate_games
-from chatmatch.validity.intervals import SAMPLES
-from chatmatch.validity.ladder import play_ladder
-from chatmatch.validity.stb import load_stb
-from chatmatch.validity.stb_sides import sides as stb_sides
-from chatmatch.validity.usr import FILE as USR_FILE
-from chatmatch.validity.usr import NOTES as USR_NOTES
-from chatmatch.validity.usr import load_usr
+from chatmatch.validity.lab.dimensions import MATCHES, RANKING, dimension_rows, length_rows
+from chatmatch.validity.datasets.dstc9 import OVERALL as DSTC9_OVERALL
+from chatmatch.validity.datasets.dstc9 import Dstc9Error, load_dstc9
+from chatmatch.validity.datasets.dstc9 import find_files as find_dstc9
+from chatmatch.validity.lab.fed import Chat, evaluate_fed, game_points
+from chatmatch.validity.lab.games import GameDataset, evaluate_games
+from chatmatch.stats.bootstrap import SAMPLES
+from chatmatch.validity.lab.ladder import play_ladder
+from chatmatch.validity.datasets.stb import load_stb
+from chatmatch.validity.lab.stb_sides import sides as stb_sides
+from chatmatch.validity.datasets.usr import FILE as USR_FILE
+from chatmatch.validity.datasets.usr import NOTES as USR_NOTES
+from chatmatch.validity.datasets.usr import load_usr
 
 DATASETS = ("stb", "fed", "dstc9", "usr", "construct", "ladder")
 DSTC9_NOTES = ("no ranking randomness: the seed spread does not apply",

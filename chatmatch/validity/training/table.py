@@ -1,7 +1,7 @@
 """The learned judge's training table: one row of features per rated side.
 
 :func:`build_table` scores every game of the rated sides with the seven scorers
-(:func:`~chatmatch.scoring.learned_features.training_params`: every setting recorded), embeds every rated side's turns
+(:func:`~chatmatch.scoring.learned.features.training_params`: every setting recorded), embeds every rated side's turns
 with all-MiniLM-L6-v2 and returns a :class:`Table`. Both steps can be kept on disk
 (``cache``: a folder outside the repository): the scorers' raw values per dataset, the
 embeddings per text; a cache is only a speed-up, a table built without it is the same.
@@ -22,11 +22,11 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import DIMENSIONS, SCORERS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.learned_features import (base_features, pooled_embedding, side_texts,
+from chatmatch.scoring.learned.features import (base_features, pooled_embedding, side_texts,
                                                 training_params)
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
-from chatmatch.validity.learn_data import RatedSide
+from chatmatch.validity.training.data import RatedSide
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 

@@ -1,4 +1,7 @@
-"""Agreement with people and its bootstrap interval, resampling chats within each system.
+"""Bootstrap intervals of agreement with people.
+
+**Chats rated by people** (the validity lab, the learned judge's evaluation): agreement
+with people and its bootstrap interval, resampling chats within each system.
 
 The data is a list of chats, each belonging to one system and carrying two numbers: what
 chatmatch measured (a dimension's raw score, oriented so higher is better) and what people
@@ -15,6 +18,11 @@ its size), using ``numpy.random.default_rng(seed)``, systems in sorted order. Th
 and the same chats give the same resamples, which makes :func:`paired_difference` (two
 measurements of the same chats resampled together) a fair test of "is B better than A":
 B is better only when the interval of B - A lies above 0.
+
+**Items judged by annotators** (``chatmatch annotate``): :func:`item_matrices` turns each
+item's judgements into its share of a win matrix and :func:`resample` draws the items with
+replacement (a cluster bootstrap: an item keeps all its judgements), so every resample's
+Bradley-Terry fit can run in one vectorised call.
 """
 
 from __future__ import annotations
@@ -24,10 +32,9 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
-from scipy import stats
 
-from chatmatch.common.stats import tau_b_rows
 from chatmatch.records import nan_to_none
+from chatmatch.stats.correlation import rho_rows, tau_b_rows
 
 #: bootstrap resamples when nobody says otherwise
 SAMPLES = 1000
@@ -50,19 +57,6 @@ class Estimate:
         if self.low is None or self.high is None:
             return f"{self.value:+.2f}"
         return f"{self.value:+.2f} [{self.low:+.2f}, {self.high:+.2f}]"
-
-
-def rho_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Spearman rho (Pearson of average ranks) of every row of ``x`` against that of ``y``."""
-    rx = stats.rankdata(x, axis=1)
-    ry = stats.rankdata(y, axis=1)
-    rx -= rx.mean(axis=1, keepdims=True)
-    ry -= ry.mean(axis=1, keepdims=True)
-    den = np.linalg.norm(rx, axis=1) * np.linalg.norm(ry, axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: np.ndarray = np.where(den > 0, (rx * ry).sum(axis=1) / np.where(den > 0, den, 1.0),
-                                   np.nan)
-    return out
 
 
 def _estimate(full: float, boot: np.ndarray) -> Estimate:
@@ -153,3 +147,33 @@ def paired_difference(systems: Sequence[str], before: Sequence[float], after: Se
     r = chats.columns[:, both]
     drho = rho_rows(r[1], r[2]) - rho_rows(r[0], r[2])
     return _estimate(dtau[0], dtau[1:]), _estimate(drho[0], drho[1:])
+
+
+def item_matrices(items: Sequence[Sequence[tuple[str, str, float]]],
+                  bots: Sequence[str]) -> np.ndarray:
+    """``(items, n, n)``: what each item's judgements add to the win matrix (a's score
+    against b, and b's against a)."""
+    idx = {b: i for i, b in enumerate(bots)}
+    out = np.zeros((len(items), len(bots), len(bots)))
+    for k, games in enumerate(items):
+        for a, b, s in games:
+            out[k, idx[a], idx[b]] += s
+            out[k, idx[b], idx[a]] += 1.0 - s
+    return out
+
+
+def resample(matrices: np.ndarray, reps: int, seed: int) -> np.ndarray:
+    """``(reps, n, n)`` win matrices of ``reps`` resamples of the items with replacement
+    (``numpy.random.default_rng(seed)``)."""
+    rng = np.random.default_rng(seed)
+    k = len(matrices)
+    counts = np.stack([np.bincount(rng.integers(0, k, k), minlength=k) for _ in range(reps)])
+    out: np.ndarray = np.einsum("ri,ijk->rjk", counts.astype(float), matrices)
+    return out
+
+
+def competition_ranks_rows(strengths: np.ndarray) -> np.ndarray:
+    """Each row's standard competition ranks (1 = strongest; equal strengths share)."""
+    s = np.round(strengths, 6)
+    ranks: np.ndarray = 1 + (s[:, None, :] > s[:, :, None]).sum(2)
+    return ranks

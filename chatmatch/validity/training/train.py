@@ -1,14 +1,14 @@
 """Re-train the learned judge from people's ratings: one command, deterministic.
 
-    python -m chatmatch.validity.learn_train --data ../shared/data \\
-        --out chatmatch/scoring/learned_judge.json --cache ~/.cache/chatmatch/learn
+    python -m chatmatch.validity.training.train --data ../shared/data \\
+        --out chatmatch/scoring/learned/learned_judge.json --cache ~/.cache/chatmatch/learn
 
-reads DSTC9, FED and Spot The Bot under ``--data`` (:mod:`chatmatch.validity.learn_data`),
+reads DSTC9, FED and Spot The Bot under ``--data`` (:mod:`chatmatch.validity.training.data`),
 scores every game with the seven scorers, embeds the rated sides' turns, fits the model on
-every rated side (:mod:`chatmatch.validity.learn_fit`) and writes the JSON model file.
+every rated side (:mod:`chatmatch.validity.training.fit`) and writes the JSON model file.
 ``--evaluate FILE`` also writes the out-of-sample evaluation
-(:mod:`chatmatch.validity.learn_eval`) as JSON and prints its table; ``--variants FILE``
-the comparison of the fitting recipes (:mod:`chatmatch.validity.learn_variants`). The same data gives
+(:mod:`chatmatch.validity.training.evaluate`) as JSON and prints its table; ``--variants FILE``
+the comparison of the fitting recipes (:mod:`chatmatch.validity.training.variants`). The same data gives
 the same file, byte for byte. ``--cache`` keeps the scorers' values and the embeddings
 between runs (outside the repository); it changes nothing but the time.
 """
@@ -25,11 +25,11 @@ import numpy as np
 
 from chatmatch.common.safeio import folder_problem
 from chatmatch.errors import ChatmatchError
-from chatmatch.scoring.learned_model import PACKAGED, dump_model
-from chatmatch.validity.learn_data import DATASETS, load_sides
-from chatmatch.validity.learn_eval import evaluate, fitted_weights
-from chatmatch.validity.learn_fit import SHIPPED, fit_model
-from chatmatch.validity.learn_table import Embed, Table, build_table
+from chatmatch.scoring.learned.model import PACKAGED, dump_model
+from chatmatch.validity.training.data import DATASETS, load_sides
+from chatmatch.validity.training.evaluate import evaluate, fitted_weights
+from chatmatch.validity.training.fit import SHIPPED, fit_model
+from chatmatch.validity.training.table import Embed, Table, build_table
 
 
 def minilm() -> Embed:
@@ -82,7 +82,7 @@ def _fmt(e: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m chatmatch.validity.learn_train",
+    ap = argparse.ArgumentParser(prog="python -m chatmatch.validity.training.train",
                                  description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, default=Path("..") / "shared" / "data")
     ap.add_argument("--out", type=Path, default=Path("chatmatch") / "scoring" / PACKAGED)
@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--evaluate", type=Path, default=None,
                     help="also write the leave-out evaluation (JSON) here")
     ap.add_argument("--variants", type=Path, default=None,
-                    help="also compare the recipes of chatmatch.validity.learn_variants out "
+                    help="also compare the recipes of chatmatch.validity.training.variants out "
                          "of sample (JSON here, table printed)")
     ap.add_argument("--bootstrap", type=int, default=1000)
     args = ap.parse_args(argv)
@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(table_text({k: v for k, v in report.items() if k != "fitted_weights"}))
         print(f"fitted weights (all rows): {report['fitted_weights']}")
     if args.variants:
-        from chatmatch.validity.learn_variants import compare, variants_text
+        from chatmatch.validity.training.variants import compare, variants_text
         found = compare(table, samples=args.bootstrap)
         args.variants.write_text(json.dumps(found, indent=1), encoding="utf-8")
         print(variants_text(found))

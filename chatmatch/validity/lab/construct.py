@@ -12,7 +12,7 @@ as a two-turn game (the turn before it, then the turn; the second side is judged
   "I don't know." and the generic answers dialogue papers list as the blandness problem),
   each answering a person's turn, the ``echo`` bot's move: a person's turn repeated back,
   and a small LM's greedy replies to the same turns (the ``smollm2`` bot,
-  :mod:`chatmatch.validity.construct_greedy`). When the fluency scorer's LM is that same
+  :mod:`chatmatch.validity.lab.construct_greedy`). When the fluency scorer's LM is that same
   model, the greedy group's kind is ``scorer's own LM``: it measures self-preference, gets
   its own verdict (``own_lm_holds``) and is left out of the main one.
 
@@ -32,18 +32,18 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chatmatch.analysis.agreement import kendall
+from chatmatch.stats.correlation import kendall
 from chatmatch.analysis.fed import SYSTEM, USER, load_fed
 from chatmatch.errors import ChatmatchError
 from chatmatch.records import DimensionScore, nan_to_none
 from chatmatch.scoring.base import Scorer
 from chatmatch.transcript import Transcript, Turn
-from chatmatch.validity.cleaning import clean_turn
-from chatmatch.validity.construct_greedy import (GROUP, OWN_LM, Generate, cached_replies,
+from chatmatch.validity.datasets.cleaning import clean_turn
+from chatmatch.validity.lab.construct_greedy import (GROUP, OWN_LM, Generate, cached_replies,
                                                  is_own_lm, smollm2_replies)
-from chatmatch.validity.dstc9 import load_dstc9
-from chatmatch.validity.stb import ZIP_NAME, _jsonl
-from chatmatch.validity.usr import KINDS, load_usr
+from chatmatch.validity.datasets.dstc9 import load_dstc9
+from chatmatch.validity.datasets.stb import ZIP_NAME, _jsonl
+from chatmatch.validity.datasets.usr import KINDS, load_usr
 
 #: turns sampled from each group
 PER_GROUP = 60

@@ -29,10 +29,10 @@ from typing import Sequence
 from chatmatch.analysis.fed import OVERALL as FED_OVERALL
 from chatmatch.analysis.fed import SYSTEM, load_fed
 from chatmatch.transcript import Transcript
-from chatmatch.validity.dstc9 import OVERALL as DSTC9_OVERALL
-from chatmatch.validity.dstc9 import load_dstc9
-from chatmatch.validity.stb import load_stb
-from chatmatch.validity.stb_sides import HUMAN
+from chatmatch.validity.datasets.dstc9 import OVERALL as DSTC9_OVERALL
+from chatmatch.validity.datasets.dstc9 import load_dstc9
+from chatmatch.validity.datasets.stb import load_stb
+from chatmatch.validity.lab.stb_sides import HUMAN
 
 DATASETS = ("dstc9", "fed", "stb")
 

@@ -1,4 +1,4 @@
-"""The learned judge's features of one side of a game (:mod:`chatmatch.scoring.learned`).
+"""The learned judge's features of one side of a game (:mod:`chatmatch.scoring.learned.judge`).
 
 Every feature exists offline and is computed the same way in training and in a tournament:
 

@@ -7,7 +7,7 @@ it is the nearest quality the data has but asks something broader or different (
 when reading the number). ``ranking`` is the whole game score: the System's game points
 against its interlocutor under the configured weights, as in the FED lab.
 
-Rows are computed by :func:`chatmatch.validity.intervals.agreement` (system-level Kendall
+Rows are computed by :func:`chatmatch.stats.bootstrap.agreement` (system-level Kendall
 tau-b, chat-level Spearman rho, bootstrap intervals over chats resampled within systems).
 The length features of a chat are the System's mean words per turn and total words
 (whitespace tokens); a dimension whose raw score follows them closely is a length proxy.
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol, Sequence
 
 from chatmatch.analysis.fed import SYSTEM as SYSTEM  # re-exported (stb_sides)
-from chatmatch.validity.intervals import SAMPLES, agreement, paired_difference
+from chatmatch.stats.bootstrap import SAMPLES, agreement, paired_difference
 
 RANKING = "ranking"
 
@@ -70,7 +70,7 @@ MATCHES: dict[str, tuple[Match, ...]] = {
         _m("fluency", "Understanding", "loose", _LOOSE_FLUENCY),
         _m(RANKING, "Overall", "close"),
     ),
-    # USR: one reply per game, five responders of three kinds (chatmatch.validity.usr)
+    # USR: one reply per game, five responders of three kinds (chatmatch.validity.datasets.usr)
     "usr": (
         _m("fluency", "Natural", "close"),
         _m("fluency", "Understandable", "loose", "0/1: can the reply be understood"),
@@ -80,7 +80,7 @@ MATCHES: dict[str, tuple[Match, ...]] = {
         _m("specificity", "Engaging", "loose", _LOOSE_SPEC),
         _m(RANKING, "Overall", "close"),
     ),
-    # Spot The Bot: per-side checkboxes of a segment (chatmatch.validity.stb_sides)
+    # Spot The Bot: per-side checkboxes of a segment (chatmatch.validity.lab.stb_sides)
     "stb": (
         _m("fluency", "fluent", "close", "workers saw the first 2-10 turns only"),
         _m("specificity", "specific", "close", "workers saw the first 2-10 turns only"),

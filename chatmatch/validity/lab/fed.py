@@ -16,7 +16,7 @@ against the user is too coarse to rank 125 dialogues) with ``Overall``; "minus" 
 dimension from the game points. Nothing here is random: the seed spread does not apply.
 A dimension *fires* in a dialogue when the system's and the user's raw scores differ.
 
-The DSTC9 dataset (:mod:`chatmatch.validity.dstc9`) is evaluated the same way, with its
+The DSTC9 dataset (:mod:`chatmatch.validity.datasets.dstc9`) is evaluated the same way, with its
 ``human (overall)`` rating as ``overall`` (11 systems: its system level is a measurement).
 """
 
@@ -25,12 +25,12 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Protocol, Sequence
 
-from chatmatch.analysis.agreement import kendall, spearman
+from chatmatch.stats.correlation import kendall, spearman
 from chatmatch.analysis.fed import OVERALL, SYSTEM, system_means, system_points, system_side
 from chatmatch.records import DimensionScore, nan_to_none
 from chatmatch.scoring.points import dimension_winner
 from chatmatch.transcript import Transcript
-from chatmatch.validity.dimensions import RatedChat
+from chatmatch.validity.lab.dimensions import RatedChat
 
 DIALOGUE, SYSTEM_LEVEL = "dialogue Overall", "system Overall"
 FED_NOTES = ("no ranking randomness: the seed spread does not apply",

@@ -1,7 +1,7 @@
 """The learned judge: one score per side, fitted to people's ratings (``learned``).
 
-A linear model (:mod:`chatmatch.scoring.learned_model`) of each side's features
-(:mod:`chatmatch.scoring.learned_features`: the seven scorers' raw values of the side and
+A linear model (:mod:`chatmatch.scoring.learned.model`) of each side's features
+(:mod:`chatmatch.scoring.learned.features`: the seven scorers' raw values of the side and
 its partner, per-turn statistics of both, the side's pooled all-MiniLM-L6-v2 embedding
 reduced by PCA) predicts people's overall rating of the side, rank-normalised per dataset
 (0: an average side of the training data). The seven scorers run with the settings the
@@ -32,9 +32,9 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.learned_features import (base_features, pooled_embedding, side_texts,
+from chatmatch.scoring.learned.features import (base_features, pooled_embedding, side_texts,
                                                 with_diffs)
-from chatmatch.scoring.learned_model import LearnedModel, load_model
+from chatmatch.scoring.learned.model import LearnedModel, load_model
 from chatmatch.transcript import Transcript
 
 #: features named in a side's detail
@@ -48,7 +48,7 @@ class LearnedJudge(Scorer):
     progress_unit = ""
 
     class Params(ScorerParams):
-        #: a model file written by python -m chatmatch.validity.learn_train (None: shipped)
+        #: a model file written by python -m chatmatch.validity.training.train (None: shipped)
         model: str | None = None
 
     params: Params

@@ -21,7 +21,7 @@ from chatmatch.executors.local import LocalExecutor
 from chatmatch.play.build import load_tournament
 from chatmatch.play.schedule import double_round_robin
 from chatmatch.transcript import Transcript
-from chatmatch.validity.games import GameDataset
+from chatmatch.validity.lab.games import GameDataset
 
 
 class LadderError(ChatmatchError):

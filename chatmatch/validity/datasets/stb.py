@@ -9,7 +9,7 @@ chatmatch games and from the human ranking alike, as the authors do (``ignore_hu
 
 Each conversation becomes one chatmatch game between ``system_type0`` (who speaks first)
 and ``system_type1``. No turn is a seed: the first speaker's opening was its own output.
-Model artefacts are removed (:mod:`chatmatch.validity.cleaning`) and counted.
+Model artefacts are removed (:mod:`chatmatch.validity.datasets.cleaning`) and counted.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from chatmatch.common.safeio import file_problem
-from chatmatch.validity.datahelp import data_help
+from chatmatch.validity.datasets.datahelp import data_help
 from chatmatch.errors import ChatmatchError
 from chatmatch.transcript import Transcript, Turn
-from chatmatch.validity.cleaning import clean_turn
-from chatmatch.validity.human_stb import Judgement, fooling_rates, judgement_from_record, win_rate_scores
+from chatmatch.validity.datasets.cleaning import clean_turn
+from chatmatch.validity.datasets.human_stb import Judgement, fooling_rates, judgement_from_record, win_rate_scores
 
 DOMAINS = ("convai2", "dailydialog", "empathetic")
 ZIP_NAME = "MongoDump.zip"

@@ -48,7 +48,7 @@ ADDED_SETTINGS: dict[str, dict[str, Any]] = {
 PACKAGED = "learned_judge.json"
 #: standardised features are clipped to +-CLIP
 CLIP = 5.0
-#: the largest intercept a model file may hold: learn_train fits people's ratings z-scored
+#: the largest intercept a model file may hold: training fits people's ratings z-scored
 #: (mean 0, sd 1), so its intercept is near 0; a large one would add the same constant to
 #: both sides of every game and push their scores into the tie rule's relative tolerance
 #: (chatmatch.common.numbers.RAW_TIE_REL), turning real differences into ties
@@ -106,7 +106,7 @@ class LearnedModel(StrictModel):
             raise ValueError(f"intercept {self.intercept:g} is outside [-{MAX_INTERCEPT:g}, "
                              f"+{MAX_INTERCEPT:g}]: the judge predicts people's ratings "
                              "z-scored (mean 0), so a model written by "
-                             "`python -m chatmatch.validity.learn_train` has an intercept near 0")
+                             "`python -m chatmatch.validity.training.train` has an intercept near 0")
         k = len(self.embedding.components) if self.embedding else 0
         emb = [f for f in self.features if f.startswith("emb:")]
         if emb != [f"emb:{i}" for i in range(k)]:
@@ -142,7 +142,7 @@ class LearnedModel(StrictModel):
 def _pinned(form: str, given: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Every setting of the seven scorers the file's features were computed with."""
     from chatmatch.scoring.base import DIMENSIONS, SCORERS
-    from chatmatch.scoring.learned_features import training_params
+    from chatmatch.scoring.learned.features import training_params
     if form == FORMAT1:
         return training_params({d: {**FORMAT1_SETTINGS.get(d, {}), **given.get(d, {})}
                                 for d in {*FORMAT1_SETTINGS, *given}})
@@ -169,20 +169,20 @@ def parse_model(text: str, where: str) -> LearnedModel:
         data = json.loads(text)
     except ValueError as exc:
         raise ScoringError(f"{where}: not a JSON file ({exc}); give a model file written by "
-                           "python -m chatmatch.validity.learn_train") from None
+                           "python -m chatmatch.validity.training.train") from None
     try:
         return LearnedModel.model_validate(data)
     except ValidationError as exc:
         raise ScoringError(f"{where}: not a learned-judge model file: "
                            f"{validation_message(exc, 'model')}; re-train it with "
-                           "python -m chatmatch.validity.learn_train") from None
+                           "python -m chatmatch.validity.training.train") from None
 
 
 def load_model(path: str | Path | None = None) -> LearnedModel:
     """The model file at ``path`` (None: the one shipped in the package)."""
     if path is None:
-        text = resources.files("chatmatch.scoring").joinpath(PACKAGED).read_text("utf-8")
-        return parse_model(text, f"chatmatch/scoring/{PACKAGED}")
+        text = resources.files("chatmatch.scoring.learned").joinpath(PACKAGED).read_text("utf-8")
+        return parse_model(text, f"chatmatch/scoring/learned/{PACKAGED}")
     p = Path(path)
     try:  # the bounded reader: a named pipe would block, /dev/zero fill the memory
         text = read_text_bounded(p)

@@ -21,8 +21,8 @@ from typing import Mapping, Sequence
 from chatmatch.records import DimensionScore
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
-from chatmatch.validity.dimensions import RANKING, SYSTEM
-from chatmatch.validity.human_stb import Judgement
+from chatmatch.validity.lab.dimensions import RANKING, SYSTEM
+from chatmatch.validity.datasets.human_stb import Judgement
 
 HUMAN = "human"
 

@@ -1,8 +1,8 @@
 """The learned judge's variants compared out of sample, chosen by their mean.
 
-Each :class:`~chatmatch.validity.learn_fit.Recipe` is fitted and scored on every split of
+Each :class:`~chatmatch.validity.training.fit.Recipe` is fitted and scored on every split of
 every rated dataset (leave-dataset-out where there is another dataset, leave-systems-out
-always; :mod:`chatmatch.validity.learn_eval`), beside the rule judge and length alone.
+always; :mod:`chatmatch.validity.training.evaluate`), beside the rule judge and length alone.
 The one number a variant is chosen by is its **mean** system tau over all those cells
 (its mean side rho beside it): never one dataset's.
 """
@@ -13,10 +13,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from chatmatch.validity.intervals import agreement
-from chatmatch.validity.learn_eval import leave_dataset_out, leave_systems_out, learned_with
-from chatmatch.validity.learn_fit import Recipe
-from chatmatch.validity.learn_table import Table
+from chatmatch.stats.bootstrap import agreement
+from chatmatch.validity.training.evaluate import leave_dataset_out, leave_systems_out, learned_with
+from chatmatch.validity.training.fit import Recipe
+from chatmatch.validity.training.table import Table
 
 VARIANTS: dict[str, Recipe] = {
     "shipped (all, emb 8, loo, z)": Recipe(),

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from chatmatch.common.stats import tau_b_rows
-from chatmatch.validity.intervals import agreement, paired_difference, rho_rows
+from chatmatch.stats.bootstrap import agreement, paired_difference
+from chatmatch.stats.correlation import rho_rows, tau_b_rows
 
 SYSTEMS = ["a", "a", "b", "b", "c", "c"]
 #: each system's chats lie wholly above the next system's: every resample keeps a > b > c

@@ -10,7 +10,7 @@ Each reply is scored as a two-turn game: the context's last line (``User``) and 
 (``System``); only the System side is judged, as for FED and DSTC9. The lab reports, per
 dimension, Kendall tau-b over the 5 responders (their mean score against their mean
 rating) and Spearman rho over the 300 replies, with bootstrap intervals (replies resampled
-within each responder; :mod:`chatmatch.validity.intervals`). It is the lab's dataset that
+within each responder; :mod:`chatmatch.stats.bootstrap`). It is the lab's dataset that
 puts human-written, retrieved and generated replies to the same contexts side by side.
 
 The file is read from ``<data>/usr/pc_usr_data.json`` at run time (it has no licence: never
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from chatmatch.common.safeio import file_problem
-from chatmatch.validity.datahelp import data_help
+from chatmatch.validity.datasets.datahelp import data_help
 from chatmatch.analysis.fed import SYSTEM, USER, chat_transcript, mean_rating, read_json_list
 from chatmatch.errors import ChatmatchError
 from chatmatch.transcript import Transcript

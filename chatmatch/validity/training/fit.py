@@ -27,9 +27,9 @@ from sklearn.decomposition import PCA
 from sklearn.linear_model import Ridge, RidgeCV
 from sklearn.model_selection import GroupKFold
 
-from chatmatch.scoring.learned_features import with_diffs
-from chatmatch.scoring.learned_model import CLIP, FORMAT, EmbeddingReduction, LearnedModel
-from chatmatch.validity.learn_table import Table
+from chatmatch.scoring.learned.features import with_diffs
+from chatmatch.scoring.learned.model import CLIP, FORMAT, EmbeddingReduction, LearnedModel
+from chatmatch.validity.training.table import Table
 
 ALPHAS = (0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0)
 #: PCA components kept of the pooled 384-number embedding
@@ -52,7 +52,7 @@ class Recipe:
         return list(table.names)
 
 
-#: the recipe of the shipped model and of ``learn_train`` (chosen in docs/learned-judge.md)
+#: the recipe of the shipped model and of ``training.train`` (chosen in docs/learned-judge.md)
 SHIPPED = Recipe(alpha="group", target="rank")
 
 
