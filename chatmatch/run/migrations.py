@@ -8,13 +8,13 @@ writes the current format. A directory of a newer format is refused with a clear
 
 Steps:
 
-- **1 -> 2** (issue 36: the manifest gets ``format``). Runs of format 1 may have been
+- **1 -> 2** (the manifest gets ``format``). Runs of format 1 may have been
   written when a bot's operational params (timeouts, retries:
   :func:`chatmatch.adapters.operational_params`) were part of the play fingerprint and of
   the reply cache's keys. Such a fingerprint is replaced by today's when the stored
   config gives it under the old rule (a ``fingerprint_upgraded`` event), and replies
   cached under the old keys are still found (:func:`older_reply_identities`).
-- **2 -> 3** (hardening round four: the manifest gets ``league_sha256``, a digest of the
+- **2 -> 3** (the manifest gets ``league_sha256``, a digest of the
   league record, :mod:`chatmatch.rundir.leaguerecord`). Nothing changes in memory: a
   format 2 record has no digest and is trusted as before; the next run that writes the
   manifest stamps it, and from then on a hand edit of the roster is refused.

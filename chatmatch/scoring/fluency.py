@@ -7,54 +7,19 @@ ngram`` (a Kneser-Ney trigram model of chit-chat, an approximation; ``model`` ig
 All the turns of all the games go to the model in one call, so it batches across games
 and scores each distinct utterance once.
 
-A bot's raw score aggregates its turn perplexities (``aggregation``):
+A bot's raw score aggregates its turn perplexities by ``aggregation``
+(``slor``, the default, is log perplexity minus the log unigram perplexity of the turn's
+words, then the median over turns; ``slor_tokens`` the same in the LM's subword units).
+``degenerate: worst`` counts a degenerate turn (:func:`chatmatch.scoring.fluency_tokens.
+degenerate`: a repeat, an echo, a phrase said twice, a truncated turn) as the least fluent
+turn there is (the LM's vocabulary size, in the aggregation's units) and marks it in the
+details; ``skip_repetitions: true`` leaves out the turns diversity penalises as
+repetitions (marked ``"excluded": "repetition"``). Empty turns have no perplexity and are
+left out; a bot with no scoreable turn scores NaN, which loses the dimension to any number
+(:func:`chatmatch.scoring.points.dimension_winner`).
 
-* ``median`` (the default until issue 32) -- robust to the few turns a subword LM finds absurdly unlikely
-  (a one-word "Yeah" can score 10^6 under SmolLM2);
-* ``capped_mean`` -- the authors' released scorer: each turn capped at ``cap`` (50), then
-  averaged. Their LM was a character-level news LM; under SmolLM2 the median human
-  chit-chat turn is around 300, so a cap of 50 flattens most turns into ties;
-* ``mean`` -- the plain mean (Table 1's "sentence perplexity"), dominated by outliers;
-* ``trimmed_mean`` -- the mean after dropping the ``trim`` share (default 0.1) of the
-  bot's turns from each end (``int(trim * n)`` turns at each end; never all of them);
-* ``authors`` -- the rule of the authors' released scorer: each turn capped at ``cap``
-  (50), the bot's single worst turn (highest capped perplexity) dropped, the rest
-  averaged. A bot with one scoreable turn keeps it;
-* ``worst`` (an option, measured against people: docs/scoring.md) -- the bot's worst turns: the ``worst_share`` quantile (default 0.9) of its
-  turn perplexities (a bot is as fluent as its clumsy turns);
-* ``slor`` (**the default since issue 32**) -- perplexity relative to word rarity, after
-  SLOR (Lau et al. 2017): per turn, ``log(perplexity) - log(unigram perplexity)``, the
-  unigram perplexity of the turn's words under chit-chat word frequencies
-  (:class:`chatmatch.scoring.variety.UnigramTable`), then the median over the bot's turns
-  (lower is better). A generic reply made of common words is predictable to any model;
-  this asks how much *more* predictable the LM finds it than its words alone. Approximate
-  under a subword LM (its perplexity is per subword, the unigram's per word); exact in
-  units under ``backend: ngram``. Measured on every lab dataset (docs/appendix/
-  validity-measurements.md, issue 32): it ranks DSTC9's systems as ``median`` did (+0.35
-  overall on a 165-chat sample) and turns USR's five responders from -0.40 to +0.20
-  against people's "Natural";
-* ``slor_tokens`` -- the same in the LM's own units: the mean over the turn's subword
-  tokens of LM NLL minus unigram NLL (:mod:`chatmatch.scoring.fluency_tokens`; unigrams
-  counted over chitchat-dataset with the LM's tokenizer); needs an LM with a tokenizer.
-
-``degenerate: worst`` (the default since issue 32; ``keep`` in ``preset: paper``) counts a
-degenerate turn (:func:`chatmatch.scoring.fluency_tokens.degenerate`: a repeat of the bot's
-earlier turn or of the partner's last turn, a phrase said twice, a truncated turn) as the
-least fluent turn there is: perplexity = the LM's vocabulary size (a uniform guess), in the
-aggregation's units (its log for ``slor``/``slor_tokens``). The details mark it
-``"degenerate": "<why>"``. A turn left out as a repetition (below) stays left out.
-
-``skip_repetitions: true`` (the default since the validity lab measured it: the ladder's
-fluency-alone tau -1.00 -> 0.00, nothing else moved; docs/validity.md) leaves out of the
-aggregate every turn that diversity penalises as a repetition (Algorithm 1 at
-``sigma_r``, which follows diversity's unless set), as the authors' scorer does: a repetition is penalised once, in diversity, and
-should not also win fluency by being easy text. Excluded turns are still listed in the
-details, marked ``"excluded": "repetition"``.
-
-Empty turns (no token) have no perplexity and are left out. A bot with no scoreable turn
-has no fluency score: NaN, which loses the dimension to any number (see
-:func:`chatmatch.scoring.points.dimension_winner`). Details give each turn's perplexity
-(``null`` for an empty turn).
+Every option, its default and the measurement that chose it: docs/scoring.md
+("Fluency") and docs/appendix/validity-measurements.md.
 """
 
 from __future__ import annotations

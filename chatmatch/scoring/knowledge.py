@@ -18,7 +18,7 @@ Lower-cased, pre-tokenised logs (``i ' m from chicago .``) defeat a case-sensiti
 turns in a game when its text there looks lower-cased (fewer than 1 % capitals; see
 :mod:`chatmatch.scoring.truecase`), ``on`` restores the case of every turn, ``off`` (the
 default, the paper) gives spaCy the text as it is. Measured on a hand-built set of
-ParlAI-style turns (benchmarks/knowledge_truecase.py), ``auto`` raises recall from 0.51
+ParlAI-style turns (lab/knowledge_truecase.py), ``auto`` raises recall from 0.51
 to 0.78 at precision 0.86; cased text is left untouched by ``auto``. Against people
 (docs/validity.md) ``auto`` made knowledge decide more Spot The Bot games (convai2 46 ->
 71 %) but did not rank better: knowledge alone was the same on convai2, dailydialog, FED
@@ -33,7 +33,7 @@ words; the spaCy pass relevance uses) whose normalised IDF over a chit-chat corp
 (:mod:`chatmatch.scoring.variety`, See et al. 2019) is at least ``min_nidf``, so that
 "thing", "good", "go" do not count and "aluminum", "propulsion", "metal" do. The same
 first-mention rule applies. ``unit: per_turn`` divides the bot's count by its number of
-credited turns (the default since issue 20: the paper's ``count`` grew with the chat,
+credited turns (the default: the paper's ``count`` grew with the chat,
 rho +0.52 with a DSTC9 system's total words, the per-turn rate +0.20),
 ``unit: per_100_tokens`` by its credited tokens (x 100: a density that grows neither with
 the number of turns nor with their length, measured to rank DSTC9's systems slightly
@@ -123,7 +123,7 @@ class Knowledge(SpacyScorer):
             if self.per_100_exchanges and self.unit != "count":
                 raise ValueError(f"per_100_exchanges: true is a rate of its own and needs "
                                  f"unit: count (unit is {self.unit!r}; the default is "
-                                 f"per_turn since issue 20)")
+                                 f"per_turn)")
             return self
 
         @field_validator("exclude_labels", "include_labels")

@@ -1,7 +1,6 @@
 """``chatmatch validate`` end to end on a tiny data folder built in the test."""
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +9,7 @@ from click.testing import CliRunner
 from chatmatch.cli import cli
 from tests.validity.dstc9_fixture import build as build_dstc9
 from tests.validity.stb_fixture import build_data_dir
+from tests.datafolder import DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = "scoring:\n  dimensions: [proactivity, specificity, diversity, consistency]\n"
@@ -149,7 +149,7 @@ def test_progress_shows_although_the_cli_disables_tqdm(data, fast_config, monkey
     assert "validating: " in res.stderr and " steps (" in res.stderr
 
 
-REAL = Path(os.environ.get("CHATMATCH_DATA") or ROOT.parent / "shared" / "data")
+REAL = DATA_DIR
 
 
 @pytest.mark.skipif(not (REAL / "stb" / "MongoDump.zip").is_file(),

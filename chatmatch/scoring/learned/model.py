@@ -13,7 +13,7 @@ all seven scorers as trained, and the judge scores with exactly those, whatever 
 version's defaults are; each block must still be a valid setting of its scorer (a setting
 this version no longer knows is an error asking to re-train; one added since,
 :data:`ADDED_SETTINGS`, takes the behaviour of the time the file was written). Format 1 (written before
-issue 32) recorded only fluency's backend; it loads with its recorded settings over
+2026-11-27, when these defaults changed) recorded only fluency's backend; it loads with its recorded settings over
 :data:`FORMAT1_SETTINGS`, the defaults it was trained with that have changed since
 (fluency ``aggregation: median``, ``degenerate: keep``; consistency ``identity: false``,
 ``self_contradictions: false``),
@@ -37,7 +37,7 @@ from chatmatch.runtime.errors import ScoringError
 
 FORMAT = "chatmatch-learned-judge/2"
 FORMAT1 = "chatmatch-learned-judge/1"
-#: the scorer defaults a format-1 file was trained with that changed later (issue 32)
+#: the scorer defaults a format-1 file was trained with that changed later
 FORMAT1_SETTINGS: dict[str, dict[str, Any]] = {
     "fluency": {"aggregation": "median", "degenerate": "keep"},
     "consistency": {"identity": False, "self_contradictions": False}}

@@ -1,7 +1,7 @@
 """DSTC9 interactive track (Gunasekara et al. 2020) as a lab dataset: 11 systems, 200
 human-bot chats each, every chat rated by 2-3 crowd workers on 11 qualities.
 
-The data (``chatbot1.json`` .. ``chatbot11.json``, MIT, see ``../shared/data/dstc9/README.md``)
+The data (``chatbot1.json`` .. ``chatbot11.json``, MIT, see the ``README.md`` beside them)
 is read where it lies at run time, never copied. Each file holds one JSON object per
 *rating*; rows with the same ``context`` are one chat. Ratings that are not numbers
 ("N/A") are skipped; a chat's rating of a quality is the mean over its raters.
@@ -16,7 +16,7 @@ score (NaN, "not applicable", left out).
 API (small on purpose)::
 
     from chatmatch.validity.datasets.dstc9 import load_dstc9, score_dstc9
-    data = load_dstc9("../shared/data/dstc9")          # Dstc9Data; Dstc9Error if absent
+    data = load_dstc9(data_dir / "dstc9")            # Dstc9Data; Dstc9Error if absent
     data = data.sample(50, seed=0)                      # 50 chats per system, seeded
     scores = score_dstc9(data, scorers)                 # scorers: ScoringConfig.build_scorers()
     scores.per_system("proactivity")   # {"chatbot1": 0.41, ...}: mean raw, higher = better

@@ -170,7 +170,7 @@ class Lab:
         why = folder_problem(self.data_dir)
         if any(d in self.datasets for d in ("stb", "fed", "usr")) and why:
             raise LabError(f"--data {self.data_dir}: {why}; give the folder holding "
-                           f"stb/ and fed/ (default ../shared/data, or set {DATA_ENV})")
+                           f"stb/ and fed/ (or set {DATA_ENV})")
         wanted = {"stb": self.data_dir / "stb" / "MongoDump.zip",
                   "fed": self.data_dir / "fed" / "fed_data.json"}
         if self.datasets_named:  # USR asked for by name must be there (else skipped, noted)

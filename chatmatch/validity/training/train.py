@@ -1,6 +1,6 @@
 """Re-train the learned judge from people's ratings: one command, deterministic.
 
-    python -m chatmatch.validity.training.train --data ../shared/data \\
+    python -m chatmatch.validity.training.train --data DATA \\
         --out chatmatch/scoring/learned/learned_judge.json --cache ~/.cache/chatmatch/learn
 
 reads DSTC9, FED and Spot The Bot under ``--data`` (:mod:`chatmatch.validity.training.data`),
@@ -26,6 +26,7 @@ import numpy as np
 from chatmatch.common.safeio import folder_problem
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.learned.model import PACKAGED, dump_model
+from chatmatch.validity.datasets.datahelp import data_dir
 from chatmatch.validity.training.data import DATASETS, load_sides
 from chatmatch.validity.training.evaluate import evaluate, fitted_weights
 from chatmatch.validity.training.fit import SHIPPED, fit_model
@@ -43,7 +44,7 @@ def train(data_dir: Path, out: Path, datasets: Sequence[str] = DATASETS,
     """Fit on every rated side of ``datasets`` and write the model file ``out``."""
     if why := folder_problem(data_dir):
         raise ChatmatchError(f"--data {data_dir}: {why}; give the folder holding "
-                             "dstc9/, fed/ and stb/ (default ../shared/data)")
+                             "dstc9/, fed/ and stb/ (or set CHATMATCH_DATA)")
     sides = load_sides(data_dir, datasets, sample, stb_sample)
     if not sides:
         raise ChatmatchError(f"--data {data_dir}: no rated sides in {', '.join(datasets)}")
@@ -84,7 +85,8 @@ def _fmt(e: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m chatmatch.validity.training.train",
                                  description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, default=Path("..") / "shared" / "data")
+    ap.add_argument("--data", type=Path, default=None,
+                    help="folder holding dstc9/, fed/ and stb/ (default: $CHATMATCH_DATA)")
     ap.add_argument("--out", type=Path, default=Path("chatmatch") / "scoring" / PACKAGED)
     ap.add_argument("--datasets", default=",".join(DATASETS))
     ap.add_argument("--cache", type=Path, default=None)
@@ -108,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in ("sample", "stb_sample"):
             if (v := getattr(args, name)) is not None and v < 1:
                 raise ChatmatchError(f"--{name.replace('_', '-')} {v}: give a number >= 1")
-        table = train(args.data, args.out, datasets, args.cache, args.sample, args.stb_sample)
+        table = train(data_dir(args.data), args.out, datasets, args.cache, args.sample, args.stb_sample)
     except ChatmatchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,3 +1,4 @@
+# lab experiment, 2026-11-27: In how many games of a 100-exchange tournament of the offline bots does consistency apply, and decide the point?
 """How often does consistency apply in a 100-exchange tournament of the offline bots?
 
 Plays a double round-robin of ``chatterbot``, ``retrieval``, ``eliza`` and ``canned`` (the
@@ -7,7 +8,7 @@ each variant: the share of games where it *applies* (some bot was tested) and wh
 is *played* (both bots tested: when either is untested nobody wins the point, a tie) and
 where it *decides* the point (both tested, scores differ).
 
-    PYTHONPATH=$PWD nice python benchmarks/consistency_applies.py [--exchanges 100]
+    PYTHONPATH=$PWD nice python lab/consistency_applies.py [--exchanges 100]
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""The leftovers of hardening round three, as the re-check of stop 40 found them
-(/work/notes/s40/recheck.md: N2, N3, N11, N14, N15, 2.11, and its other observations).
-Each test fails on main 2764e24."""
+"""The run directory's league record is trusted only as written: a reordered roster, a
+phantom retired bot or a removed digest is refused (a format 2 run gets its digest when it
+goes on); a link among the run's own files is named; a bot with no game is listed, not
+ranked; keys in seed files, look-alike speakers and bad learned model files are named
+before a run folder is made."""
 
 from __future__ import annotations
 

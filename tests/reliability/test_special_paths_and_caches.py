@@ -1,8 +1,7 @@
-"""The fresh attack of stop 40 on main 66e2754 (/work/notes/s40/attack.md), the second
-helper's share: every path read goes through the one special-file check of
-chatmatch.common.safeio with the true reason (3.7, 3.8, 3.15, 3.18, 3.21; 8.7, 8.8), caches
-whose values are checked like computed ones (7.4, 7.7, 7.9) and messages (8.6, 8.12, 6.11,
-6.17). Each test fails on 66e2754."""
+"""Every path read goes through the one special-file check of chatmatch.common.safeio and
+says the true reason (a named pipe, a device, a file for a folder); caches are read back
+checked like computed values (a blank cached reply, an impossible subword count, a cache
+path in the way); messages say what a stopped command keeps and why tau is n/a."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""The fresh attack of stop 40 on main 66e2754 (/work/notes/s40/attack.md): an n-gram cache
-with impossible numbers (7.3), a file chatmatch writes that is a link, a named pipe or a
-device (3.12), and a key in free text of the tournament file (5.5, 5.10, 5.15). Each test
-fails on 66e2754."""
+"""Hostile inputs are refused or redone, in one line, before anything is written: an
+n-gram or embedding cache with impossible numbers is computed again; a file chatmatch
+writes never replaces a link, a named pipe or a device; a key in free text of the
+tournament file, a learned model file that is a pipe, an edited stored config, roster or
+budget, odd seed categories and log speakers are named; tables never print equal numbers
+for points that order them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
+# lab experiment, 2026-11-23: How many TrueSkill shuffles make the final ranking independent of the seed (chose the default)?
 """How much the final TrueSkill ranking depends on the shuffle seed, for 3..100 shuffles.
 
-    .venv/bin/python benchmarks/trueskill_shuffles.py [RUN_DIR ...] [--seeds 20]
+    .venv/bin/python lab/trueskill_shuffles.py [RUN_DIR ...] [--seeds 20]
         [--shuffles 3,10,30,100] [--synthetic 3]
 
 For each stored run directory (its game results, as ``chatmatch rank`` reads them) and for
@@ -23,38 +24,19 @@ outcomes (seeded), so the rows average over tournaments.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
+import sys
 import time
-from itertools import permutations
+from pathlib import Path
 from typing import Sequence
 
 from chatmatch.ranking.trueskill_rank import TrueSkillParams, seed_spread
 from chatmatch.records import GameResult
 from chatmatch.run.storedrun import Run
 
-STRENGTHS = (0.0, 0.4, 0.8, 0.9, 1.4, 1.8, 2.2)
-DIMENSIONS = ("fluency", "knowledge", "proactivity", "specificity", "diversity", "consistency",
-              "relevance")
-
-
-def synthetic_results(rng: random.Random, strengths: Sequence[float] = STRENGTHS) -> tuple[list[GameResult], list[str]]:
-    bots = [f"bot{i}" for i in range(len(strengths))]
-    s = dict(zip(bots, strengths))
-    results = []
-    for n, (a, b) in enumerate(permutations(bots, 2)):  # both orders: a double round robin
-        points = {a: {}, b: {}}
-        for d in DIMENSIONS:
-            u = rng.random()
-            pa = 1 / (1 + math.exp(s[b] - s[a]))
-            tie = u < 0.1
-            a_wins = not tie and rng.random() < pa
-            points[a][d] = float(a_wins)
-            points[b][d] = float(not tie and not a_wins)
-        results.append(GameResult(f"g{n:03d}", (a, b), raw={a: {}, b: {}}, points=points))
-    return results, bots
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "ranking"))
+from synthetic import synthetic_results  # noqa: E402
 
 def kendall_tau(x: Sequence[str], y: Sequence[str]) -> float:
     pos = {b: i for i, b in enumerate(y)}

@@ -1,3 +1,4 @@
+# lab experiment, 2026-11-27: Does an ensemble of the rule and learned judges beat both out of sample? (no)
 """Does an ensemble of the rule judge and the learned judge beat both, out of sample?
 
 The ensemble is the mean of the two judges' within-dataset ranks of each rated side, the
@@ -6,7 +7,7 @@ splits of :mod:`chatmatch.validity.training.evaluate`), on the training draw of 
 (DSTC9 80 chats a system, FED, Spot The Bot 120 conversations a domain). Prints system tau
 [95%], side rho and side rho with turn words per dataset and predictor.
 
-    CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python benchmarks/learned_ensemble.py
+    CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python lab/learned_ensemble.py
 """
 import os
 

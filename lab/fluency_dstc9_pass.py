@@ -1,9 +1,10 @@
+# lab experiment, 2026-11-27: (helper of fluency_candidates) fills the perplexity cache with DSTC9's System turns.
 """Fill the machine's perplexity cache with the default LM's perplexities of DSTC9's System
 turns, chat k of every system before chat k + 1 of any (a pass cut short covers every
 system evenly), through the fluency scorer's own path (the values ``chatmatch validate``
-reads back). benchmarks/fluency_candidates.py --ppl then measures the chats it reached.
+reads back). lab/fluency_candidates.py --ppl then measures the chats it reached.
 
-    CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python benchmarks/fluency_dstc9_pass.py
+    CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python lab/fluency_dstc9_pass.py
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
+# lab experiment, 2026-11-27: Does bt-style (holding length equal) move agreement with people on Spot The Bot?
 """Does holding length (and style) equal move agreement with people? Spot The Bot's bot-bot
 games per domain, ranked by plain Bradley-Terry and by bt-style, against the crowd's
 win-rate and fooling-rate rankings (Kendall tau-b).
 
-    python benchmarks/style_control.py --data ../shared/data --stb-sample 60 \\
+    python lab/style_control.py --data ../shared/data --stb-sample 60 \\
         --cache /work/notes/learn-cache
 
 Games are scored with the learned judge's rule settings (fluency on the n-gram model);

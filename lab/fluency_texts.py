@@ -1,7 +1,8 @@
+# lab experiment, 2026-11-27: (helper of fluency_candidates) the texts measured, and the per-token NLL pass over them.
 """The texts of the fluency measurements (benchmarks/fluency_tokens.py), by dataset and
 side, read from ``$CHATMATCH_DATA`` (default ``../shared/data``) at run time, never copied.
 
-    PYTHONPATH=$PWD nice python benchmarks/fluency_texts.py --nll   # the per-token pass
+    PYTHONPATH=$PWD nice python lab/fluency_texts.py --nll   # the per-token pass
 
 ``--nll`` runs SmolLM2's per-token pass (chatmatch.runtime.lm_tokens) over every text,
 smallest datasets first, and fills the machine's token-NLL cache.

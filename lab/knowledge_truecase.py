@@ -1,7 +1,8 @@
+# lab experiment, 2026-11-23: Does restoring case raise knowledge's entity recall on lower-cased text (chose truecase: auto)?
 """Knowledge on lower-cased, pre-tokenised text: entity precision/recall before and after
 restoring case (chatmatch.scoring.truecase).
 
-    .venv/bin/python benchmarks/knowledge_truecase.py
+    .venv/bin/python lab/knowledge_truecase.py
 
 The set is tests/scoring/lowercase_entities.py: hand-written chit-chat turns with their
 entities, turned into ParlAI style (``i ' m from chicago .``). An entity is found when

@@ -1,6 +1,7 @@
+# lab experiment, 2026-11-23: Which fluency aggregation orders built runs of known order best?
 """Fluency alone on stored runs whose true order is known: Kendall tau per aggregation.
 
-    .venv/bin/python benchmarks/fluency_aggregation.py RUN:best,second,... [RUN:...]
+    .venv/bin/python lab/fluency_aggregation.py RUN:best,second,... [RUN:...]
         [--backend ngram]
 
 Each RUN's transcripts are re-scored on fluency only, for every ``aggregation`` with and

@@ -1,3 +1,4 @@
+# lab experiment, 2026-11-25: Which scorer option agrees best with people, and which merely tracks turn length?
 """Which scorer option agrees best with people, and which merely tracks turn length?
 
 A measuring script for choosing the dimension scorers' defaults (docs/scoring.md,
@@ -20,7 +21,7 @@ chat-level rho with people once length is held out (partial Spearman: the ranks 
 turn length and total tokens regressed out of both), i.e. what the score says about the
 quality beyond how much the system said.
 
-    PYTHONPATH=$PWD nice python benchmarks/scorer_options.py [--only consistency,specificity]
+    PYTHONPATH=$PWD nice python lab/scorer_options.py [--only consistency,specificity]
 """
 
 from __future__ import annotations

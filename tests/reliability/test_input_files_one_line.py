@@ -1,7 +1,7 @@
-"""Found by a fresh attack on the merged round three (stop 39), each failing before its fix:
-a seed CSV with a huge field (traceback), a seed file whose header is echoed (a symlink to
-a secret file showed its first line), a damaged n-gram cache (traceback, or 'Aborted!'),
-a key inside a two-word ``model`` or a custom header value (written to config.yaml)."""
+"""Input files a user hands in fail in one line and never echo their content: a seed or
+human CSV with a huge field, a seed file without an utterance column, a damaged n-gram
+cache (trained again), a key inside a ``model`` or a custom header, a missing folder or
+manifest, a cache folder that is a file; a bracketed IPv6 loopback is this machine."""
 
 from __future__ import annotations
 

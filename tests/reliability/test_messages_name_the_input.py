@@ -1,5 +1,7 @@
-"""Family 8 of issue 35, messages: each says what is wrong with what the user gave (the
-byte-order mark and the 10 MB seed are in test_special_files.py)."""
+"""Messages say what is wrong with what the user gave (the byte-order mark and the 10 MB
+seed are in test_special_files.py): a bot constructor that raises, a changed value, a
+missing or wrong DSTC9 folder, an unreadable sub-folder of logs, a dataset README that
+exists from any folder."""
 
 from __future__ import annotations
 

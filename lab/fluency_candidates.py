@@ -1,6 +1,7 @@
+# lab experiment, 2026-11-27: Which fluency statistic agrees with people across kinds of bot (chose slor + degenerate: worst)?
 """Which fluency statistic agrees with people across kinds of bot (issue 32)?
 
-Every candidate is derived from one SmolLM2 per-token pass (benchmarks/fluency_texts.py
+Every candidate is derived from one SmolLM2 per-token pass (lab/fluency_texts.py
 --nll fills the token-NLL cache; texts not in it are computed here). Per turn:
 
 * ``ppl``: log perplexity (the mean token NLL; today's default ranks by its median);
@@ -20,7 +21,7 @@ Natural and Overall), FED (System side, vs Overall and Fluent-like Understanding
 (first ``--per-system`` chats a system, vs overall and understanding); plus the construct
 check: the median turn value of human-written groups vs bland generated groups.
 
-    CHATMATCH_DATA=/work/shared/data PYTHONPATH=$PWD nice python benchmarks/fluency_candidates.py
+    CHATMATCH_DATA=/work/shared/data PYTHONPATH=$PWD nice python lab/fluency_candidates.py
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Cases of the fresh attack on the finished work of issue 23 (made up afterwards): files
-that never end or block (devices, named pipes, also behind symlinks) wherever chatmatch reads
-a file it did not write; descriptions JSON cannot hold; control characters in a speaker of a
-log or in the tournament name; a dimension weight that makes the points overflow."""
+"""Files that never end or block (devices, named pipes, also behind symlinks) are refused
+wherever chatmatch reads a file it did not write; descriptions JSON cannot hold are stored
+as text; control characters in a log speaker or the tournament name, weights or limits
+that would overflow are refused before any game."""
 
 from __future__ import annotations
 

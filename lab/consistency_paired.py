@@ -1,3 +1,4 @@
+# lab experiment, 2026-11-25: Does the embedding consistency option beat the paper's TF-IDF rate on all DSTC9 chats, paired?
 """Consistency options on ALL DSTC9 chats, each against people's "consistent", and paired.
 
 The lab (`chatmatch validate --sample 50`) sees about 40 chats with a repeated question;
@@ -8,7 +9,7 @@ option tests and charges, its system-level tau-b and chat-level rho against peop
 each option minus the paper's TF-IDF rate (the default before issue 20's consistency part)
 and minus ``embedding`` without the polarity check, paired on the chats both test.
 
-    CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python benchmarks/consistency_paired.py
+    CHATMATCH_DATA=../shared/data PYTHONPATH=$PWD nice python lab/consistency_paired.py
 """
 
 from __future__ import annotations

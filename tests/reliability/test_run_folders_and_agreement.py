@@ -1,7 +1,7 @@
-"""Round four, the rest of the attack on stop 39: two tournament names that give one
-folder (4.7), the annotation agreement's interval and tied ranks (0.6), the footer of a
-ranking that ``chatmatch run`` would refuse to finish (2.1) and the refusal of credentials
-in a ``base_url`` (5.2)."""
+"""Two tournament names never share one folder, a renamed tournament is refused; the
+annotation agreement shown lies inside its interval and tied human ranks are marked; the
+footer of a ranking says what ``run`` would do with the stored games; credentials in a
+``base_url`` are refused in plain words."""
 
 from __future__ import annotations
 
