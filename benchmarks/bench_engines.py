@@ -65,7 +65,7 @@ from chatmatch.scoring.common import credited_turns  # noqa: E402
 from chatmatch.common.text import normalise  # noqa: E402
 from chatmatch.transcript import Transcript, Turn  # noqa: E402
 
-ENGINES = ("torch", "llama-cpp", "ctranslate2", "onnxruntime")
+ENGINES = ("torch", "ctranslate2", "onnxruntime")  # llama-cpp was removed
 #: what --engines may name: the engines and the ONNX Runtime variants of ort_variants.py
 CHOICES = ENGINES + ORT_VARIANTS[1:]
 INSTALL = {"torch": "pip install -e '.[hf]'", "llama-cpp": "pip install 'llama-cpp-python==0.3.36'",
@@ -129,7 +129,7 @@ def _loader(engine: str, threads: int, ct2_dir: str) -> Any:
         from chatmatch.runtime.lm import get_lm
 
         torch.set_num_threads(threads)
-        lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", precision="fp32", processes=1)
+        lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", processes=1)
         return lm.perplexities
     if engine == "llama-cpp":
         from chatmatch.runtime.lm import get_lm

@@ -80,7 +80,7 @@ def calibration() -> dict[tuple[int, str], np.ndarray]:
 
     from chatmatch.runtime.lm import get_lm
 
-    lm: Any = get_lm("transformers", "smollm2", device="cpu", precision="fp32", processes=1)
+    lm: Any = get_lm("transformers", "smollm2", device="cpu", processes=1)
     stats: dict[tuple[int, str], np.ndarray] = {}
     hooks = []
     for i, block in enumerate(lm.model.model.layers):

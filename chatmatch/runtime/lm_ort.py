@@ -53,16 +53,15 @@ def require_ort() -> Any:
     except ImportError:
         raise ScoringError("fluency engine 'onnxruntime' needs the onnxruntime and onnx packages; "
                            f"install them with `{ORT_INSTALL}` (the `onnx` extra), or set "
-                           "scoring.params.fluency.engine: torch") from None
+                           "runtime.engine: torch") from None
     return onnxruntime
 
 
 class OrtEngine:
     """The ``onnxruntime`` engine (an entry point of ``chatmatch.engines``): :class:`OrtLM`."""
 
-    def check(self, model: str, device: str, precision: str) -> None:
-        check_cpu_gguf("onnxruntime", "runs its own float32 graph of the GGUF", model, device,
-                       precision)
+    def check(self, model: str, device: str) -> None:
+        check_cpu_gguf("onnxruntime", model, device)
         require_ort()
 
     def load(self, model: str, options: LMOptions) -> LanguageModel:

@@ -27,8 +27,7 @@ from chatmatch.runtime.lm_cache import (SCHEMA_VERSION, PerplexityStore, code_di
                                         enabled, library_version, model_identity)
 
 #: every library whose version is in some engine's fingerprint
-LIBRARIES = ("torch", "transformers", "tokenizers", "onnxruntime", "onnx", "gguf", "numpy",
-             "llama-cpp-python")
+LIBRARIES = ("torch", "transformers", "tokenizers", "onnxruntime", "onnx", "gguf", "numpy")
 
 
 class LoadedLM(Protocol):
@@ -40,7 +39,7 @@ class LoadedLM(Protocol):
     def perplexities(self, texts: Sequence[str]) -> list[float | None]: ...
 
 
-def warm_alias(where: str, gguf: str | None, *, engine: str, device: str, precision: str,
+def warm_alias(where: str, gguf: str | None, *, engine: str, device: str,
                max_tokens: int) -> str | None:
     """The alias of an LM configuration (see the module docstring), or ``None`` when its
     model has no content to hash (a hub id) or the code cannot be identified."""
@@ -48,7 +47,7 @@ def warm_alias(where: str, gguf: str | None, *, engine: str, device: str, precis
     code = code_digest()
     if identity is None or code is None:
         return None
-    return json.dumps({"alias": 1, "model": identity, "engine": engine, "precision": precision,
+    return json.dumps({"alias": 1, "model": identity, "engine": engine, "precision": "fp32",
                        "device": device_name(device), "max_tokens": max_tokens, "code": code,
                        "versions": {name: library_version(name) for name in LIBRARIES},
                        "machine": platform.machine(), "schema": SCHEMA_VERSION}, sort_keys=True)

@@ -1,6 +1,6 @@
 """Relevance: how well a bot's turns answer what was just said (higher is better).
 
-The default (``method: reply, restating: discounted``, chosen by measurement: the last
+The default (``method: reply``, restated words discounted, chosen by measurement: the last
 paragraphs) compares each reply's meaning with the turn it answers and discounts what it
 merely restates. The paper's rule, memory bonuses (Algorithm 3), is ``method: recall``
 (``preset: paper``), described first.
@@ -61,25 +61,17 @@ with a DSTC9 system's mean turn words / total words +0.42 / +0.24 (the count +0.
 +0.31 / +0.38; the count +0.56 / +0.64, through chat length), FED +1.00; and the known
 orders hold (ladder alone +1.00, both ladder families).
 
-``take_up: true`` (an option) also credits the concepts a turn takes up from the partner's
-turn just before it (any concept: the reply to what was just said, not only memory; a
-verbatim echo of that turn earns nothing). With ``turn_sqrt`` it agrees better with people
-on DSTC9 (system tau +0.53 / +0.60, chat rho +0.16 / +0.15, the best with length held
-out) but follows turn length (rho +0.50) and ranks the repeated-questions family wrong
-under TrueSkill (reask-60 above reask-30), so it is not the default.
-
 ``method: reply`` (the default; the ``hf`` extra) scores each turn's reply to what was just
 said by its meaning instead of Algorithm 3: the bot's raw score is the mean over its
 credited turns of the sentence-embedding cosine (``model``: all-MiniLM-L6-v2, loaded once
 per process) with the partner's turn just before it; a turn earns 0 when the cosine is
 negative, when it is empty, a penalised repetition (``skip_repetitions``) or a near-copy
-of that turn (cosine >= ``sigma_r``, 0.95 by default: an echo). ``unit``, ``p``, ``d``,
-``min_df``, ``own_concepts`` and ``take_up`` do not apply to it; its details list each
+of that turn (cosine >= ``sigma_r``, 0.95 by default: an echo). ``unit`` and
+``own_concepts`` do not apply to it; its details list each
 credited turn with the turn it answers and the cosine.
 
-``restating: discounted`` (the default) multiplies each cosine by the share of the turn's
-content words (not stop words) that the turn it answers did not hold. Without it
-(``credited``) restating the partner is the closest reply there is: against "I went
+Each cosine is multiplied by the share of the turn's content words (not stop words)
+that the turn it answers did not hold. Without that discount restating the partner is the closest reply there is: against "I went
 hiking in the mountains last weekend with my brother." an ELIZA reflection ("Why do you
 say you went hiking ...?") scores 0.83 and an agreeing echo 0.87, an on-topic answer that
 adds something 0.43; discounted they earn 0.14, 0.17 and 0.43. Measured in
@@ -96,9 +88,8 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence
+from typing import Any, ClassVar, Literal, Sequence
 
-from pydantic import Field
 
 from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, ScoringContext
@@ -128,23 +119,22 @@ class Relevance(SpacyScorer):
     spacy_needs = frozenset({LEMMAS})
 
     class Params(SpacyParams, RepetitionParams):
-        p: float = Field(default=0.5, gt=0.0, le=1.0)
-        d: int = Field(default=1, ge=0)
-        min_df: int = Field(default=2, ge=1)
+        #: method recall: the share of the game's concepts that are important (the paper's
+        #: p), the distance a mention must go back (the paper's d), the least turns a
+        #: concept is used in
+        p: ClassVar[float] = 0.5
+        d: ClassVar[int] = 1
+        min_df: ClassVar[int] = 2
         #: a concept last mentioned by the bot itself earns a bonus too (the paper: true)
         own_concepts: bool = True
-        #: also credit the concepts a turn takes up from the partner's turn just before it
-        #: (any concept, at any distance; a verbatim echo of that turn earns nothing)
-        take_up: bool = False
         #: reply (the default: the mean over the bot's turns of the sentence-embedding
         #: cosine with the partner's turn just before) or recall (Algorithm 3, in ``unit``)
         method: Literal["recall", "reply"] = "reply"
-        #: ``method: reply``: ``discounted`` (default) multiplies a turn's cosine by the share
-        #: of its content words not taken from the turn it answers (a reflection or an
-        #: agreeing echo of the partner earns little); ``credited`` does not
-        restating: Literal["credited", "discounted"] = "discounted"
-        #: the sentence embedding model of ``method: reply``: minilm (packaged) or a folder
-        model: str = Field(default=MINILM, min_length=1)
+        #: ``method: reply`` multiplies a turn's cosine by the share of its content words
+        #: not taken from the turn it answers (a reflection or an agreeing echo earns little)
+        restating: ClassVar[str] = "discounted"
+        #: the sentence embedding model of ``method: reply`` (packaged)
+        model: ClassVar[str] = MINILM
         #: turn_sqrt (mean over turns of recalled / sqrt(concepts)), count (the paper),
         #: per_turn, per_concept, per_concept_charged or turn_share (module docstring)
         unit: Literal["turn_sqrt", "count", "per_turn", "per_concept", "per_concept_charged",
@@ -228,8 +218,6 @@ def recall_marks(game: Transcript, lemmas: Sequence[Sequence[str]], skip: frozen
         hits = [{"lemma": c, "previous_turn": last_seen[c]} for c in concepts
                 if c in important and c in last_seen and t - last_seen[c] > p.d
                 and (p.own_concepts or not _own(turns[last_seen[c]], turn))]
-        if p.take_up and not turn.seed:
-            hits += _taken_up(turns, lemmas, t, {str(h["lemma"]) for h in hits})
         if not turn.seed:
             credited = bool(hits) and t not in skip
             marks.append(Mark(turn.speaker, len(concepts), len(hits) if credited else 0))
@@ -303,17 +291,6 @@ def _turn_before(turns: Sequence[Turn], t: int) -> int | None:
     """The partner's turn just before turn ``t`` (the seed is nobody's own turn)."""
     return next((u for u in range(t - 1, -1, -1)
                  if turns[u].speaker != turns[t].speaker or turns[u].seed), None)
-
-
-def _taken_up(turns: Sequence[Turn], lemmas: Sequence[Sequence[str]], t: int,
-              recalled: set[str]) -> list[dict[str, Any]]:
-    """``take_up``: the concepts of turn ``t`` (not already ``recalled``) that the partner's
-    turn just before it used; none when ``t`` echoes that turn verbatim."""
-    before = _turn_before(turns, t)
-    if before is None or _words(turns[t].text) == _words(turns[before].text):
-        return []
-    return [{"lemma": c, "previous_turn": before}
-            for c in sorted(set(lemmas[t]) & set(lemmas[before])) if c not in recalled]
 
 
 def _words(text: str) -> list[str]:

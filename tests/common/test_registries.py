@@ -68,7 +68,7 @@ CONTRACTS = {
                          ("repetition", "paraphrase", "closed_date")),
     "engines": Contract(ENGINES, "chatmatch.engines", {}, "onnxrutime", "onnxruntime",
                         "chatmatch.runtime.lm_ort:ENGINE", lambda: ENGINES.get("onnxruntime"),
-                        ("torch", "llama-cpp", "onnxruntime")),
+                        ("torch", "onnxruntime")),
 }
 
 
