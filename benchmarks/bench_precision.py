@@ -15,7 +15,7 @@ adds ``bench_engines.py``'s long-turn and short-turn versions of the games (thei
 timed too; flipped points per set). ``benchmarks/bench_bf16_layouts.py`` compares finer
 bfloat16 layouts.
 A second table times ``fluency.processes`` (1 and N worker processes of this process's
-torch threads, ``chatmatch.runtime.lm_forward.ForwardPool``) on a subsample, worker start
+torch threads, ``chatmatch.runtime.lm.forward.ForwardPool``) on a subsample, worker start
 included, and checks that the perplexities are identical.
 """
 
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm/cache.py)
 
 from bench_scoring import build_games
 

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm/cache.py)
 
 from bench_scoring import build_games
 

@@ -76,8 +76,8 @@ from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate
 from chatmatch.common.text import normalise, tokens
 from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm, resolve_model
-from chatmatch.runtime.lm_engine import auto_engine, resolved_device
-from chatmatch.runtime.lm_warm import WarmLM, warm_alias
+from chatmatch.runtime.lm.engine import auto_engine, resolved_device
+from chatmatch.runtime.lm.warm import WarmLM, warm_alias
 from chatmatch.runtime.settings import DEFAULT_RUNTIME, RuntimeSettings
 from chatmatch.scoring.variety import chitchat_unigrams
 from chatmatch.transcript import Transcript
@@ -136,7 +136,7 @@ class Fluency(Scorer):
     @property
     def engine(self) -> str:
         """The engine that computes the perplexities (``runtime.engine``, ``auto`` resolved
-        here: :func:`chatmatch.runtime.lm_engine.auto_engine`); ``ngram`` for the n-gram
+        here: :func:`chatmatch.runtime.lm.engine.auto_engine`); ``ngram`` for the n-gram
         backend."""
         if self._engine is None:
             p, r = self.params, self.runtime
@@ -149,7 +149,7 @@ class Fluency(Scorer):
 
     def scoring_lm(self) -> WarmLM | LanguageModel:
         """What scores the turns: the LM behind the machine's perplexity cache
-        (:class:`~chatmatch.runtime.lm_warm.WarmLM`: loaded only for a text the cache does
+        (:class:`~chatmatch.runtime.lm.warm.WarmLM`: loaded only for a text the cache does
         not hold), or the LM itself (the n-gram backend, an LM given to the scorer)."""
         if self._warm is None and (self._lm is not None or self.params.backend != "transformers"):
             return self.lm
@@ -170,7 +170,7 @@ class Fluency(Scorer):
         may hold every text (a model file or folder, the cache on: then the first text it
         does not hold loads it)."""
         from chatmatch.runtime.lm import _engine as check_engine
-        from chatmatch.runtime.lm_cache import enabled
+        from chatmatch.runtime.lm.cache import enabled
 
         p = self.params
         engine = self.engine  # a wrong device, model or engine fails here, before any play

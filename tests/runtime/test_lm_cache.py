@@ -1,4 +1,4 @@
-"""The persistent perplexity cache (chatmatch.runtime.lm_cache): a value read back is bit
+"""The persistent perplexity cache (chatmatch.runtime.lm.cache): a value read back is bit
 for bit the value computed, in another process too; the key separates what changes a value;
 a locked, damaged, unwritable, full or switched-off cache costs speed, never a result."""
 
@@ -20,7 +20,7 @@ import pytest
 
 from chatmatch.runtime.resources import CACHE_ENV, RESOURCES
 from chatmatch.runtime.lm import TransformersLM, get_lm
-from chatmatch.runtime.lm_cache import (CACHE_FILE, SWITCH_ENV, PerplexityStore, cached_perplexities,
+from chatmatch.runtime.lm.cache import (CACHE_FILE, SWITCH_ENV, PerplexityStore, cached_perplexities,
                                         model_identity, text_key)
 
 LONG = " ".join(["i like tea and the cat is very good what do you like"] * 3)

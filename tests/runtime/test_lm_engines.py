@@ -20,7 +20,7 @@ from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM, get_lm, gguf_path
 from chatmatch.runtime.settings import RuntimeSettings
-from chatmatch.runtime.lm_ort import VARIANT, OrtLM, ensure_graph, require_ort
+from chatmatch.runtime.lm.ort import VARIANT, OrtLM, ensure_graph, require_ort
 
 TURNS = ["hi, how are you doing today?", "i love to go hiking with my dog on weekends.",
          "what kind of music do you like?", "yes", "i work as a nurse at the local hospital, "

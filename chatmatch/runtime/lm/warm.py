@@ -1,6 +1,6 @@
 """Perplexities before the model: a warm ``score`` or ``validate`` never loads the fluency LM.
 
-The machine's perplexity cache (:mod:`chatmatch.runtime.lm_cache`) keys each value by the
+The machine's perplexity cache (:mod:`chatmatch.runtime.lm.cache`) keys each value by the
 LM's fingerprint, and some of that fingerprint (the context token) is only known once the
 model is loaded. :class:`WarmLM` stands in for the LM until a text is missing: it makes
 an **alias** from what is known without loading anything -- the engine, the device type,
@@ -23,7 +23,7 @@ import platform
 import threading
 from typing import Callable, Protocol, Sequence
 
-from chatmatch.runtime.lm_cache import (SCHEMA_VERSION, PerplexityStore, code_digest, device_name,
+from chatmatch.runtime.lm.cache import (SCHEMA_VERSION, PerplexityStore, code_digest, device_name,
                                         enabled, library_version, model_identity)
 
 #: every library whose version is in some engine's fingerprint

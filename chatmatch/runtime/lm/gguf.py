@@ -1,8 +1,8 @@
 """What an engine that computes a GGUF on the CPU needs (``onnxruntime``:
-:mod:`chatmatch.runtime.lm_ort`): the checks of its settings, its ``threads``, and
+:mod:`chatmatch.runtime.lm.ort`): the checks of its settings, its ``threads``, and
 :class:`CachedGgufLM`, the caches
 around their ``score_ids`` (the distinct texts of the object in memory and, when asked, on
-disk for the machine: :mod:`chatmatch.runtime.lm_cache`)."""
+disk for the machine: :mod:`chatmatch.runtime.lm.cache`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.runtime.lm import LLAMA_AUTO_THREADS, gguf_path
-from chatmatch.runtime.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
+from chatmatch.runtime.lm.cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
 
 
 def check_cpu_gguf(engine: str, model: str, device: str) -> None:
@@ -26,7 +26,7 @@ def check_cpu_gguf(engine: str, model: str, device: str) -> None:
 def cpu_threads(threads: int | str) -> int:
     """``threads`` of llama-cpp and onnxruntime (``auto``: one a usable core, at most
     :data:`~chatmatch.runtime.lm.LLAMA_AUTO_THREADS`)."""
-    from chatmatch.runtime.lm_forward import usable_cpus
+    from chatmatch.runtime.lm.forward import usable_cpus
 
     return min(usable_cpus(), LLAMA_AUTO_THREADS) if threads == "auto" else int(threads)
 

@@ -2,7 +2,7 @@
 once per machine, not once per process.
 
 Both engines (torch: :class:`chatmatch.runtime.lm.TransformersLM`, onnxruntime:
-:class:`chatmatch.runtime.lm_ort.OrtLM`) already keep every perplexity they compute
+:class:`chatmatch.runtime.lm.ort.OrtLM`) already keep every perplexity they compute
 for the life of the process. A :class:`PerplexityStore` keeps them on disk too, in one
 SQLite file (WAL journal) in the cache folder of :func:`chatmatch.runtime.resources.cache_dir`:
 ``~/.cache/chatmatch/ppl/perplexities-v1.sqlite`` (or under ``$CHATMATCH_CACHE_DIR`` /
@@ -24,7 +24,7 @@ was scored on this machine. The value is stored as its 8 IEEE-754 bytes, so a ca
 is bit for bit the float that was computed (NaN and infinity included).
 
 Only the process that owns the LM reads and writes (worker processes of
-:class:`~chatmatch.runtime.lm_forward.ForwardPool` compute only): one read per
+:class:`~chatmatch.runtime.lm.forward.ForwardPool` compute only): one read per
 ``perplexities()`` call for the texts not cached in memory, one write transaction for the
 values it computed. Concurrent processes share the file (readers never wait in WAL mode; a
 writer waits at most :data:`BUSY_SECONDS` for another, then skips its batch). Whatever goes
@@ -68,7 +68,7 @@ BUSY_SECONDS = 2.0
 #: live data beyond this many bytes: the oldest-written quarter of the values is dropped
 MAX_BYTES = 256 * 2**20
 #: chatmatch's files whose code computes a perplexity: a hash of them is part of the key
-CODE_FILES = ("lm.py", "lm_forward.py", "lm_ort.py", "lm_ort_graph.py")
+CODE_FILES = ("__init__.py", "forward.py", "ort.py", "ort_graph.py")
 #: texts per SQL statement (well under SQLite's limit of bound parameters)
 _CHUNK = 500
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE)",

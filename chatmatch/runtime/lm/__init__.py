@@ -9,7 +9,7 @@ with nothing to score):
   file, or a Hugging Face model id. Texts are tokenised, sorted by length and run in
   padded batches; the perplexity of every distinct text is cached for the life of the
   object, so a repeated utterance costs nothing, and (models loaded by :func:`get_lm`) on
-  disk for the machine (:mod:`chatmatch.runtime.lm_cache`), so a text is computed once per
+  disk for the machine (:mod:`chatmatch.runtime.lm.cache`), so a text is computed once per
   machine, not once per process. :meth:`TransformersLM.perplexity_plain`
   is the one-text-at-a-time path (no batching, no cache) used as the benchmark baseline.
 * :class:`chatmatch.runtime.ngram.NgramLM` -- an interpolated Kneser-Ney trigram model
@@ -31,7 +31,7 @@ mean over all of them; a text within ``max_tokens`` is one window, scored exactl
 would be alone.
 
 The model runs in float32. ``processes`` spreads the batches over worker processes
-(:mod:`chatmatch.runtime.lm_forward`) without changing any value.
+(:mod:`chatmatch.runtime.lm.forward`) without changing any value.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ from typing import Any, Callable, Protocol, Sequence
 from chatmatch.common.registry import Registry
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.runtime.errors import ScoringError
-from chatmatch.runtime.lm_cache import (PerplexityStore, cached_perplexities, device_name,
+from chatmatch.runtime.lm.cache import (PerplexityStore, cached_perplexities, device_name,
                                         fingerprint, model_identity)
-from chatmatch.runtime.lm_forward import (ForwardPool, padded_batches, splittable, windowed_perplexities,
+from chatmatch.runtime.lm.forward import (ForwardPool, padded_batches, splittable, windowed_perplexities,
                                           windows)
 from chatmatch.runtime.ngram import chitchat_ngram_lm
 from chatmatch.runtime.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
@@ -111,7 +111,7 @@ def _check_engine(obj: object) -> str | None:
 #: What ``engine`` may be, registered as entry points of ``chatmatch.engines`` (setup.cfg):
 #: ``torch`` (:class:`TransformersLM`: the exact reference, on the CPU or a GPU) or
 #: ``onnxruntime`` (the GGUF written as an ONNX float32 graph, on the CPU:
-#: :mod:`chatmatch.runtime.lm_ort`, what ``auto`` picks on a CPU); docs/scale.md,
+#: :mod:`chatmatch.runtime.lm.ort`, what ``auto`` picks on a CPU); docs/scale.md,
 #: "Fluency engines".
 ENGINES: Registry[Engine] = Registry("fluency engine", group="chatmatch.engines",
                                      provider="chatmatch", check=_check_engine,
@@ -226,7 +226,7 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int | str = "auto"
     perplexity cache of callers with the same options. ``model``, ``device`` (``auto``:
     the first GPU when torch sees one, else the CPU; ``cpu``, ``cuda``, ``cuda:N``, ``mps``),
     ``processes`` (a number, or ``auto``: one a CPU core once the calls add
-    up to :data:`~chatmatch.runtime.lm_forward.AUTO_MIN_TOKENS` tokens; a GPU always
+    up to :data:`~chatmatch.runtime.lm.forward.AUTO_MIN_TOKENS` tokens; a GPU always
     uses one) and ``batch_size`` / ``max_batch_tokens`` (numbers, or ``auto``:
     :data:`CPU_BATCH` or :data:`GPU_BATCH` for the device) are read by the
     ``transformers`` backend only."""
