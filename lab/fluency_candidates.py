@@ -44,7 +44,7 @@ from chatmatch.analysis.fed import SYSTEM  # noqa: E402
 from chatmatch.scoring.fluency import Fluency  # noqa: E402
 from chatmatch.scoring.fluency_tokens import (SubwordUnigrams, chitchat_subword_unigrams,  # noqa: E402
                                               degenerate)
-from chatmatch.runtime.lm_tokens import TokenScorer  # noqa: E402
+from chatmatch.runtime.lm.tokens import TokenScorer  # noqa: E402
 from chatmatch.common.text import normalise, tokens  # noqa: E402
 from chatmatch.scoring.variety import chitchat_unigrams  # noqa: E402
 from chatmatch.transcript import Transcript  # noqa: E402

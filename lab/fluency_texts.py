@@ -4,7 +4,7 @@ side, read from ``$CHATMATCH_DATA`` (default ``../shared/data``) at run time, ne
 
     PYTHONPATH=$PWD nice python lab/fluency_texts.py --nll   # the per-token pass
 
-``--nll`` runs SmolLM2's per-token pass (chatmatch.runtime.lm_tokens) over every text,
+``--nll`` runs SmolLM2's per-token pass (chatmatch.runtime.lm.tokens) over every text,
 smallest datasets first, and fills the machine's token-NLL cache.
 """
 
@@ -85,7 +85,7 @@ def main() -> None:
     ap.add_argument("--per-system", type=int, default=50)
     args = ap.parse_args()
     from chatmatch.scoring.fluency import Fluency
-    from chatmatch.runtime.lm_tokens import TokenScorer
+    from chatmatch.runtime.lm.tokens import TokenScorer
 
     scorer = TokenScorer(Fluency().lm) if args.nll else None
     for label, texts in side_texts(args.per_system):

@@ -13,7 +13,7 @@ from typing import Iterator
 import pytest
 
 from chatmatch.runtime.embed_cache import SWITCH_ENV as EMBED_SWITCH_ENV
-from chatmatch.runtime.lm_cache import SWITCH_ENV
+from chatmatch.runtime.lm.cache import SWITCH_ENV
 from chatmatch.runtime.resources import CACHE_ENV
 
 

@@ -14,6 +14,7 @@ from pydantic import AfterValidator, ConfigDict, Field, model_validator
 from chatmatch.common.validation import StrictModel
 from chatmatch.config.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.ranking.config import RankingConfig
+from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.scoring.config import ScoringConfig
 
 #: largest ``failures.timeout_s`` (a week; larger values overflow the OS's timers; use
@@ -95,6 +96,9 @@ class EvalSettings(StrictModel):
     ranking: RankingConfig = Field(default_factory=RankingConfig)
     #: the seed of every random choice of scoring and ranking (and of the schedule)
     seed: int = 0
+    #: how the models of the scorers and judges run (engine, device, batches, processes,
+    #: threads): not part of the scoring fingerprint
+    runtime: RuntimeSettings = Field(default_factory=RuntimeSettings)
 
     @model_validator(mode="before")
     @classmethod

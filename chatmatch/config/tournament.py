@@ -27,6 +27,7 @@ from chatmatch.config.league import ScheduleConfig, SeedSet, seed_set_or_value
 from chatmatch.config.checks import check_duplicate_bots, check_no_literal_secrets, check_seed_lengths
 from chatmatch.config.names import check_bot_name, check_visible
 from chatmatch.config.seedsets import resolve_seed_file
+from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.config.settings import SETTINGS_KEYS, EvalSettings, FailurePolicy, RayConfig
 from chatmatch.errors import ChatmatchError, ConfigError
 
@@ -290,7 +291,7 @@ def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
 
 def dump_config(cfg: TournamentConfig) -> str:
     """The resolved config (all defaults filled in) as YAML, for the run directory. The
-    ``schedule`` block is left out at its default, so that a run directory of an earlier
+    ``schedule`` and ``runtime`` blocks are left out at their defaults, so that a run directory of an earlier
     version keeps its config bytes (and ``config_sha256``) when it is resumed."""
     return yaml.safe_dump(config_data(cfg), sort_keys=False, allow_unicode=True)
 
@@ -301,4 +302,6 @@ def config_data(cfg: TournamentConfig) -> dict[str, Any]:
     data = {k: dumped[k] for k in YAML_ORDER} | dumped
     if data.get("schedule") == ScheduleConfig().model_dump(mode="json"):
         del data["schedule"]
+    if data.get("runtime") == RuntimeSettings().model_dump(mode="json"):
+        del data["runtime"]
     return data

@@ -23,7 +23,10 @@ Older configs (``config.yaml``, whichever format): a ``failures`` key the stored
 lacks (written before that key existed) counts as None
 (:func:`chatmatch.run.resume.check_failures`, ``as_written``), and a ``timeout_s`` of None
 (written before it had a default) resumed with today's default is not a change of rules
-(:func:`timeout_got_its_default`).
+(:func:`timeout_got_its_default`). Scorer parameters that were removed are dropped and the
+fluency LM's runtime keys read as the ``runtime:`` block (:func:`chatmatch.config.upgrade.
+current_setup`, applied by :class:`~chatmatch.run.storedsetup.StoredSetup`): a stored
+value other than the old default scores the games again on resume.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The persistent embedding cache: a text's sentence embedding is computed once per machine.
 
-The same SQLite machinery as the perplexity cache (:class:`chatmatch.runtime.lm_cache.
+The same SQLite machinery as the perplexity cache (:class:`chatmatch.runtime.lm.cache.
 ValueStore`: WAL journal, safe for several processes and Ray workers at once, a damaged
 file set aside, a row holding no valid vector (NaN, infinite) dropped and computed again,
 any failure a miss, never an error (:mod:`chatmatch.common.sqlitecache`), 256 MiB of live data at most) in
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from chatmatch.runtime.lm_cache import MISS, SCHEMA_VERSION, ValueStore, library_version, model_identity
+from chatmatch.runtime.lm.cache import MISS, SCHEMA_VERSION, ValueStore, library_version, model_identity
 
 #: set to ``0`` to compute every embedding (nothing read or written)
 SWITCH_ENV = "CHATMATCH_EMBED_CACHE"

@@ -28,14 +28,14 @@ Every option, its default and the measurement that chose it: docs/scoring.md
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, Sequence
+from typing import Any, ClassVar, Literal, Sequence
 
 import numpy as np
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from chatmatch.records import DimensionScore
-from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
+from chatmatch.scoring.base import FollowsSigmaR, Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, check_spacy,
@@ -45,7 +45,6 @@ from chatmatch.scoring.diversity import sigma
 from chatmatch.runtime.embed import MINILM, Embedder, check_embedder, get_embedder
 from chatmatch.scoring.identity import Fact, identity_changes
 from chatmatch.scoring.repetitions import Repetition
-from chatmatch.scoring.questions import asks_something
 from chatmatch.common.text import is_empty
 from chatmatch.transcript import Transcript
 
@@ -86,11 +85,9 @@ class Consistency(Scorer):
     description = ("share of the bot's tested turns (answers to repeated questions, restated "
                    "statements and identity facts) that contradict what it said before")
 
-    class Params(ScorerParams):
+    class Params(FollowsSigmaR):
         #: embedding (default: meaning; all-MiniLM-L6-v2) or tfidf (the paper)
         similarity: Literal["tfidf", "embedding"] = "embedding"
-        #: None: 0.8 for tfidf, 0.5 for embedding
-        sigma_c: float | None = Field(default=None, ge=0.0, le=1.0)
         #: an answer about the same thing (cosine >= sigma_s) with the opposite polarity is
         #: inconsistent too ("i love jazz" / "i hate jazz"); None: on for embedding, off for tfidf
         polarity: bool | None = None
@@ -103,21 +100,19 @@ class Consistency(Scorer):
         #: also test each identity fact the bot states (human or bot, age, name, job, home;
         #: chatmatch.scoring.identity) against the facts it stated before in the same slot
         identity: bool = True
+        #: the cosine at or below which two answers are inconsistent (None: 0.8 for
+        #: tfidf, 0.5 for embedding)
+        sigma_c: ClassVar[float | None] = None
         #: topic similarity of two statements (or answers) about the same thing
-        sigma_s: float = Field(default=DEFAULT_SIGMA_S, ge=0.0, le=1.0)
-        #: the sentence embedding model: minilm (packaged) or a local folder
-        model: str = Field(default=MINILM, min_length=1)
-        #: None: the same as diversity's sigma_r (0.95 unless configured)
-        sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
+        sigma_s: ClassVar[float] = DEFAULT_SIGMA_S
+        #: the sentence embedding model (packaged)
+        model: ClassVar[str] = MINILM
         #: rate: minus the share of tested answers that are inconsistent, an untested bot
         #: wins nothing; count (paper): minus the number of inconsistent answers
         score: Literal["rate", "count"] = "rate"
         #: all (authors' scorer): every earlier answer to the question; original (paper's
         #: pseudo-code): only the answer to Algorithm 1's original question
         compare: Literal["all", "original"] = "all"
-        #: all (the paper): every repeated question is tested; specific: only one that
-        #: holds a content word ("why?", "which one?" ask about the turn before)
-        questions: Literal["all", "specific"] = "all"
 
         @model_validator(mode="after")
         def _self_needs_embedding(self) -> "Consistency.Params":
@@ -190,8 +185,6 @@ class Consistency(Scorer):
                 continue
             if turns[t].speaker == turns[t - 1].speaker or is_empty(turns[t].text):
                 continue  # not an answer to the repeated question, or an empty one
-            if self.params.questions == "specific" and not asks_something(turns[t - 1].text):
-                continue  # a follow-up like "why?": its answer should change
             earlier = earlier_answers(analysis.game, t, prev, self.params.compare)
             if earlier:
                 out.append((t, prev.question_of, earlier))

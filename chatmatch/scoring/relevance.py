@@ -1,24 +1,22 @@
 """Relevance: how well a bot's turns answer what was just said (higher is better).
 
 ``method: reply`` (the default; the ``hf`` extra) scores each credited turn by the
-sentence-embedding cosine (``model``: all-MiniLM-L6-v2, loaded once per process) with the
-partner's turn just before it; a turn earns 0 when the cosine is negative, when it is
-empty, a penalised repetition (``skip_repetitions``) or a near-copy of that turn (cosine
->= ``sigma_r``: an echo). With ``restating: discounted`` (the default) each cosine is
-multiplied by the share of the turn's content words that the turn it answers did not
-hold, so restating the partner earns little. The bot's raw score is the mean over its
-turns; details list each turn with the turn it answers and the cosine.
+sentence-embedding cosine (all-MiniLM-L6-v2, loaded once per process) with the partner's
+turn just before it; a turn earns 0 when the cosine is negative, when it is empty, a
+penalised repetition (``skip_repetitions``) or a near-copy of that turn (an echo, at
+diversity's ``sigma_r``). Each cosine is multiplied by the share of the turn's content
+words that the turn it answers did not hold, so restating the partner earns little. The
+bot's raw score is the mean over its turns; details list each turn with the turn it
+answers and the cosine.
 
 ``method: recall`` is the paper's rule (Algorithm 3, ``preset: paper``): concepts are the
-lemmas of content words from spaCy (``spacy_model``; the pass is shared with knowledge);
-the important ones are the top ``p`` of the game's concepts by IDF (used in at least
-``min_df`` turns); a turn earns a bonus when it uses an important concept last mentioned
-more than ``d`` turns back (by either speaker with ``own_concepts: true``, else only by the
-partner or the seed; with ``take_up`` also the concepts taken up from the turn just
-before). First mentions, seed turns and penalised repetitions earn nothing. ``unit`` says
-what the raw score is: ``turn_sqrt`` (the mean of recalled / sqrt(concepts) per turn),
-``count`` (the paper), ``per_turn``, ``per_concept``, ``per_concept_charged`` or
-``turn_share``.
+lemmas of content words from spaCy (the pass is shared with knowledge); the important ones
+are the top half of the game's concepts by IDF (used in at least two turns); a turn earns a
+bonus when it uses an important concept last mentioned more than one turn back (by either
+speaker with ``own_concepts: true``, else only by the partner or the seed). First
+mentions, seed turns and penalised repetitions earn nothing. ``unit`` says what the raw
+score is (``turn_sqrt``, the mean of recalled / sqrt(concepts) per turn, or ``count``, the
+paper's, and the others docs/scoring.md lists).
 
 Every option, its default and the measurement that chose it: docs/scoring.md
 ("Relevance") and docs/appendix/validity-measurements.md ("Relevance on meaning,
@@ -31,9 +29,8 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence
+from typing import Any, ClassVar, Literal, Sequence
 
-from pydantic import Field
 
 from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, ScoringContext
@@ -63,23 +60,22 @@ class Relevance(SpacyScorer):
     spacy_needs = frozenset({LEMMAS})
 
     class Params(SpacyParams, RepetitionParams):
-        p: float = Field(default=0.5, gt=0.0, le=1.0)
-        d: int = Field(default=1, ge=0)
-        min_df: int = Field(default=2, ge=1)
+        #: method recall: the share of the game's concepts that are important (the paper's
+        #: p), the distance a mention must go back (the paper's d), the least turns a
+        #: concept is used in
+        p: ClassVar[float] = 0.5
+        d: ClassVar[int] = 1
+        min_df: ClassVar[int] = 2
         #: a concept last mentioned by the bot itself earns a bonus too (the paper: true)
         own_concepts: bool = True
-        #: also credit the concepts a turn takes up from the partner's turn just before it
-        #: (any concept, at any distance; a verbatim echo of that turn earns nothing)
-        take_up: bool = False
         #: reply (the default: the mean over the bot's turns of the sentence-embedding
         #: cosine with the partner's turn just before) or recall (Algorithm 3, in ``unit``)
         method: Literal["recall", "reply"] = "reply"
-        #: ``method: reply``: ``discounted`` (default) multiplies a turn's cosine by the share
-        #: of its content words not taken from the turn it answers (a reflection or an
-        #: agreeing echo of the partner earns little); ``credited`` does not
-        restating: Literal["credited", "discounted"] = "discounted"
-        #: the sentence embedding model of ``method: reply``: minilm (packaged) or a folder
-        model: str = Field(default=MINILM, min_length=1)
+        #: ``method: reply`` multiplies a turn's cosine by the share of its content words
+        #: not taken from the turn it answers (a reflection or an agreeing echo earns little)
+        restating: ClassVar[str] = "discounted"
+        #: the sentence embedding model of ``method: reply`` (packaged)
+        model: ClassVar[str] = MINILM
         #: turn_sqrt (mean over turns of recalled / sqrt(concepts)), count (the paper),
         #: per_turn, per_concept, per_concept_charged or turn_share (module docstring)
         unit: Literal["turn_sqrt", "count", "per_turn", "per_concept", "per_concept_charged",
@@ -163,8 +159,6 @@ def recall_marks(game: Transcript, lemmas: Sequence[Sequence[str]], skip: frozen
         hits = [{"lemma": c, "previous_turn": last_seen[c]} for c in concepts
                 if c in important and c in last_seen and t - last_seen[c] > p.d
                 and (p.own_concepts or not _own(turns[last_seen[c]], turn))]
-        if p.take_up and not turn.seed:
-            hits += _taken_up(turns, lemmas, t, {str(h["lemma"]) for h in hits})
         if not turn.seed:
             credited = bool(hits) and t not in skip
             marks.append(Mark(turn.speaker, len(concepts), len(hits) if credited else 0))
@@ -238,17 +232,6 @@ def _turn_before(turns: Sequence[Turn], t: int) -> int | None:
     """The partner's turn just before turn ``t`` (the seed is nobody's own turn)."""
     return next((u for u in range(t - 1, -1, -1)
                  if turns[u].speaker != turns[t].speaker or turns[u].seed), None)
-
-
-def _taken_up(turns: Sequence[Turn], lemmas: Sequence[Sequence[str]], t: int,
-              recalled: set[str]) -> list[dict[str, Any]]:
-    """``take_up``: the concepts of turn ``t`` (not already ``recalled``) that the partner's
-    turn just before it used; none when ``t`` echoes that turn verbatim."""
-    before = _turn_before(turns, t)
-    if before is None or _words(turns[t].text) == _words(turns[before].text):
-        return []
-    return [{"lemma": c, "previous_turn": before}
-            for c in sorted(set(lemmas[t]) & set(lemmas[before])) if c not in recalled]
 
 
 def _words(text: str) -> list[str]:

@@ -15,7 +15,7 @@ import pytest
 from chatmatch.common.sqlitecache import SqliteCache
 from chatmatch.play.reply_cache import ReplyCache
 from chatmatch.runtime.embed_cache import EmbeddingStore
-from chatmatch.runtime.lm_cache import PerplexityStore
+from chatmatch.runtime.lm.cache import PerplexityStore
 
 SCHEMA = ("CREATE TABLE IF NOT EXISTS t (k TEXT PRIMARY KEY, v TEXT)",)
 

@@ -35,6 +35,7 @@ from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.learned.features import (base_features, pooled_embedding, side_texts,
                                                 with_diffs)
 from chatmatch.scoring.learned.model import LearnedModel, load_model
+from chatmatch.scoring.removed import current_params
 from chatmatch.transcript import Transcript
 
 #: features named in a side's detail
@@ -80,7 +81,7 @@ class LearnedJudge(Scorer):
                     context: ScoringContext | None = None) -> list[DimensionScore]:
         games = list(games)
         model = self.model
-        rules = score_games(games, ScoringConfig(params=model.rule_params).build_scorers())
+        rules = score_games(games, ScoringConfig(params=current_params(model.rule_params)).build_scorers())
         vectors = self._vectors(games)
         return [self._score(g, sc, vectors) for g, sc in zip(games, rules)]
 

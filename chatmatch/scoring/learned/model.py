@@ -143,10 +143,16 @@ def _pinned(form: str, given: dict[str, dict[str, Any]]) -> dict[str, dict[str, 
     """Every setting of the seven scorers the file's features were computed with."""
     from chatmatch.scoring.base import DIMENSIONS, SCORERS
     from chatmatch.scoring.learned.features import training_params
+    from chatmatch.scoring.removed import changed_by_removal, current_params
     if form == FORMAT1:
         return training_params({d: {**FORMAT1_SETTINGS.get(d, {}), **given.get(d, {})}
                                 for d in {*FORMAT1_SETTINGS, *given}})
-    given = {d: {**ADDED_SETTINGS.get(d, {}), **v} for d, v in given.items()}
+    changed = changed_by_removal(given)
+    if changed:
+        raise ValueError(f"rule_params set {', '.join(changed)}, a scorer setting this version "
+                         "no longer has (docs/scoring.md, \"Removed parameters\"): train the "
+                         "model again with this version")
+    given = {d: {**ADDED_SETTINGS.get(d, {}), **v} for d, v in current_params(given).items()}
     missing = [d for d in DIMENSIONS if d not in given]
     if missing or set(given) - set(DIMENSIONS):
         raise ValueError(f"rule_params must hold the settings of exactly the seven scorers "

@@ -190,8 +190,9 @@ class Lab:
 
     def run(self) -> dict[str, Any]:
         self.check_inputs()
-        scorers = self.config.scoring.build_scorers()
-        self._base = self.baseline.scoring.build_scorers() if self.baseline else None
+        scorers = self.config.scoring.build_scorers(self.config.settings.runtime)
+        self._base = (self.baseline.scoring.build_scorers(self.baseline.settings.runtime)
+                      if self.baseline else None)
         reports: list[dict[str, Any]] = []
         for name in self.datasets:
             if name == "stb":

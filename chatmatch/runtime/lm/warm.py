@@ -1,6 +1,6 @@
 """Perplexities before the model: a warm ``score`` or ``validate`` never loads the fluency LM.
 
-The machine's perplexity cache (:mod:`chatmatch.runtime.lm_cache`) keys each value by the
+The machine's perplexity cache (:mod:`chatmatch.runtime.lm.cache`) keys each value by the
 LM's fingerprint, and some of that fingerprint (the context token) is only known once the
 model is loaded. :class:`WarmLM` stands in for the LM until a text is missing: it makes
 an **alias** from what is known without loading anything -- the engine, the device type,
@@ -23,12 +23,11 @@ import platform
 import threading
 from typing import Callable, Protocol, Sequence
 
-from chatmatch.runtime.lm_cache import (SCHEMA_VERSION, PerplexityStore, code_digest, device_name,
+from chatmatch.runtime.lm.cache import (SCHEMA_VERSION, PerplexityStore, code_digest, device_name,
                                         enabled, library_version, model_identity)
 
 #: every library whose version is in some engine's fingerprint
-LIBRARIES = ("torch", "transformers", "tokenizers", "onnxruntime", "onnx", "gguf", "numpy",
-             "llama-cpp-python")
+LIBRARIES = ("torch", "transformers", "tokenizers", "onnxruntime", "onnx", "gguf", "numpy")
 
 
 class LoadedLM(Protocol):
@@ -40,7 +39,7 @@ class LoadedLM(Protocol):
     def perplexities(self, texts: Sequence[str]) -> list[float | None]: ...
 
 
-def warm_alias(where: str, gguf: str | None, *, engine: str, device: str, precision: str,
+def warm_alias(where: str, gguf: str | None, *, engine: str, device: str,
                max_tokens: int) -> str | None:
     """The alias of an LM configuration (see the module docstring), or ``None`` when its
     model has no content to hash (a hub id) or the code cannot be identified."""
@@ -48,7 +47,7 @@ def warm_alias(where: str, gguf: str | None, *, engine: str, device: str, precis
     code = code_digest()
     if identity is None or code is None:
         return None
-    return json.dumps({"alias": 1, "model": identity, "engine": engine, "precision": precision,
+    return json.dumps({"alias": 1, "model": identity, "engine": engine, "precision": "fp32",
                        "device": device_name(device), "max_tokens": max_tokens, "code": code,
                        "versions": {name: library_version(name) for name in LIBRARIES},
                        "machine": platform.machine(), "schema": SCHEMA_VERSION}, sort_keys=True)

@@ -1,16 +1,15 @@
-"""``fluency.engine: auto`` (the default): which engine computes SmolLM2's perplexities here.
+"""``runtime.engine: auto`` (the default): which engine computes SmolLM2's perplexities here.
 
 The rule (docs/scale.md, "Fluency engines"), checked in this order:
 
-1. ``precision`` other than ``fp32`` -> ``torch`` (only torch has the other precisions);
-2. a GPU (``device: auto`` when torch sees one, or ``cuda``/``mps`` given) -> ``torch``;
-3. a model that is not a GGUF (a model folder, a hub id) -> ``torch`` (the ONNX graph is
+1. a GPU (``device: auto`` when torch sees one, or ``cuda``/``mps`` given) -> ``torch``;
+2. a model that is not a GGUF (a model folder, a hub id) -> ``torch`` (the ONNX graph is
    written from a GGUF);
-4. onnxruntime or onnx not installed (the ``onnx`` extra) -> ``torch``;
-5. less than :data:`ORT_MIN_AVAILABLE` bytes of memory available (``MemAvailable``, or
+3. onnxruntime or onnx not installed (the ``onnx`` extra) -> ``torch``;
+4. less than :data:`ORT_MIN_AVAILABLE` bytes of memory available (``MemAvailable``, or
    the cgroup's limit when it is lower) -> ``torch``, with one warning saying so: the
    ONNX Runtime graph peaks at ~3.1 GB of resident memory against torch's ~2.1 GB;
-6. otherwise ``onnxruntime``: the torch engine's float32 values (measured 1e-6 apart, no
+5. otherwise ``onnxruntime``: the torch engine's float32 values (measured 1e-6 apart, no
    fluency point flipped on 42 games) for ~16% less CPU.
 
 Both engines give the same values within float rounding, so the choice never changes a
@@ -56,10 +55,10 @@ def available_memory() -> int | None:
     return min(found) if found else None
 
 
-def auto_engine(*, gguf: bool, device: str, precision: str) -> str:
+def auto_engine(*, gguf: bool, device: str) -> str:
     """The engine ``auto`` picks (see the module docstring); ``device`` is already resolved
     (``cpu``, ``cuda``, ``cuda:N``, ``mps``)."""
-    if precision != "fp32" or device != "cpu" or not gguf or not ort_installed():
+    if device != "cpu" or not gguf or not ort_installed():
         return "torch"
     room = available_memory()
     if room is not None and room < ORT_MIN_AVAILABLE:
@@ -70,14 +69,14 @@ def auto_engine(*, gguf: bool, device: str, precision: str) -> str:
     return "onnxruntime"
 
 
-def resolved_device(device: str, precision: str) -> str:
-    """The device a ``device`` setting means here (``int8`` runs on the CPU); a one-line
-    error for a device that is not there."""
+def resolved_device(device: str) -> str:
+    """The device a ``device`` setting means here; a one-line error for a device that is
+    not there."""
     from chatmatch.errors import BotError
     from chatmatch.runtime.resources import resolve_device
     from chatmatch.runtime.errors import ScoringError
 
-    if precision == "int8" or device == "cpu":
+    if device == "cpu":
         return "cpu"
     try:
         return resolve_device(device)

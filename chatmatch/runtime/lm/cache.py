@@ -1,8 +1,8 @@
 """The persistent perplexity cache: a text's perplexity under the fluency LM is computed
 once per machine, not once per process.
 
-Both engines (:class:`chatmatch.runtime.lm.TransformersLM`,
-:class:`chatmatch.runtime.lm_llama.LlamaCppLM`) already keep every perplexity they compute
+Both engines (torch: :class:`chatmatch.runtime.lm.TransformersLM`, onnxruntime:
+:class:`chatmatch.runtime.lm.ort.OrtLM`) already keep every perplexity they compute
 for the life of the process. A :class:`PerplexityStore` keeps them on disk too, in one
 SQLite file (WAL journal) in the cache folder of :func:`chatmatch.runtime.resources.cache_dir`:
 ``~/.cache/chatmatch/ppl/perplexities-v1.sqlite`` (or under ``$CHATMATCH_CACHE_DIR`` /
@@ -12,9 +12,8 @@ SQLite file (WAL journal) in the cache folder of :func:`chatmatch.runtime.resour
   model's content (the sha256 of a GGUF file, of every file of a model folder, or a hub
   model's commit), the engine, the precision, the device type, ``max_tokens``, the context
   token, the versions of the libraries that compute it (torch, transformers, tokenizers;
-  llama-cpp-python, numpy; onnxruntime, onnx, gguf), a hash of chatmatch's own code that
-  computes a perplexity (``lm.py``, ``lm_forward.py``, ``lm_mixed.py``, ``lm_llama.py``, ``lm_ort.py``,
-  ``lm_ort_graph.py``: any edit starts a fresh set of values)
+  numpy, onnxruntime, onnx, gguf), a hash of chatmatch's own code that computes a
+  perplexity (:data:`CODE_FILES`: any edit starts a fresh set of values)
   and :data:`SCHEMA_VERSION`;
 * the text's sha256 (128 bits).
 
@@ -25,7 +24,7 @@ was scored on this machine. The value is stored as its 8 IEEE-754 bytes, so a ca
 is bit for bit the float that was computed (NaN and infinity included).
 
 Only the process that owns the LM reads and writes (worker processes of
-:class:`~chatmatch.runtime.lm_forward.ForwardPool` compute only): one read per
+:class:`~chatmatch.runtime.lm.forward.ForwardPool` compute only): one read per
 ``perplexities()`` call for the texts not cached in memory, one write transaction for the
 values it computed. Concurrent processes share the file (readers never wait in WAL mode; a
 writer waits at most :data:`BUSY_SECONDS` for another, then skips its batch). Whatever goes
@@ -72,7 +71,7 @@ BUSY_SECONDS = 2.0
 #: live data beyond this many bytes: the oldest-written quarter of the values is dropped
 MAX_BYTES = 256 * 2**20
 #: chatmatch's files whose code computes a perplexity: a hash of them is part of the key
-CODE_FILES = ("lm.py", "lm_forward.py", "lm_mixed.py", "lm_llama.py", "lm_ort.py", "lm_ort_graph.py")
+CODE_FILES = ("__init__.py", "forward.py", "ort.py", "ort_graph.py")
 #: texts per SQL statement (well under SQLite's limit of bound parameters)
 _CHUNK = 500
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE)",

