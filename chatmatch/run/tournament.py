@@ -113,7 +113,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
         plan = plan.current()  # made again if another process ran here meanwhile
         if plan.refused is not None:
             raise plan.refused
-        run = _Run(plan, progress, bots, built or BuiltBots(cfg.bots), allow_failures_change,
+        run = _Run(plan, progress, bots, built or BuiltBots(cfg.bots, cfg.runtime), allow_failures_change,
                    replay_forfeits)
         todo = run.prepare()                  # 1. prepare / resume
         try:
