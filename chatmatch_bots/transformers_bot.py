@@ -100,7 +100,8 @@ class _TransformersBot(Bot):
         self.decoding = Decoding.model_validate(p.model_dump(include=set(Decoding.model_fields)))
         self.max_history_turns, self.persona = p.max_history_turns, p.persona
         self.chat_template, self.separator = p.chat_template, p.separator
-        self.max_input_tokens, self.threads = p.max_input_tokens, None
+        self.max_input_tokens = p.max_input_tokens
+        self.threads: int | None = None  # torch threads (the runtime block; None: torch's choice)
         self.fallback_reply = p.fallback_reply
         self.counts = {"empty_regenerated": 0, "empty_fallback": 0}
         self._tok: Any = None
