@@ -18,7 +18,7 @@ from chatmatch.common.tables import line_up_ranks, render_table
 from chatmatch.ranking.base import rank_labels
 from chatmatch.common.display import csv_text
 from chatmatch.errors import ChatmatchError
-from chatmatch.rundir.store import atomic_write
+from chatmatch.rundir.store import RUN_ENTRIES, atomic_write
 from chatmatch.run.storedrun import Run
 
 
@@ -140,11 +140,25 @@ def summary_html(s: AnnotationSummary) -> str:
             + (f"<p class='note'>Warning: {_e(few)}.</p>" if few else ""))
 
 
+def _refuse_run_file(path: Path, run_dir: Path) -> None:
+    """Refuse an export over one of the run's own files (results.jsonl, a transcript):
+    writing the judgements there would replace the run's record."""
+    try:
+        inside = path.resolve().relative_to(run_dir.resolve())
+    except ValueError:
+        return
+    if inside.parts and inside.parts[0] in RUN_ENTRIES:
+        raise ChatmatchError(f"--export {path}: that is a file of the run {run_dir}, which the "
+                             "judgements would replace; give a file outside the run's own "
+                             "files, e.g. judgements.csv")
+
+
 def export(judgements: Sequence[Judgement], path: Path, source: Path) -> int:
     """Write the judgements to ``path`` (``.csv`` or ``.jsonl``); returns how many."""
     if path.resolve() == source.resolve():
         raise ChatmatchError(f"--export {path}: that is the annotations file itself; give "
                              "another file, e.g. judgements.csv")
+    _refuse_run_file(path, source.parent)
     if path.suffix == ".csv":
         text = csv_text(FIELDS, [[getattr(j, k) for k in FIELDS] for j in judgements])
     elif path.suffix == ".jsonl":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import click
@@ -10,6 +11,7 @@ from chatmatch.analysis.human import load_human
 from chatmatch.analysis.report import build_report
 from chatmatch.annotate.report import has_annotations, load_summary, summary_html
 from chatmatch.annotate.store import AnnotationsError
+from chatmatch.errors import StorageError
 from chatmatch.rundir.store import atomic_write
 from chatmatch.cli.readrun import load_run
 from chatmatch.run.storedrun import Run
@@ -36,9 +38,31 @@ def command(run_dir: Path, human_file: Path | None, out_file: Path | None) -> No
     data = load_run(run_dir)
     human = load_human(human_file, data.bots) if human_file else None
     out = out_file or data.store.path / "report.html"
+    _refuse_other_file(out)
     atomic_write(out, build_report(data, human, _annotations(data)))
     out.chmod(0o644)  # a page to share: readable like any file the user writes
     click.echo(str(out))
+
+
+#: the start of every page ``chatmatch report`` writes (templates/report.html)
+_REPORT_MARK = b"<title>chatmatch report:"
+
+
+def _refuse_other_file(out: Path) -> None:
+    """Refuse ``--out`` naming a file that holds something else than a report (the
+    tournament YAML, a run's results.jsonl): writing the page would replace it. An empty
+    file and an earlier report are written over."""
+    try:
+        if not stat.S_ISREG(out.lstat().st_mode) or out.stat().st_size == 0:
+            return  # new, empty, or not a file: atomic_write says what is in the way
+        with out.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return  # unreadable: atomic_write reports what stops the write
+    if _REPORT_MARK not in head:
+        raise StorageError(f"{out}: already holds a file that is not a chatmatch report, which "
+                           "--out would replace; give the name of a new .html file (or "
+                           "move that file away first)")
 
 
 def _annotations(data: Run) -> list[tuple[str, str, str]]:

@@ -85,6 +85,8 @@ def _resume(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
         extra = {"failures_changed": changed_failures} if changed_failures else {}
         old = old.noted("config_changed", keys=keys, old=old.config_sha256,
                         new=plan.config_sha256, **extra).replace(config_sha256=plan.config_sha256)
+    elif plan.stored.sha256 != plan.config_sha256:  # edited by hand since: the run's own again
+        store.write_config(plan.config_text)
     return old
 
 

@@ -146,9 +146,13 @@ def _scoring_edited(manifest: Manifest, setup: StoredSetup) -> str | None:
     against settings they were not played with) or its scoring settings (the stored points
     were made with the settings the run had, and a reader does not score again)."""
     cfg = setup.tournament
-    if manifest.config_sha256 is None or setup.sha256 in (None, manifest.config_sha256) \
-            or cfg is None:
+    if manifest.config_sha256 is None or setup.sha256 in (None, manifest.config_sha256):
         return None
+    if cfg is None:
+        return (f"{setup.path}: edited after `chatmatch run` wrote it, and no longer a valid "
+                "tournament: what it lacks (the ranking method, the weights) is read as the "
+                "defaults; restore it (`chatmatch run` on the tournament YAML with --out "
+                "writes it again)")
     if manifest.play_fingerprint is not None and play_fingerprint(cfg) != manifest.play_fingerprint:
         return (f"{setup.path}: its play settings (bots, seed utterances, exchanges, seed) were "
                 "edited after `chatmatch run` wrote it, so the stored games are checked against "

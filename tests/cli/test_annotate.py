@@ -128,3 +128,14 @@ def test_analyze_takes_one_human_source(scripted, tmp_path):
     assert res.exit_code == 2 and "give --human FILE or --annotations, not both" in res.output
     res = invoke("analyze", scripted, "--annotations", "--only", "methods")
     assert res.exit_code == 2 and "no annotations yet" in res.output
+
+
+def test_compare_export_never_replaces_a_file_of_the_run(scripted):
+    judge(scripted)
+    for target in (scripted / "results.jsonl", next((scripted / "transcripts").iterdir())):
+        before = target.read_bytes()
+        res = invoke("compare", scripted, "--annotations", "--export", target)
+        assert res.exit_code == 2 and "that is a file of the run" in res.output
+        assert target.read_bytes() == before
+    res = invoke("compare", scripted, "--annotations", "--export", scripted / "judgements.csv")
+    assert res.exit_code == 0 and (scripted / "judgements.csv").is_file()

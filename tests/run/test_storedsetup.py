@@ -174,3 +174,20 @@ def test_the_lab_reads_the_settings_of_a_tournament_file(tmp_path):
     assert fast.scoring.params["fluency"]["backend"] == "ngram" and fast.seed == 9
     assert fast.source == f"{p}, fluency on the n-gram model"
     assert load_lab_config(None).settings == EvalSettings()
+
+
+def test_a_config_yaml_edited_into_no_tournament_is_warned_and_restored_by_run(tmp_path):
+    """An emptied (or broken) config.yaml is not read silently as the defaults (TrueSkill
+    for a points run), and the resume the warning advises writes the run's config again."""
+    cfg = make_cfg(tmp_path, extra="ranking: {method: points}\n")
+    run_tournament(cfg)
+    stored = tmp_path / "run" / "config.yaml"
+    written = stored.read_text()
+    stored.write_text("")
+    run = Run.load(tmp_path / "run")
+    assert any("no longer a valid tournament" in w and "read as the defaults" in w
+               for w in run.store.warnings)
+    run_tournament(cfg)
+    assert stored.read_text() == written
+    run = Run.load(tmp_path / "run")
+    assert run.ranking.method == "points" and run.store.warnings == []
