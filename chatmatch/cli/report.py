@@ -37,7 +37,6 @@ def command(run_dir: Path, human_file: Path | None, out_file: Path | None) -> No
     human = load_human(human_file, data.bots) if human_file else None
     out = out_file or data.store.path / "report.html"
     atomic_write(out, build_report(data, human, _annotations(data)))
-    out.chmod(0o644)  # a page to share: readable like any file the user writes
     click.echo(str(out))
 
 
