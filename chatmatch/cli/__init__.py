@@ -4,6 +4,7 @@ without a traceback and exit with status 2."""
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import signal
 import sys
@@ -63,7 +64,36 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     raise Terminated()
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+#: the subcommands (``chatmatch --help`` lists them by name): name -> module of
+#: chatmatch.cli holding its ``command``. A module is imported when its command is used (or
+#: listed by ``--help``), so ``chatmatch --version`` and a light command do not pay for the
+#: analysis and plotting stack (scipy, scikit-learn, matplotlib) the others import.
+COMMANDS = {"run": "run", "rank": "rank", "show": "show", "bots": "bots", "score": "score",
+            "compare": "compare", "plot": "plot", "report": "report", "analyze": "analyze",
+            "meta-eval": "meta_eval", "robustness": "robustness", "validate": "validate",
+            "annotate": "annotate", "view": "view"}
+
+
+class _LazyGroup(_Group):
+    """The subcommands of :data:`COMMANDS`, each imported on first use; Ctrl-C meanwhile
+    ends the process with one line and status 130, not an import traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMANDS.get(cmd_name)
+        if module is None:
+            return None
+        try:
+            command: click.Command = importlib.import_module(f"chatmatch.cli.{module}").command
+        except KeyboardInterrupt:
+            sys.stderr.write("interrupted while starting; nothing was done\n")
+            sys.exit(130)
+        return command
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="chatmatch")
 def cli() -> None:
     """Rank chatbots by making them talk to each other (ChatMatch tournaments).
@@ -75,25 +105,6 @@ def cli() -> None:
       chatmatch show runs/demo g001            read one game
       chatmatch bots                           list bot adapters
     """
-
-
-def _register() -> None:
-    """Import every subcommand (a few seconds: pydantic models, numpy) with plain import
-    statements, so `lint-imports` sees what the CLI uses; Ctrl-C meanwhile ends the process
-    with one line and status 130, not an import traceback."""
-    try:
-        from chatmatch.cli import (analyze, annotate, bots, compare, meta_eval, plot, rank, report,
-                                   robustness, run, score, show, validate, view)
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted while starting; nothing was done\n")
-        sys.exit(130)
-    # in the order `chatmatch --help` lists them (click sorts them by name)
-    for module in (run, rank, show, bots, score, compare, plot, report, analyze, meta_eval,
-                   robustness, validate, annotate, view):
-        cli.add_command(module.command)
-
-
-_register()
 
 
 #: Environment defaults of the ``chatmatch`` process (a variable already set wins), set by
