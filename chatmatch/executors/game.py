@@ -16,7 +16,6 @@ so the transcripts of deterministic bots, do not depend on ``concurrent``.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -26,12 +25,12 @@ from typing import Callable, Iterable, Mapping, Sequence
 from chatmatch.bot import Bot, History, Message
 from chatmatch.config.settings import FailurePolicy
 from chatmatch.errors import BotError
-from chatmatch.play.botcall import clean_text, exception_text, is_blank, reply_call
+from chatmatch.play.botcall import (clean_text, exception_text, is_blank, may_pass, reply_call,
+                                    report_failure)
 from chatmatch.play.schedule import ScheduledGame, derive_seed
 from chatmatch.records import Forfeit
 from chatmatch.transcript import Transcript, Turn
 
-log = logging.getLogger(__name__)
 
 #: one accepted reply: (text, seconds the call took, a note such as ``{"truncated_from": n}``
 #: or ``{"retries": k}``, else None)
@@ -168,31 +167,35 @@ class _Caller:
     def one(self, bot: Bot, state: GameState) -> Reply:
         speaker = state.next_speaker
         history = state.history_for(speaker)
-        last, attempts = "", 0
+        last, attempts, settled = "", 0, False
         for attempt in range(self.policy.retries + 1):
             attempts = attempt + 1
+            more = attempt < self.policy.retries
             t0 = time.perf_counter()
             try:
                 raw = self._timed(bot, lambda: reply_call(lambda: bot.reply(history)))
             except Exception as exc:  # noqa: BLE001 - any bot failure is handled by policy
                 last = _reason(exc)
-                log.warning("bot '%s', game %s, turn %d: %s", speaker, state.game.game_id,
-                            len(state.turns), last)
-                if bot.retries_inside:
-                    break
-                continue
+                again = more and not bot.retries_inside and (may_pass(exc) or not bot.deterministic)
+                report_failure(speaker, state.game.game_id, len(state.turns), attempts, exc, again)
+                settled = more and not again and not bot.retries_inside
+                if again:
+                    continue
+                break
             try:
                 text, note = self.check(raw)
             except Exception as exc:  # noqa: BLE001
                 last = _reason(exc)
+                settled = more and bot.deterministic
+                if settled:
+                    break  # a deterministic bot answers the same history the same way
                 continue
             note = dict(note or {})
             if attempt:
                 note["retries"] = attempt
             return text, time.perf_counter() - t0, note or None
-        tries = ("the engine called it once: the bot retries inside" if bot.retries_inside
-                 and attempts == 1 else f"after {attempts} attempt(s)")
-        raise BotFailure(speaker, state.game.game_id, len(state.turns), f"{last} ({tries})")
+        raise BotFailure(speaker, state.game.game_id, len(state.turns),
+                         f"{last} ({_tries(bot, attempts, settled)})")
 
     def batch(self, bot: Bot, states: Sequence[GameState]) -> list[Reply | BotFailure]:
         histories = [s.history_for(s.next_speaker) for s in states]
@@ -210,6 +213,16 @@ class _Caller:
 
 def _reason(exc: BaseException) -> str:
     return exception_text(exc)
+
+
+def _tries(bot: Bot, attempts: int, settled: bool) -> str:
+    """How often a failed turn was tried, for the forfeit reason."""
+    if bot.retries_inside and attempts == 1:
+        return "the engine called it once: the bot retries inside"
+    if settled:
+        return ("after 1 attempt; not retried: the bot is deterministic and the failure is "
+                "not a timeout or connection error, so the same history fails the same way")
+    return f"after {attempts} attempt(s)"
 
 
 OnFinished = Callable[[Transcript], None]
