@@ -114,6 +114,14 @@ class _LazyGroup(_Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:  # "did you mean": from every name
+            raise click.exceptions.NoSuchCommand(str(args[0]), possibilities=list(COMMANDS),
+                                                 ctx=ctx) from exc
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         module = COMMANDS.get(cmd_name)
         if module is None:

@@ -51,3 +51,5 @@ def test_every_subcommand_is_found_by_its_name_and_listed() -> None:
     assert listed == sorted(COMMANDS)
     res = CliRunner().invoke(cli, ["nope"])
     assert res.exit_code == 2 and "No such command 'nope'" in res.output
+    res = CliRunner().invoke(cli, ["rnu"])
+    assert res.exit_code == 2 and "Did you mean 'run'?" in res.output
