@@ -33,13 +33,23 @@ def _script(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_call_that_ends_within_the_grace_is_waited_for(tmp_path: Path) -> None:
-    res = _script(tmp_path, "threading.Thread(target=time.sleep, args=(0.2,), daemon=True).start()")
+    res = _script(tmp_path, "threading.Thread(target=time.sleep, args=(0.2,), daemon=True, "
+                            "name='chatmatch-bot-x').start()")
     assert res.returncode == 143 and res.stdout == "stoppingatexit ran\n"
+
+
+def test_other_daemon_threads_are_not_waited_for(tmp_path: Path) -> None:
+    t0 = time.monotonic()  # a web server's idle connection: finalized as any exit
+    res = _script(tmp_path, "threading.Thread(target=threading.Event().wait, daemon=True, "
+                            "name='http-conn').start()\n        c.STOP_GRACE_S = 60")
+    assert res.returncode == 143 and res.stdout == "stoppingatexit ran\n"
+    assert time.monotonic() - t0 < 30
 
 
 def test_a_call_still_running_after_the_grace_ends_the_process_at_once(tmp_path: Path) -> None:
     t0 = time.monotonic()
-    res = _script(tmp_path, "threading.Thread(target=threading.Event().wait, daemon=True).start()")
+    res = _script(tmp_path, "threading.Thread(target=threading.Event().wait, daemon=True, "
+                            "name='chatmatch-bot-x').start()")
     assert res.returncode == 143 and res.stdout == "stopping"  # flushed; no finalization
     assert time.monotonic() - t0 < 30
 
