@@ -10,8 +10,9 @@ taking turns until the game has ``2 * exchanges`` turns. The loop for one game i
 :func:`play_games` runs that loop for up to ``concurrent`` games at once, step by step: at
 each step the games waiting on the same bot are answered together, with one
 ``reply_batch`` call when the bot ``supports_batch`` (one forward pass for many games), or
-from a thread pool when the bot is ``thread_safe`` (HTTP endpoints). The order of calls, and
-so the transcripts of deterministic bots, do not depend on ``concurrent``.
+from a thread pool when the bot is ``thread_safe`` (HTTP endpoints); the bots waiting at
+a step are called at the same time, one thread each. Each bot's order of calls, and so the
+transcripts of deterministic bots, do not depend on ``concurrent`` nor on that overlap.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar, cast
 
 from chatmatch.bot import Bot, History, Message
 from chatmatch.config.settings import FailurePolicy
@@ -31,6 +33,8 @@ from chatmatch.play.schedule import ScheduledGame, derive_seed
 from chatmatch.records import Forfeit
 from chatmatch.transcript import Transcript, Turn
 
+
+T = TypeVar("T")
 
 #: one accepted reply: (text, seconds the call took, a note such as ``{"truncated_from": n}``
 #: or ``{"retries": k}``, else None)
@@ -265,19 +269,17 @@ def play_games(games: Iterable[ScheduledGame], bots: Mapping[str, Bot], exchange
 
 def _step(active: list[GameState], bots: Mapping[str, Bot], caller: _Caller,
           pool: ThreadPoolExecutor, policy: FailurePolicy) -> None:
+    """One turn of every active game. The bots waiting are called at the same time, each
+    from its own thread (a model generating on one core while a rule-based bot answers on
+    the other); each bot's own calls keep their order, and the replies are applied in the
+    order of the bots, so the transcripts are those of calling the bots one after another."""
     waiting: dict[str, list[GameState]] = {}
     for st in active:
         if not st.done:
             waiting.setdefault(st.next_speaker, []).append(st)
-    for name, states in waiting.items():
-        bot = bots[name]
-        outs: list[Reply | BotFailure]
-        if bot.supports_batch and len(states) > 1:
-            outs = list(caller.batch(bot, states))
-        elif bot.thread_safe and len(states) > 1:
-            outs = list(pool.map(lambda s: _safe_one(caller, bot, s), states))
-        else:
-            outs = [_safe_one(caller, bot, s) for s in states]
+    calls = [partial(_answer, caller, bots[name], states, pool) for name, states in waiting.items()]
+    answers = _side_by_side(calls) if len(calls) > 1 else [c() for c in calls]
+    for states, outs in zip(waiting.values(), answers):
         for st, out in zip(states, outs):
             if isinstance(out, BotFailure):
                 if policy.on_failure == "abort":
@@ -288,6 +290,43 @@ def _step(active: list[GameState], bots: Mapping[str, Bot], caller: _Caller,
             if note:
                 st.notes.append({"turn": len(st.turns), **note})
             st.add(text, seconds)
+
+
+def _answer(caller: _Caller, bot: Bot, states: list[GameState],
+            pool: ThreadPoolExecutor) -> list[Reply | BotFailure]:
+    """The replies of ``bot`` to the games in ``states`` (one batch, the pool for a
+    thread-safe bot, else one call after another)."""
+    if bot.supports_batch and len(states) > 1:
+        return list(caller.batch(bot, states))
+    if bot.thread_safe and len(states) > 1:
+        return list(pool.map(lambda s: _safe_one(caller, bot, s), states))
+    return [_safe_one(caller, bot, s) for s in states]
+
+
+def _side_by_side(calls: Sequence[Callable[[], T]]) -> list[T]:
+    """Run ``calls`` at once, one daemon thread each (named like the bot calls', so a
+    stopped command waits for them: chatmatch.cli); their results in order, or the first
+    error in that order. The wait is a timed join, so Ctrl-C gets through."""
+    results: list[T | None] = [None] * len(calls)
+    errors: list[BaseException | None] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = calls[i]()
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            errors[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,), name=f"chatmatch-bot-step-{i}",
+                                daemon=True) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        while t.is_alive():
+            t.join(0.2)
+    first = next((e for e in errors if e is not None), None)
+    if first is not None:
+        raise first
+    return cast("list[T]", results)  # every call returned: no error was raised
 
 
 def _safe_one(caller: _Caller, bot: Bot, st: GameState) -> Reply | BotFailure:
