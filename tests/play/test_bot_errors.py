@@ -15,7 +15,7 @@ import tests.scripted as scripted
 from chatmatch.bot import Bot, History
 from chatmatch.cli import cli
 from chatmatch.config.settings import FailurePolicy
-from chatmatch.executors.game import play_games
+from chatmatch.play.game import play_games
 from chatmatch.play.botcall import may_pass
 from chatmatch.play.schedule import ScheduledGame
 from tests.scripted import BUGGY_LINE, BuggyBot, CountingBot
