@@ -9,12 +9,14 @@ code to compare, e.g. a ``git worktree`` of an older commit), back to back. The 
 and embedding caches are off (``CHATMATCH_PPL_CACHE=0``, ``CHATMATCH_EMBED_CACHE=0``) so
 neither run reads what the other computed; the model copies (GGUF, ONNX graph, ChatterBot
 database) are the machine's. "cores" is CPU time over wall time: 1.0 is one core busy.
-The runs' rankings are compared.
+The runs' rankings and the turns of their transcripts are compared (the parallelism of
+play, e.g. the bots of one step called side by side, must not change a transcript).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -53,13 +55,23 @@ def main() -> None:
             out = Path(tmp) / label.replace(" ", "-")
             wall, cpu = run(config, out, tree)
             ranking = (out / "rankings" / "trueskill.json").read_text()
-            rows.append((label, wall, cpu, ranking))
+            rows.append((label, wall, cpu, (ranking, turns(out))))
             print(f"  {label}: {wall:.1f} s", flush=True)
         print(f"load average {os.getloadavg()[0]:.1f} at the end\n")
-        print("| code | wall s | CPU s | cores | ranking identical to the first |")
-        print("|---|---:|---:|---:|---|")
-        for label, wall, cpu, ranking in rows:
-            print(f"| {label} | {wall:.1f} | {cpu:.1f} | {cpu / wall:.2f} | {ranking == rows[0][3]} |")
+        print("| code | wall s | CPU s | cores | ranking identical to the first | transcripts identical |")
+        print("|---|---:|---:|---:|---|---|")
+        for label, wall, cpu, (ranking, games) in rows:
+            print(f"| {label} | {wall:.1f} | {cpu:.1f} | {cpu / wall:.2f} | "
+                  f"{ranking == rows[0][3][0]} | {games == rows[0][3][1]} |")
+
+
+def turns(run_dir: Path) -> dict[str, list[tuple[str, str]]]:
+    """Each game's turns (speaker, text) as stored, timings left out."""
+    out = {}
+    for f in sorted((run_dir / "transcripts").glob("*.jsonl")):
+        lines = [json.loads(x) for x in f.read_text().splitlines()]
+        out[f.stem] = [(x["speaker"], x["text"]) for x in lines if x.get("type") == "turn"]
+    return out
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import hashlib
 import random
 import threading
 import time
+from pathlib import Path
 from typing import ClassVar, Sequence
 
 from chatmatch.bot import Bot, History
@@ -371,7 +372,7 @@ class FlakyBot(Bot):
             raise RuntimeError("model exploded")
         if self.mode == "raise_once" and key not in self.failed_turns:
             self.failed_turns.add(key)
-            raise RuntimeError("transient failure")
+            raise ConnectionError("transient failure")
         if self.mode == "raise_after" and self.count > self.after:
             raise RuntimeError("gave up")
         if self.mode == "empty":
@@ -381,6 +382,22 @@ class FlakyBot(Bot):
         if self.mode == "hang":
             self.release.wait()
         return f"fine {history.turn_index}"
+
+
+class BuggyBot(Bot):
+    """A deterministic bot with a bug: every reply indexes past the end of a tuple
+    (``IndexError`` raised at :data:`BUGGY_LINE` of this file); ``calls`` counts calls."""
+
+    description = "test bot: raises IndexError"
+    calls = 0
+
+    def reply(self, history: History) -> str:
+        type(self).calls += 1
+        return ()[history.turn_index]  # BuggyBot's bug
+
+
+BUGGY_LINE = 1 + next(i for i, line in enumerate(Path(__file__).read_text("utf-8").splitlines())
+                      if line.rstrip().endswith("# BuggyBot's bug"))
 
 
 class NeedsModelBot(Bot):

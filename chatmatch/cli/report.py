@@ -40,7 +40,6 @@ def command(run_dir: Path, human_file: Path | None, out_file: Path | None) -> No
     out = out_file or data.store.path / "report.html"
     _refuse_other_file(out)
     atomic_write(out, build_report(data, human, _annotations(data)))
-    out.chmod(0o644)  # a page to share: readable like any file the user writes
     click.echo(str(out))
 
 

@@ -41,8 +41,12 @@ def stdin_is_terminal() -> bool:
 @click.option("--allow-forfeits", is_flag=True,
               help="Exit 0 even when a bot forfeited more than failures.max_forfeit_share of "
                    "its games.")
+@click.option("--debug", is_flag=True,
+              help="Print the traceback of each exception a bot raises (always kept in "
+                   "RUN/bot_errors.jsonl).")
 def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
-            allow_failures_change: bool, replay_forfeits: bool, allow_forfeits: bool) -> None:
+            allow_failures_change: bool, replay_forfeits: bool, allow_forfeits: bool,
+            debug: bool) -> None:
     """Play, score and rank the tournament defined in CONFIG_FILE.
 
     Every finished game is saved in the run directory at once; run the same command
@@ -51,6 +55,11 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
     A run ends with a summary of forfeited games (bot, games, reason). When a bot
     forfeited more than failures.max_forfeit_share of its games (default 0: any), it is
     marked (!) in the leaderboard and the exit status is 3 unless --allow-forfeits.
+
+    An exception a bot raises is printed as one line (the bot, game, turn, error, and the
+    file and line it was raised at) and kept with its traceback in RUN/bot_errors.jsonl;
+    --debug prints the traceback too. Only a failure that can pass (a timeout, a
+    connection error) is retried on the same history; see docs/bots.md.
 
     \b
     Examples:
@@ -69,7 +78,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
     summary = run_tournament(cfg, plan.path, config_file=str(config_file), plan=plan, built=built,
                              progress=Reporter(quiet=quiet),
                              allow_failures_change=allow_failures_change,
-                             replay_forfeits=replay_forfeits)
+                             replay_forfeits=replay_forfeits, debug=debug)
     flagged = _report(summary, cfg.failures.max_forfeit_share, replay_forfeits)
     if flagged and not allow_forfeits:
         again = str(config_file) + (f" --out {out_dir}" if out_dir is not None else "")

@@ -40,10 +40,15 @@ def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | Non
     rank every speaker found. No bot is run.
 
     \b
-    Formats (told apart by content):
+    Formats (told apart by content; all rules in docs/score.md):
       chatmatch JSON Lines   the transcripts a run writes (RUN/transcripts/*.jsonl)
-      plain text             one turn per line, "SPEAKER: utterance"; one file = one game
+      plain text             "SPEAKER: utterance" starts a turn; an indented line, or one
+                             without a colon, continues it; one file = one game
       ParlAI JSON Lines      {"dialog": [[{"id":..,"text":..}, ...]]}; one line = one game
+
+    \b
+    Each game keeps its source's name: logs/chat2.txt is game chat2 (chatmatch show
+    RUN chat2); a ParlAI episode is FILE-LINE.
 
     \b
     Limits: a file of at most 256 MiB, a game of at most 10,000 turns, a turn of at most

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import textwrap
 from pathlib import Path
+from typing import Mapping
 
 import click
 
@@ -12,7 +13,9 @@ from chatmatch.common.tables import render_table
 from chatmatch.config.names import printable
 from chatmatch.errors import RunDirError
 from chatmatch.cli.readrun import load_run
+from chatmatch.records import GameResult
 from chatmatch.scoring.details import turn_notes
+from chatmatch.transcript import Transcript
 
 
 @click.command("show")
@@ -26,15 +29,7 @@ def command(run_dir: Path, game: str | None, width: int) -> None:
     transcripts = run.transcripts()
     results = {r.game_id: r for r in run.results}
     if game is None:
-        rows = []
-        for gid, listed in transcripts.items():
-            r = results.get(gid)
-            a, b = listed.players
-            score = f"{r.total[a]:g}-{r.total[b]:g}" if r else "not scored"
-            rows.append([gid, f"{a} vs {b}", len(listed.turns), score,
-                         (r.winner or "tie") if r else "", "forfeit" if listed.forfeit else ""])
-        click.echo(render_table(["game", "players (starter first)", "turns", "points", "winner", ""],
-                                rows, left=2, text=(4,)))
+        _list_games(transcripts, results)
         return
     tr = transcripts.get(game)
     if tr is None:
@@ -62,3 +57,23 @@ def command(run_dir: Path, game: str | None, width: int) -> None:
         a, b = r.players
         click.echo(render_table(["dimension", f"raw {a}", f"raw {b}", f"pts {a}", f"pts {b}"], rows))
         click.echo(f"winner: {r.winner or 'tie'}" + (f" (forfeit: {r.forfeit.to_json()})" if r.forfeit else ""))
+
+
+def _list_games(transcripts: Mapping[str, Transcript], results: Mapping[str, GameResult]) -> None:
+    """One row a game; games scored from logs (``chatmatch score --out``) also name the
+    file (and line, for a ParlAI episode) each came from."""
+    sourced = any("file" in t.meta for t in transcripts.values())
+    rows = []
+    for gid, listed in transcripts.items():
+        r = results.get(gid)
+        a, b = listed.players
+        score = f"{r.total[a]:g}-{r.total[b]:g}" if r else "not scored"
+        row: list[object] = [gid, f"{a} vs {b}", len(listed.turns), score,
+                             (r.winner or "tie") if r else "", "forfeit" if listed.forfeit else ""]
+        if sourced:
+            line = listed.meta.get("line")
+            row.append(printable(f"{listed.meta.get('file', '')}" + (f":{line}" if line else "")))
+        rows.append(row)
+    header = ["game", "players (starter first)", "turns", "points", "winner", ""]
+    click.echo(render_table(header + (["source"] if sourced else []), rows, left=2,
+                            text=(4, 6) if sourced else (4,)))

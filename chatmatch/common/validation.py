@@ -42,7 +42,12 @@ def first_problem(exc: ValidationError, order: Callable[[Any], Any] | None = Non
     in the path (validator names, union branches) and its ``Value error, `` prefix dropped.
     ``order``: the first by this key of each error (the first of equals), else pydantic's."""
     errors = exc.errors()
-    err = min(errors, key=order) if order is not None else errors[0]
+    return problem_of(min(errors, key=order) if order is not None else errors[0])
+
+
+def problem_of(err: Any) -> tuple[tuple[str | int, ...], str]:
+    """(key path, message) of one entry of a pydantic error's ``errors()`` (as
+    :func:`first_problem`)."""
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))
                 and p not in _UNION_BRANCHES)
     msg = str(err["msg"]).removeprefix("Value error, ")

@@ -10,6 +10,7 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from chatmatch.common.safeio import read_text_bounded, why_unreadable
+from chatmatch.common.yamlwords import plain_yaml_error
 from chatmatch.errors import ConfigError
 
 
@@ -85,14 +86,14 @@ def compose_checked(text: str, name: str, error: type[ConfigError] = ConfigError
                 depth -= 1
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         context = getattr(exc, "context", None) or ""
         if isinstance(exc, yaml.composer.ComposerError) and "single document" in context:
-            problem = (f"{context}, {problem} (a line '---' starts a second one; keep one "
-                       "document per file)")
-        raise error(f"invalid YAML: {problem}", file=name, line=line) from None
+            mark = getattr(exc, "problem_mark", None)
+            raise error(f"invalid YAML: {context}, {getattr(exc, 'problem', '')} (a line '---' "
+                        "starts a second one; keep one document per file)", file=name,
+                        line=mark.line + 1 if mark is not None else None) from None
+        msg, line = plain_yaml_error(exc, text)
+        raise error(msg, file=name, line=line) from None
     if node is not None:
         _check_expansion(node, name, error)
     return node
@@ -156,9 +157,8 @@ def parse_located_yaml(text: str, name: str = "<string>", *,
     except RecursionError:  # not reached after compose_checked; kept as a last guard
         raise error(f"nested too deeply (more than {MAX_DEPTH} levels)", file=name) from None
     except yaml.YAMLError as exc:  # composes but does not construct (e.g. bad tag)
-        mark = getattr(exc, "problem_mark", None)
-        raise error(f"invalid YAML: {getattr(exc, 'problem', exc)}", file=name,
-                    line=mark.line + 1 if mark else None) from None
+        msg, line = plain_yaml_error(exc, text)
+        raise error(msg, file=name, line=line) from None
     return LocatedYaml(data=data, file=name, lines=lines)
 
 

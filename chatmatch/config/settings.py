@@ -27,6 +27,8 @@ DEFAULT_TIMEOUT_S = 600.0
 class FailurePolicy(StrictModel):
     """What to do when a bot raises, times out, or returns empty or huge text."""
 
+    #: more calls of a failed turn, made only when another call can succeed: a timeout or
+    #: connection error, or a bot that is not deterministic (docs/bots.md)
     retries: int = Field(default=2, ge=0, le=100)
     #: forfeit: the failing bot loses that game (reason recorded); abort: stop the run
     #: (finished games are kept; run again to resume).

@@ -21,7 +21,7 @@ from pydantic import ValidationInfo
 from chatmatch.adapters import BadParam, check_bot
 from chatmatch.common.params import ParamsProblem
 from chatmatch.common.registry import close_matches
-from chatmatch.common.validation import StrictModel, first_problem, refuse_bool_for_number
+from chatmatch.common.validation import StrictModel, problem_of, refuse_bool_for_number
 from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
 from chatmatch.config.league import ScheduleConfig, SeedSet, seed_set_or_value
 from chatmatch.config.checks import check_duplicate_bots, check_no_literal_secrets, check_seed_lengths
@@ -239,8 +239,21 @@ def _key_order(err: Any) -> int:
 
 
 def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigError:
-    err = min(exc.errors(), key=_key_order)
-    loc, msg = first_problem(exc, _key_order)
+    """Every problem of ``exc``, in the file's order, one ``file:line: key.path: message``
+    line each; the error's own line and path are the first problem's."""
+    problems: dict[str, tuple[int, str]] = {}
+    for err in sorted(exc.errors(), key=_key_order):
+        path, line, msg = _one_problem(err, exc, located)
+        problems.setdefault(path, (line, msg))  # a union's branches: one problem a key
+    (path, (line, msg)), *rest = problems.items()
+    msg += "".join(f"\n  and {located.file}:{ln}: {p + ': ' if p else ''}{m}"
+                   for p, (ln, m) in rest)
+    return ConfigError(msg, file=located.file, line=line, path=path or None)
+
+
+def _one_problem(err: Any, exc: ValidationError, located: LocatedYaml) -> tuple[str, int, str]:
+    """(key path, line, message) of one entry of ``exc.errors()``."""
+    loc, msg = problem_of(err)
     cause = (err.get("ctx") or {}).get("error")
     if isinstance(cause, ParamsProblem):  # a scorer's params: at the parameter's line
         loc = (*loc, *cause.path)
@@ -253,12 +266,7 @@ def error_from_validation(exc: ValidationError, located: LocatedYaml) -> ConfigE
     else:
         msg = f"{msg} (got {err.get('input')!r})" if "input" in err and not isinstance(
             err.get("input"), (dict, list)) else msg
-    path = ".".join(str(p) for p in loc)
-    line = located.line_of(loc)
-    more = len(exc.errors()) - 1
-    if more:
-        msg += f" (and {more} more problem{'s' if more > 1 else ''})"
-    return ConfigError(msg, file=located.file, line=line, path=path or None)
+    return ".".join(str(p) for p in loc), located.line_of(loc), msg
 
 
 def _key_hint(loc: tuple[Any, ...], exc: ValidationError) -> str:

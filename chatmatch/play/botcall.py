@@ -13,6 +13,9 @@ knows how to report, naming the bot and the method:
   ``BaseException`` s pass through;
 * a :class:`~chatmatch.errors.ChatmatchError` the bot raises on purpose (a dead endpoint,
   a missing model) is already a clear message and passes through unchanged;
+* a failed ``reply`` is reported to the :data:`BOT_ERRORS` logger with its traceback
+  (:func:`report_failure`; a run writes them to ``RUN/bot_errors.jsonl``), and retried only
+  when another call can succeed (:func:`may_pass`);
 * text that comes out of a bot is made storable (:func:`clean_text`): lone UTF-16
   surrogates, which no UTF-8 file can hold, are replaced by U+FFFD; a reply with nothing
   visible in it (only whitespace, no-break spaces, zero-width or other format characters)
@@ -27,8 +30,10 @@ warning and the run goes on to score and rank what was played.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
+import traceback
 import unicodedata
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -155,3 +160,54 @@ def _hint(method: str, exc: BaseException) -> str:
     if isinstance(exc, SystemExit):
         return "; a bot must not exit the process"
     return ""
+
+
+#: every failed ``reply``/``reply_batch`` call of a bot is logged here (WARNING), the
+#: failure itself in the record's ``bot_error`` attribute (:func:`failure_record`)
+BOT_ERRORS = logging.getLogger("chatmatch.bot_errors")
+#: longest traceback text kept in a failure record
+MAX_TRACEBACK = 20_000
+#: names of exception classes (anywhere in the class's MRO) of failures that can pass by
+#: themselves: the network, a server that is busy or restarting (requests, httpx, openai,
+#: aiohttp all name theirs so)
+_PASSING = re.compile(r"Timeout|Connect|Network|RateLimit|ServiceUnavailable|TooManyRequests"
+                      r"|Temporar|InternalServerError")
+
+
+def may_pass(exc: BaseException) -> bool:
+    """Can the same call, on the same history, succeed when made again? True for a
+    timeout, a connection error (``TimeoutError``, ``ConnectionError`` and the exception
+    classes of HTTP clients named like them: ``ReadTimeout``, ``APIConnectionError``,
+    ``RateLimitError``, ...); an exception may say so itself with a ``transient``
+    attribute (``True``/``False``). False for anything else: an ``IndexError`` in a bot's
+    code comes back every time it sees the same history."""
+    flag = getattr(exc, "transient", None)
+    if isinstance(flag, bool):
+        return flag
+    if isinstance(exc, (TimeoutError, ConnectionError)):
+        return True
+    return any(_PASSING.search(cls.__name__) for cls in type(exc).__mro__)
+
+
+def failure_record(bot: str, game_id: str, turn: int, attempt: int, exc: BaseException,
+                   retried: bool) -> dict[str, object]:
+    """One line of ``RUN/bot_errors.jsonl``: which call failed, how, where (``at``: the
+    file and line of the innermost frame, where it was raised) and the whole traceback."""
+    tb = traceback.TracebackException.from_exception(exc)
+    last = tb.stack[-1] if tb.stack else None
+    text = clean_text("".join(tb.format()))
+    return {"bot": bot, "game": game_id, "turn": turn, "attempt": attempt,
+            "error": exception_text(exc), "type": type(exc).__qualname__,
+            "at": f"{last.filename}:{last.lineno}" if last else None,
+            "function": last.name if last else None, "retried": retried,
+            "traceback": text if len(text) <= MAX_TRACEBACK else "..." + text[-MAX_TRACEBACK:]}
+
+
+def report_failure(bot: str, game_id: str, turn: int, attempt: int, exc: BaseException,
+                   retried: bool) -> None:
+    """Log a failed reply call of ``bot`` to :data:`BOT_ERRORS` (one line; the record with
+    the traceback rides along for the run's error log)."""
+    rec = failure_record(bot, game_id, turn, attempt, exc, retried)
+    BOT_ERRORS.warning("bot '%s', game %s, turn %d: %s (%s)", bot, game_id, turn, rec["error"],
+                       "retrying" if retried else "not retried",
+                       extra={"bot_error": rec})

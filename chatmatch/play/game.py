@@ -10,28 +10,31 @@ taking turns until the game has ``2 * exchanges`` turns. The loop for one game i
 :func:`play_games` runs that loop for up to ``concurrent`` games at once, step by step: at
 each step the games waiting on the same bot are answered together, with one
 ``reply_batch`` call when the bot ``supports_batch`` (one forward pass for many games), or
-from a thread pool when the bot is ``thread_safe`` (HTTP endpoints). The order of calls, and
-so the transcripts of deterministic bots, do not depend on ``concurrent``.
+from a thread pool when the bot is ``thread_safe`` (HTTP endpoints); the bots waiting at
+a step are called at the same time, one thread each. Each bot's order of calls, and so the
+transcripts of deterministic bots, do not depend on ``concurrent`` nor on that overlap.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar, cast
 
 from chatmatch.bot import Bot, History, Message
 from chatmatch.config.settings import FailurePolicy
 from chatmatch.errors import BotError
-from chatmatch.play.botcall import clean_text, exception_text, is_blank, reply_call
+from chatmatch.play.botcall import (clean_text, exception_text, is_blank, may_pass, reply_call,
+                                    report_failure)
 from chatmatch.play.schedule import ScheduledGame, derive_seed
 from chatmatch.records import Forfeit
 from chatmatch.transcript import Transcript, Turn
 
-log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: one accepted reply: (text, seconds the call took, a note such as ``{"truncated_from": n}``
 #: or ``{"retries": k}``, else None)
@@ -168,31 +171,35 @@ class _Caller:
     def one(self, bot: Bot, state: GameState) -> Reply:
         speaker = state.next_speaker
         history = state.history_for(speaker)
-        last, attempts = "", 0
+        last, attempts, settled = "", 0, False
         for attempt in range(self.policy.retries + 1):
             attempts = attempt + 1
+            more = attempt < self.policy.retries
             t0 = time.perf_counter()
             try:
                 raw = self._timed(bot, lambda: reply_call(lambda: bot.reply(history)))
             except Exception as exc:  # noqa: BLE001 - any bot failure is handled by policy
                 last = _reason(exc)
-                log.warning("bot '%s', game %s, turn %d: %s", speaker, state.game.game_id,
-                            len(state.turns), last)
-                if bot.retries_inside:
-                    break
-                continue
+                again = more and not bot.retries_inside and (may_pass(exc) or not bot.deterministic)
+                report_failure(speaker, state.game.game_id, len(state.turns), attempts, exc, again)
+                settled = more and not again and not bot.retries_inside
+                if again:
+                    continue
+                break
             try:
                 text, note = self.check(raw)
             except Exception as exc:  # noqa: BLE001
                 last = _reason(exc)
+                settled = more and bot.deterministic
+                if settled:
+                    break  # a deterministic bot answers the same history the same way
                 continue
             note = dict(note or {})
             if attempt:
                 note["retries"] = attempt
             return text, time.perf_counter() - t0, note or None
-        tries = ("the engine called it once: the bot retries inside" if bot.retries_inside
-                 and attempts == 1 else f"after {attempts} attempt(s)")
-        raise BotFailure(speaker, state.game.game_id, len(state.turns), f"{last} ({tries})")
+        raise BotFailure(speaker, state.game.game_id, len(state.turns),
+                         f"{last} ({_tries(bot, attempts, settled)})")
 
     def batch(self, bot: Bot, states: Sequence[GameState]) -> list[Reply | BotFailure]:
         histories = [s.history_for(s.next_speaker) for s in states]
@@ -210,6 +217,16 @@ class _Caller:
 
 def _reason(exc: BaseException) -> str:
     return exception_text(exc)
+
+
+def _tries(bot: Bot, attempts: int, settled: bool) -> str:
+    """How often a failed turn was tried, for the forfeit reason."""
+    if bot.retries_inside and attempts == 1:
+        return "the engine called it once: the bot retries inside"
+    if settled:
+        return ("after 1 attempt; not retried: the bot is deterministic and the failure is "
+                "not a timeout or connection error, so the same history fails the same way")
+    return f"after {attempts} attempt(s)"
 
 
 OnFinished = Callable[[Transcript], None]
@@ -252,19 +269,17 @@ def play_games(games: Iterable[ScheduledGame], bots: Mapping[str, Bot], exchange
 
 def _step(active: list[GameState], bots: Mapping[str, Bot], caller: _Caller,
           pool: ThreadPoolExecutor, policy: FailurePolicy) -> None:
+    """One turn of every active game. The bots waiting are called at the same time, each
+    from its own thread (a model generating on one core while a rule-based bot answers on
+    the other); each bot's own calls keep their order, and the replies are applied in the
+    order of the bots, so the transcripts are those of calling the bots one after another."""
     waiting: dict[str, list[GameState]] = {}
     for st in active:
         if not st.done:
             waiting.setdefault(st.next_speaker, []).append(st)
-    for name, states in waiting.items():
-        bot = bots[name]
-        outs: list[Reply | BotFailure]
-        if bot.supports_batch and len(states) > 1:
-            outs = list(caller.batch(bot, states))
-        elif bot.thread_safe and len(states) > 1:
-            outs = list(pool.map(lambda s: _safe_one(caller, bot, s), states))
-        else:
-            outs = [_safe_one(caller, bot, s) for s in states]
+    calls = [partial(_answer, caller, bots[name], states, pool) for name, states in waiting.items()]
+    answers = _side_by_side(calls) if len(calls) > 1 else [c() for c in calls]
+    for states, outs in zip(waiting.values(), answers):
         for st, out in zip(states, outs):
             if isinstance(out, BotFailure):
                 if policy.on_failure == "abort":
@@ -275,6 +290,43 @@ def _step(active: list[GameState], bots: Mapping[str, Bot], caller: _Caller,
             if note:
                 st.notes.append({"turn": len(st.turns), **note})
             st.add(text, seconds)
+
+
+def _answer(caller: _Caller, bot: Bot, states: list[GameState],
+            pool: ThreadPoolExecutor) -> list[Reply | BotFailure]:
+    """The replies of ``bot`` to the games in ``states`` (one batch, the pool for a
+    thread-safe bot, else one call after another)."""
+    if bot.supports_batch and len(states) > 1:
+        return list(caller.batch(bot, states))
+    if bot.thread_safe and len(states) > 1:
+        return list(pool.map(lambda s: _safe_one(caller, bot, s), states))
+    return [_safe_one(caller, bot, s) for s in states]
+
+
+def _side_by_side(calls: Sequence[Callable[[], T]]) -> list[T]:
+    """Run ``calls`` at once, one daemon thread each (named like the bot calls', so a
+    stopped command waits for them: chatmatch.cli); their results in order, or the first
+    error in that order. The wait is a timed join, so Ctrl-C gets through."""
+    results: list[T | None] = [None] * len(calls)
+    errors: list[BaseException | None] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = calls[i]()
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            errors[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,), name=f"chatmatch-bot-step-{i}",
+                                daemon=True) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        while t.is_alive():
+            t.join(0.2)
+    first = next((e for e in errors if e is not None), None)
+    if first is not None:
+        raise first
+    return cast("list[T]", results)  # every call returned: no error was raised
 
 
 def _safe_one(caller: _Caller, bot: Bot, st: GameState) -> Reply | BotFailure:

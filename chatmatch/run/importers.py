@@ -10,9 +10,11 @@ Three formats, told apart by content (not by file name):
   ``dialog`` in order (``context`` acts, such as personas, are not turns). When both
   agents carry the same id (a model chatting with itself), the speakers are told apart by
   position: ``"<id> (1)"`` speaks first, ``"<id> (2)"`` second.
-* **plain text** -- one turn per line, ``SPEAKER: utterance`` (split at the first colon;
-  the utterance may be empty); blank lines are ignored; exactly two speakers, the first
-  to speak starts. One file = one game, its id the path without the suffix.
+* **plain text** -- a turn starts with a line ``SPEAKER: utterance`` (split at the first
+  colon; the utterance may be empty); a line that starts with a space or a tab, or holds
+  no colon, continues the turn above (a reply over several lines); blank lines are
+  ignored; exactly two speakers, the first to speak starts. One file = one game, its id
+  the path without the suffix.
 
 Limits (a file beyond them is skipped with a warning, or refused with ``--strict``): a file
 of at most :data:`MAX_FILE_BYTES`, a game of at most :data:`MAX_GAME_TURNS` turns, a turn of
@@ -267,26 +269,36 @@ def _game_id(path: Path) -> str:
 
 
 def _plain_text(text: str, path: Path) -> Transcript:
+    """A text log: a line ``SPEAKER: utterance`` starts a turn; a line that starts with a
+    space or a tab, or has no colon, continues the turn above (a reply over several lines,
+    joined with line breaks); blank lines are skipped."""
     file = str(path)
-    turns: list[Turn] = []
+    turns: list[tuple[str, list[str]]] = []
     players: list[str] = []
     for n, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
         speaker, sep, utterance = raw.partition(":")
+        if turns and (not sep or raw[:1] in (" ", "\t")):
+            turns[-1][1].append(raw.strip())
+            continue
         speaker = speaker.strip()
         if not sep or not speaker:
-            raise TranscriptError("expected 'SPEAKER: utterance'", file=file, line=n)
+            raise TranscriptError("expected 'SPEAKER: utterance' (the first line of a log "
+                                  "starts a turn)", file=file, line=n)
         if speaker not in players:
             if len(players) == 2:
                 raise TranscriptError(f"a third speaker {speaker!r}; a game has exactly two "
-                                      f"({players[0]!r} and {players[1]!r})", file=file, line=n)
+                                      f"({players[0]!r} and {players[1]!r}); if this line "
+                                      "continues the turn above, indent it", file=file, line=n)
             players.append(speaker)
-        turns.append(Turn(len(turns), speaker, utterance.strip()))
+        turns.append((speaker, [utterance.strip()]))
     if len(players) == 1:
         raise TranscriptError(f"only one speaker ({players[0]!r}); a game needs exactly two",
                               file=file)
-    return Transcript(_game_id(path), (players[0], players[1]), tuple(turns),
+    return Transcript(_game_id(path), (players[0], players[1]),
+                      tuple(Turn(i, who, "\n".join(p for p in parts if p))
+                            for i, (who, parts) in enumerate(turns)),
                       meta={"source": file, "format": "text"})
 
 

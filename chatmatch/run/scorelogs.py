@@ -13,6 +13,7 @@ accepted too, its other keys ignored).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -60,7 +61,7 @@ class ScoredLogs:
     skipped: list[TranscriptError] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        games = [{"file": g.meta.get("file"), "source_id": g.meta.get("source"), "game_id": r.game_id,
+        games = [{"file": g.meta.get("file"), "source_id": g.meta.get("source_id"), "game_id": r.game_id,
                   "players": list(g.players), "raw": r.raw, "points": r.points,
                   "total": r.total, "winner": r.winner, "not_applicable": r.not_applicable}
                  for g, r in zip(self.games, self.results)]
@@ -70,13 +71,26 @@ class ScoredLogs:
         return doc
 
 
-def _renumber(games: Sequence[Transcript]) -> list[Transcript]:
-    """Give games file-name-safe ids g001, g002, ... and keep where each came from."""
-    width = max(3, len(str(len(games))))
+#: characters a game id keeps from its source (the id names the files of the game)
+_NOT_IN_ID = re.compile(r"[^\w.-]+")
+
+
+def _named(games: Sequence[Transcript]) -> list[Transcript]:
+    """Each game named after its source: a text log ``logs/chat2.txt`` is ``chat2``, a
+    ParlAI episode ``NAME-LINE`` (its file's name and line), a chatmatch transcript its own
+    game id; characters other than letters, digits, ``.``, ``_`` and ``-`` become ``_``, and
+    a name an earlier game took gets ``-2``, ``-3``, ... The file a game came from is kept
+    in its ``meta`` (``file``); ``source_id`` is the id as read."""
+    taken: set[str] = set()
     out = []
-    for i, g in enumerate(games, 1):
-        meta = {**g.meta, "source": g.game_id}
-        out.append(dataclasses.replace(g, game_id=f"g{i:0{width}d}", meta=meta))
+    for g in games:
+        base = _NOT_IN_ID.sub("_", Path(g.game_id).name).lstrip(".")[:80] or "game"
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name)
+        out.append(dataclasses.replace(g, game_id=name, meta={**g.meta, "source_id": g.game_id}))
     return out
 
 
@@ -98,7 +112,7 @@ def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False
         raise ChatmatchError(f"no game found in {', '.join(map(str, paths))}; give transcript "
                              "files (chatmatch JSON Lines, 'SPEAKER: text' lines, or ParlAI JSON "
                              "Lines) or folders of them" + (f". Could not read:{detail}" if detail else ""))
-    games = _renumber(games)
+    games = _named(games)
     speakers = _speakers(games)
     turns = sum(len(g.turns) for g in games)
     rep.note(f"scoring {len(games):,} game(s), {turns:,} turns, between {len(speakers)} "
@@ -181,7 +195,7 @@ def _write_run(out_dir: Path, cfg: EvalSettings, scored: ScoredLogs, games: Sequ
         save_game(store, game, transcript=True)
     manifest = Manifest(name=name, bots=tuple(scored.speakers),
                         expected_games=len(scored.games), source="chatmatch score",
-                        files=tuple(sorted({str(g.meta.get("source")) for g in scored.games})),
+                        files=tuple(sorted({str(g.meta.get("file")) for g in scored.games})),
                         scorers={s.name: s.describe() for s in scorers})
     store.write_manifest(manifest.noted("scored logs"))
     save_rankings(store, rankings)

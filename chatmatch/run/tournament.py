@@ -41,6 +41,7 @@ from chatmatch.run.league import stored_fingerprint
 from chatmatch.run.plan import RunPlan, make_plan
 from chatmatch.run.prepare import prepare
 from chatmatch.run.resume import changed_scorers, schedule_rules
+from chatmatch.run.boterrors import bot_errors_to
 from chatmatch.run.playtable import GameScorer, PlayTable
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
@@ -92,7 +93,8 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
                    bots: dict[str, Bot] | None = None, built: BuiltBots | None = None,
                    scorers: Sequence[Scorer] | None = None,
                    allow_failures_change: bool = False,
-                   replay_forfeits: bool = False, plan: RunPlan | None = None) -> RunSummary:
+                   replay_forfeits: bool = False, plan: RunPlan | None = None,
+                   debug: bool = False) -> RunSummary:
     """Play, score and rank ``cfg`` into ``out_dir`` (resuming what is there).
     ``allow_failures_change``: accept a resume whose ``failures`` block differs from the
     stored run's (recorded in the manifest); ``replay_forfeits``: play the games that were
@@ -102,7 +104,9 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
     :func:`~chatmatch.run.plan.make_plan` of ``cfg`` already made by the caller (``chatmatch
     run`` prints its estimate from it), instead of ``out_dir`` and ``config_file``;
     ``progress``: a :class:`~chatmatch.progress.Reporter`, or a callback called as
-    ``progress(games_done, games_total)`` at the start and after each game."""
+    ``progress(games_done, games_total)`` at the start and after each game. A bot's
+    exceptions are kept in ``RUN/bot_errors.jsonl`` (:mod:`chatmatch.run.boterrors`);
+    ``debug``: their tracebacks are printed as well."""
     t0 = time.perf_counter()
     check_cache_env()  # a bad $CHATMATCH_CACHE_DIR: refused before the run directory is made
     if plan is None:
@@ -118,7 +122,8 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
         todo = run.prepare()                  # 1. prepare / resume
         try:
             run.score_backlog(todo, scorers)  # 2. score the backlog
-            run.play(todo)                    # 3. play
+            with bot_errors_to(run.store.path, debug=debug):
+                run.play(todo)                # 3. play
         finally:
             run.stop_scoring()
         return run.rank_and_save(t0)          # 4. rank and save

@@ -34,6 +34,7 @@ def atomic_write(path: Path, text: str | bytes, *, own: bool = False) -> None:
     except OSError as exc:
         raise StorageError.from_os_error(exc, path) from None
     try:
+        os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes it 0600: as open() would
         with os.fdopen(fd, "wb") as fh:
             fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()
@@ -45,6 +46,21 @@ def atomic_write(path: Path, text: str | bytes, *, own: bool = False) -> None:
             raise StorageError.from_os_error(exc, path) from None
         raise
     fsync_dir(path.parent)
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it (``/proc/self/status`` on Linux);
+    elsewhere set and restored at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _in_the_way(path: Path, kind: str, own: bool) -> str:

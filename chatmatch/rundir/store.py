@@ -60,7 +60,7 @@ LOCK = ".lock"
 
 #: files and folders a run directory may hold; a folder holding anything else (and no
 #: manifest) is not a run directory, and chatmatch refuses to write into it
-RUN_ENTRIES = frozenset({"manifest.json", "config.yaml", "transcripts", "scores", "rankings",
+RUN_ENTRIES = frozenset({"manifest.json", "bot_errors.jsonl", "config.yaml", "transcripts", "scores", "rankings",
                          "results.jsonl", ".lock", "judges", "plots", "report.html",
                          # the reply cache (chatmatch/play/reply_cache.py) and SQLite's journal files
                          "reply_cache.sqlite", "reply_cache.sqlite-wal", "reply_cache.sqlite-shm",

@@ -62,7 +62,11 @@ def test_bare_list_of_bots(tmp_path):
     # 5 one bot only
     ("bots: [eliza]\n", "t.yaml:1: bots: a tournament needs at least 2 bots, got 1"),
     # 6 YAML syntax
-    ("bots: [eliza, canned\nname: x\n", "t.yaml:2: invalid YAML: expected ',' or ']', but got ':'"),
+    ("bots: [eliza, canned\nname: x\n",
+     "t.yaml:1: invalid YAML: a list [ ... ] or mapping { ... } opened at line 1 is not closed "
+     "where expected, or two of its items lack a ',' between them (line 1 reads 'bots: [eliza, "
+     "canned'); close it with ']' on the same line or the lines that follow, and separate its "
+     "items with ', '"),
     # 7 nested unknown key
     (GOOD_BOTS + "ranking:\n  method: points\n  shufles: 3\n",
      "t.yaml:8: ranking.shufles: unknown key 'shufles'; did you mean 'shuffles'? Allowed: "

@@ -1,8 +1,11 @@
+import threading
+
 import pytest
 
+from chatmatch.bot import Bot, History
 from chatmatch.config.settings import FailurePolicy
 from chatmatch.play.game import BotFailure, play_games
-from chatmatch.play.schedule import double_round_robin
+from chatmatch.play.schedule import ScheduledGame, double_round_robin
 from tests.scripted import BatchBot, CountingBot, FlakyBot, RecordingBot
 
 
@@ -72,7 +75,9 @@ def test_persistent_failure_forfeits_with_reason():
                      "bad": FlakyBot("bad", mode="raise")}, 3, FailurePolicy(retries=2))
     f = out[0].forfeit
     assert f is not None and f.bot == "bad"
-    assert "RuntimeError: model exploded (after 3 attempt(s))" == f.reason
+    assert f.reason == ("RuntimeError: model exploded (after 1 attempt; not retried: the bot is "
+                        "deterministic and the failure is not a timeout or connection error, so "
+                        "the same history fails the same way)")
 
 
 def test_abort_policy_raises_after_finished_games_were_handed_over():
@@ -170,3 +175,32 @@ def test_abandoned_calls_do_not_keep_the_process_alive(tmp_path):
     assert res.returncode == 0, res.stderr
     # a process kept alive by the hung call would run into the 60 s timeout
     assert res.stdout.strip() == "['h', 'h']"
+
+
+class _Meeting(Bot):
+    """Replies only when its partner bot is called at the same time (a two-party barrier)."""
+
+    barrier = threading.Barrier(2, timeout=10)
+
+    def reply(self, history: History) -> str:
+        self.barrier.wait()
+        return f"{self.name} met"
+
+
+def test_the_bots_waiting_at_a_step_are_called_side_by_side():
+    _Meeting.barrier = threading.Barrier(2, timeout=10)
+    games = [ScheduledGame("g001", 1, "x", "a", "Hi", 1), ScheduledGame("g002", 2, "y", "b", "Hi", 2)]
+    bots = {"x": CountingBot("x"), "y": CountingBot("y"), "a": _Meeting("a"), "b": _Meeting("b")}
+    out = play_games(games, bots, 1, FailurePolicy(retries=0), concurrent=2)
+    assert [(tr.forfeit, tr.turns[1].text) for tr in out] == [(None, "a met"), (None, "b met")]
+
+
+def test_side_by_side_calls_give_the_transcripts_of_calls_one_after_another():
+    names = ["a", "b", "c", "d"]
+    one = play_games(_games(names), {n: CountingBot(n) for n in names}, 3, FailurePolicy(),
+                     concurrent=1)
+    many = play_games(_games(names), {n: CountingBot(n) for n in names}, 3, FailurePolicy(),
+                      concurrent=8)
+    def texts(out):
+        return sorted((t.game_id, [(x.speaker, x.text) for x in t.turns]) for t in out)
+    assert texts(one) == texts(many)

@@ -6,7 +6,6 @@ a refusal; Ctrl-C while chatmatch starts ends with one line."""
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 import pytest
@@ -65,17 +64,19 @@ def test_run_stored_before_the_default_time_limit_resumes(tmp_path):
 
 
 def test_ctrl_c_while_starting_is_one_line(monkeypatch, capsys):
+    import importlib
+
     import chatmatch.cli as cli_module
 
-    real_import = builtins.__import__
+    real_import = importlib.import_module
 
     def interrupted(name: str, *a: Any, **kw: Any) -> object:
-        if name == "chatmatch.cli":  # the subcommands' import statement
+        if name.startswith("chatmatch.cli."):  # a subcommand's module, imported on use
             raise KeyboardInterrupt
         return real_import(name, *a, **kw)
-    monkeypatch.setattr(builtins, "__import__", interrupted)
+    monkeypatch.setattr(importlib, "import_module", interrupted)
     with pytest.raises(SystemExit) as exit_:
-        cli_module._register()
+        cli_module.cli.main(["run", "t.yaml"], standalone_mode=False)
     assert exit_.value.code == 130
     assert capsys.readouterr().err == "interrupted while starting; nothing was done\n"
 

@@ -34,9 +34,10 @@ def test_plain_text(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("text, line, message", [
     ("a: hi\nb: yo\nc: hey\n", 3, "a third speaker 'c'"),
-    ("a: hi\njust text\n", 2, "expected 'SPEAKER: utterance'"),
+    ("just text\na: hi\n", 1, "expected 'SPEAKER: utterance'"),
     ("a: hi\n: nobody\n", 2, "expected 'SPEAKER: utterance'"),
     ("a: hi\na: hello\n", None, "only one speaker ('a')"),
+    ("a: hi\nmore of a's turn\n", None, "only one speaker ('a')"),  # a continuation line
     ("\n\n", None, "the file is empty"),
 ])
 def test_plain_text_errors_name_file_and_line(tmp_path: Path, text: str, line: int | None,

@@ -37,7 +37,7 @@ def test_the_run_directorys_yaml_and_the_first_problem_keep_the_files_order(tmp_
                                           "seed_utterance", "exchanges", "scoring", "ranking", "seed"]
     p = tmp_path / "t.yaml"
     p.write_text("bots: [eliza, parrot]\nseed: x\nexchanges: 0\n")
-    with pytest.raises(ConfigError, match=r"t.yaml:3: exchanges: .* \(and 1 more problem\)"):
+    with pytest.raises(ConfigError, match=r"t.yaml:3: exchanges: .*\n  and \S*t.yaml:2: seed: "):
         load_config(p, check_bots=False)
 
 
