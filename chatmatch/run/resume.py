@@ -29,6 +29,7 @@ from chatmatch.run.migrations import timeout_got_its_default
 from chatmatch.rundir.integrity import RunRules, Scheduled, game_problem, refuses
 from chatmatch.rundir.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.scoring.base import Scorer
+from chatmatch.scoring.removed import changed_by_removal, current_params
 from chatmatch.transcript import Transcript
 
 #: without a manifest, these decide what a folder is: config.yaml alone may be the user's
@@ -151,8 +152,17 @@ def changed_scorers(stored: object, scorers: Sequence[Scorer]) -> list[str]:
     out = []
     for s in scorers:
         old = stored.get(s.name)
-        if isinstance(old, dict) and "params" in old and \
-                _json(old["params"]) != _json(s.describe().get("params")):
+        if not (isinstance(old, dict) and "params" in old):
+            continue
+        params = old["params"]
+        if isinstance(params, dict):
+            # a key this version removed was recorded by an earlier one: the same scores
+            # when it holds the value the key is fixed at now
+            if changed_by_removal({s.name: params}):
+                out.append(s.name)
+                continue
+            params = current_params({s.name: params})[s.name]
+        if _json(params) != _json(s.describe().get("params")):
             out.append(s.name)
     return out
 
