@@ -75,7 +75,10 @@ per process) with the partner's turn just before it; a turn earns 0 when the cos
 negative, when it is empty, a penalised repetition (``skip_repetitions``) or a near-copy
 of that turn (cosine >= ``sigma_r``, 0.95 by default: an echo). ``unit``, ``p``, ``d``,
 ``min_df``, ``own_concepts`` and ``take_up`` do not apply to it; its details list each
-credited turn with the turn it answers and the cosine.
+credited turn with the turn it answers and the cosine, and a turn that earned nothing as a
+repetition or an echo with ``"excluded": "repetition"`` / ``"echo"``. Algorithm 3's
+details list each turn with a memory bonus, and a repetition that would have earned one
+with ``"excluded": "repetition"``.
 
 ``restating: discounted`` (the default) multiplies each cosine by the share of the turn's
 content words (not stop words) that the turn it answers did not hold. Without it
@@ -233,8 +236,9 @@ def recall_marks(game: Transcript, lemmas: Sequence[Sequence[str]], skip: frozen
         if not turn.seed:
             credited = bool(hits) and t not in skip
             marks.append(Mark(turn.speaker, len(concepts), len(hits) if credited else 0))
-            if credited:
-                details.append({"turn": t, "speaker": turn.speaker, "concepts": hits})
+            if hits:
+                details.append({"turn": t, "speaker": turn.speaker, "concepts": hits,
+                                **({} if credited else {"excluded": "repetition"})})
         last_seen.update((c, t) for c in concepts)
     return marks, details
 
@@ -275,15 +279,20 @@ def reply_similarity(game: Transcript, vectors: Any, skip: frozenset[int],
             continue
         turns[turn.speaker] += 1
         before = _turn_before(game.turns, t)
-        if before is None or t in skip or not turn.text.strip():
+        if before is None or not turn.text.strip():
+            continue
+        where = {"turn": t, "speaker": turn.speaker, "answers": before}
+        if t in skip:
+            details.append({**where, "excluded": "repetition"})
             continue
         cos = float(vectors[t] @ vectors[before])
         if 0.0 < cos < echo:
             new = new_share(turn.text, game.turns[before].text) if discount else 1.0
             total[turn.speaker] += cos * new
-            details.append({"turn": t, "speaker": turn.speaker, "answers": before,
-                            "similarity": round(cos, 4),
+            details.append({**where, "similarity": round(cos, 4),
                             **({"new_words": round(new, 4)} if discount else {})})
+        elif cos >= echo:
+            details.append({**where, "similarity": round(cos, 4), "excluded": "echo"})
     return {q: v / turns[q] if turns[q] else 0.0 for q, v in total.items()}, details
 
 
