@@ -143,12 +143,14 @@ def build_report(data: Run, human: HumanRanking | None = None,
     boards = [board(main)] + ([board(data.rank(method="points"))] if main.method != "points" else [])
     order = main.order()
     results = {r.game_id: r for r in data.results}
+    transcripts = dict(sorted(data.transcripts().items()))
     games = [{"id": gid, "tr": tr, "res": results.get(gid), "notes": turn_notes(data.scores(gid))}
-             for gid, tr in sorted(data.transcripts().items())]
+             for gid, tr in transcripts.items()]
     cats = seed_categories(data, main)
     bots = order + [b for b in data.bots if b not in order]
     anchors = {b: f"bot-{i}" for i, b in enumerate(bots, 1)}
-    by_bot = [(b, anchors[b], [g for g in games if b in g["tr"].players]) for b in bots]
+    by_bot = [(b, anchors[b], [g for g, tr in zip(games, transcripts.values()) if b in tr.players])
+              for b in bots]
     page = environment().get_template("report.html").render(
         contents=contents(cats is not None, human is not None, sections), by_bot=by_bot,
         bot_link=lambda name: f"#{anchors.get(name, 'games-by-bot')}",

@@ -143,8 +143,8 @@ def _knowledge(d: Mapping[str, Any]) -> list[TurnNote]:
     if d.get("new"):
         notes.append(TurnNote(dim, "entities: " + ", ".join(map(_entity, d["new"])), True, True))
     if d.get("already_mentioned"):
-        notes.append(TurnNote(dim, "mentioned before: "
-                              + ", ".join(map(_entity, d["already_mentioned"]))))
+        notes.append(TurnNote(dim, "not credited, mentioned before: "
+                              + ", ".join(map(_entity, d["already_mentioned"])), False, True))
     return notes
 
 

@@ -93,6 +93,8 @@ def test_degenerate_and_left_out_turns_are_tagged() -> None:
     echo_reply = detail_notes("relevance", {"answers": 2, "similarity": 0.99, "excluded": "echo"})
     assert echo_reply == [TurnNote("relevance", "no credit: echoes turn 2 (similarity 0.99)",
                                    False, True)]
+    known = detail_notes("knowledge", {"new": [], "already_mentioned": [["Paris", "GPE"]]})
+    assert known == [TurnNote("knowledge", "not credited, mentioned before: Paris (GPE)", False, True)]
     pool = detail_notes("specificity", {"excluded": "answer to a repeated question"})
     assert pool[0].shown and "answer to a repeated question" in pool[0].text
 
