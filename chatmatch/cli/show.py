@@ -52,7 +52,7 @@ def command(run_dir: Path, game: str | None, width: int) -> None:
                                  subsequent_indent=indent))
         tags = [f"{n.dimension}: {n.text}" for n in notes.get(t.index, []) if n.shown]
         if tags:
-            click.echo(textwrap.fill("[" + "; ".join(tags) + "]", width, initial_indent=indent,
+            click.echo(textwrap.fill("[" + " | ".join(tags) + "]", width, initial_indent=indent,
                                      subsequent_indent=indent))
     r = results.get(game)
     if r:

@@ -54,6 +54,7 @@ def test_show_tags_the_deciding_values_and_degenerate_turns(explained_run: Path)
     # the talker's line cut after "and" is truncated
     assert "fluency: degenerate (truncated)" in out
     assert "proactivity: question" in out
+    assert re.search(r"\[fluency: [^\]|]+ \| proactivity: question\]", out)  # one tag a dimension
 
 
 def test_show_says_which_way_each_dimension_is_better(explained_run: Path) -> None:
