@@ -77,3 +77,20 @@ def test_the_compare_page_of_runs_without_recorded_scorers(two_runs) -> None:
     page = client(*two_runs).get("/compare/0/1").text
     assert "only the dimensions can be compared" in page
     assert "was judged by chatmatch" in page
+
+
+def test_a_game_page_tags_each_turns_deciding_value(tmp_path) -> None:
+    """A real run (fluency on the n-gram LM): the game page shows each turn's SLOR and tags
+    the echo bot's turns as degenerate, with why, as `chatmatch show` does."""
+    from click.testing import CliRunner
+
+    from chatmatch.cli import cli
+    from tests.cli.test_show_explained import YAML
+
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text(YAML.format(out=tmp_path / "run"))
+    assert CliRunner().invoke(cli, ["run", str(cfg), "--quiet"]).exit_code == 0
+    page = client(tmp_path / "run").get("/run/0/game/g001").text
+    assert re.search(r"fluency: SLOR -?\d+\.\d\d \(ppl \d", page)
+    assert "fluency: degenerate (echo): counted as the least fluent turn" in page
+    assert "lower is better" in page
