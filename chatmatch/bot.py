@@ -29,6 +29,10 @@ Capabilities are class attributes, not ``hasattr`` probes:
   serves the model); ``chatmatch run`` calls it before any model loads. A class that
   defines ``preflight`` declares it by doing so (set ``has_preflight = False`` to opt out).
 
+A bot that loads a model runs it where the tournament's top-level ``runtime:`` block says
+(device, threads; the block scorers and judges share): the engine calls
+:meth:`Bot.use_runtime` once after constructing the bot, before :meth:`Bot.load`.
+
 A bot that wraps another one (the reply cache, the games bar's turn counter, the thread
 executor's serialising wrapper, the ``faulty`` adapter) derives from :class:`BotWrapper`,
 which forwards every call and the capabilities, and overrides only what it changes.
@@ -37,7 +41,7 @@ which forwards every call and the capabilities, and overrides only what it chang
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Sequence
+from typing import Any, ClassVar, Literal, Protocol, Sequence
 
 Role = Literal["self", "partner"]
 
@@ -75,6 +79,17 @@ class History:
 
     def texts(self) -> list[str]:
         return [m.text for m in self.messages]
+
+
+class Runtime(Protocol):
+    """What a bot reads of the ``runtime:`` block
+    (:class:`chatmatch.runtime.settings.RuntimeSettings`)."""
+
+    @property
+    def device(self) -> str: ...  # auto | cpu | cuda | cuda:N | mps
+
+    @property
+    def threads(self) -> int | Literal["auto"]: ...
 
 
 #: the capability attributes (class attributes of :class:`Bot`) that a wrapper around a bot
@@ -120,6 +135,11 @@ class Bot:
         """A quick check that the bot can work, before any model loads (declared by
         ``has_preflight``; by default nothing). Called at most once, before :meth:`load`."""
 
+    def use_runtime(self, runtime: Runtime) -> None:
+        """Run the bot's models as the tournament's ``runtime:`` block says (device,
+        threads). Called once after construction, before :meth:`load`; a bot that loads
+        no model ignores it (the default)."""
+
     def load(self) -> None:
         """Load models or open connections. Called once, before the first game."""
 
@@ -149,6 +169,9 @@ class BotWrapper(Bot):
         super().__init__(inner.name)
         self.inner = inner
         copy_capabilities(self, inner, keep=keep)
+
+    def use_runtime(self, runtime: Runtime) -> None:
+        self.inner.use_runtime(runtime)
 
     def load(self) -> None:
         self.inner.load()

@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from chatmatch.adapters.params import BotParams as BotParams, construct, params_model
-from chatmatch.bot import Bot
+from chatmatch.bot import Bot, Runtime
 from chatmatch.common.params import ParamsProblem, problem_text, validate_params
 from chatmatch.common.registry import Registry, UnknownNameError
 from chatmatch.errors import BotError, ChatmatchError
@@ -138,14 +138,19 @@ def _validated(name: str, adapter: str, params: dict[str, Any]
         raise BadParam(problem_text(where, exc, model), exc.param) from None
 
 
-def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> Bot:
+def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None,
+               runtime: Runtime | None = None) -> Bot:
     """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``,
-    its ``params`` validated by the adapter's parameter model (:mod:`.params`)."""
+    its ``params`` validated by the adapter's parameter model (:mod:`.params`), its models
+    to run as ``runtime`` (the ``runtime:`` block; None: the bot's defaults) says."""
     params = dict(params or {})
     cls, model, validated = _validated(name, adapter, params)
     where = f"Bot '{name}' (adapter '{adapter}')"
     try:
-        return construct(cls, name, validated)
+        bot = construct(cls, name, validated)
+        if runtime is not None:
+            bot.use_runtime(runtime)
+        return bot
     except (TypeError, ValueError) as exc:
         if not _raised_by_adapter(cls, exc):  # a library deep inside failed: not the YAML's fault
             raise

@@ -119,7 +119,7 @@ def load_bots(cfg: TournamentConfig, needed: set[str], reporter: Reporter | None
               built: BuiltBots | None = None) -> dict[str, Bot]:
     """Load the bots of ``cfg`` named in ``needed``, taken from ``built`` (built there if
     not yet; default: built here), all closed again on error."""
-    built = built or BuiltBots(cfg.bots)
+    built = built or BuiltBots(cfg.bots, cfg.runtime)
     rep = reporter or Reporter.off()
     out: dict[str, Bot] = {}
     try:

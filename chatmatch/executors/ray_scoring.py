@@ -34,6 +34,7 @@ from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import load_scorers, score_games
 from chatmatch.transcript import Transcript
+from chatmatch.scoring.build import build_scorers
 
 Dims = list[dict[str, DimensionScore]]
 #: how often Ray restarts a dead scoring worker before its chunks go to the driver
@@ -51,7 +52,7 @@ class _ScorerHost:
         self.error: Exception | None = None
         self.scorers: list[Scorer] = []
         try:  # kept for the driver: an actor that fails to start gives no reason with it
-            self.scorers = scoring.build_scorers(runtime)
+            self.scorers = build_scorers(scoring, runtime)
             load_scorers(self.scorers)
         except Exception as exc:  # noqa: BLE001 - raised again by pid() and score()
             self.error = exc

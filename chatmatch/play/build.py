@@ -4,7 +4,8 @@ Constructing a bot is cheap (its model loads in :meth:`~chatmatch.bot.Bot.load`)
 free of effects: an adapter checks its parameters, reads files or opens a client. So the
 check of the file (:func:`load_tournament`), the pre-flight of ``chatmatch run`` and the
 local executor use one object per bot, kept in a :class:`BuiltBots` beside the
-configuration (which holds data only): the first use builds it, the next ones reuse it,
+configuration (which holds data only), each told the ``runtime:`` block (where its
+models run): the first use builds it, the next ones reuse it,
 and the executor takes it (loads it, plays it and closes it). A bot taken is built again
 if asked for again. Ray actors build their own copy in their process.
 """
@@ -20,14 +21,16 @@ from chatmatch.common.yamlloc import load_located_yaml
 from chatmatch.config.tournament import BotSpec, TournamentConfig, bot_error, config_from_data
 from chatmatch.errors import ChatmatchError
 from chatmatch.play.botcall import guarded
+from chatmatch.runtime.settings import DEFAULT_RUNTIME, RuntimeSettings
 
 
 class BuiltBots:
     """Name -> the bot built for it from ``specs``, not loaded: one object per bot until
     it is taken."""
 
-    def __init__(self, specs: Sequence[BotSpec]) -> None:
+    def __init__(self, specs: Sequence[BotSpec], runtime: RuntimeSettings = DEFAULT_RUNTIME) -> None:
         self._specs = {s.name: s for s in specs}
+        self._runtime = runtime
         self._bots: dict[str, Bot] = {}
 
     def get(self, name: str) -> Bot:
@@ -36,7 +39,7 @@ class BuiltBots:
         if name not in self._bots:
             spec = self._specs[name]
             self._bots[name] = guarded(name, "__init__", lambda: create_bot(
-                name, spec.adapter, dict(spec.params)), adapter=spec.adapter)
+                name, spec.adapter, dict(spec.params), self._runtime), adapter=spec.adapter)
         return self._bots[name]
 
     def take(self, name: str) -> Bot:
@@ -53,7 +56,7 @@ def load_tournament(path: str | Path) -> tuple[TournamentConfig, BuiltBots]:
     :class:`~chatmatch.errors.ConfigError` at its entry's line, like a bad parameter."""
     located = load_located_yaml(path)
     cfg = config_from_data(located)
-    built = BuiltBots(cfg.bots)
+    built = BuiltBots(cfg.bots, cfg.runtime)
     for i, spec in enumerate(cfg.bots):
         try:
             built.get(spec.name)

@@ -51,6 +51,9 @@ class League:
     retired_now: tuple[str, ...] = ()
     #: the bot list changed in a way a league takes in place (checked by plan_league)
     regrouped: bool = False
+    #: the schedules derived so far (see :meth:`_games`), not part of the league's value
+    _schedules: dict[bool, tuple[TournamentConfig, list[ScheduledGame]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def changed(self) -> bool:
@@ -72,11 +75,20 @@ class League:
 
     def all_games(self, cfg: TournamentConfig) -> list[ScheduledGame]:
         """Every game of the league, retired bots' included (what may be on disk)."""
-        return league_games(self.roster, self.founders, seed_plan(cfg), cfg.seed)
+        return self._games(cfg, active_only=False)
 
     def active_games(self, cfg: TournamentConfig) -> list[ScheduledGame]:
         """The games between active bots (what a full round-robin plays now)."""
-        return league_games(self.roster, self.founders, seed_plan(cfg), cfg.seed, self.active)
+        return self._games(cfg, active_only=True)
+
+    def _games(self, cfg: TournamentConfig, active_only: bool) -> list[ScheduledGame]:
+        """The schedule, derived once per ``cfg`` object (a new list each call)."""
+        kept = self._schedules.get(active_only)
+        if kept is None or kept[0] is not cfg:
+            games = league_games(self.roster, self.founders, seed_plan(cfg), cfg.seed,
+                                 self.active if active_only else None)
+            kept = self._schedules[active_only] = (cfg, games)
+        return list(kept[1])
 
     def stamp(self, manifest: Manifest, keep_retired: bool) -> Manifest:
         """``manifest`` recording this league (unchanged for a league that never grew)."""

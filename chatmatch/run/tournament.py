@@ -45,6 +45,7 @@ from chatmatch.run.playtable import GameScorer, PlayTable
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
 from chatmatch.runtime.resources import check_cache_env
+from chatmatch.scoring.build import build_scorers
 
 
 @dataclass
@@ -112,7 +113,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
         plan = plan.current()  # made again if another process ran here meanwhile
         if plan.refused is not None:
             raise plan.refused
-        run = _Run(plan, progress, bots, built or BuiltBots(cfg.bots), allow_failures_change,
+        run = _Run(plan, progress, bots, built or BuiltBots(cfg.bots, cfg.runtime), allow_failures_change,
                    replay_forfeits)
         todo = run.prepare()                  # 1. prepare / resume
         try:
@@ -175,7 +176,7 @@ class _Run:
         """Stage 2: load the scorers (endpoints checked first), start scoring again when the
         scoring setup changed, and score the stored games that have no result."""
         cfg, store = self.cfg, self.store
-        scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers(cfg.runtime)
+        scorer_objs = list(scorers) if scorers is not None else build_scorers(cfg.scoring, cfg.runtime)
         bind_scorers(store, scorer_objs)  # run-level records (e.g. RUN/judges/) go into the run directory
         changed = changed_scorers(self.manifest.scorers, scorer_objs)
         rescore = self.manifest.scoring_fingerprint != scoring_fingerprint(cfg) or bool(changed)

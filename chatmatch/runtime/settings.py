@@ -1,5 +1,6 @@
 """The ``runtime:`` block of a tournament file: how the models run, for every part that
-loads one (the fluency LM of the scorers, the local model judges)::
+loads one (the fluency LM of the scorers, the local model judges, the bots that run a
+model: :meth:`chatmatch.bot.Bot.use_runtime`)::
 
     runtime:
       engine: auto        # auto | torch | onnxruntime
@@ -7,7 +8,7 @@ loads one (the fluency LM of the scorers, the local model judges)::
       batch_size: auto    # texts a batch (auto: 16 on a CPU, 256 on a GPU)
       max_batch_tokens: auto
       processes: auto     # CPU processes for the LM batches
-      threads: auto       # onnxruntime's threads
+      threads: auto       # onnxruntime's threads; the torch threads of bots
 
 None of these changes a score beyond float rounding: they are not part of the scoring
 fingerprint. What each one does: docs/scale.md, "Fluency engines".
@@ -41,7 +42,8 @@ class RuntimeSettings(StrictModel):
     max_batch_tokens: int | Literal["auto"] = "auto"
     #: processes scoring the LM batches on a CPU (auto: one a core for large calls)
     processes: int | Literal["auto"] = "auto"
-    #: onnxruntime's threads (auto: one a usable core, at most 8)
+    #: onnxruntime's threads (auto: one a usable core, at most 8); a bot's torch threads
+    #: (auto: torch's choice, capped by the usable cores)
     threads: int | Literal["auto"] = "auto"
 
     @field_validator("threads", "processes", mode="before")

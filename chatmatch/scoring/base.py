@@ -87,7 +87,7 @@ class Scorer:
     #: model); the runner calls it, as a "checking scorer <name>" step, before any model loads
     has_preflight: ClassVar[bool] = False
     #: how the scorer's models run (the tournament's ``runtime:`` block; set by
-    #: :meth:`chatmatch.scoring.config.ScoringConfig.build_scorers`)
+    #: :func:`chatmatch.scoring.build.build_scorers`)
     runtime: RuntimeSettings = DEFAULT_RUNTIME
 
     class Params(ScorerParams):

@@ -14,7 +14,8 @@ removed parameter is refused with what to write instead (:mod:`chatmatch.scoring
 Every other scorer that reads repetitions (consistency, and the scorers that leave them
 out) follows diversity's ``sigma_r`` (they must agree on what a repetition is). How the
 models run (engine, device, batches, processes, threads) is the top-level ``runtime:``
-block (:class:`chatmatch.runtime.settings.RuntimeSettings`), given to :meth:`build_scorers`.
+block (:class:`chatmatch.runtime.settings.RuntimeSettings`), given to
+:func:`chatmatch.scoring.build.build_scorers`.
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ from pydantic import ConfigDict, Field, field_validator, model_validator
 from chatmatch.common.params import ParamsProblem, problem_text, validate_params
 from chatmatch.common.registry import UnknownNameError
 from chatmatch.common.validation import StrictModel
-from chatmatch.runtime.settings import DEFAULT_RUNTIME, RuntimeSettings
-from chatmatch.scoring.base import DIMENSIONS, SCORERS, FollowsSigmaR, Scorer, ScorerParams
+from chatmatch.scoring.base import DIMENSIONS, SCORERS, FollowsSigmaR, ScorerParams
 from chatmatch.scoring.removed import removed_message
 
 
@@ -108,13 +108,6 @@ class ScoringConfig(StrictModel):
                 return params.following(float(sigma_r))
         return params
 
-    def build_scorers(self, runtime: RuntimeSettings = DEFAULT_RUNTIME) -> list[Scorer]:
-        """One scorer per dimension, in ``dimensions`` order (models load on first use),
-        each running its models as ``runtime`` says."""
-        scorers = [SCORERS.get(d)(self.scorer_params(d)) for d in self.dimensions]
-        for scorer in scorers:
-            scorer.runtime = runtime
-        return scorers
 
 
 def _refuse_removed(dimension: str, block: Any) -> None:

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import ClassVar
 
-from chatmatch.bot import Bot, History
+from chatmatch.bot import Bot, History, Runtime
 from chatmatch.config.tournament import load_config
 from chatmatch.play.build import load_tournament
 from chatmatch.run.tournament import run_tournament
@@ -83,3 +83,25 @@ def test_the_built_bots_are_not_part_of_the_configuration(tmp_path: Path) -> Non
     assert built.get("a") is built.get("a")  # one object per bot until it is taken
     taken = built.take("a")
     assert taken is not built.get("a")
+
+
+class RuntimeRecorder(Bot):
+    """Records the runtime it was told before loading."""
+
+    description = "test bot: records its runtime"
+    told: ClassVar[dict[str, tuple[str, object]]] = {}
+
+    def use_runtime(self, runtime: Runtime) -> None:
+        RuntimeRecorder.told[self.name] = (runtime.device, runtime.threads)
+
+    def reply(self, history: History) -> str:
+        return "ok"
+
+
+def test_every_bot_is_told_the_runtime_block(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text("name: t\nexchanges: 1\nruntime: {device: cpu, threads: 3}\nbots:\n"
+                    + "".join(f"  - name: {n}\n    adapter: {__name__}:RuntimeRecorder\n" for n in "ab"))
+    RuntimeRecorder.told.clear()
+    load_tournament(path)
+    assert RuntimeRecorder.told == {"a": ("cpu", 3), "b": ("cpu", 3)}

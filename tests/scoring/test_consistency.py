@@ -11,6 +11,7 @@ from chatmatch.scoring.consistency import Consistency
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
+from chatmatch.scoring.build import build_scorers
 
 #: the paper's rule: a count of inconsistencies, each answer compared with the original's
 PAPER = Consistency(Consistency.Params(similarity="tfidf", score="count", compare="original"))
@@ -78,7 +79,7 @@ def test_sigma_r_follows_diversity_in_a_config() -> None:
     assert untested(tfidf().score_game(g).raw, "B")
     cfg = ScoringConfig(dimensions=["diversity", "consistency"],
                         params={"diversity": {"sigma_r": 0.5}, "consistency": {"similarity": "tfidf"}})
-    _, consistency = cfg.build_scorers()
+    _, consistency = build_scorers(cfg)
     assert consistency.params.sigma_r == 0.5
     assert consistency.score_games([g])[0].raw["B"] == -1
 

@@ -17,6 +17,7 @@ from chatmatch.scoring.learned.model import (CLIP, FORMAT, FORMAT1, dump_model, 
                                              parse_model)
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript, Turn
+from chatmatch.scoring.build import build_scorers
 
 
 def game():
@@ -43,7 +44,7 @@ def test_shipped_model_is_plain_json_with_its_provenance():
 def test_registered_and_usable_as_a_dimension():
     assert SCORERS.get("learned") is LearnedJudge
     cfg = ScoringConfig(dimensions=["learned"])
-    assert isinstance(cfg.build_scorers()[0], LearnedJudge)
+    assert isinstance(build_scorers(cfg)[0], LearnedJudge)
 
 
 def test_a_game_is_decided_per_side_with_reasons():
@@ -103,7 +104,7 @@ def fluency_only(tmp_path, form, rule_params):
 
 
 def fluency_of(params):
-    scorer = ScoringConfig(dimensions=["fluency"], params={"fluency": params}).build_scorers()[0]
+    scorer = build_scorers(ScoringConfig(dimensions=["fluency"], params={"fluency": params}))[0]
     return scorer.score_games([game()])[0].raw["ann"]
 
 

@@ -16,6 +16,7 @@ from chatmatch.scoring.base import DIMENSIONS, SCORERS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.removed import (FIXED, MOVED_TO_RUNTIME, REMOVED, changed_by_removal,
                                        current_params, removed_message)
+from chatmatch.scoring.build import build_scorers
 
 
 def test_every_removed_key_is_refused_with_what_to_write_instead() -> None:
@@ -66,6 +67,6 @@ def test_stored_params_drop_removed_keys_and_say_which_values_changed() -> None:
 
 def test_the_runtime_reaches_every_scorer() -> None:
     runtime = RuntimeSettings(device="cpu", engine="torch", processes=2)
-    scorers = ScoringConfig().build_scorers(runtime)
+    scorers = build_scorers(ScoringConfig(), runtime)
     assert all(s.runtime is runtime for s in scorers)
-    assert all(s.runtime == RuntimeSettings() for s in ScoringConfig().build_scorers())
+    assert all(s.runtime == RuntimeSettings() for s in build_scorers(ScoringConfig()))

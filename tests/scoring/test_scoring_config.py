@@ -6,6 +6,7 @@ from pydantic import ValidationError
 from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.consistency import Consistency
+from chatmatch.scoring.build import build_scorers
 
 
 def test_defaults_are_the_papers() -> None:
@@ -13,7 +14,7 @@ def test_defaults_are_the_papers() -> None:
     assert cfg.dimensions == list(DIMENSIONS) == [
         "fluency", "knowledge", "proactivity", "specificity", "diversity", "consistency", "relevance"]
     assert all(cfg.weight(d) == 1.0 for d in DIMENSIONS)
-    scorers = {s.name: s for s in cfg.build_scorers()}
+    scorers = {s.name: s for s in build_scorers(cfg)}
     assert list(scorers) == list(DIMENSIONS)
     p = {name: s.params for name, s in scorers.items()}
     assert p["diversity"].sigma_r == 0.95
@@ -53,7 +54,7 @@ def test_errors_are_short_and_specific(data: dict, message: str) -> None:
 
 def test_ablation_weight_zero_and_subset() -> None:
     cfg = ScoringConfig(dimensions=["diversity", "proactivity"], weights={"diversity": 0})
-    assert [s.name for s in cfg.build_scorers()] == ["diversity", "proactivity"]
+    assert [s.name for s in build_scorers(cfg)] == ["diversity", "proactivity"]
     assert cfg.weight("diversity") == 0.0 and cfg.weight("proactivity") == 1.0
 
 
@@ -61,7 +62,7 @@ def test_params_reach_the_scorers() -> None:
     cfg = ScoringConfig(params={"fluency": {"backend": "ngram", "aggregation": "capped_mean"},
                                 "relevance": {"method": "recall", "unit": "per_turn"},
                                 "diversity": {"sigma_r": 0.9}})
-    s = {x.name: x for x in cfg.build_scorers()}
+    s = {x.name: x for x in build_scorers(cfg)}
     assert s["fluency"].params.backend == "ngram"
     assert (s["relevance"].params.method, s["relevance"].params.unit) == ("recall", "per_turn")
     assert s["diversity"].params.sigma_r == 0.9

@@ -37,6 +37,7 @@ from chatmatch.scoring.learned.features import (base_features, pooled_embedding,
 from chatmatch.scoring.learned.model import LearnedModel, load_model
 from chatmatch.scoring.removed import current_params
 from chatmatch.transcript import Transcript
+from chatmatch.scoring.build import build_scorers
 
 #: features named in a side's detail
 TOP = 3
@@ -81,7 +82,7 @@ class LearnedJudge(Scorer):
                     context: ScoringContext | None = None) -> list[DimensionScore]:
         games = list(games)
         model = self.model
-        rules = score_games(games, ScoringConfig(params=current_params(model.rule_params)).build_scorers())
+        rules = score_games(games, build_scorers(ScoringConfig(params=current_params(model.rule_params))))
         vectors = self._vectors(games)
         return [self._score(g, sc, vectors) for g, sc in zip(games, rules)]
 

@@ -18,7 +18,7 @@ API (small on purpose)::
     from chatmatch.validity.datasets.dstc9 import load_dstc9, score_dstc9
     data = load_dstc9(data_dir / "dstc9")            # Dstc9Data; Dstc9Error if absent
     data = data.sample(50, seed=0)                      # 50 chats per system, seeded
-    scores = score_dstc9(data, scorers)                 # scorers: ScoringConfig.build_scorers()
+    scores = score_dstc9(data, scorers)                 # scorers: scoring.build.build_scorers(...)
     scores.per_system("proactivity")   # {"chatbot1": 0.41, ...}: mean raw, higher = better
     scores.per_chat["proactivity"]     # one oriented raw value per chat (data.chats order)
     scores.higher_is_better["fluency"] # False: per_chat/per_system are negated for it

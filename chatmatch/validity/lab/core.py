@@ -61,6 +61,7 @@ from chatmatch.validity.lab.stb_sides import sides as stb_sides
 from chatmatch.validity.datasets.usr import FILE as USR_FILE
 from chatmatch.validity.datasets.usr import NOTES as USR_NOTES
 from chatmatch.validity.datasets.usr import load_usr
+from chatmatch.scoring.build import build_scorers
 
 DATASETS = ("stb", "fed", "dstc9", "usr", "construct", "ladder")
 DSTC9_NOTES = ("no ranking randomness: the seed spread does not apply",
@@ -190,8 +191,8 @@ class Lab:
 
     def run(self) -> dict[str, Any]:
         self.check_inputs()
-        scorers = self.config.scoring.build_scorers(self.config.settings.runtime)
-        self._base = (self.baseline.scoring.build_scorers(self.baseline.settings.runtime)
+        scorers = build_scorers(self.config.scoring, self.config.settings.runtime)
+        self._base = (build_scorers(self.baseline.scoring, self.baseline.settings.runtime)
                       if self.baseline else None)
         reports: list[dict[str, Any]] = []
         for name in self.datasets:

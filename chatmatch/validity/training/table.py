@@ -27,6 +27,7 @@ from chatmatch.scoring.learned.features import (base_features, pooled_embedding,
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
 from chatmatch.validity.training.data import RatedSide
+from chatmatch.scoring.build import build_scorers
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
@@ -75,7 +76,7 @@ def rule_scores(sides: Sequence[RatedSide], cache: Path | None,
     ``params`` (default :func:`training_params`)."""
     params = training_params() if params is None else params
     out: dict[str, dict[str, DimensionScore]] = {}
-    scorers = ScoringConfig(params={k: dict(v) for k, v in params.items()}).build_scorers()
+    scorers = build_scorers(ScoringConfig(params={k: dict(v) for k, v in params.items()}))
     for name in dict.fromkeys(s.dataset for s in sides):
         games = list({s.game.game_id: s.game for s in sides if s.dataset == name}.values())
         path = cache / _key(name, params) if cache else None
