@@ -46,17 +46,19 @@ def test_a_degenerate_turn_says_why_and_what_it_counted_as() -> None:
 
 
 def test_the_authors_rule_marks_capped_and_dropped_turns() -> None:
-    # B: 100, 200, 300 (x 10 words): capped at 250 -> 100, 200, 250; the 250 dropped
-    texts = ["seed"] + [w for n in (10, 20, 30) for w in (" ".join(["a"] * n), "b")]
-    f, _ = fluency(aggregation="authors", cap=250)
+    # B: 10, 30, 90 (x 10 words): capped at 50 -> 10, 30, 50; the 50 dropped
+    texts = ["seed"] + [w for n in (1, 3, 9) for w in (" ".join(["a"] * n), "b")]
+    f, _ = fluency(aggregation="authors")
     s = f.score_games([game(texts, seed_first=True)])[0]
     b = [d for d in s.details if d["speaker"] == "B"]
-    assert [d.get("capped_at") for d in b] == [None, None, 250]
+    assert [d.get("capped_at") for d in b] == [None, None, 50]
     assert [d.get("dropped") for d in b] == [None, None, "worst turn"]
-    assert s.raw["B"] == 150.0
-    trimmed, _ = fluency(aggregation="trimmed_mean", trim=0.34)
+    assert s.raw["B"] == 20.0
+    # trimmed_mean drops int(0.1 * 10) = 1 turn at each end of B's ten
+    texts = ["seed"] + [w for n in range(1, 11) for w in (" ".join(["a"] * n), "b")]
+    trimmed, _ = fluency(aggregation="trimmed_mean")
     t = [d for d in trimmed.score_games([game(texts, seed_first=True)])[0].details if d["speaker"] == "B"]
-    assert [d.get("dropped", "")[:7] for d in t] == ["trimmed", "", "trimmed"]
+    assert [d.get("dropped", "")[:7] for d in t] == ["trimmed"] + [""] * 8 + ["trimmed"]
 
 
 def test_the_paper_preset_adds_details_only() -> None:
