@@ -1,9 +1,12 @@
-"""Figures of a run (matplotlib, Agg backend), each saved as PNG and SVG.
+"""Figures of a run (matplotlib, Agg backend), each saved as PNG (:data:`PNG_DPI` dots per
+inch) and SVG.
 
 * ``ranks``: the paper's Figure 3 -- bots on the x axis, the rank each method (and the
-  humans) gives them as lines, rank 1 at the top;
+  humans) gives them as lines, rank 1 at the top; a bot the human ranking leaves out is
+  marked `` *`` and named in a note under the chart;
 * ``trueskill``: TrueSkill mu per bot with +-sigma bars;
-* ``head_to_head``: game points each bot (row) scored against each opponent (column);
+* ``head_to_head``: game points each bot (row) scored against each opponent (column),
+  the colour scale from 0;
 * ``dimension_wins``: per bot, the games in which it won each dimension.
 """
 
@@ -35,6 +38,10 @@ if TYPE_CHECKING:
 #: fixed salt and no date: the same run gives byte-identical SVG files
 _RC: dict[RcKeyType, Any] = {"svg.hashsalt": "chatmatch", "figure.dpi": 100, "font.size": 9}
 _META = {"svg": {"Date": None}, "png": {}}
+#: resolution of the PNG files (print quality; the SVG files are vector graphics)
+PNG_DPI = 200
+#: the mark of a bot the human ranking leaves out, on the rank chart's x axis
+NO_HUMAN_MARK = " *"
 
 
 def rank_chart(ranks: Mapping[str, Mapping[str, float]], bots: Sequence[str],
@@ -49,18 +56,31 @@ def rank_chart(ranks: Mapping[str, Mapping[str, float]], bots: Sequence[str],
             ax.plot(x + shift * (i - (len(ranks) - 1) / 2), [r.get(b, np.nan) for b in bots],
                     marker=markers[i % len(markers)], linestyle=styles[i % len(styles)],
                     label=label, linewidth=1.5)
+        labels = list(bots)
         if human is not None:
             ax.plot(x, [human.get(b, np.nan) for b in bots], "k--", marker="*", markersize=10,
                     label="humans", linewidth=2)
-        ax.set_xticks(x, list(bots), rotation=30, ha="right")
+            labels = [b if b in human else b + NO_HUMAN_MARK for b in bots]
+        ax.set_xticks(x, labels, rotation=30, ha="right")
         ax.set_ylim(len(bots) + 0.5, 0.5)
         ax.set_yticks(range(1, len(bots) + 1))
+        ax.set_xlabel("bot" + (" (ordered by the human ranking)" if human is not None else ""))
         ax.set_ylabel("rank (1 = best)")
         ax.set_title("Rankings of the bots by each method")
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=8, loc="best")
-        fig.tight_layout()
+        missing = missing_from_human(bots, human)
+        if missing:
+            fig.text(0.01, 0.01, f"{NO_HUMAN_MARK.strip()} not in the human ranking (no human "
+                                 f"rank drawn): {', '.join(missing)}", fontsize=7, ha="left",
+                     va="bottom")
+        fig.tight_layout(rect=(0, 0.05 if missing else 0, 1, 1))
     return fig
+
+
+def missing_from_human(bots: Sequence[str], human: Mapping[str, float] | None) -> list[str]:
+    """The bots a human ranking leaves out (none without a human ranking)."""
+    return [b for b in bots if b not in human] if human is not None else []
 
 
 def trueskill_chart(ranking: Ranking) -> Figure:
@@ -100,7 +120,7 @@ def head_to_head_chart(results: Sequence[GameResult], bots: Sequence[str]) -> Fi
     with plt.rc_context(_RC):
         size = max(4.0, 0.8 * len(bots) + 2)
         fig, ax = plt.subplots(figsize=(size + 1, size))
-        im = ax.imshow(np.ma.masked_invalid(m), cmap="RdYlGn")
+        im = ax.imshow(np.ma.masked_invalid(m), cmap="RdYlGn", vmin=0.0)  # the scale from 0
         for i in range(len(bots)):
             for j in range(len(bots)):
                 if not np.isnan(m[i, j]):
@@ -149,7 +169,7 @@ def save(fig: Figure, out_dir: Path, name: str) -> list[Path]:
 def _render(fig: Figure, fmt: str) -> bytes:
     buf = io.BytesIO()
     with plt.rc_context(_RC):
-        fig.savefig(buf, format=fmt, metadata=_META[fmt])
+        fig.savefig(buf, format=fmt, metadata=_META[fmt], dpi=PNG_DPI if fmt == "png" else "figure")
     return buf.getvalue()
 
 

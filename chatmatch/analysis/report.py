@@ -1,9 +1,12 @@
 """A self-contained HTML report of a run: one file, inline CSS, figures embedded as data
 URIs, no script and no external URL, so it opens offline and can be mailed around.
 
-Sections: leaderboard, per-dimension breakdown, head-to-head matrix, figures, agreement
-with humans (when a human file is given) and every transcript, with the turns that scored
-highlighted from the per-turn details the scorers wrote to ``scores/GID.json``. The page is
+Sections, listed in a contents list at the top: leaderboard, per-dimension breakdown,
+head-to-head matrix, figures, agreement with humans (when a human file is given), the games
+of each bot (every bot's name in the tables links there; each game links to its transcript)
+and every transcript, with the turns that scored highlighted and each turn's deciding
+values (fluency SLOR, questions counted or not, turns left out or degenerate) from the
+per-turn details the scorers wrote to ``scores/GID.json``. The page is
 ``templates/report.html``, drawn with the same table macros as the ``chatmatch view`` app
 (``templates/tables.html``); every piece of text from a bot or a file is HTML-escaped
 (Jinja2's autoescape, :func:`html.escape` in the sections built here). Every table sits in
@@ -122,6 +125,17 @@ def seed_categories(data: Run, main: Ranking) -> dict[str, Any] | None:
             "boards": [(c, board(r)) for c, r in per.items()]}
 
 
+def contents(categories: bool, human: bool, sections: Sequence[tuple[str, str, str]]
+             ) -> list[tuple[str, str]]:
+    """The report's contents list: (anchor, title) of each section it has."""
+    return [("leaderboard", "Leaderboard"),
+            *([("seed-categories", "Per seed category")] if categories else []),
+            ("dimensions", "Per-dimension breakdown"), ("head-to-head", "Head to head"),
+            ("figures", "Figures"), *([("humans", "Agreement with humans")] if human else []),
+            *((a, t) for a, t, _ in sections), ("games-by-bot", "Games by bot"),
+            ("transcripts", "Transcripts")]
+
+
 def build_report(data: Run, human: HumanRanking | None = None,
                  sections: Sequence[tuple[str, str, str]] = ()) -> str:
     """The whole report as one HTML string; ``sections``: more sections (anchor id, title,
@@ -130,12 +144,20 @@ def build_report(data: Run, human: HumanRanking | None = None,
     boards = [board(main)] + ([board(data.rank(method="points"))] if main.method != "points" else [])
     order = main.order()
     results = {r.game_id: r for r in data.results}
+    transcripts = dict(sorted(data.transcripts().items()))
     games = [{"id": gid, "tr": tr, "res": results.get(gid), "notes": turn_notes(data.scores(gid))}
-             for gid, tr in sorted(data.transcripts().items())]
+             for gid, tr in transcripts.items()]
+    cats = seed_categories(data, main)
+    bots = order + [b for b in data.bots if b not in order]
+    anchors = {b: f"bot-{i}" for i, b in enumerate(bots, 1)}
+    by_bot = [(b, anchors[b], [g for g, tr in zip(games, transcripts.values()) if b in tr.players])
+              for b in bots]
     page = environment().get_template("report.html").render(
+        contents=contents(cats is not None, human is not None, sections), by_bot=by_bot,
+        bot_link=lambda name: f"#{anchors.get(name, 'games-by-bot')}",
         name=data.name, games=len(data.results), bots=len(data.bots), version=__version__,
         weights=", ".join(f"{d} (weight {w:g})" for d, w in data.weights.items()),
-        css=Markup(stylesheet()), boards=boards, categories=seed_categories(data, main),
+        css=Markup(stylesheet()), boards=boards, categories=cats,
         dimensions=dimension_table(list(data.results), order), order=order,
         h2h=head_to_head(list(data.results), order), figures=Markup(_figures(data, human)),
         agreement=Markup(agreement_html(data, human, main)) if human is not None else "",

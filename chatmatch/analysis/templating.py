@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -24,6 +24,26 @@ def num(v: Any) -> str:
     return "" if v is None else str(v)
 
 
+def setting(v: Any) -> str:
+    """A setting's value as a reader writes it: numbers as :func:`num`, yes/no, a list
+    joined with commas, a mapping as ``(key value, ...)`` with spaces for underscores."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, Mapping):
+        return "(" + ", ".join(f"{str(k).replace('_', ' ')} {setting(x)}" for k, x in v.items()) + ")"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(setting(x) for x in v)
+    return num(v)
+
+
+def settings_text(meta: Mapping[str, Any]) -> str:
+    """A ranking's settings (``Ranking.meta``) in one readable line: ``shuffles 5, rank by
+    conservative, ties (rule record, share 0.25)``."""
+    return ", ".join(f"{str(k).replace('_', ' ')} {setting(v)}" for k, v in meta.items())
+
+
 def shown_text(v: Any) -> Any:
     """Every text a template writes, with control and bidirectional characters escaped
     (:func:`chatmatch.common.display.shown`); markup the code built is left as it is."""
@@ -36,6 +56,7 @@ def environment(*first: Path) -> jinja2.Environment:
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              finalize=shown_text)
     env.filters["num"] = num
+    env.filters["settings"] = settings_text
     return env
 
 

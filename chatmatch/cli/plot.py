@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from chatmatch.analysis.human import load_human
-from chatmatch.analysis.plots import plot_run
+from chatmatch.analysis.plots import NO_HUMAN_MARK, missing_from_human, plot_run
 from chatmatch.run.storedrun import Run
 
 
@@ -20,7 +20,8 @@ from chatmatch.run.storedrun import Run
 def command(run_dir: Path, human_file: Path | None, out_dir: Path | None) -> None:
     """Draw the figures of RUN_DIR: ranks by each method and by humans (the paper's
     Figure 3), TrueSkill mu with sigma bars, the head-to-head matrix of game points and
-    the dimension wins per bot. Each is written as NAME.png and NAME.svg.
+    the dimension wins per bot. Each is written as NAME.png and NAME.svg. A bot the
+    human file leaves out is marked * on the rank chart and named in a note.
 
     \b
     Examples:
@@ -31,3 +32,7 @@ def command(run_dir: Path, human_file: Path | None, out_dir: Path | None) -> Non
     human = load_human(human_file, data.bots) if human_file else None
     for p in plot_run(data, out_dir or data.store.path / "plots", human):
         click.echo(str(p))
+    missing = missing_from_human(data.bots, human.ranks) if human else []
+    if missing:
+        click.echo(f"note: {human_file} ranks no {', '.join(missing)}: marked "
+                   f"'{NO_HUMAN_MARK.strip()}' on the rank chart, with no human rank drawn", err=True)

@@ -23,8 +23,10 @@ from chatmatch.transcript import Transcript
 @click.argument("game", required=False)
 @click.option("--width", default=88, show_default=True, help="Wrap text at this width.")
 def command(run_dir: Path, game: str | None, width: int) -> None:
-    """List the games of RUN_DIR, or print GAME (an id such as g001) readably, with the
-    turns that scored tagged (questions, repetitions, entities, perplexity, ...)."""
+    """List the games of RUN_DIR, or print GAME (an id such as g001) readably: each turn
+    tagged with what decided its part in each dimension (a question counted or not, a
+    repetition, an entity, its fluency SLOR, a turn left out or counted as degenerate and
+    why), then each dimension's raw scores, which way is better, and the points."""
     run = load_run(run_dir, need_results=False)
     transcripts = run.transcripts()
     results = {r.game_id: r for r in run.results}
@@ -43,19 +45,20 @@ def command(run_dir: Path, game: str | None, width: int) -> None:
         click.echo(head)
         click.echo(textwrap.fill(printable(t.text) or "(empty)", width, initial_indent=indent,
                                  subsequent_indent=indent))
-        tags = [n.text for n in notes.get(t.index, []) if n.shown]
+        tags = [f"{n.dimension}: {n.text}" for n in notes.get(t.index, []) if n.shown]
         if tags:
-            click.echo(textwrap.fill("[" + "; ".join(tags) + "]", width, initial_indent=indent,
+            click.echo(textwrap.fill("[" + " | ".join(tags) + "]", width, initial_indent=indent,
                                      subsequent_indent=indent))
     r = results.get(game)
     if r:
         click.echo("")
-        dims = list(r.higher_is_better)
-        rows = [[d, *(f"{r.raw[p][d]:.3g}" if not math.isnan(r.raw[p][d]) else "-" for p in r.players),
-                 *(f"{r.points[p][d]:g}" for p in r.players)] for d in dims]
-        rows.append(["total", "", "", *(f"{r.total[p]:g}" for p in r.players)])
+        rows = [[d, "higher" if hib else "lower",
+                 *(f"{r.raw[p][d]:.3g}" if not math.isnan(r.raw[p][d]) else "-" for p in r.players),
+                 *(f"{r.points[p][d]:g}" for p in r.players)] for d, hib in r.higher_is_better.items()]
+        rows.append(["total", "", "", "", *(f"{r.total[p]:g}" for p in r.players)])
         a, b = r.players
-        click.echo(render_table(["dimension", f"raw {a}", f"raw {b}", f"pts {a}", f"pts {b}"], rows))
+        click.echo(render_table(["dimension", "better", f"raw {a}", f"raw {b}", f"pts {a}",
+                                 f"pts {b}"], rows))
         click.echo(f"winner: {r.winner or 'tie'}" + (f" (forfeit: {r.forfeit.to_json()})" if r.forfeit else ""))
 
 

@@ -2,9 +2,11 @@
 ``chatmatch show`` prints under a turn and the HTML report puts beside it.
 
 A :class:`TurnNote` is ``scored`` when the detail found something that counts (a question,
-a penalised repetition, an inconsistency, a new entity, a memory bonus); ``shown`` notes
-are printed by ``chatmatch show`` too (what scored, a repetition that was not penalised,
-the perplexity); the rest are measurements only the report lists.
+a penalised repetition, an inconsistency, a new entity, a memory bonus, a degenerate turn
+counted as the least fluent); ``shown`` notes are printed by ``chatmatch show`` too (what
+scored, the value that decided a turn's part in fluency -- its SLOR, or the perplexity in a
+record that has none -- a turn left out or given no credit and why, a repetition that was
+not penalised); the rest are measurements only the report lists.
 """
 
 from __future__ import annotations
@@ -55,58 +57,122 @@ def _generic(dim: str, d: Mapping[str, Any]) -> list[TurnNote]:
     return [TurnNote(dim, text, bool(found))] if text else []
 
 
+def _num(v: Any) -> float | None:
+    """``v`` as a float, or None (missing, not a number, NaN)."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(float(v)):
+        return float(v)
+    return None
+
+
+def fluency_notes(d: Mapping[str, Any]) -> list[TurnNote]:
+    """What decided a turn's part in fluency: the SLOR it counted with (the perplexity in
+    a record written before SLOR was stored, or under a perplexity aggregation), why it was
+    left out, or why it counted as the least fluent turn there is."""
+    dim, ppl, slor = "fluency", _num(d.get("perplexity")), _num(d.get("slor"))
+    measured = f"ppl {ppl:.1f}" if ppl is not None else "no perplexity"
+    if d.get("excluded"):
+        return [TurnNote(dim, f"left out ({d['excluded']}); {measured}", False, True)]
+    value = f"SLOR {slor:.2f} ({measured})" if slor is not None else measured
+    if d.get("capped_at") is not None:
+        value += f", capped at {d['capped_at']:g}"
+    if d.get("degenerate"):
+        counted = _num(d.get("counted_as"))
+        as_what = f"SLOR {slor:.2f}" if slor is not None else (
+            f"ppl {counted:.0f}" if counted is not None else "its worst")
+        text = (f"degenerate ({d['degenerate']}): counted as the least fluent turn, {as_what}"
+                + (f"; {measured}" if ppl is not None else ""))
+        return [TurnNote(dim, text, True, True)]
+    if d.get("dropped"):
+        value += f"; dropped ({d['dropped']})"
+    return [TurnNote(dim, value, False, ppl is not None or slor is not None)]
+
+
+def _relevance(d: Mapping[str, Any]) -> list[TurnNote]:
+    dim, sim = "relevance", _num(d.get("similarity"))
+    if d.get("excluded") == "echo":
+        return [TurnNote(dim, f"no credit: echoes turn {d.get('answers')}"
+                              + (f" (similarity {sim:.2f})" if sim is not None else ""), False, True)]
+    if d.get("excluded"):
+        what = ("memory bonus of " + ", ".join(map(_concept, d["concepts"]))
+                if d.get("concepts") else f"reply to turn {d.get('answers')}")
+        return [TurnNote(dim, f"no credit ({d['excluded']}): {what}", False, True)]
+    if sim is not None:  # method: reply
+        return [TurnNote(dim, f"answers turn {d.get('answers')}, similarity {sim:.2f}", False, True)]
+    if not d.get("concepts"):
+        return []
+    return [TurnNote(dim, "memory bonus: " + ", ".join(map(_concept, d["concepts"])), True, True)]
+
+
+def _proactivity(d: Mapping[str, Any]) -> list[TurnNote]:
+    dim, n = "proactivity", int(d.get("questions") or 0)
+    if n:
+        return [TurnNote(dim, "question" if n == 1 else f"{n} questions", True, True)]
+    if d.get("not_counted"):
+        asked = int(d.get("asked") or 0)
+        what = "question" if asked <= 1 else f"{asked} questions"
+        return [TurnNote(dim, f"{what} not counted ({d['not_counted']})", False, True)]
+    return [TurnNote(dim, "0 questions")]
+
+
+def _diversity(d: Mapping[str, Any]) -> list[TurnNote]:
+    dim = "diversity"
+    if not d.get("repeats"):
+        return []
+    of = ", ".join(map(str, d["repeats"]))
+    if d.get("penalised"):
+        return [TurnNote(dim, f"repetition of turn {of}", True, True)]
+    return [TurnNote(dim, f"repeats turn {of} (not penalised)", False, True)]
+
+
+def _consistency(d: Mapping[str, Any]) -> list[TurnNote]:
+    dim = "consistency"
+    if d.get("self_contradiction"):
+        return [TurnNote(dim, f"contradicts its statement at turn {d.get('earlier_turn')}",
+                         True, True)]
+    if d.get("identity"):
+        return [TurnNote(dim, f"changes its {d['identity']} stated at turn "
+                              f"{d.get('earlier_turn')}", True, True)]
+    if d.get("inconsistent"):
+        return [TurnNote(dim, f"inconsistent with turn {d.get('original_answer')}", True, True)]
+    return [TurnNote(dim, f"consistent with the answer at turn {d.get('original_answer')}, "
+                          f"similarity {d.get('similarity')}")]
+
+
+def _knowledge(d: Mapping[str, Any]) -> list[TurnNote]:
+    dim, notes = "knowledge", []
+    if d.get("new"):
+        notes.append(TurnNote(dim, "entities: " + ", ".join(map(_entity, d["new"])), True, True))
+    if d.get("already_mentioned"):
+        notes.append(TurnNote(dim, "not credited, mentioned before: "
+                              + ", ".join(map(_entity, d["already_mentioned"])), False, True))
+    return notes
+
+
+def _specificity(d: Mapping[str, Any]) -> list[TurnNote]:
+    dim = "specificity"
+    if d.get("excluded"):
+        return [TurnNote(dim, f"left out of the pool ({d['excluded']})", False, True)]
+    return [TurnNote(dim, f"{d.get('new_unigrams', 0)} new words, {d.get('new_bigrams', 0)} "
+                          f"new bigrams of {d.get('tokens', 0)} tokens")]
+
+
+def _learned(d: Mapping[str, Any]) -> list[TurnNote]:
+    why = ", ".join(f"{f} {c:+.2f}" for f, c in d.get("because") or [])
+    return [TurnNote("learned", f"learned judge: {d.get('speaker')} scores {float(d['score']):+.2f}"
+                                + (f" (most: {why})" if why else ""), True, True)]
+
+
+_NOTES = {"fluency": fluency_notes, "relevance": _relevance, "proactivity": _proactivity,
+          "diversity": _diversity, "consistency": _consistency, "knowledge": _knowledge,
+          "specificity": _specificity}
+
+
 def detail_notes(dim: str, d: Mapping[str, Any]) -> list[TurnNote]:
     """The notes of one per-turn detail of dimension ``dim``."""
-    if dim == "proactivity":
-        n = int(d.get("questions") or 0)
-        if n:
-            return [TurnNote(dim, "question" if n == 1 else f"{n} questions", True, True)]
-        return [TurnNote(dim, "0 questions")]
-    if dim == "diversity":
-        if not d.get("repeats"):
-            return []
-        of = ", ".join(map(str, d["repeats"]))
-        if d.get("penalised"):
-            return [TurnNote(dim, f"repetition of turn {of}", True, True)]
-        return [TurnNote(dim, f"repeats turn {of} (not penalised)", False, True)]
-    if dim == "consistency":
-        if d.get("self_contradiction"):
-            return [TurnNote(dim, f"contradicts its statement at turn {d.get('earlier_turn')}",
-                             True, True)]
-        if d.get("identity"):
-            return [TurnNote(dim, f"changes its {d['identity']} stated at turn "
-                                  f"{d.get('earlier_turn')}", True, True)]
-        if d.get("inconsistent"):
-            return [TurnNote(dim, f"inconsistent with turn {d.get('original_answer')}", True, True)]
-        return [TurnNote(dim, f"consistent with the answer at turn {d.get('original_answer')}, "
-                              f"similarity {d.get('similarity')}")]
-    if dim == "knowledge":
-        notes = []
-        if d.get("new"):
-            notes.append(TurnNote(dim, "entities: " + ", ".join(map(_entity, d["new"])), True, True))
-        if d.get("already_mentioned"):
-            notes.append(TurnNote(dim, "mentioned before: "
-                                  + ", ".join(map(_entity, d["already_mentioned"]))))
-        return notes
-    if dim == "relevance":
-        if isinstance(d.get("similarity"), (int, float)):  # method: reply
-            return [TurnNote(dim, f"answers turn {d.get('answers')}, similarity "
-                                  f"{float(d['similarity']):.2f}", False, True)]
-        if not d.get("concepts"):
-            return []
-        return [TurnNote(dim, "memory bonus: " + ", ".join(map(_concept, d["concepts"])), True, True)]
-    if dim == "specificity":
-        return [TurnNote(dim, f"{d.get('new_unigrams', 0)} new words, {d.get('new_bigrams', 0)} "
-                              f"new bigrams of {d.get('tokens', 0)} tokens")]
-    if dim == "fluency":
-        ppl = d.get("perplexity")
-        if isinstance(ppl, (int, float)) and not math.isnan(float(ppl)):
-            return [TurnNote(dim, f"ppl {float(ppl):.1f}", False, True)]
-        return [TurnNote(dim, "no perplexity")]
+    if dim in _NOTES:
+        return _NOTES[dim](d)
     if dim == "learned" and isinstance(d.get("score"), (int, float)):
-        why = ", ".join(f"{f} {c:+.2f}" for f, c in d.get("because") or [])
-        return [TurnNote(dim, f"learned judge: {d.get('speaker')} scores {float(d['score']):+.2f}"
-                              + (f" (most: {why})" if why else ""), True, True)]
+        return _learned(d)
     return _generic(dim, d)
 
 

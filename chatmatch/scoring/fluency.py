@@ -18,6 +18,13 @@ repetitions (marked ``"excluded": "repetition"``). Empty turns have no perplexit
 left out; a bot with no scoreable turn scores NaN, which loses the dimension to any number
 (:func:`chatmatch.scoring.points.dimension_winner`).
 
+Details give each credited turn's perplexity (``null`` for an empty turn) and, where the
+turn counts with another value, that value: ``slor`` (the turn's value under ``slor`` and
+``slor_tokens``, what the median is taken over), ``counted_as`` (a degenerate turn's
+perplexity under a perplexity aggregation), ``capped_at`` (a perplexity over ``cap``);
+``dropped`` marks a counted turn the aggregation leaves out (``authors``' worst turn,
+``trimmed_mean``'s ends).
+
 Every option, its default and the measurement that chose it: docs/scoring.md
 ("Fluency") and docs/appendix/validity-measurements.md.
 """
@@ -255,22 +262,58 @@ class Fluency(Scorer):
     def _score(self, analysis: GameAnalysis, ppl: list[float | None]) -> DimensionScore:
         game = analysis.game
         per_bot: dict[str, list[float]] = {p: [] for p in game.players}
+        counted: dict[str, list[dict[str, Any]]] = {p: [] for p in game.players}
         details: list[dict[str, Any]] = []
         excluded = self.repetitions(analysis)
         degenerate = self.degenerate_turns(game)
         for turn, value in zip(credited_turns(game), ppl):
             detail: dict[str, Any] = {"turn": turn.index, "speaker": turn.speaker,
                                       "perplexity": None if value is None else round(value, 4)}
+            details.append(detail)
             if turn.index in excluded:
                 detail["excluded"] = "repetition"
-            elif turn.index in degenerate:
+                continue
+            if turn.index in degenerate:
                 detail["degenerate"] = degenerate[turn.index]
-                per_bot[turn.speaker].append(self._worst_value())
+                turn_value = self._worst_value()
             elif value is not None:
-                per_bot[turn.speaker].append(self._turn_value(turn.text, value))
-            details.append(detail)
+                turn_value = self._turn_value(turn.text, value)
+            else:
+                continue
+            per_bot[turn.speaker].append(turn_value)
+            counted[turn.speaker].append(detail)
+            self._explain(detail, turn_value)
+        for p, ds in counted.items():
+            self._mark_dropped(ds, per_bot[p])
         raw = {p: self.aggregate(v) for p, v in per_bot.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+    def _explain(self, detail: dict[str, Any], value: float) -> None:
+        """Add to a counted turn's detail the value it counts with where that is not its
+        perplexity: ``slor`` (in the aggregation's units), ``counted_as`` (a degenerate
+        turn's perplexity), ``capped_at`` (a perplexity over the cap)."""
+        p = self.params
+        if p.aggregation in ("slor", "slor_tokens"):
+            detail["slor"] = round(value, 4)
+        elif "degenerate" in detail:
+            detail["counted_as"] = round(value, 4)
+        if p.aggregation in ("capped_mean", "authors") and value > p.cap:
+            detail["capped_at"] = p.cap
+
+    def _mark_dropped(self, details: list[dict[str, Any]], values: list[float]) -> None:
+        """Mark the turns the aggregation leaves out of a bot's counted ones: ``authors``
+        drops the worst turn, ``trimmed_mean`` the ``trim`` share at each end."""
+        p, n = self.params, len(values)
+        if p.aggregation == "authors" and n > 1:
+            capped = [min(v, p.cap) for v in values]
+            details[capped.index(max(capped))]["dropped"] = "worst turn"
+        elif p.aggregation == "trimmed_mean" and 0 < int(p.trim * n) and 2 * int(p.trim * n) < n:
+            cut = int(p.trim * n)
+            order = sorted(range(n), key=lambda i: values[i])
+            for i in order[:cut]:
+                details[i]["dropped"] = "trimmed (among the lowest)"
+            for i in order[n - cut:]:
+                details[i]["dropped"] = "trimmed (among the highest)"
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "params": self.params.model_dump(),

@@ -17,8 +17,10 @@ here start from the per-token NLLs of :mod:`chatmatch.runtime.lm.tokens`:
   their rarity is discounted (token SLOR below ``-log(UNLIKELY)``), a grammar-break signal;
 * **degenerate turns** (:func:`degenerate`): a turn that repeats the speaker's earlier turn
   or the partner's last turn word for word (case and punctuation aside), or repeats a phrase of its own
-  (repeated word 3-grams are a third of the turn's 3-grams or more), or stops on a word that
-  cannot end a sentence ("and", "the", "to", ...: a truncated generation). People never
+  (repeated word 3-grams are a third of the turn's 3-grams or more), or stops, without final
+  punctuation, on a word no complete sentence ends on ("and", "the", "my", ...: a
+  generation cut mid-sentence; a stranded preposition, "... for me to respond to", ends a
+  complete sentence and is not one). People never
   call such text fluent, and a per-token LM finds it *easy*.
 """
 
@@ -36,10 +38,11 @@ from chatmatch.common.text import normalise, tokens
 
 #: a token whose SLOR is below -log(UNLIKELY) counts as very unlikely
 UNLIKELY = 1000.0
-#: words a finished sentence does not end on (a truncated generation does)
-DANGLING = frozenset("""a an the and or but so because of to in on at for with from by as
-that than if when while my your his her their our its is are was were am be been i we you
-he she they it this these those very really just about into""".split())
+#: words a complete sentence never ends on (a generation cut mid-sentence does): articles,
+#: conjunctions, possessives that need a noun, "than". Not prepositions, pronouns or verbs:
+#: "something for me to respond to", "nice to meet you", "so do i", "i know who you are"
+#: are complete, and people write them without a full stop
+DANGLING = frozenset("a an the and or but nor my your our their its than".split())
 
 _LOCK = threading.Lock()
 
@@ -116,7 +119,8 @@ def self_repeats(text: str) -> bool:
 
 
 def dangling(text: str) -> bool:
-    """The turn stops on a word that cannot end a sentence (a truncated generation)."""
+    """The turn stops, without final punctuation, on a word no complete sentence ends on
+    (:data:`DANGLING`: a generation cut mid-sentence)."""
     stripped = text.rstrip()
     if not stripped or stripped[-1] in ".!?)\"'":
         return False

@@ -6,7 +6,10 @@ length of the chat), the number of such turns (``turns``, the paper: a turn rais
 question or does not), or the number of questions (``questions``). What counts as a
 question is defined exactly in :func:`chatmatch.common.text.question_count`: a sentence-final ``?`` (or ``？``/``؟``)
 after at least one word or emoji. Empty turns, a bare ``"?"`` and unpunctuated
-interrogatives ask nothing. Details list each asking turn with its question count.
+interrogatives ask nothing. Details list each asking turn with its question count, and each
+turn whose questions earned nothing with ``"questions": 0``, how many it ``asked`` and why
+(``not_counted``: ``repetition``, or ``generic or asked before`` under ``questions:
+specific``).
 
 A turn that diversity penalises as a repetition (Algorithm 1: a repeated question, or a
 repeated turn) asks nothing new and earns nothing here (``skip_repetitions``, default
@@ -48,7 +51,7 @@ from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, scored_turns, sigma
 from chatmatch.scoring.questions import specific_questions
 from chatmatch.common.text import question_count
-from chatmatch.transcript import Transcript
+from chatmatch.transcript import Transcript, Turn
 
 
 class Proactivity(Scorer):
@@ -89,6 +92,9 @@ class Proactivity(Scorer):
             if n:
                 raw[turn.speaker] += n if self.params.unit == "questions" else 1
                 details.append({"turn": turn.index, "speaker": turn.speaker, "questions": n})
+            elif question_count(turn.text):
+                details.append(_uncounted(turn, "generic or asked before"))
+        details = _with_repetitions(analysis, details)
         if self.params.excuse_answers:
             raw = self._excuse(analysis, raw)
         if self.params.unit == "share":
@@ -107,3 +113,17 @@ class Proactivity(Scorer):
             if e and n > e:
                 out[p] = raw[p] * n / (n - e)
         return out
+
+
+def _uncounted(turn: Turn, why: str) -> dict[str, Any]:
+    """The detail of a turn whose questions earn nothing, and why."""
+    return {"turn": turn.index, "speaker": turn.speaker, "questions": 0,
+            "asked": question_count(turn.text), "not_counted": why}
+
+
+def _with_repetitions(analysis: GameAnalysis, details: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``details`` with the asking turns left out as repetitions, in turn order."""
+    listed = {d["turn"] for d in details}
+    left_out = [_uncounted(t, "repetition") for t in credited_turns(analysis.game)
+                if t.index not in listed and question_count(t.text)]
+    return sorted(details + left_out, key=lambda d: int(d["turn"])) if left_out else details

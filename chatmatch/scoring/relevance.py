@@ -7,14 +7,16 @@ penalised repetition (``skip_repetitions``) or a near-copy of that turn (an echo
 diversity's ``sigma_r``). Each cosine is multiplied by the share of the turn's content
 words that the turn it answers did not hold, so restating the partner earns little. The
 bot's raw score is the mean over its turns; details list each turn with the turn it
-answers and the cosine.
+answers and the cosine, and a turn that earned nothing as a repetition or an echo with
+``"excluded": "repetition"`` / ``"echo"``.
 
 ``method: recall`` is the paper's rule (Algorithm 3, ``preset: paper``): concepts are the
 lemmas of content words from spaCy (the pass is shared with knowledge); the important ones
 are the top half of the game's concepts by IDF (used in at least two turns); a turn earns a
 bonus when it uses an important concept last mentioned more than one turn back (by either
 speaker with ``own_concepts: true``, else only by the partner or the seed). First
-mentions, seed turns and penalised repetitions earn nothing. ``unit`` says what the raw
+mentions, seed turns and penalised repetitions earn nothing (details list each bonus
+turn, and a repetition that would have earned one, marked ``"excluded": "repetition"``). ``unit`` says what the raw
 score is (``turn_sqrt``, the mean of recalled / sqrt(concepts) per turn, or ``count``, the
 paper's, and the others docs/scoring.md lists).
 
@@ -162,8 +164,9 @@ def recall_marks(game: Transcript, lemmas: Sequence[Sequence[str]], skip: frozen
         if not turn.seed:
             credited = bool(hits) and t not in skip
             marks.append(Mark(turn.speaker, len(concepts), len(hits) if credited else 0))
-            if credited:
-                details.append({"turn": t, "speaker": turn.speaker, "concepts": hits})
+            if hits:
+                details.append({"turn": t, "speaker": turn.speaker, "concepts": hits,
+                                **({} if credited else {"excluded": "repetition"})})
         last_seen.update((c, t) for c in concepts)
     return marks, details
 
@@ -204,15 +207,20 @@ def reply_similarity(game: Transcript, vectors: Any, skip: frozenset[int],
             continue
         turns[turn.speaker] += 1
         before = _turn_before(game.turns, t)
-        if before is None or t in skip or not turn.text.strip():
+        if before is None or not turn.text.strip():
+            continue
+        where = {"turn": t, "speaker": turn.speaker, "answers": before}
+        if t in skip:
+            details.append({**where, "excluded": "repetition"})
             continue
         cos = float(vectors[t] @ vectors[before])
         if 0.0 < cos < echo:
             new = new_share(turn.text, game.turns[before].text) if discount else 1.0
             total[turn.speaker] += cos * new
-            details.append({"turn": t, "speaker": turn.speaker, "answers": before,
-                            "similarity": round(cos, 4),
+            details.append({**where, "similarity": round(cos, 4),
                             **({"new_words": round(new, 4)} if discount else {})})
+        elif cos >= echo:
+            details.append({**where, "similarity": round(cos, 4), "excluded": "echo"})
     return {q: v / turns[q] if turns[q] else 0.0 for q, v in total.items()}, details
 
 

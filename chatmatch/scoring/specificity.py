@@ -20,7 +20,8 @@ released scorer counted characters). Raw score = (Distinct-1 + Distinct-2) / 2.
 
 A bot with no token at all scores 0; a bot whose turns are all one word has no bigram,
 so its Distinct-2 is 0. Details give, per turn, its token count and how many of its
-unigrams and bigrams were new for that bot.
+unigrams and bigrams were new for that bot; a turn left out of the pool (below) is listed
+with why (``"excluded": "repetition"`` or ``"answer to a repeated question"``).
 
 Which repetitions (Algorithm 1, :mod:`chatmatch.scoring.diversity`) are left out of the
 pool is ``leave_out``:
@@ -104,7 +105,19 @@ class Specificity(Scorer):
             details.append({"turn": turn.index, "speaker": turn.speaker, "tokens": len(toks),
                             "new_unigrams": len(new_uni), "new_bigrams": len(new_bi)})
         raw = {p: self.value(u, b) for p, (u, b) in grams.items()}
+        if skip:
+            details = self._left_out_details(analysis, skip, details)
         return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+    def _left_out_details(self, game: GameAnalysis, skip: frozenset[int],
+                          details: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``details`` with the turns left out of the pools, each with why, in turn order."""
+        penalised = game.penalised(sigma(self.params.sigma_r))
+        out = details + [{"turn": t.index, "speaker": t.speaker,
+                          "excluded": "repetition" if t.index in penalised
+                          else "answer to a repeated question"}
+                         for t in credited_turns(game.game) if t.index in skip]
+        return sorted(out, key=lambda d: int(d["turn"]))
 
     def value(self, uni: list[list[tuple[str, ...]]], bi: list[list[tuple[str, ...]]]) -> float:
         """The raw score of one bot from its per-turn unigrams and bigrams."""

@@ -21,6 +21,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.run.storedrun import Run
 from chatmatch.scoring.details import turn_notes
 from chatmatch.transcript import Transcript
+from chatmatch.view.judging import judge_differences, judge_text
 from chatmatch.view.state import RunState, Snapshot
 
 #: a game id that names a file of the run's transcripts folder (anything else is a 404,
@@ -150,6 +151,9 @@ class Views:
         a, b = sa.ranking(), sb.ranking()
         return {**self.common(i, sa, "compare"), "j": j, "name_a": ra.name, "name_b": rb.name,
                 "method_a": a.method, "method_b": b.method, "ranks": compare_ranks(a, b),
+                "judge_a": judge_text(ra), "judge_b": judge_text(rb),
+                "judge_differs": judge_differences(ra, rb),
+                "judges_recorded": bool(ra.manifest.scorers and rb.manifest.scorers),
                 "flipped": flipped_games(ra.results, rb.results),
                 "same_games": len({r.game_id for r in ra.results} & {r.game_id for r in rb.results})}
 

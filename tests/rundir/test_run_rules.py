@@ -100,7 +100,7 @@ def test_an_unscheduled_games_consistent_files_are_ignored_by_readers_and_refuse
         assert why in r.stderr and fix in r.stderr, r.stderr
     assert _games(run) == 6
     shown = run_cli("show", str(run), "g099")
-    assert why in shown.stderr and "[question]" not in shown.stdout  # its text, without its scores
+    assert why in shown.stderr and "proactivity: question" not in shown.stdout  # its text, without its scores
     r = run_cli("run", str(cfg), "--out", str(run))
     assert r.returncode != 0 and f"{why}; {fix}" in r.stderr.splitlines()[-1], r.stderr
     (run / "transcripts" / "g099.jsonl").unlink()  # as the message says (its result line stays)

@@ -22,7 +22,8 @@ from test_fluency import ScriptedLM
     ("i like dogs", ["I like dogs."], "hi", "repeat"),
     ("how are you?", ["hello"], "How are you?", "echo"),
     ("i am a little shy but i am a little shy", [], None, "self-repeat"),
-    ("i went to the park and then i", [], None, "truncated"),
+    ("i went to the park and then the", [], None, "truncated"),
+    ("we talked about it and", [], None, "truncated"),
     ("i went to the park with my dog", [], None, None),
     ("i like it a lot.", [], None, None),
     ("thanks and", [], None, None),  # too short to call truncated
@@ -30,6 +31,24 @@ from test_fluency import ScriptedLM
 ])
 def test_degenerate_reasons(text, before, partner, why) -> None:
     assert degenerate(text, before, partner) == why
+
+
+#: complete sentences people write without a full stop: a stranded preposition, an
+#: object pronoun, an elliptical verb. The first is a human-written line of the retrieval
+#: bot's corpus that an earlier rule (any of "to", "it", "you", "is", ...) called truncated
+@pytest.mark.parametrize("text", [
+    "Sorry, that doesn't give me much for me to respond to",
+    "what are you thinking of",
+    "it was so nice to meet you",
+    "i would love to",
+    "i really like it",
+    "yeah so do i",
+    "i do not know what it is",
+    "who are you going with",
+])
+def test_a_complete_sentence_is_not_truncated(text: str) -> None:
+    assert not dangling(text)
+    assert degenerate(text, [], None) is None
 
 
 def test_self_repeats_and_dangling_edges() -> None:

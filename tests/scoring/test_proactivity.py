@@ -17,7 +17,10 @@ def test_figure2(figure2: Transcript) -> None:
     s = Proactivity(Proactivity.Params(unit="turns")).score_games([figure2])[0]
     assert s.raw == {"A": 2, "B": 0}
     assert s.higher_is_better
-    assert [d["turn"] for d in s.details] == [0, 4]
+    # the details say which questions counted, and why the others did not
+    assert [(d["turn"], d["questions"], d.get("not_counted")) for d in s.details] == [
+        (0, 1, None), (2, 0, "repetition"), (4, 1, None), (6, 0, "repetition")]
+    assert s.details[1]["asked"] == 1
     p = PAPER.score_games([figure2])[0]
     assert p.raw == {"A": 4, "B": 0}
     assert [d["turn"] for d in p.details] == [0, 2, 4, 6]

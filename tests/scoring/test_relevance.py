@@ -51,7 +51,8 @@ def test_figure2(figure2: Transcript) -> None:
     # default (skip_repetitions): turn 2 is a penalised repeated question and earns nothing
     new = Relevance(P(method="recall", unit="count")).score_games([figure2])[0]
     assert new.raw == {"A": 1, "B": 1}
-    assert [d["turn"] for d in new.details] == [3, 8]
+    assert [(d["turn"], d.get("excluded")) for d in new.details] == [
+        (2, "repetition"), (3, None), (8, None)]  # turn 2's bonus listed, and why it is none
     # own_concepts false: "living" was A's own (turn 0), turn 3's "student" B's own (turn
     # 1). Only turn 8 remembers the partner's concept, as in the paper's own account of
     # Figure 2 ("with this turn, A will win a bonus").
@@ -140,7 +141,8 @@ def test_each_option_alone() -> None:
     keep_reps = Relevance(P(method="recall", unit="count", p=1.0, skip_repetitions=False,
                                            own_concepts=False)).score_games([g])[0]
     # turn 4 is a penalised repetition: nothing by default, a bonus when repetitions count
-    assert both.details == []
+    assert both.details == [{"turn": 4, "speaker": "A", "concepts": [
+        {"lemma": "garden", "previous_turn": 1}], "excluded": "repetition"}]
     assert keep_reps.details == [{"turn": 4, "speaker": "A", "concepts": [
         {"lemma": "garden", "previous_turn": 1}]}]
     # own concepts: "my garden" (0), filler, "garden" again by A (2, its own word 2 back)
@@ -192,7 +194,7 @@ def test_turn_units_hand_computed(figure2: Transcript) -> None:
     default = Relevance(P(method="recall")).score_games([figure2])[0]
     # (turn 2 is a penalised repeated question: only turn 8 earns, 1 of its 2 concepts)
     assert default.raw == {"A": pytest.approx(1 / 2 ** 0.5 / 5), "B": pytest.approx(1 / 4)}
-    assert [d["turn"] for d in default.details] == [3, 8]
+    assert [d["turn"] for d in default.details if "excluded" not in d] == [3, 8]
 
 
 def test_concept_less_turns_are_charged_except_by_per_concept() -> None:
@@ -242,7 +244,7 @@ def test_turn_sqrt_gives_a_left_out_repetition_nothing_but_counts_its_turn() -> 
     skip = Relevance(P(method="recall", unit="turn_sqrt", p=1.0)).score_games([g])[0]
     keep = Relevance(P(method="recall", unit="turn_sqrt", p=1.0,
                                       skip_repetitions=False)).score_games([g])[0]
-    assert skip.raw["A"] == 0.0 and skip.details == []
+    assert skip.raw["A"] == 0.0 and [d["excluded"] for d in skip.details] == ["repetition"]
     assert keep.raw["A"] > 0.0
 
 
@@ -266,8 +268,11 @@ def test_reply_method_hand_computed() -> None:
     # A: 0 answers nothing (0), 2 "Cats." after "Hi." 0.6, 4 "Dogs." after "Cats." 0.8,
     # 6 "No." after "" -1 -> 0; B: 1 0.8, 3 echoes "Cats." (cosine 1 >= 0.95: 0), 5 empty (0)
     assert s.raw == {"A": pytest.approx((0.6 + 0.8) / 4), "B": pytest.approx(0.8 / 3)}
-    assert [(d["turn"], d["answers"], d["similarity"]) for d in s.details] == [
+    assert [(d["turn"], d["answers"], d["similarity"]) for d in s.details if "excluded" not in d] == [
         (1, 0, 0.8), (2, 1, 0.6), (4, 3, 0.8)]
+    # the echo is listed with its cosine and why it earned nothing
+    assert [d for d in s.details if "excluded" in d] == [
+        {"turn": 3, "speaker": "B", "answers": 2, "similarity": 1.0, "excluded": "echo"}]
 
 
 def test_reply_method_gives_a_penalised_repetition_nothing() -> None:

@@ -80,7 +80,11 @@ def test_which_repetitions_leave_the_pool() -> None:
     assert a_b("penalised") == (1.0, 0.5)
     assert a_b("all") == (1.0, 1.0)
     assert a_b("none") == (0.5, 0.5)
-    assert [d["turn"] for d in S().score_game(g).details] == [0, 1, 2]
+    # the answer to the repeated question is left out of the pool, and the details say why
+    assert [(d["turn"], d.get("excluded")) for d in S().score_game(g).details] == [
+        (0, None), (1, None), (2, None), (3, "answer to a repeated question")]
+    assert S(S.Params(leave_out="penalised")).score_game(g).details[2] == {
+        "turn": 2, "speaker": "A", "excluded": "repetition"}
 
 
 # --- measures that do not reward saying less --------------------------------------------
