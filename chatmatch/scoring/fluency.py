@@ -39,10 +39,13 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
 
 ``degenerate: worst`` (the default since issue 32; ``keep`` in ``preset: paper``) counts a
 degenerate turn (:func:`chatmatch.scoring.fluency_tokens.degenerate`: a repeat of the bot's
-earlier turn or of the partner's last turn, a phrase said twice, a truncated turn) as the
+earlier turn or of the partner's last turn, the partner's turn lightly edited, the bot's
+own frame said again with a word changed, a phrase said twice, a truncated turn) as the
 least fluent turn there is: perplexity = the LM's vocabulary size (a uniform guess), in the
 aggregation's units (its log for ``slor``/``slor_tokens``). The details mark it
-``"degenerate": "<why>"``. A turn left out as a repetition (below) stays left out.
+``"degenerate": "<why>"``. A degenerate turn that is also a repetition (below) counts as
+degenerate: left out, a bot that says one fluent line over and over would be judged on
+its first saying alone (the gaming suite's constant bot won fluency that way).
 
 ``skip_repetitions: true`` (the default since the validity lab measured it: the ladder's
 fluency-alone tau -1.00 -> 0.00, nothing else moved; docs/validity.md) leaves out of the
@@ -73,7 +76,7 @@ from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
 from chatmatch.runtime.errors import ScoringError
-from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate
+from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate_turns
 from chatmatch.common.text import normalise, tokens
 from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm, resolve_model
 from chatmatch.runtime.lm_engine import auto_engine, resolved_device
@@ -306,19 +309,7 @@ class Fluency(Scorer):
 
     def degenerate_turns(self, game: Transcript) -> dict[int, str]:
         """Turn index -> why it is degenerate, for ``degenerate: worst`` (else empty)."""
-        if self.params.degenerate != "worst":
-            return {}
-        out: dict[int, str] = {}
-        said: dict[str, list[str]] = {}
-        last: str | None = None
-        for turn in game.turns:
-            own = said.setdefault(turn.speaker, [])
-            why = None if turn.seed else degenerate(turn.text, own, last)
-            if why is not None:
-                out[turn.index] = why
-            own.append(turn.text)
-            last = turn.text
-        return out
+        return degenerate_turns(game) if self.params.degenerate == "worst" else {}
 
     def repetitions(self, game: GameAnalysis) -> set[int]:
         """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
@@ -335,11 +326,11 @@ class Fluency(Scorer):
         for turn, value in zip(credited_turns(game), ppl):
             detail: dict[str, Any] = {"turn": turn.index, "speaker": turn.speaker,
                                       "perplexity": None if value is None else round(value, 4)}
-            if turn.index in excluded:
-                detail["excluded"] = "repetition"
-            elif turn.index in degenerate:
+            if turn.index in degenerate:  # a repeat counts as the worst turn, not as no turn
                 detail["degenerate"] = degenerate[turn.index]
                 per_bot[turn.speaker].append(self._worst_value())
+            elif turn.index in excluded:
+                detail["excluded"] = "repetition"
             elif value is not None:
                 per_bot[turn.speaker].append(self._turn_value(turn.text, value))
             details.append(detail)
