@@ -56,6 +56,15 @@ bot, age, name, job, home, read from first-person statements with patterns): a t
 states a slot the bot stated before is *tested*, and inconsistent when the value changed
 ("i'm 25" ... "i'm 40 years old"). It needs no model.
 
+With ``degenerate: untested`` (the default) a turn that says the bot's own earlier turn or
+frame again, or echoes its partner's turn (verbatim or lightly edited:
+:data:`chatmatch.scoring.fluency_tokens.RECIPE_TURNS`), is no test of self-contradictions
+or identity facts: a line said again agrees with itself and proves nothing. Counted as
+tests (``tested``), they made a bot that repeats itself the most consistent bot there is:
+the gaming suite's constant and catchphrase bots, and in long bot-bot games the bots that
+fall into loops (docs/validity.md, "Why fluency and consistency fell on bot-bot games").
+The answers to repeated questions (Algorithm 2) are tested as before.
+
 Raw score (``score``):
 
 * ``rate`` (default): minus the share of the bot's tested answers that are inconsistent,
@@ -95,6 +104,7 @@ from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, c
                                              check_turns, same_predicate, similarity_matrix,
                                              statements)
 from chatmatch.scoring.diversity import sigma
+from chatmatch.scoring.fluency_tokens import RECIPE_TURNS, degenerate_turns
 from chatmatch.runtime.embed import MINILM, Embedder, check_embedder, get_embedder
 from chatmatch.scoring.identity import Fact, identity_changes
 from chatmatch.scoring.repetitions import Repetition
@@ -171,6 +181,10 @@ class Consistency(Scorer):
         #: all (the paper): every repeated question is tested; specific: only one that
         #: holds a content word ("why?", "which one?" ask about the turn before)
         questions: Literal["all", "specific"] = "all"
+        #: ``untested`` (default): a turn that repeats the bot's own turn or frame, or echoes
+        #: the partner's (chatmatch.scoring.surface) is no test of self-contradictions or
+        #: identity facts (saying the same line again proves nothing); ``tested`` counts it
+        degenerate: Literal["untested", "tested"] = "untested"
 
         @model_validator(mode="after")
         def _self_needs_embedding(self) -> "Consistency.Params":
@@ -298,11 +312,17 @@ class Consistency(Scorer):
         untested = tuple(p for p in game.players if not tested[p])
         return DimensionScore(self.name, raw, self.higher_is_better, details, untested)
 
+    def _degenerate(self, game: Transcript) -> set[int]:
+        """The turns that test nothing under ``degenerate: untested``."""
+        if self.params.degenerate == "tested":
+            return set()
+        return {t for t, why in degenerate_turns(game).items() if why in RECIPE_TURNS}
+
     def _identity_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
                         details: list[dict[str, Any]]) -> None:
         """Add each bot's identity restatements (a turn already tested is not tested twice):
         tested when it states a slot it stated before, inconsistent when the value changed."""
-        done = {d["turn"] for d in details}
+        done = {d["turn"] for d in details} | self._degenerate(game)
         for p in game.players:
             own = [(t.index, t.text) for t in credited_turns(game) if t.speaker == p]
             restated, changes = identity_changes(own)
@@ -324,7 +344,7 @@ class Consistency(Scorer):
                     details: list[dict[str, Any]]) -> None:
         """Add each bot's self-contradictions (a turn already tested as an answer to a
         repeated question is not tested twice)."""
-        done = {d["turn"] for d in details}
+        done = {d["turn"] for d in details} | self._degenerate(game)
         for p in game.players:
             own = [(t.index, t.text) for t in credited_turns(game) if t.speaker == p]
             pair = same_predicate if self.params.contradiction == "same_predicate" else None

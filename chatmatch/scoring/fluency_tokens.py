@@ -156,6 +156,11 @@ def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -
     return None
 
 
+#: the degenerate turns that repeat (the bot's own turn or frame) or echo (the partner's
+#: turn, verbatim or lightly edited): they earn no relevance and test no consistency
+RECIPE_TURNS = frozenset({"repeat", "echo", "edit", "frame"})
+
+
 def degenerate_turns(game: Transcript) -> dict[int, str]:
     """Turn index -> why it is degenerate (:func:`degenerate`), for every turn of ``game``
     but the seed."""

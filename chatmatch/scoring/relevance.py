@@ -107,7 +107,7 @@ from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, sigma, skipped_turns
 from chatmatch.runtime.embed import MINILM, Embedder, get_embedder
 from chatmatch.scoring.features import LEMMAS
-from chatmatch.scoring.fluency_tokens import degenerate_turns
+from chatmatch.scoring.fluency_tokens import RECIPE_TURNS, degenerate_turns
 from chatmatch.scoring.knowledge import SpacyParams, SpacyScorer
 from chatmatch.transcript import Transcript, Turn
 
@@ -120,10 +120,6 @@ def important_concepts(lemmas: Sequence[Sequence[str]], p: float, min_df: int) -
         return set()
     cutoff = df[ranked[math.ceil(p * len(ranked)) - 1]]
     return {lemma for lemma in ranked if df[lemma] <= cutoff}
-
-
-#: the degenerate turns (chatmatch.scoring.fluency_tokens.degenerate) that earn no relevance
-RECIPE_TURNS = frozenset({"repeat", "echo", "edit", "frame"})
 
 
 class Relevance(SpacyScorer):

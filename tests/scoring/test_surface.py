@@ -93,9 +93,9 @@ def test_proactivity_counts_own_on_topic_questions_only() -> None:
     p = Proactivity(Proactivity.Params(), embedder=fake_embedder.FakeEmbedder())
     score = p.score_games([g])[0]
     # a: both questions own and on topic; b: a parroted question, then two off topic
-    assert score.raw == {"a": 1.0, "b": 0.0}
+    assert score.raw == pytest.approx({"a": 2 / 3, "b": 0.0})
     every = Proactivity(Proactivity.Params(questions="all")).score_game(g)
-    assert every.raw == {"a": 1.0, "b": 1.0}
+    assert every.raw == pytest.approx({"a": 2 / 3, "b": 1.0})
 
 
 def test_knowledge_leaves_out_entities_stuffed_into_off_topic_turns() -> None:
@@ -108,3 +108,17 @@ def test_knowledge_leaves_out_entities_stuffed_into_off_topic_turns() -> None:
     assert any(d.get("off_topic") for d in score.details)
     paper = Knowledge(Knowledge.Params(in_context=False)).score_games([g])[0]
     assert paper.raw["b"] > 0
+
+
+def test_consistency_does_not_test_a_repeated_line() -> None:
+    from chatmatch.scoring.consistency import Consistency
+
+    line = "I love classical music, I have two kids and I live in Paris."
+    g = game([("a", line), ("b", "I love classical music."), ("a", line),
+              ("b", "I do not love classical music."), ("a", line),
+              ("b", "I have two kids.")])
+    emb = fake_embedder.FakeEmbedder()
+    on = Consistency(embedder=emb).score_games([g])[0]
+    assert "a" in on.not_applicable  # its repeats test nothing
+    off = Consistency(Consistency.Params(degenerate="tested"), embedder=emb).score_games([g])[0]
+    assert off.raw["a"] == 0.0 and "a" not in off.not_applicable
