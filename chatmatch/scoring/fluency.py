@@ -103,7 +103,7 @@ class Fluency(Scorer):
         #: bot's earlier turn, an echo of the partner, a phrase said twice, a truncated
         #: turn): ``worst`` counts each as the least fluent turn there is (perplexity =
         #: the LM's vocabulary size, a uniform guess), ``keep`` scores it as any turn
-        degenerate: Literal["worst", "keep"] = "worst"
+        degenerate: Literal["worst", "share", "keep"] = "worst"
         #: quantile of ``worst``
         worst_share: float = Field(default=0.9, ge=0.5, le=1.0)
         #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value: 50)
@@ -309,7 +309,7 @@ class Fluency(Scorer):
 
     def degenerate_turns(self, game: Transcript) -> dict[int, str]:
         """Turn index -> why it is degenerate, for ``degenerate: worst`` (else empty)."""
-        return degenerate_turns(game) if self.params.degenerate == "worst" else {}
+        return degenerate_turns(game) if self.params.degenerate != "keep" else {}
 
     def repetitions(self, game: GameAnalysis) -> set[int]:
         """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
@@ -320,6 +320,7 @@ class Fluency(Scorer):
     def _score(self, analysis: GameAnalysis, ppl: list[float | None]) -> DimensionScore:
         game = analysis.game
         per_bot: dict[str, list[float]] = {p: [] for p in game.players}
+        bad = {p: 0 for p in game.players}
         details: list[dict[str, Any]] = []
         excluded = self.repetitions(analysis)
         degenerate = self.degenerate_turns(game)
@@ -328,14 +329,29 @@ class Fluency(Scorer):
                                       "perplexity": None if value is None else round(value, 4)}
             if turn.index in degenerate:  # a repeat counts as the worst turn, not as no turn
                 detail["degenerate"] = degenerate[turn.index]
-                per_bot[turn.speaker].append(self._worst_value())
+                bad[turn.speaker] += 1
             elif turn.index in excluded:
                 detail["excluded"] = "repetition"
             elif value is not None:
                 per_bot[turn.speaker].append(self._turn_value(turn.text, value))
             details.append(detail)
-        raw = {p: self.aggregate(v) for p, v in per_bot.items()}
+        raw = {p: self._mixed(v, bad[p]) for p, v in per_bot.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+    def _mixed(self, values: list[float], degenerate: int) -> float:
+        """The aggregate of a bot's turn values; with ``degenerate: share``, that of its
+        other turns moved toward the worst value by the share of its degenerate turns (a
+        median saturates at the worst value once half the turns are degenerate: two bots
+        that loop tie; the share keeps them apart)."""
+        if not degenerate:
+            return self.aggregate(values)
+        worst = self._worst_value()
+        if self.params.degenerate != "share":
+            return self.aggregate([*values, *[worst] * degenerate])
+        if not values:
+            return worst
+        share = degenerate / (len(values) + degenerate)
+        return (1 - share) * self.aggregate(values) + share * worst
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "params": self.params.model_dump(),

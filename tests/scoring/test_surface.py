@@ -122,3 +122,25 @@ def test_consistency_does_not_test_a_repeated_line() -> None:
     assert "a" in on.not_applicable  # its repeats test nothing
     off = Consistency(Consistency.Params(degenerate="tested"), embedder=emb).score_games([g])[0]
     assert off.raw["a"] == 0.0 and "a" not in off.not_applicable
+
+
+def test_fluency_share_keeps_two_looping_bots_apart_where_the_median_ties() -> None:
+    from test_fluency import ScriptedLM
+
+    from chatmatch.scoring.fluency import Fluency
+
+    b_says = ["alpha beta gamma delta", "alpha beta gamma delta", "something else entirely here now",
+              "alpha beta gamma delta", "something else entirely here now"]
+    lines = [x for said in b_says for x in (("a", "one two three"), ("b", said))]
+    g = game(lines)
+
+    def raw(how: str) -> dict[str, float]:
+        f = Fluency(Fluency.Params(aggregation="median", degenerate=how), lm=ScriptedLM())
+        return f.score_games([g])[0].raw
+
+    worst, share = raw("worst"), raw("share")
+    assert worst["a"] == worst["b"] == 1000.0  # half or more of each bot's turns: the median saturates
+    # a: 4 of 5 turns degenerate, b: 3 of 5 -> b is the more fluent under share
+    assert share["b"] < share["a"] < 1000.0
+    assert share["a"] == pytest.approx(0.2 * 30 + 0.8 * 1000)
+    assert share["b"] == pytest.approx(0.4 * 45 + 0.6 * 1000)
