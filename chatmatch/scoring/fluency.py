@@ -37,7 +37,7 @@ A bot's raw score aggregates its turn perplexities (``aggregation``):
   tokens of LM NLL minus unigram NLL (:mod:`chatmatch.scoring.fluency_tokens`; unigrams
   counted over chitchat-dataset with the LM's tokenizer); needs an LM with a tokenizer.
 
-``degenerate: worst`` (the default since issue 32; ``keep`` in ``preset: paper``) counts a
+``degenerate: worst`` (``keep`` in ``preset: paper``) counts a
 degenerate turn (:func:`chatmatch.scoring.fluency_tokens.degenerate`: a repeat of the bot's
 earlier turn or of the partner's last turn, the partner's turn lightly edited, the bot's
 own frame said again with a word changed, a phrase said twice, a truncated turn) as the
@@ -46,6 +46,16 @@ aggregation's units (its log for ``slor``/``slor_tokens``). The details mark it
 ``"degenerate": "<why>"``. A degenerate turn that is also a repetition (below) counts as
 degenerate: left out, a bot that says one fluent line over and over would be judged on
 its first saying alone (the gaming suite's constant bot won fluency that way).
+
+``degenerate: share`` (the default) scores the same turns the same way but does not put
+them through the median: a bot's raw score is the aggregate of its other turns moved
+toward the worst value by the share of its turns that are degenerate,
+``(1 - share) * aggregate + share * worst``. Under ``worst`` the median saturates at the
+worst value once half a bot's turns are degenerate, so two bots that loop tie and the
+point goes to nobody: on the fault ladder (50 exchanges, n-gram LM) 2 of 12 games tied
+that way, 0 under ``share``, with the same order; in long bot-bot games, where weak bots
+fall into loops, the saturation decides many games (docs/validity.md, "Why fluency and
+consistency fell on bot-bot games").
 
 ``skip_repetitions: true`` (the default since the validity lab measured it: the ladder's
 fluency-alone tau -1.00 -> 0.00, nothing else moved; docs/validity.md) leaves out of the
@@ -103,7 +113,7 @@ class Fluency(Scorer):
         #: bot's earlier turn, an echo of the partner, a phrase said twice, a truncated
         #: turn): ``worst`` counts each as the least fluent turn there is (perplexity =
         #: the LM's vocabulary size, a uniform guess), ``keep`` scores it as any turn
-        degenerate: Literal["worst", "share", "keep"] = "worst"
+        degenerate: Literal["worst", "share", "keep"] = "share"
         #: quantile of ``worst``
         worst_share: float = Field(default=0.9, ge=0.5, le=1.0)
         #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value: 50)
