@@ -28,7 +28,7 @@ import sys
 import time
 from typing import Callable, Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm/cache.py)
 
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.common import credited_turns

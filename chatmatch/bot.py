@@ -25,6 +25,9 @@ Capabilities are class attributes, not ``hasattr`` probes:
   exception or a timeout (``failures.retries`` still covers empty replies).
 - ``remote``: each reply is a call to a remote service (paid, slow, rate-limited); the
   reply cache (:mod:`chatmatch.play.reply_cache`) is on for such bots by default.
+- ``has_preflight``: :meth:`preflight` checks something quickly (an endpoint answers and
+  serves the model); ``chatmatch run`` calls it before any model loads. A class that
+  defines ``preflight`` declares it by doing so (set ``has_preflight = False`` to opt out).
 
 A bot that wraps another one (the reply cache, the games bar's turn counter, the thread
 executor's serialising wrapper, the ``faulty`` adapter) derives from :class:`BotWrapper`,
@@ -97,12 +100,25 @@ class Bot:
     thread_safe: ClassVar[bool] = False
     retries_inside: ClassVar[bool] = False
     remote: ClassVar[bool] = False
+    has_preflight: ClassVar[bool] = False
+    #: parameters that change how a reply is fetched (timeouts, retries), not what the bot
+    #: says: left out of its identity (the play fingerprint, the reply-cache key)
+    operational_params: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "preflight" in vars(cls) and "has_preflight" not in vars(cls):
+            cls.has_preflight = True  # defining the check declares it
 
     def __init__(self, name: str = "", **params: Any) -> None:
         if params:
             unknown = ", ".join(sorted(params))
             raise TypeError(f"unknown parameter(s) for {type(self).__name__}: {unknown}")
         self.name = name
+
+    def preflight(self) -> None:
+        """A quick check that the bot can work, before any model loads (declared by
+        ``has_preflight``; by default nothing). Called at most once, before :meth:`load`."""
 
     def load(self) -> None:
         """Load models or open connections. Called once, before the first game."""

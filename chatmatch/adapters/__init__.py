@@ -25,6 +25,8 @@ from __future__ import annotations
 import types
 from typing import Any
 
+from pydantic import BaseModel
+
 from chatmatch.adapters.params import BotParams as BotParams, construct, params_model
 from chatmatch.bot import Bot
 from chatmatch.common.params import ParamsProblem, problem_text, validate_params
@@ -97,7 +99,7 @@ def operational_params(adapter: str) -> frozenset[str]:
         cls = resolve_adapter(adapter)
     except ChatmatchError:
         return frozenset()
-    return frozenset(getattr(cls, "operational_params", ()))
+    return frozenset(cls.operational_params)
 
 
 def identity_params(adapter: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -115,20 +117,33 @@ class BadParam(BotError):
         self.param = param
 
 
-def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> Bot:
-    """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``,
-    its ``params`` validated by the adapter's parameter model (:mod:`.params`)."""
+def check_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> None:
+    """Raise what :func:`create_bot` would raise before constructing: an unknown
+    ``adapter`` or ``params`` its parameter model refuses (:class:`BadParam`)."""
+    _validated(name, adapter, dict(params or {}))
+
+
+def _validated(name: str, adapter: str, params: dict[str, Any]
+               ) -> tuple[type[Bot], type[BaseModel], BaseModel]:
+    """The adapter's class, its parameter model and ``params`` validated by it."""
     cls = resolve_adapter(adapter)
-    params = dict(params or {})
     where = f"Bot '{name}' (adapter '{adapter}')"
     model = params_model(cls)
     if "name" in params:
         raise BadParam(problem_text(where, ParamsProblem(
             "parameter 'name' cannot be set in params: it is the bot's name", "name"), model), "name")
     try:
-        validated = validate_params(model, params)
+        return cls, model, validate_params(model, params)
     except ParamsProblem as exc:
         raise BadParam(problem_text(where, exc, model), exc.param) from None
+
+
+def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> Bot:
+    """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``,
+    its ``params`` validated by the adapter's parameter model (:mod:`.params`)."""
+    params = dict(params or {})
+    cls, model, validated = _validated(name, adapter, params)
+    where = f"Bot '{name}' (adapter '{adapter}')"
     try:
         return construct(cls, name, validated)
     except (TypeError, ValueError) as exc:

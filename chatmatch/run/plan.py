@@ -78,7 +78,7 @@ def make_plan(cfg: TournamentConfig, out_dir: str | Path | None = None,
     Raises when the folder is not a run directory (:func:`chatmatch.run.resume.check_target`)."""
     path = Path(out_dir).expanduser() if out_dir else cfg.default_output_dir()
     check_target(path)
-    for scorer in cfg.scoring.build_scorers():  # a bad model file: refused before any folder is made
+    for scorer in cfg.scoring.build_scorers(cfg.runtime):  # a bad model file: refused before any folder is made
         scorer.check_files()
     return _plan(cfg, path, config_file, dump_config(cfg))
 

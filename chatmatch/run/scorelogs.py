@@ -103,7 +103,7 @@ def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False
     rep.note(f"scoring {len(games):,} game(s), {turns:,} turns, between {len(speakers)} "
              f"speaker(s) on {len(cfg.scoring.dimensions)} dimension(s)"
              + (f" ({len(skipped)} file(s) skipped)" if skipped else ""))
-    scorers = cfg.scoring.build_scorers()
+    scorers = cfg.scoring.build_scorers(cfg.runtime)
     weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
     if ray is not None and ray.scorers > 0 and not needs_driver(scorers):
         scored = _score_on_ray(games, cfg, ray, scorers, weights, rep)

@@ -1,9 +1,9 @@
 """The persistent embedding cache: a text's sentence embedding is computed once per machine.
 
-The same SQLite machinery as the perplexity cache (:class:`chatmatch.runtime.lm_cache.
+The same SQLite machinery as the perplexity cache (:class:`chatmatch.runtime.lm.cache.
 ValueStore`: WAL journal, safe for several processes and Ray workers at once, a damaged
 file set aside, a row holding no valid vector (NaN, infinite) dropped and computed again,
-any failure a miss, never an error, 256 MiB of live data at most) in
+any failure a miss, never an error (:mod:`chatmatch.common.sqlitecache`), 256 MiB of live data at most) in
 ``~/.cache/chatmatch/embeddings/embeddings-v1.sqlite`` (or under ``$CHATMATCH_CACHE_DIR``
 / ``$XDG_CACHE_HOME``). A vector is stored as its float32 bytes, so a value read back is
 bit for bit the one computed; its key is the model folder's content (sha256 of every
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from chatmatch.runtime.lm_cache import MISS, SCHEMA_VERSION, ValueStore, library_version, model_identity
+from chatmatch.runtime.lm.cache import MISS, SCHEMA_VERSION, ValueStore, library_version, model_identity
 
 #: set to ``0`` to compute every embedding (nothing read or written)
 SWITCH_ENV = "CHATMATCH_EMBED_CACHE"
@@ -35,6 +35,8 @@ class EmbeddingStore(ValueStore[np.ndarray]):
     FOLDER = "embeddings"
     FILE = f"embeddings-v{SCHEMA_VERSION}.sqlite"
     SWITCH = SWITCH_ENV
+    WHAT = "embedding cache"
+    WITHOUT = "computing embeddings without it"
 
     def _encode(self, value: np.ndarray) -> bytes | None:
         return np.asarray(value, dtype="<f4").tobytes()

@@ -1,7 +1,7 @@
 """Surface recipes: turns that look like conversation to a per-turn measure but are not.
 
 A judge that scores each turn on its surface can be gamed by a cheap recipe (the lab's
-gaming suite, :mod:`chatmatch.validity.gaming`). The checks here find the recipes in a
+gaming suite, :mod:`chatmatch.validity.lab.gaming`). The checks here find the recipes in a
 game; the default scorers use them (docs/scoring.md, "What each dimension is open to"):
 
 * :func:`frame_repeat` -- the bot says the same frame turn after turn, only a word or two

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from scoring_dialogues import game
 
+from chatmatch.scoring.base import Scorer
 from chatmatch.runtime.resources import Store
 from chatmatch.scoring import repetitions
 from chatmatch.scoring import features as analysis
@@ -48,10 +49,16 @@ def test_repetitions_are_found_once_per_game_and_sigma_and_not_kept(
     # fluency reads them too (n-gram LM); consistency at its own sigma_r
     cfg = ScoringConfig(dimensions=["diversity", "consistency", "proactivity", "specificity",
                                     "fluency"],
-                        params={"fluency": {"backend": "ngram"}, "consistency": {"sigma_r": 0.9}})
-    score_games(games, cfg.build_scorers())
+                        params={"fluency": {"backend": "ngram"}})
+
+    def scorers() -> list[Scorer]:
+        built = cfg.build_scorers()
+        built[1].params = built[1].params.following(0.9)  # type: ignore[attr-defined]
+        return built
+
+    score_games(games, scorers())
     assert sorted(calls) == sorted((f"g{i}", s) for i in range(3) for s in (0.9, 0.95))
-    score_games(games, cfg.build_scorers())  # a second call computes them again: no memo
+    score_games(games, scorers())  # a second call computes them again: no memo
     assert len(calls) == 12
 
 

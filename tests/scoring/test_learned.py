@@ -11,9 +11,9 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.base import DIMENSIONS, SCORERS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.details import detail_notes
-from chatmatch.scoring.learned import LearnedJudge
-from chatmatch.scoring.learned_features import training_params
-from chatmatch.scoring.learned_model import (CLIP, FORMAT, FORMAT1, dump_model, load_model,
+from chatmatch.scoring.learned.judge import LearnedJudge
+from chatmatch.scoring.learned.features import training_params
+from chatmatch.scoring.learned.model import (CLIP, FORMAT, FORMAT1, dump_model, load_model,
                                              parse_model)
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript, Turn
@@ -135,7 +135,7 @@ def test_a_format2_file_gets_the_old_behaviour_of_a_setting_added_since():
     m = parse_model(json.dumps(doc), "m.json")
     assert m.rule_params["consistency"]["contradiction"] == "polarity"
     assert training_params()["consistency"]["contradiction"] == "same_predicate"
-    shipped = json.loads((Path(__file__).parents[2] / "chatmatch" / "scoring"
+    shipped = json.loads((Path(__file__).parents[2] / "chatmatch" / "scoring" / "learned"
                           / "learned_judge.json").read_text())
     assert "contradiction" not in shipped["rule_params"]["consistency"]
     assert load_model().rule_params["consistency"]["contradiction"] == "polarity"

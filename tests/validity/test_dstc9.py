@@ -2,18 +2,16 @@
 
 import json
 import math
-import os
-from pathlib import Path
 
 import pytest
 
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.validity.dstc9 import (OVERALL, Dstc9Error, load_dstc9, parse_context,
+from chatmatch.validity.datasets.dstc9 import (OVERALL, Dstc9Error, load_dstc9, parse_context,
                                       score_dstc9)
 from tests.validity.dstc9_fixture import build
+from tests.datafolder import DATA_DIR
 
-REPO = Path(__file__).resolve().parents[2]
-REAL = Path(os.environ.get("CHATMATCH_DATA") or REPO.parent / "shared" / "data") / "dstc9"
+REAL = DATA_DIR / "dstc9"
 
 
 def test_chats_grouped_by_context_and_na_skipped(tmp_path):

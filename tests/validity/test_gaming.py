@@ -1,4 +1,4 @@
-"""The gaming suite (chatmatch.validity.gaming): its schedule, its table, and (slow: SmolLM2,
+"""The gaming suite (chatmatch.validity.lab.gaming): its schedule, its table, and (slow: SmolLM2,
 ChatterBot, the real scorers) the suite itself under the default judge, where every recipe
 bot must rank below smollm2 and retrieval."""
 
@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from chatmatch.config.tournament import load_config
 from chatmatch.records import GameResult
 from chatmatch.scoring.points import award_points
-from chatmatch.validity.gaming import GamingError, gaming_table, gauntlet, play_gaming, recipes_of
-from chatmatch.validity.report import render
+from chatmatch.validity.lab.gaming import GamingError, gaming_table, gauntlet, play_gaming, recipes_of
+from chatmatch.validity.lab.report import render
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMING = ROOT / "tournaments" / "gaming.yaml"
