@@ -19,7 +19,10 @@ PAPER: dict[str, Any] = {"own_concepts": True, "skip_repetitions": False}
 
 def P(**values: Any) -> Relevance.Params:
     """Relevance's parameters; ``p``, ``d``, ``min_df``, ``restating``, ``model`` (fixed
-    today) at other values for the hand-computed cases."""
+    today) at other values for the hand-computed cases; repeated turns score as any turn
+    (``degenerate: keep``: the hand-computed cases repeat on purpose; tests/scoring/
+    test_surface.py tests the default)."""
+    values.setdefault("degenerate", "keep")
     return fixed_params(Relevance.Params, ("p", "d", "min_df", "restating", "model"), **values)
 
 
