@@ -38,7 +38,7 @@ def lab_data_dir(given: Path | None, names: Sequence[str], dstc9_dir: Path | Non
               help="Folder holding stb/MongoDump.zip, fed/fed_data.json, "
                    "usr/pc_usr_data.json (and dstc9/chatbotN.json) [default: $CHATMATCH_DATA].")
 @click.option("--datasets", default=",".join(DATASETS), show_default=True,
-              help="Comma-separated datasets: stb, fed, dstc9, usr, construct, ladder.")
+              help="Comma-separated datasets: stb, fed, dstc9, usr, construct, ladder, gaming.")
 @click.option("--dstc9", "dstc9_dir", type=click.Path(path_type=Path),
               help="Folder holding DSTC9's chatbot1.json .. chatbot11.json [default: "
                    "DATA/dstc9; skipped with a note when absent, an error when given here].")
@@ -58,6 +58,11 @@ def lab_data_dir(given: Path | None, names: Sequence[str], dstc9_dir: Path | Non
               help="The ladder tournament (true order known by construction).")
 @click.option("--ladder-exchanges", type=click.IntRange(1, 100_000),
               help="Play the ladder's games with this many exchanges (cheaper than the file's).")
+@click.option("--gaming", "gaming_file", type=click.Path(path_type=Path),
+              default=Path("tournaments/gaming.yaml"), show_default=True,
+              help="The gaming suite: recipe bots that must rank below the real bots.")
+@click.option("--gaming-exchanges", type=click.IntRange(1, 100_000),
+              help="Play the gaming suite's games with this many exchanges (the file's: 10).")
 @click.option("--ngram-fluency", is_flag=True,
               help="Score fluency with the fast n-gram model instead of the configured LM.")
 @click.option("--learned", is_flag=True,
@@ -74,7 +79,8 @@ def lab_data_dir(given: Path | None, names: Sequence[str], dstc9_dir: Path | Non
 def command(config_file: Path | None, data_dir: Path | None, datasets: str,
             dstc9_dir: Path | None, sample: int | None, baseline_file: Path | None,
             bootstrap: int, seeds: int,
-            ladder_file: Path, ladder_exchanges: int | None, ngram_fluency: bool, learned: bool,
+            ladder_file: Path, ladder_exchanges: int | None, gaming_file: Path,
+            gaming_exchanges: int | None, ngram_fluency: bool, learned: bool,
             learned_cache: Path | None, stb_sample: int | None, as_json: bool,
             quiet: bool) -> None:
     """Score public human-judged data with the configured scorers and ranking, and print
@@ -94,6 +100,8 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       construct  fluency: human-written turns vs bland generated ones (generic, echo,
                  a small LM's greedy replies)
       ladder  tournaments/ladder.yaml, whose true order is known by construction
+      gaming  tournaments/gaming.yaml: recipe bots (a template, parroting, entity
+              stuffing, ...) must rank below smollm2 and retrieval
 
     \b
     Examples:
@@ -113,7 +121,8 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
         base = with_ngram_fluency(base) if base is not None else None
     lab = Lab(cfg, lab_data_dir(data_dir, names, dstc9_dir), names, seeds, ladder_file, ladder_exchanges,
               dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base,
-              datasets_named=named)
+              datasets_named=named, gaming_file=gaming_file,
+              gaming_exchanges=gaming_exchanges)
     lab.check_inputs()
     rated = [n for n in names if n in LEARN_DATASETS]
     if learned and not rated:

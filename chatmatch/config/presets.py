@@ -39,6 +39,11 @@ scorer where chatmatch's defaults differ from them:
   proactivity's share and relevance's mean over turns of recalled / sqrt(concepts), rates
   that do not grow with the length of the chat, measured in docs/validity.md).
 
+* knowledge ``in_context: false``, specificity ``salad: keep``, relevance
+  ``degenerate: keep`` -- every entity, every turn's words and every turn count as they
+  are (default: entities stuffed into off-topic turns, word-salad turns and repeated frames
+  or edited echoes earn nothing; docs/scoring.md, "What each dimension is open to").
+
 Every other paper setting is already chatmatch's default (sigma_r 0.95, sigma_c 0.8, d 1,
 p 50 %, all weights 1, 3/1/0 points). Add a preset or a key here, in one place.
 """
@@ -75,6 +80,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "scoring.params.proactivity.unit": "turns",
         "scoring.params.relevance.unit": "count",
         "scoring.params.relevance.method": "recall",
+        "scoring.params.knowledge.in_context": False,
+        "scoring.params.specificity.salad": "keep",
+        "scoring.params.relevance.degenerate": "keep",
     },
 }
 

@@ -21,6 +21,12 @@ wins the point; ``count`` (the paper), minus the number of inconsistent answers.
 ``sigma_r`` left unset takes diversity's value. Details list every tested answer with the
 earlier answers it was compared with.
 
+A turn that says the bot's own earlier turn or frame again, or echoes its partner's turn
+(verbatim or lightly edited: :data:`chatmatch.scoring.fluency_tokens.RECIPE_TURNS`), tests
+no self-contradiction or identity fact (``degenerate: untested``, the default): a line said
+again agrees with itself and proves nothing, and counted as tests such turns made the bot
+that repeats itself the most consistent bot there is.
+
 Every option, its default and the measurement that chose it: docs/scoring.md
 ("Consistency") and docs/appendix/validity-measurements.md.
 """
@@ -42,6 +48,7 @@ from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, c
                                              check_turns, same_predicate, similarity_matrix,
                                              statements)
 from chatmatch.scoring.diversity import sigma
+from chatmatch.scoring.fluency_tokens import RECIPE_TURNS, degenerate_turns
 from chatmatch.runtime.embed import MINILM, Embedder, check_embedder, get_embedder
 from chatmatch.scoring.identity import Fact, identity_changes
 from chatmatch.scoring.repetitions import Repetition
@@ -113,6 +120,10 @@ class Consistency(Scorer):
         #: all (authors' scorer): every earlier answer to the question; original (paper's
         #: pseudo-code): only the answer to Algorithm 1's original question
         compare: Literal["all", "original"] = "all"
+        #: ``untested`` (default): a turn that repeats the bot's own turn or frame, or echoes
+        #: the partner's (chatmatch.scoring.surface) is no test of self-contradictions or
+        #: identity facts (saying the same line again proves nothing); ``tested`` counts it
+        degenerate: Literal["untested", "tested"] = "untested"
 
         @model_validator(mode="after")
         def _self_needs_embedding(self) -> "Consistency.Params":
@@ -238,11 +249,17 @@ class Consistency(Scorer):
         untested = tuple(p for p in game.players if not tested[p])
         return DimensionScore(self.name, raw, self.higher_is_better, details, untested)
 
+    def _degenerate(self, game: Transcript) -> set[int]:
+        """The turns that test nothing under ``degenerate: untested``."""
+        if self.params.degenerate == "tested":
+            return set()
+        return {t for t, why in degenerate_turns(game).items() if why in RECIPE_TURNS}
+
     def _identity_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
                         details: list[dict[str, Any]]) -> None:
         """Add each bot's identity restatements (a turn already tested is not tested twice):
         tested when it states a slot it stated before, inconsistent when the value changed."""
-        done = {d["turn"] for d in details}
+        done = {d["turn"] for d in details} | self._degenerate(game)
         for p in game.players:
             own = [(t.index, t.text) for t in credited_turns(game) if t.speaker == p]
             restated, changes = identity_changes(own)
@@ -264,7 +281,7 @@ class Consistency(Scorer):
                     details: list[dict[str, Any]]) -> None:
         """Add each bot's self-contradictions (a turn already tested as an answer to a
         repeated question is not tested twice)."""
-        done = {d["turn"] for d in details}
+        done = {d["turn"] for d in details} | self._degenerate(game)
         for p in game.players:
             own = [(t.index, t.text) for t in credited_turns(game) if t.speaker == p]
             pair = same_predicate if self.params.contradiction == "same_predicate" else None

@@ -25,6 +25,17 @@ perplexity under a perplexity aggregation), ``capped_at`` (a perplexity over ``c
 ``dropped`` marks a counted turn the aggregation leaves out (``authors``' worst turn,
 ``trimmed_mean``'s ends).
 
+A degenerate turn (:func:`chatmatch.scoring.fluency_tokens.degenerate`: a repeat, an echo,
+the partner's turn lightly edited, the bot's own frame again with a word changed, a phrase
+said twice, a truncated turn) counts as degenerate even when diversity also penalises it
+as a repetition: left out, a bot that says one fluent line over and over would be judged on
+its first saying alone. ``degenerate: share`` (the default) moves the aggregate of the
+bot's other turns toward the worst value by the share of its degenerate turns,
+``(1 - share) * aggregate + share * worst``: under ``worst`` (each such turn the worst
+value, then the median) the median saturates once half a bot's turns are degenerate and
+two looping bots tie (docs/validity.md, "Why fluency and consistency fell on bot-bot
+games").
+
 Every option, its default and the measurement that chose it: docs/scoring.md
 ("Fluency") and docs/appendix/validity-measurements.md.
 """
@@ -45,7 +56,7 @@ from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
 from chatmatch.runtime.errors import ScoringError
-from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate
+from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate_turns
 from chatmatch.common.text import normalise, tokens
 from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm, resolve_model
 from chatmatch.runtime.lm.engine import auto_engine, resolved_device
@@ -73,7 +84,7 @@ class Fluency(Scorer):
         #: bot's earlier turn, an echo of the partner, a phrase said twice, a truncated
         #: turn): ``worst`` counts each as the least fluent turn there is (perplexity =
         #: the LM's vocabulary size, a uniform guess), ``keep`` scores it as any turn
-        degenerate: Literal["worst", "keep"] = "worst"
+        degenerate: Literal["worst", "share", "keep"] = "share"
         #: leave diversity's penalised repetitions out of the aggregate (the authors' scorer)
         skip_repetitions: bool = True
         #: quantile of ``worst``
@@ -239,19 +250,7 @@ class Fluency(Scorer):
 
     def degenerate_turns(self, game: Transcript) -> dict[int, str]:
         """Turn index -> why it is degenerate, for ``degenerate: worst`` (else empty)."""
-        if self.params.degenerate != "worst":
-            return {}
-        out: dict[int, str] = {}
-        said: dict[str, list[str]] = {}
-        last: str | None = None
-        for turn in game.turns:
-            own = said.setdefault(turn.speaker, [])
-            why = None if turn.seed else degenerate(turn.text, own, last)
-            if why is not None:
-                out[turn.index] = why
-            own.append(turn.text)
-            last = turn.text
-        return out
+        return degenerate_turns(game) if self.params.degenerate != "keep" else {}
 
     def repetitions(self, game: GameAnalysis) -> set[int]:
         """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
@@ -263,6 +262,8 @@ class Fluency(Scorer):
         game = analysis.game
         per_bot: dict[str, list[float]] = {p: [] for p in game.players}
         counted: dict[str, list[dict[str, Any]]] = {p: [] for p in game.players}
+        bad = {p: 0 for p in game.players}
+        share = self.params.degenerate == "share"
         details: list[dict[str, Any]] = []
         excluded = self.repetitions(analysis)
         degenerate = self.degenerate_turns(game)
@@ -270,22 +271,26 @@ class Fluency(Scorer):
             detail: dict[str, Any] = {"turn": turn.index, "speaker": turn.speaker,
                                       "perplexity": None if value is None else round(value, 4)}
             details.append(detail)
-            if turn.index in excluded:
+            if turn.index in degenerate:  # a repeat counts as the worst turn, not as no turn
+                detail["degenerate"] = degenerate[turn.index]
+                bad[turn.speaker] += 1
+                turn_value = self._worst_value()
+                self._explain(detail, turn_value)
+                if share:  # mixed in by its share below
+                    continue
+            elif turn.index in excluded:
                 detail["excluded"] = "repetition"
                 continue
-            if turn.index in degenerate:
-                detail["degenerate"] = degenerate[turn.index]
-                turn_value = self._worst_value()
             elif value is not None:
                 turn_value = self._turn_value(turn.text, value)
+                self._explain(detail, turn_value)
             else:
                 continue
             per_bot[turn.speaker].append(turn_value)
             counted[turn.speaker].append(detail)
-            self._explain(detail, turn_value)
         for p, ds in counted.items():
             self._mark_dropped(ds, per_bot[p])
-        raw = {p: self.aggregate(v) for p, v in per_bot.items()}
+        raw = {p: self._mixed(v, bad[p] if share else 0) for p, v in per_bot.items()}
         return DimensionScore(self.name, raw, self.higher_is_better, details)
 
     def _explain(self, detail: dict[str, Any], value: float) -> None:
@@ -314,6 +319,21 @@ class Fluency(Scorer):
                 details[i]["dropped"] = "trimmed (among the lowest)"
             for i in order[n - cut:]:
                 details[i]["dropped"] = "trimmed (among the highest)"
+
+    def _mixed(self, values: list[float], degenerate: int) -> float:
+        """The aggregate of a bot's turn values; with ``degenerate: share``, that of its
+        other turns moved toward the worst value by the share of its degenerate turns (a
+        median saturates at the worst value once half the turns are degenerate: two bots
+        that loop tie; the share keeps them apart)."""
+        if not degenerate:
+            return self.aggregate(values)
+        worst = self._worst_value()
+        if self.params.degenerate != "share":
+            return self.aggregate([*values, *[worst] * degenerate])
+        if not values:
+            return worst
+        share = degenerate / (len(values) + degenerate)
+        return (1 - share) * self.aggregate(values) + share * worst
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "params": self.params.model_dump(),

@@ -16,7 +16,8 @@ here start from the per-token NLLs of :mod:`chatmatch.runtime.lm.tokens`:
 * **unlikely share**: the share of the turn's tokens the LM finds very unlikely even after
   their rarity is discounted (token SLOR below ``-log(UNLIKELY)``), a grammar-break signal;
 * **degenerate turns** (:func:`degenerate`): a turn that repeats the speaker's earlier turn
-  or the partner's last turn word for word (case and punctuation aside), or repeats a phrase of its own
+  or the partner's last turn word for word (case and punctuation aside) or lightly edited, or
+  says its own earlier frame again with a word or two changed, or repeats a phrase of its own
   (repeated word 3-grams are a third of the turn's 3-grams or more), or stops, without final
   punctuation, on a word no complete sentence ends on ("and", "the", "my", ...: a
   generation cut mid-sentence; a stranded preposition, "... for me to respond to", ends a
@@ -35,6 +36,8 @@ import numpy as np
 
 from chatmatch.runtime.resources import RESOURCES, cache_dir, save_cache_file
 from chatmatch.common.text import normalise, tokens
+from chatmatch.scoring.surface import edited_echo, frame_repeat
+from chatmatch.transcript import Transcript
 
 #: a token whose SLOR is below -log(UNLIKELY) counts as very unlikely
 UNLIKELY = 1000.0
@@ -134,7 +137,9 @@ def _key(text: str) -> str:
 
 
 def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -> str | None:
-    """Why the turn is degenerate (``repeat``, ``echo``, ``self-repeat``, ``truncated``), or
+    """Why the turn is degenerate (``repeat``, ``echo``, ``edit``: the partner's last turn
+    lightly edited, ``frame``: the bot's earlier frame again, ``self-repeat``, ``truncated``;
+    :mod:`chatmatch.scoring.surface`), or
     None. ``own_before``: the speaker's earlier turns; ``partner_last``: the partner's turn
     just before."""
     key = _key(text)
@@ -144,8 +149,33 @@ def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -
         return "repeat"
     if partner_last is not None and _key(partner_last) == key:
         return "echo"
+    if edited_echo(text, partner_last):
+        return "edit"
+    if frame_repeat(text, own_before):
+        return "frame"
     if self_repeats(text):
         return "self-repeat"
     if dangling(text):
         return "truncated"
     return None
+
+
+#: the degenerate turns that repeat (the bot's own turn or frame) or echo (the partner's
+#: turn, verbatim or lightly edited): they earn no relevance and test no consistency
+RECIPE_TURNS = frozenset({"repeat", "echo", "edit", "frame"})
+
+
+def degenerate_turns(game: Transcript) -> dict[int, str]:
+    """Turn index -> why it is degenerate (:func:`degenerate`), for every turn of ``game``
+    but the seed."""
+    out: dict[int, str] = {}
+    said: dict[str, list[str]] = {}
+    last: str | None = None
+    for turn in game.turns:
+        own = said.setdefault(turn.speaker, [])
+        why = None if turn.seed else degenerate(turn.text, own, last)
+        if why is not None:
+            out[turn.index] = why
+        own.append(turn.text)
+        last = turn.text
+    return out

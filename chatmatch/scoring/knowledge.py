@@ -37,6 +37,14 @@ rho +0.52 with a DSTC9 system's total words, the per-turn rate +0.20),
 ``unit: per_100_tokens`` by its credited tokens (x 100: a density that grows neither with
 the number of turns nor with their length, measured to rank DSTC9's systems slightly
 opposite to people's "informative": an option only); ``count`` is the paper's.
+
+``in_context: true`` (the default; false in ``preset: paper``) counts an entity only when it
+belongs to the conversation: the turn that brings it is on topic
+(:mod:`chatmatch.scoring.topical`: a sentence-embedding cosine of at least ``on_topic``,
+0.2, with the partner's turn before or after it) or the partner mentions it later. A bot
+that stuffs names into turns unrelated to what was said ("I thought of Paris and Barack
+Obama, and then of Microsoft.") earns nothing for them; the details list them as
+``off_topic``.
 """
 
 from __future__ import annotations
@@ -47,11 +55,13 @@ from typing import Any, ClassVar, Literal, Sequence
 from pydantic import Field
 
 from chatmatch.records import DimensionScore
+from chatmatch.runtime.embed import MINILM, Embedder, get_embedder
 from chatmatch.runtime.resources import load_spacy
 from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext, SpacyNeed
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.features import ENTITIES, LEMMAS
+from chatmatch.scoring.topical import on_topic_turns
 from chatmatch.common.text import tokens
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
 from chatmatch.scoring.variety import chitchat_nidf
@@ -113,6 +123,13 @@ class Knowledge(SpacyScorer):
         #: count (the paper), per_turn (the count over the bot's credited turns) or
         #: per_100_tokens (the count per 100 tokens of the bot's credited turns)
         unit: Literal["count", "per_turn", "per_100_tokens"] = "per_turn"
+        #: count an entity only when it belongs to the conversation: its turn is on topic
+        #: (chatmatch.scoring.topical: a cosine of at least ``on_topic`` with the partner's
+        #: turn before or after it) or the partner mentions it later (the paper: false)
+        in_context: bool = True
+        on_topic: ClassVar[float] = 0.2
+        #: ``in_context``: the sentence embedding model (minilm, packaged, or a folder)
+        model: ClassVar[str] = MINILM
 
     params: Params
 
@@ -120,6 +137,16 @@ class Knowledge(SpacyScorer):
         p = self.params
         needs = frozenset({LEMMAS}) if p.method == "content_words" else self.spacy_needs
         return SpacyNeed(p.spacy_model, needs, p.n_process, p.batch_size)
+
+    def __init__(self, params: ScorerParams | None = None, *,
+                 embedder: Embedder | None = None) -> None:
+        super().__init__(params)
+        self._embedder = embedder
+
+    def load(self) -> None:
+        super().load()
+        if self.params.in_context and self._embedder is None:
+            get_embedder(self.params.model)  # a missing model fails now, before any play
 
     def counts(self, label: str) -> bool:
         p = self.params
@@ -145,14 +172,26 @@ class Knowledge(SpacyScorer):
         feats = iter(context.spacy_features(texts, self.spacy_need()))
         if p.method == "content_words":
             nidf = chitchat_nidf()
-            return [self._score(g, [tuple((w, "WORD") for w in (next(feats).lemmas or ())
-                                          if nidf.value(w) >= p.min_nidf) for _ in g.turns], who)
-                    for g, who in zip(games, cased)]
-        return [self._score(g, [next(feats).entities or () for _ in g.turns], who)
-                for g, who in zip(games, cased)]
+            found = [[tuple((w, "WORD") for w in (next(feats).lemmas or ())
+                            if nidf.value(w) >= p.min_nidf) for _ in g.turns] for g in games]
+        else:
+            found = [[next(feats).entities or () for _ in g.turns] for g in games]
+        topical = self._topical(games, found)
+        return [self._score(g, ents, who, ok) for g, ents, who, ok in zip(games, found, cased, topical)]
 
-    def _score(self, game: Transcript, ents: list[tuple[tuple[str, str], ...]],
-               truecased: set[str]) -> DimensionScore:
+    def _topical(self, games: Sequence[Transcript],
+                 found: Sequence[Sequence[tuple[tuple[str, str], ...]]]) -> list[set[int] | None]:
+        """Per game, the turns whose entities belong to the context (None: every turn)."""
+        if not self.params.in_context:
+            return [None] * len(games)
+        wanted = [{t for t, (turn, ents) in enumerate(zip(g.turns, f))
+                   if ents and not turn.seed} for g, f in zip(games, found)]
+        if self._embedder is None:
+            self._embedder = get_embedder(self.params.model)
+        return list(on_topic_turns(games, wanted, self._embedder, self.params.on_topic))
+
+    def _score(self, game: Transcript, ents: Sequence[tuple[tuple[str, str], ...]],
+               truecased: set[str], topical: set[int] | None = None) -> DimensionScore:
         raw = zero_raw(game)
         seen: set[str] = set()
         details: list[dict[str, Any]] = []
@@ -167,15 +206,28 @@ class Knowledge(SpacyScorer):
                 seen.add(key)
             if turn.seed or not (new or old):
                 continue
+            stuffed: list[list[str]] = []
+            if topical is not None and turn.index not in topical:
+                stuffed = [e for e in new if not _taken_up(game, turn.index, entity_key(e[0]))]
+                new = [e for e in new if e not in stuffed]
             raw[turn.speaker] += len(new)
             detail = {"turn": turn.index, "speaker": turn.speaker, "new": new,
                       "already_mentioned": old}
             if turn.speaker in truecased:
                 detail["truecased"] = True
+            if stuffed:
+                detail["off_topic"] = stuffed
             details.append(detail)
         if self.params.unit != "count":
             raw = _per_unit(game, raw, self.params.unit)
         return DimensionScore(self.name, raw, self.higher_is_better, details)
+
+
+def _taken_up(game: Transcript, t: int, key: str) -> bool:
+    """The partner of turn ``t``'s speaker mentions ``key`` in a later turn."""
+    me = game.turns[t].speaker
+    pattern = re.compile(rf"\b{re.escape(key)}\b")
+    return any(u.speaker != me and pattern.search(u.text.lower()) for u in game.turns[t + 1:])
 
 
 def _per_unit(game: Transcript, raw: dict[str, float], unit: str) -> dict[str, float]:

@@ -30,7 +30,15 @@ Which questions count is ``questions``:
   (:func:`chatmatch.scoring.questions.specific_questions`): it holds a content word, not
   only function words ("what about you?", "and you?", "really?", "how are you?" are
   generic and earn nothing), and the bot has not asked a question with the same content
-  words earlier in the game.
+  words earlier in the game;
+* ``conversational`` (the default): a specific question that is the bot's own and on the
+  conversation's topic. Its own: not parroted (:func:`chatmatch.scoring.surface.parroted`:
+  the partner asked it before, or the partner's last turn holds it word for word). On
+  topic: the question's sentence embedding (all-MiniLM-L6-v2, ``model``) has a cosine of at
+  least ``on_topic`` (0.2) with the partner's turn before it (relevant to the context) or
+  with the partner's turn after it (taken up). A bot that spams questions whatever was
+  said, parrots its partner's questions or ends every turn on the same stock question
+  ("What say ye?") earns little (docs/validity.md, "Gaming suite").
 
 ``unit: share`` is a rate, the same scale in a 10-turn chat and a 200-turn game. The
 counts grew with the chat (Spearman rho +0.52 with a DSTC9 system's total words, people's
@@ -41,7 +49,9 @@ have about the same number of turns, so the point mostly goes the same way.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from typing import Any, ClassVar, Literal, Sequence
+
+from pydantic import Field
 
 from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Needs, Scorer, ScoringContext
@@ -50,6 +60,8 @@ from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, scored_turns, sigma
 from chatmatch.scoring.questions import specific_questions
+from chatmatch.scoring.topical import on_topic_questions
+from chatmatch.runtime.embed import MINILM, Embedder, get_embedder
 from chatmatch.common.text import question_count
 from chatmatch.transcript import Transcript, Turn
 
@@ -63,32 +75,61 @@ class Proactivity(Scorer):
         #: count turns that ask (a turn with three questions counts once) or questions
         unit: Literal["turns", "questions", "share"] = "share"
         #: all questions (the paper) or only specific ones (not generic, not repeated)
-        questions: Literal["all", "specific"] = "all"
+        questions: Literal["all", "specific", "conversational"] = "conversational"
+        #: ``conversational``: the least cosine with the partner's turn before or after
+        on_topic: ClassVar[float] = 0.2
+        #: ``conversational``: the sentence embedding model (minilm, packaged, or a folder)
+        model: ClassVar[str] = MINILM
         #: scale a bot's count up for the turns it spent answering its partner's repeated
         #: questions again (the paper: false)
         excuse_answers: bool = True
 
     params: Params
 
+    def __init__(self, params: "Proactivity.Params | None" = None, *,
+                 embedder: Embedder | None = None) -> None:
+        super().__init__(params)
+        self._embedder = embedder
+
+    def load(self) -> None:
+        if self.params.questions == "conversational":
+            self.embedder  # noqa: B018 - loads the model
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = get_embedder(self.params.model)
+        return self._embedder
+
     def needs(self) -> Needs:
         p = self.params
         excuse = frozenset({sigma(p.sigma_r)}) if p.excuse_answers else frozenset()
-        return Needs(repetitions=p.repetitions_needed() | excuse)
+        model = p.model if p.questions == "conversational" else None
+        return Needs(repetitions=p.repetitions_needed() | excuse, model=model)
 
     def score_games(self, games: Sequence[Transcript],
                     context: ScoringContext | None = None) -> list[DimensionScore]:
-        return [self.score_game(a.game, a) for a in self.context_for(games, context).games]
+        analyses = self.context_for(games, context).games
+        if self.params.questions != "conversational":
+            return [self.score_game(a.game, a) for a in analyses]
+        topical = on_topic_questions([a.game for a in analyses], self.embedder,
+                                     self.params.on_topic)
+        return [self.score_game(a.game, a, ok) for a, ok in zip(analyses, topical)]
 
-    def score_game(self, game: Transcript, analysis: GameAnalysis | None = None) -> DimensionScore:
-        """``game``'s score; ``analysis``: its repetitions, computed by the engine."""
+    def score_game(self, game: Transcript, analysis: GameAnalysis | None = None,
+                   topical: dict[int, int] | None = None) -> DimensionScore:
+        """``game``'s score; ``analysis``: its repetitions, computed by the engine;
+        ``topical`` (``questions: conversational``): turn -> its own, on-topic questions."""
         analysis = analysis or GameAnalysis.of(game, self.needs().repetitions)
         raw = zero_raw(game)
         details: list[dict[str, Any]] = []
         asked: dict[str, set[frozenset[str]]] = {p: set() for p in game.players}
         for turn in scored_turns(analysis, self.params):
             n = question_count(turn.text)
-            if n and self.params.questions == "specific":
+            if n and self.params.questions != "all":
                 n = specific_questions(turn.text, asked[turn.speaker])
+            if n and topical is not None:
+                n = min(n, topical.get(turn.index, 0))
             if n:
                 raw[turn.speaker] += n if self.params.unit == "questions" else 1
                 details.append({"turn": turn.index, "speaker": turn.speaker, "questions": n})

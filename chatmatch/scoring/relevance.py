@@ -41,6 +41,7 @@ from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, sigma, skipped_turns
 from chatmatch.runtime.embed import MINILM, Embedder, get_embedder
 from chatmatch.scoring.features import LEMMAS
+from chatmatch.scoring.fluency_tokens import RECIPE_TURNS, degenerate_turns
 from chatmatch.scoring.knowledge import SpacyParams, SpacyScorer
 from chatmatch.transcript import Transcript, Turn
 
@@ -82,6 +83,10 @@ class Relevance(SpacyScorer):
         #: per_turn, per_concept, per_concept_charged or turn_share (module docstring)
         unit: Literal["turn_sqrt", "count", "per_turn", "per_concept", "per_concept_charged",
                       "turn_share"] = "turn_sqrt"
+        #: ``zero`` (default): a turn that repeats the bot's own turn or frame, or echoes
+        #: the partner's turn verbatim or lightly edited (chatmatch.scoring.surface) earns
+        #: nothing; ``keep`` (the paper) scores it as any turn
+        degenerate: Literal["zero", "keep"] = "zero"
 
     params: Params
 
@@ -119,7 +124,7 @@ class Relevance(SpacyScorer):
             for a in context.games:
                 n = len(a.game.turns)
                 raw, details = reply_similarity(a.game, vectors[start:start + n],
-                                                skipped_turns(a, self.params),
+                                                self.skipped(a),
                                                 sigma(self.params.sigma_r),
                                                 self.params.restating == "discounted")
                 out.append(DimensionScore(self.name, raw, self.higher_is_better, details))
@@ -130,9 +135,18 @@ class Relevance(SpacyScorer):
         return [self._score(a, [next(feats).lemmas or () for _ in a.game.turns])
                 for a in context.games]
 
+    def skipped(self, analysis: GameAnalysis) -> frozenset[int]:
+        """The turns that earn nothing: left-out repetitions, and with ``degenerate: zero``
+        the repeats, frames and echoes of :data:`RECIPE_TURNS`."""
+        skip = skipped_turns(analysis, self.params)
+        if self.params.degenerate == "keep":
+            return skip
+        found = degenerate_turns(analysis.game)
+        return skip | {t for t, why in found.items() if why in RECIPE_TURNS}
+
     def _score(self, analysis: GameAnalysis, lemmas: list[tuple[str, ...]]) -> DimensionScore:
         p, game = self.params, analysis.game
-        marks, details = recall_marks(game, lemmas, skipped_turns(analysis, p), p)
+        marks, details = recall_marks(game, lemmas, self.skipped(analysis), p)
         return DimensionScore(self.name, unit_scores(game, marks, p.unit), self.higher_is_better,
                               details)
 

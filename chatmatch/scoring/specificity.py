@@ -35,6 +35,12 @@ pool is ``leave_out``:
   docs/scoring.md), so this is not the default. Kept in (``excused``), a verbatim repeat
   lowers its own speaker's Distinct-n: it earns nothing.
 * ``all``: both; ``none`` (the paper's text): every credited turn is pooled.
+
+``salad: discount`` (the default; ``keep`` in ``preset: paper``): a turn of rare words
+strung together is the highest variety there is and says nothing. A turn of five words or
+more with fewer than one in eight a function word (:func:`chatmatch.scoring.surface.salad`;
+English chit-chat runs at 40-60 %) leaves the pool, and the bot's score is multiplied by
+the share of its pooled turns that are not salad. The details mark it ``"salad": true``.
 """
 
 from __future__ import annotations
@@ -48,14 +54,21 @@ from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
 from chatmatch.common.text import tokens
+from chatmatch.scoring.surface import salad
 from chatmatch.scoring.variety import chitchat_nidf, moving_distinct
-from chatmatch.transcript import Transcript
+from chatmatch.transcript import Transcript, Turn
 
 
 def distinct(ngram_lists: Sequence[Sequence[tuple[str, ...]]]) -> float:
     """Distinct n-grams / all n-grams over several turns (0 when there is none)."""
     total = sum(len(x) for x in ngram_lists)
     return len({g for x in ngram_lists for g in x}) / total if total else 0.0
+
+
+def _kept(pooled: Sequence[Turn], salads: set[int], speaker: str) -> float:
+    """The share of ``speaker``'s pooled turns that are not word salad (1 with none)."""
+    mine = [t for t in pooled if t.speaker == speaker]
+    return sum(t.index not in salads for t in mine) / len(mine) if mine else 1.0
 
 
 def ngrams(toks: Sequence[str], n: int) -> list[tuple[str, ...]]:
@@ -76,6 +89,10 @@ class Specificity(Scorer):
         #: which repetitions leave the pool: excused (answers to a repeated question),
         #: penalised (authors' scorer), all, none (paper's text)
         leave_out: Literal["excused", "penalised", "all", "none"] = "excused"
+        #: ``discount`` (default): a word-salad turn (chatmatch.scoring.surface.salad) adds
+        #: no variety: it leaves the pool and the bot's score is scaled by the share of
+        #: its turns that are not salad; ``keep`` (the paper) pools it as any turn
+        salad: Literal["discount", "keep"] = "discount"
 
     params: Params
 
@@ -95,7 +112,13 @@ class Specificity(Scorer):
         seen: dict[str, set[tuple[str, ...]]] = {p: set() for p in game.players}
         details: list[dict[str, Any]] = []
         skip = self.left_out(analysis)
-        for turn in (t for t in credited_turns(game) if t.index not in skip):
+        pooled = [t for t in credited_turns(game) if t.index not in skip]
+        salads = ({t.index for t in pooled if salad(t.text)}
+                  if self.params.salad == "discount" else set())
+        for turn in pooled:
+            if turn.index in salads:
+                details.append({"turn": turn.index, "speaker": turn.speaker, "salad": True})
+                continue
             toks = tokens(turn.text)
             uni, bi = ngrams(toks, 1), ngrams(toks, 2)
             grams[turn.speaker][0].append(uni)
@@ -104,7 +127,7 @@ class Specificity(Scorer):
             seen[turn.speaker].update(uni + bi)
             details.append({"turn": turn.index, "speaker": turn.speaker, "tokens": len(toks),
                             "new_unigrams": len(new_uni), "new_bigrams": len(new_bi)})
-        raw = {p: self.value(u, b) for p, (u, b) in grams.items()}
+        raw = {p: self.value(u, b) * _kept(pooled, salads, p) for p, (u, b) in grams.items()}
         if skip:
             details = self._left_out_details(analysis, skip, details)
         return DimensionScore(self.name, raw, self.higher_is_better, details)

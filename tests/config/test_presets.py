@@ -39,6 +39,10 @@ def test_paper_preset_sets_the_papers_and_authors_settings(tmp_path):
     fluency = cfg.scoring.scorer_params("fluency")
     assert fluency.aggregation == "authors" and fluency.cap == 50 and fluency.skip_repetitions
     assert fluency.degenerate == "keep" and not cfg.scoring.scorer_params("consistency").identity
+    assert cfg.scoring.scorer_params("proactivity").questions == "all"
+    assert not cfg.scoring.scorer_params("knowledge").in_context
+    assert cfg.scoring.scorer_params("specificity").salad == "keep"
+    assert cfg.scoring.scorer_params("relevance").degenerate == "keep"
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
     assert cfg.scoring.scorer_params("specificity").method == "distinct"
     consistency = cfg.scoring.scorer_params("consistency")
@@ -52,7 +56,12 @@ def test_no_preset_is_the_measured_default(tmp_path):
     assert cfg.preset is None and cfg.ranking.shuffles == DEFAULT_SHUFFLES != 3
     fluency = cfg.scoring.scorer_params("fluency")
     assert fluency.aggregation == "slor" and fluency.skip_repetitions
-    assert fluency.degenerate == "worst" and cfg.scoring.scorer_params("consistency").identity
+    assert fluency.degenerate == "share" and cfg.scoring.scorer_params("consistency").identity
+    assert cfg.scoring.scorer_params("proactivity").questions == "conversational"
+    assert cfg.scoring.scorer_params("knowledge").in_context
+    assert cfg.scoring.scorer_params("specificity").salad == "discount"
+    assert cfg.scoring.scorer_params("relevance").degenerate == "zero"
+    assert cfg.scoring.scorer_params("consistency").degenerate == "untested"
     assert cfg.scoring.scorer_params("knowledge").truecase == "off"
     assert cfg.scoring.scorer_params("relevance").own_concepts
     assert cfg.scoring.scorer_params("specificity").method == "mattr"

@@ -8,7 +8,7 @@ from chatmatch.scoring.knowledge import Knowledge, entity_key
 
 def score(texts: list[str], seed_first: bool = False, **params: object) -> tuple[dict, list]:
     params = {"unit": "count", **params}  # the count: the algorithm (the default is per turn)
-    s = Knowledge(Knowledge.Params(**params)).score_games([game(texts, seed_first=seed_first)])[0]
+    s = Knowledge(Knowledge.Params(**{"in_context": False, **params})).score_games([game(texts, seed_first=seed_first)])[0]
     return s.raw, s.details
 
 

@@ -78,11 +78,11 @@ def test_a_warm_scorer_answers_from_the_cache_without_loading(
 
 def test_a_warm_scorer_prices_degenerate_turns_without_loading(
         tiny_model_dir: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``degenerate: worst`` (the default) values a repeated turn at the vocabulary size:
+    """``degenerate: share`` (the default) values a repeated turn at the vocabulary size:
     a warm start reads it from the cache instead of loading the LM to ask."""
     repeats = [game(["i like tea", "i like tea", "i like tea", "the cat is good"])]
     cold = tiny(tiny_model_dir)
-    assert cold.params.degenerate == "worst"
+    assert cold.params.degenerate == "share"
     first = cold.score_games(repeats)
     assert cold.degenerate_turns(repeats[0])  # the game has a degenerate turn to price
     RESOURCES.clear()

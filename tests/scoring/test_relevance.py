@@ -19,7 +19,10 @@ PAPER: dict[str, Any] = {"own_concepts": True, "skip_repetitions": False}
 
 def P(**values: Any) -> Relevance.Params:
     """Relevance's parameters; ``p``, ``d``, ``min_df``, ``restating``, ``model`` (fixed
-    today) at other values for the hand-computed cases."""
+    today) at other values for the hand-computed cases; repeated turns score as any turn
+    (``degenerate: keep``: the hand-computed cases repeat on purpose; tests/scoring/
+    test_surface.py tests the default)."""
+    values.setdefault("degenerate", "keep")
     return fixed_params(Relevance.Params, ("p", "d", "min_df", "restating", "model"), **values)
 
 
@@ -183,7 +186,7 @@ def test_turn_units_hand_computed(figure2: Transcript) -> None:
     # busy; B 1 student | 3 student | 5 live small town sea | 7 home big city mountain.
     # The paper's rule recalls: A turn 2 (1 of 1 concept), turn 8 (1 of 2); B turn 3 (1 of 1)
     def raw(unit: str) -> dict[str, float]:
-        return Relevance(Relevance.Params.model_validate({"method": "recall", "unit": unit, **PAPER})).score_games([figure2])[0].raw
+        return Relevance(Relevance.Params.model_validate({"degenerate": "keep", "method": "recall", "unit": unit, **PAPER})).score_games([figure2])[0].raw
 
     assert raw("turn_sqrt") == {"A": pytest.approx((1 + 1 / 2 ** 0.5) / 5), "B": pytest.approx(1 / 4)}
     assert raw("turn_share") == {"A": pytest.approx((1 + 1 / 2) / 5), "B": pytest.approx(1 / 4)}
@@ -205,7 +208,7 @@ def test_concept_less_turns_are_charged_except_by_per_concept() -> None:
                   "Hmm, yes.", "Right."])
 
     def a(unit: str, g: Transcript) -> float:
-        return Relevance(Relevance.Params.model_validate({"method": "recall", "unit": unit})).score_games([g])[0].raw["A"]
+        return Relevance(Relevance.Params.model_validate({"degenerate": "keep", "method": "recall", "unit": unit})).score_games([g])[0].raw["A"]
 
     assert a("per_concept", empty) == a("per_concept", terse)  # saying nothing costs nothing
     for unit in ("per_concept_charged", "turn_share", "turn_sqrt", "per_turn"):
@@ -220,7 +223,7 @@ def test_turn_sqrt_between_the_count_per_turn_and_the_share() -> None:
     long = game(["I love my garden.", "Nice.", "My garden has tomatoes, roses and beans.", "Good."])
 
     def a(unit: str, g: Transcript) -> float:
-        return Relevance(Relevance.Params.model_validate({"method": "recall", "unit": unit})).score_games([g])[0].raw["A"]
+        return Relevance(Relevance.Params.model_validate({"degenerate": "keep", "method": "recall", "unit": unit})).score_games([g])[0].raw["A"]
 
     # the count per turn ignores the 3 new concepts; the share divides by 5 (garden,
     # tomato, rose, bean, have?) -- whatever spaCy finds, sqrt sits in between

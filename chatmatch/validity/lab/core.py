@@ -15,7 +15,9 @@ Datasets (see docs/validity.md):
 * ``construct``: the fluency construct check, human-written turns against bland generated
   ones (:mod:`chatmatch.validity.lab.construct`);
 * ``ladder``: the fault ladder, whose order is known by construction
-  (:mod:`chatmatch.validity.lab.ladder`).
+  (:mod:`chatmatch.validity.lab.ladder`);
+* ``gaming``: recipe bots against the real bots, which must rank above them
+  (:mod:`chatmatch.validity.lab.gaming`).
 
 The scorers are built once from the ``scoring`` block (models load once) and every dataset
 is scored with them; rankings use the ``ranking`` block. The rated human-bot datasets
@@ -55,6 +57,7 @@ from chatmatch.validity.datasets.dstc9 import find_files as find_dstc9
 from chatmatch.validity.lab.fed import Chat, evaluate_fed, game_points
 from chatmatch.validity.lab.games import GameDataset, evaluate_games
 from chatmatch.stats.bootstrap import SAMPLES
+from chatmatch.validity.lab.gaming import evaluate_gaming, play_gaming
 from chatmatch.validity.lab.ladder import play_ladder
 from chatmatch.validity.datasets.stb import load_stb
 from chatmatch.validity.lab.stb_sides import sides as stb_sides
@@ -63,7 +66,7 @@ from chatmatch.validity.datasets.usr import NOTES as USR_NOTES
 from chatmatch.validity.datasets.usr import load_usr
 from chatmatch.scoring.build import build_scorers
 
-DATASETS = ("stb", "fed", "dstc9", "usr", "construct", "ladder")
+DATASETS = ("stb", "fed", "dstc9", "usr", "construct", "ladder", "gaming")
 DSTC9_NOTES = ("no ranking randomness: the seed spread does not apply",
                "each chat scored as a game between User and System; the System side counts")
 
@@ -148,6 +151,8 @@ class Lab:
     seeds: int = 5
     ladder_file: Path = Path("tournaments/ladder.yaml")
     ladder_exchanges: int | None = None
+    gaming_file: Path = Path("tournaments/gaming.yaml")
+    gaming_exchanges: int | None = None
     #: one step per :meth:`steps_total`: ``update(detail=label)`` before a step (the
     #: ``validate`` command shows the label), ``advance()`` after it
     progress: ProgressBar = field(default_factory=quiet_steps)
@@ -163,7 +168,8 @@ class Lab:
     def steps_total(self) -> int:
         extra = 1 if self.baseline else 0  # the baseline's scoring of FED and DSTC9
         n = {"stb": 1 + 3 * 2, "fed": 1 + 3 + extra, "dstc9": 1 + 3 + extra,
-             "usr": 1 + 3 + extra, "construct": 2, "ladder": 1 + 2}
+             "usr": 1 + 3 + extra, "construct": 2, "ladder": 1 + 2,
+             "gaming": 1 + 2}
         return sum(n[d] for d in self.datasets)
 
     def check_inputs(self) -> None:
@@ -185,6 +191,9 @@ class Lab:
         if "ladder" in self.datasets and (why := file_problem(self.ladder_file)):
             raise LabError(f"--ladder {self.ladder_file}: {why}; run from the "
                            "repository root or give the ladder YAML's path")
+        if "gaming" in self.datasets and (why := file_problem(self.gaming_file)):
+            raise LabError(f"--gaming {self.gaming_file}: {why}; run from the "
+                           "repository root or give the gaming suite's YAML path")
 
     def weights(self) -> dict[str, float]:
         return {d: self.config.scoring.weight(d) for d in self.config.scoring.dimensions}
@@ -216,6 +225,8 @@ class Lab:
                 reports.append(self._usr(scorers))
             elif name == "construct":
                 reports.append(self._construct(scorers))
+            elif name == "gaming":
+                reports.append(self._gaming(scorers))
             else:
                 self.progress.update(detail="ladder: playing")
                 ds = play_ladder(self.ladder_file, self.ladder_exchanges)
@@ -232,6 +243,17 @@ class Lab:
                 "scoring": self.config.scoring.model_dump(mode="json"),
                 "ranking": self.config.ranking.model_dump(mode="json"),
                 "seed": self.config.seed, "seeds": self.seeds, "datasets": reports}
+
+    def _gaming(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
+        self.progress.update(detail="gaming: playing")
+        ds = play_gaming(self.gaming_file, self.gaming_exchanges)
+        self.progress.advance()
+        scores = score_with_steps(ds.games, scorers, "gaming", self.progress)
+        self.progress.update(detail="gaming: ranking")
+        report = evaluate_gaming(ds, scores, self.weights(), self.config.ranking,
+                                 seed=self.config.seed, seeds=self.seeds)
+        self.progress.advance()
+        return report
 
     def _fed(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
         self.progress.update(detail="fed: reading")

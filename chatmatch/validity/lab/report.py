@@ -161,6 +161,13 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
                 f"{f['turns_cleaned']} turns cleaned of artefacts ({by or 'none'}), "
                 f"{f['empty_turns']} empty turns; {f['shorter_games']} shorter and "
                 f"{f['longer_games']} longer games than the median")
+        elif ds["dataset"] == "gaming":
+            g = ds["gaming"]
+            lines.append(f"gaming: {ds['games']} games of {f['exchanges']} exchanges (seed "
+                         f"{f['seed']}, {f['forfeits']} forfeits); every recipe below "
+                         f"{' and '.join(g['must_beat'])}: "
+                         f"{'holds' if g['holds'] else 'FAILS (' + ', '.join(g['failing']) + ')'}; "
+                         f"chatmatch: {' > '.join(ds['ranking'])}")
         elif ds["dataset"] == "ladder":
             lines.append(f"ladder: {ds['games']} games of {f['exchanges']} exchanges (seed "
                          f"{f['seed']}, {f['forfeits']} forfeits); true order "
@@ -193,8 +200,31 @@ def construct_table(report: dict[str, Any]) -> str | None:
     return render_table(["group", "kind", "turns", "fluency, oriented (higher = more fluent) [95%]"], rows)
 
 
+def gaming_rows(report: dict[str, Any]) -> str | None:
+    """Per recipe of the gaming suite: rank, win rate against each real bot, dimensions won."""
+    for ds in report["datasets"]:
+        if ds.get("gaming"):
+            g = ds["gaming"]
+            real = list(g["real_ranks"])
+            rows = [[f"{b} (real)", g["real_ranks"][b], *(["-"] * len(real)), ""]
+                    for b in real]
+            for r in g["recipes"]:
+                ok = "" if all(r["below"].values()) else "  ABOVE A REAL BOT"
+                rows.append([r["recipe"], r["rank"], *(_pct(r["win_rate"][o]) for o in real),
+                             ", ".join(f"{d} {_pct(v)}" for d, v in r["dimensions_won"].items()
+                                       if v > 0) + ok])
+            return render_table(["bot", "rank", *(f"wins vs {o}" for o in real),
+                                 "dimension points won vs the real bots"], rows)
+    return None
+
+
 def extra_tables(report: dict[str, Any]) -> list[str]:
     out = []
+    gaming = gaming_rows(report)
+    if gaming:
+        out += ["Gaming suite: each recipe bot's rank, its win rate against each real bot "
+                "(a tie counts half) and the share of its games against them in which it won "
+                "each dimension's point", gaming, ""]
     construct = construct_table(report)
     if construct:
         out += ["Construct check: fluency of human-written turns vs bland generated ones (median "

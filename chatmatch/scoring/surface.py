@@ -1,0 +1,96 @@
+"""Surface recipes: turns that look like conversation to a per-turn measure but are not.
+
+A judge that scores each turn on its surface can be gamed by a cheap recipe (the lab's
+gaming suite, :mod:`chatmatch.validity.lab.gaming`). The checks here find the recipes in a
+game; the default scorers use them (docs/scoring.md, "What each dimension is open to"):
+
+* :func:`frame_repeat` -- the bot says the same frame turn after turn, only a word or two
+  changed ("Arr! Ye speak of <word>? Aboard the Black Pearl ..."): at least half of the
+  turn's word 4-grams are in the bot's earlier turns. Fluency counts it as degenerate,
+  relevance gives it nothing;
+* :func:`edited_echo` -- the partner's last turn lightly edited ("Indeed, you went
+  hiking ..."): at least 80 % of the turn's words (pronouns aside) are the partner's last
+  turn's, and it adds at most three words of its own. Degenerate for fluency, nothing for
+  relevance;
+* :func:`salad` -- a string of words that is not language: five words or more and fewer
+  than one in eight a function word (real English turns run at 40-60 %). Specificity
+  counts no variety in it;
+* :func:`parroted` -- a question the partner asked before (same content words), or a
+  question the partner's last turn holds word for word: not the bot's own, so not
+  proactive.
+
+None of them needs a model; they read :func:`chatmatch.common.text.tokens`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from chatmatch.common.text import is_question, normalise, tokens
+from chatmatch.scoring.questions import FUNCTION_WORDS, content_tokens
+
+#: share of a turn's word 4-grams found in the speaker's earlier turns that makes a frame
+FRAME_SHARE = 0.5
+#: share of a turn's words taken from the partner's last turn that makes an edited echo
+ECHO_SHARE = 0.8
+#: at most this many own words may an edited echo add
+ECHO_OWN_WORDS = 3
+#: below this share of function words, a turn of SALAD_MIN words or more is a word salad
+SALAD_SHARE = 0.125
+SALAD_MIN = 5
+_PRONOUNS = frozenset("i you me my your mine yours we us our he she it they them".split())
+_SENTENCE = re.compile(r"(?<=[.!?\uff1f])\s+")
+
+
+def words(text: str) -> list[str]:
+    """The turn's word tokens, lower-cased (punctuation and emoji left out)."""
+    return [w.lower() for w in tokens(text) if any(c.isalnum() for c in w)]
+
+
+def _grams(ws: Sequence[str], n: int = 4) -> list[tuple[str, ...]]:
+    return [tuple(ws[i:i + n]) for i in range(len(ws) - n + 1)]
+
+
+def frame_repeat(text: str, own_before: Sequence[str], share: float = FRAME_SHARE) -> bool:
+    """At least ``share`` of the turn's word 4-grams (3 or more) are in ``own_before``."""
+    grams = _grams(words(text))
+    if len(grams) < 3 or not own_before:
+        return False
+    seen = {g for t in own_before for g in _grams(words(t))}
+    return sum(g in seen for g in grams) >= share * len(grams)
+
+
+def edited_echo(text: str, partner_last: str | None, share: float = ECHO_SHARE) -> bool:
+    """The turn is ``partner_last`` lightly edited (see the module docstring)."""
+    if not partner_last:
+        return False
+    mine = [w for w in words(text) if w not in _PRONOUNS]
+    theirs = {w for w in words(partner_last) if w not in _PRONOUNS}
+    if len(mine) < 3:
+        return False
+    taken = sum(w in theirs for w in mine)
+    return taken >= share * len(mine) and len(mine) - taken <= ECHO_OWN_WORDS
+
+
+def salad(text: str) -> bool:
+    """Five words or more, and fewer than one in eight a function word."""
+    ws = words(text)
+    if len(ws) < SALAD_MIN:
+        return False
+    return sum(w in FUNCTION_WORDS for w in ws) < SALAD_SHARE * len(ws)
+
+
+def question_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` that ask a question."""
+    return [s for s in _SENTENCE.split(normalise(text)) if is_question(s)]
+
+
+def parroted(question: str, partner_questions: Sequence[str], partner_last: str | None) -> bool:
+    """``question`` was asked by the partner before (the same content words), or the
+    partner's last turn holds it word for word."""
+    mine = content_tokens(question)
+    if mine and any(content_tokens(q) == mine for q in partner_questions):
+        return True
+    key = " ".join(words(question))
+    return bool(key) and partner_last is not None and key in " ".join(words(partner_last))

@@ -1,0 +1,146 @@
+"""The surface recipes (chatmatch.scoring.surface) and what the default scorers do with
+them: a repeated frame and an edited echo are degenerate for fluency and earn no relevance,
+a word salad adds no specificity, a parroted or off-topic question is not proactive, an
+entity stuffed into an off-topic turn is not knowledge. ``preset: paper`` keeps the
+paper's counts (tests/scoring/golden holds it exactly)."""
+
+from __future__ import annotations
+
+import fake_embedder
+import pytest
+
+from chatmatch.scoring.fluency_tokens import degenerate
+from chatmatch.scoring.knowledge import Knowledge
+from chatmatch.scoring.proactivity import Proactivity
+from chatmatch.scoring.relevance import Relevance
+from chatmatch.scoring.specificity import Specificity
+from chatmatch.scoring.surface import edited_echo, frame_repeat, parroted, salad
+from chatmatch.transcript import Transcript, Turn
+
+PIRATE = "Arr! Ye speak of {}? Aboard the Black Pearl we'd call that treasure. What say ye?"
+
+
+def game(lines: list[tuple[str, str]]) -> Transcript:
+    turns = tuple(Turn(i, who, text) for i, (who, text) in enumerate(lines))
+    return Transcript("g1", ("a", "b"), turns)
+
+
+def test_frame_repeat_needs_the_bot_s_own_earlier_frame() -> None:
+    assert frame_repeat(PIRATE.format("hiking"), [PIRATE.format("music")])
+    assert not frame_repeat(PIRATE.format("hiking"), [])
+    assert not frame_repeat("I went to the lake with my sister on Sunday.",
+                            ["I went to the cinema last night and it was great fun."])
+
+
+def test_edited_echo_is_the_partner_s_turn_lightly_changed() -> None:
+    partner = "I went hiking in the mountains with my brother."
+    assert edited_echo("Indeed, you went hiking in the mountains with your brother.", partner)
+    assert not edited_echo("Hiking is great, which mountains did you climb last time?", partner)
+    assert not edited_echo("Indeed, you went hiking.", None)
+
+
+@pytest.mark.parametrize("text, is_salad", [
+    ("Quixotic obsidian palimpsest zephyr lugubrious cartography ephemeral marzipan.", True),
+    ("I thought the obsidian cliffs were beautiful in the morning light.", False),
+    ("Yes, sure.", False),  # too short to tell
+])
+def test_salad(text: str, is_salad: bool) -> None:
+    assert salad(text) is is_salad
+
+
+def test_parroted_questions() -> None:
+    assert parroted("Do you like hiking?", ["Do you like hiking?"], None)
+    assert parroted("what did you do last week?", [], "So, what did you do last week?")
+    assert not parroted("Which trail did you take?", ["Do you like hiking?"],
+                        "I went hiking. Do you like hiking?")
+
+
+def test_degenerate_names_frame_and_edit() -> None:
+    assert degenerate(PIRATE.format("hiking"), [PIRATE.format("music")], "x") == "frame"
+    assert degenerate("Indeed, you like your dog a lot.", [], "I like my dog a lot.") == "edit"
+
+
+def test_specificity_discounts_salad_and_paper_keeps_it() -> None:
+    g = game([("a", "Quixotic obsidian palimpsest zephyr lugubrious cartography ephemeral."),
+              ("b", "I went to the lake with my sister and we swam for hours."),
+              ("a", "Gossamer verdigris halcyon labyrinthine isotope mandolin nebula."),
+              ("b", "Then we had a picnic by the water, which was really nice.")])
+    default = Specificity().score_game(g)
+    assert default.raw["a"] == 0.0 and default.raw["b"] > 0.5
+    kept = Specificity(Specificity.Params(salad="keep")).score_game(g)
+    assert kept.raw["a"] > kept.raw["b"]
+
+
+def test_relevance_gives_nothing_to_a_repeated_frame() -> None:
+    g = game([("b", "I love classical music, Mozart mostly."),
+              ("a", PIRATE.format("Mozart")),
+              ("b", "I like heavy metal too."),
+              ("a", PIRATE.format("metal"))])
+    emb = fake_embedder.FakeEmbedder()
+    on = Relevance(Relevance.Params(), embedder=emb).score_games([g])[0]
+    off = Relevance(Relevance.Params(degenerate="keep"), embedder=emb).score_games([g])[0]
+    assert [d["turn"] for d in on.details if d["speaker"] == "a"] == [1]
+    assert [d["turn"] for d in off.details if d["speaker"] == "a"] == [1, 3]
+
+
+def test_proactivity_counts_own_on_topic_questions_only() -> None:
+    g = game([("a", "I love classical music. Do you like music?"),
+              ("b", "Do you like music? That is a good question. Do you like music?"),
+              ("a", "Yes, Mozart. Which classical music do you love?"),
+              ("b", "Have you been to Rome?"),
+              ("a", "I love Mozart and classical music."),
+              ("b", "Where do you live?")])
+    p = Proactivity(Proactivity.Params(), embedder=fake_embedder.FakeEmbedder())
+    score = p.score_games([g])[0]
+    # a: both questions own and on topic; b: a parroted question, then two off topic
+    assert score.raw == pytest.approx({"a": 2 / 3, "b": 0.0})
+    every = Proactivity(Proactivity.Params(questions="all")).score_game(g)
+    assert every.raw == pytest.approx({"a": 2 / 3, "b": 1.0})
+
+
+def test_knowledge_leaves_out_entities_stuffed_into_off_topic_turns() -> None:
+    g = game([("a", "I love classical music."),
+              ("b", "I thought of Paris and Barack Obama, and then of Microsoft."),
+              ("a", "Classical music? I love Mozart, he lived in Vienna."),
+              ("b", "Mozart is my favourite, classical music is great.")])
+    score = Knowledge(embedder=fake_embedder.FakeEmbedder()).score_games([g])[0]
+    assert score.raw["b"] == 0.0 and score.raw["a"] > 0
+    assert any(d.get("off_topic") for d in score.details)
+    paper = Knowledge(Knowledge.Params(in_context=False)).score_games([g])[0]
+    assert paper.raw["b"] > 0
+
+
+def test_consistency_does_not_test_a_repeated_line() -> None:
+    from chatmatch.scoring.consistency import Consistency
+
+    line = "I love classical music, I have two kids and I live in Paris."
+    g = game([("a", line), ("b", "I love classical music."), ("a", line),
+              ("b", "I do not love classical music."), ("a", line),
+              ("b", "I have two kids.")])
+    emb = fake_embedder.FakeEmbedder()
+    on = Consistency(embedder=emb).score_games([g])[0]
+    assert "a" in on.not_applicable  # its repeats test nothing
+    off = Consistency(Consistency.Params(degenerate="tested"), embedder=emb).score_games([g])[0]
+    assert off.raw["a"] == 0.0 and "a" not in off.not_applicable
+
+
+def test_fluency_share_keeps_two_looping_bots_apart_where_the_median_ties() -> None:
+    from test_fluency import ScriptedLM
+
+    from chatmatch.scoring.fluency import Fluency
+
+    b_says = ["alpha beta gamma delta", "alpha beta gamma delta", "something else entirely here now",
+              "alpha beta gamma delta", "something else entirely here now"]
+    lines = [x for said in b_says for x in (("a", "one two three"), ("b", said))]
+    g = game(lines)
+
+    def raw(how: str) -> dict[str, float]:
+        f = Fluency(Fluency.Params(aggregation="median", degenerate=how), lm=ScriptedLM())
+        return f.score_games([g])[0].raw
+
+    worst, share = raw("worst"), raw("share")
+    assert worst["a"] == worst["b"] == 1000.0  # half or more of each bot's turns: the median saturates
+    # a: 4 of 5 turns degenerate, b: 3 of 5 -> b is the more fluent under share
+    assert share["b"] < share["a"] < 1000.0
+    assert share["a"] == pytest.approx(0.2 * 30 + 0.8 * 1000)
+    assert share["b"] == pytest.approx(0.4 * 45 + 0.6 * 1000)
