@@ -119,9 +119,11 @@ def _parse(raw: str) -> tuple[GameResult, str | None]:
         if entry["sha256"] != checksum(rec):
             raise _Damaged("checksum mismatch", game)
         result = GameResult.from_json(rec)
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        if isinstance(exc, _Damaged):
-            raise
+    except _Damaged:
+        raise
+    except ValueError as exc:  # a number out of range, named by the record model
+        raise _Damaged(str(exc), game) from None
+    except (KeyError, TypeError, AttributeError, RecursionError):
         raise _Damaged("not a result record: a field is missing or of the wrong type", game) from None
     digest = entry.get("scores_sha256")
     return result, digest if isinstance(digest, str) else None
