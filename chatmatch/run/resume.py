@@ -141,20 +141,30 @@ def check_failures(store: RunDir, old: FailurePolicy | None, new: FailurePolicy,
 
 
 def changed_scorers(stored: object, scorers: Sequence[Scorer]) -> list[str]:
-    """The scorers whose settings, as this version resolves them, differ from those the
-    stored scores were made with (the manifest's ``scorers``). The scoring fingerprint
+    """The scorers whose settings, as this version resolves them, or whose files (a
+    ``..._sha256`` of their description: the learned judge's model file) differ from those
+    the stored scores were made with (the manifest's ``scorers``). The scoring fingerprint
     hashes the tournament file's ``scoring`` section, which stays the same when a default
-    changes between versions; this catches that. A scorer the manifest does not describe
-    is not compared."""
-    if not isinstance(stored, dict):
-        return []
-    out = []
-    for s in scorers:
-        old = stored.get(s.name)
-        if isinstance(old, dict) and "params" in old and \
-                _json(old["params"]) != _json(s.describe().get("params")):
-            out.append(s.name)
-    return out
+    changes between versions or a file is replaced at the same path; this catches that. A
+    scorer the manifest does not describe is not compared."""
+    return [s.name for s in scorers if _why_changed(stored, s)]
+
+
+def changed_files(stored: object, scorers: Sequence[Scorer]) -> list[str]:
+    """Of :func:`changed_scorers`, those whose files changed (settings alike)."""
+    return [s.name for s in scorers if _why_changed(stored, s) == "file"]
+
+
+def _why_changed(stored: object, scorer: Scorer) -> str | None:
+    old = stored.get(scorer.name) if isinstance(stored, dict) else None
+    if not isinstance(old, dict):
+        return None
+    now = scorer.describe()
+    if "params" in old and _json(old["params"]) != _json(now.get("params")):
+        return "settings"
+    if any(k.endswith("_sha256") and k in now and old[k] != now[k] for k in old):
+        return "file"
+    return None
 
 
 def _json(obj: object) -> object:
