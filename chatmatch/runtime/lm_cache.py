@@ -128,6 +128,9 @@ class ValueStore(Generic[V]):
     FOLDER = "ppl"
     FILE = CACHE_FILE
     SWITCH = SWITCH_ENV  # set to 0: nothing read or written
+    #: what the store is called in messages, and what is computed without it
+    WHAT = "perplexity cache"
+    VALUES = "perplexities"
 
     def __init__(self, fingerprint: Callable[[], str | None], path: Path | None = None,
                  max_bytes: int = MAX_BYTES, busy_seconds: float = BUSY_SECONDS) -> None:
@@ -342,7 +345,7 @@ class ValueStore(Generic[V]):
         """React to a failed operation; True when it is worth trying again at once."""
         name = getattr(exc, "sqlite_errorname", "")
         if name in _BUSY:  # another process holds the file: this call goes without
-            log.debug("perplexity cache %s busy: %s", self.path, exc)
+            log.debug("%s %s busy: %s", self.WHAT, self.path, exc)
             return False
         self.close()
         if name in _DAMAGED and not self._healed:
@@ -356,8 +359,8 @@ class ValueStore(Generic[V]):
         """Move a damaged file to ``*.corrupt`` (replacing an older one), so a fresh one is
         started."""
         path = self.path
-        log.warning("perplexity cache %s is damaged (%s); moved aside, starting a new one",
-                    path, path.name + ".corrupt")
+        log.warning("%s %s is damaged (%s); moved aside, starting a new one",
+                    self.WHAT, path, path.name + ".corrupt")
         try:
             for suffix in ("-wal", "-shm"):
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
@@ -368,8 +371,8 @@ class ValueStore(Generic[V]):
     def _turn_off(self, exc: BaseException) -> None:
         self.close()
         self._off = True
-        log.warning("perplexity cache off for this process (perplexities are computed as "
-                    "usual): %s", exc)
+        log.warning("%s off for this process (%s are computed as usual): %s", self.WHAT,
+                    self.VALUES, exc)
 
 
 S = TypeVar("S", bound=ValueStore[Any])
