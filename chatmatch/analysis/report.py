@@ -132,7 +132,8 @@ def build_report(data: Run, human: HumanRanking | None = None,
     games = [{"id": gid, "tr": tr, "res": results.get(gid), "notes": turn_notes(data.scores(gid))}
              for gid, tr in sorted(data.transcripts().items())]
     page = environment().get_template("report.html").render(
-        name=data.name, games=len(data.results), bots=len(data.bots), version=__version__,
+        name=data.name, games=len(data.results), expected=data.manifest.expected_games,
+        bots=len(data.bots), version=__version__,
         weights=", ".join(f"{d} (weight {w:g})" for d, w in data.weights.items()),
         css=Markup(stylesheet()), boards=boards, categories=seed_categories(data, main),
         dimensions=dimension_table(list(data.results), order), order=order,

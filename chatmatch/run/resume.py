@@ -26,7 +26,8 @@ from chatmatch.errors import RunDirError
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.records import GameResult
 from chatmatch.run.migrations import timeout_got_its_default
-from chatmatch.rundir.integrity import RunRules, Scheduled, game_problem, refuses
+from chatmatch.rundir.integrity import (RunRules, Scheduled, game_problem, refuses,
+                                         undigested_record_problem)
 from chatmatch.rundir.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.scoring.base import Scorer
 from chatmatch.transcript import Transcript
@@ -96,6 +97,10 @@ def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame], exchang
     ignores such a game, ``chatmatch run`` refuses the directory (it never replaces a file
     it cannot place in the schedule, nor a special file)."""
     rules = schedule_rules(schedule, exchanges=exchanges)
+    edit = undigested_record_problem(store.read_manifest(), store, rules,
+                                     store.transcript_ids()) if store.exists() else None
+    if edit is not None:  # the record, not every game, is what changed
+        raise RunDirError(f"{store.path}/{edit}")
     for gid in sorted(store.transcript_ids() | set(transcripts) | set(results)):
         bad = game_problem(gid, store, rules)
         if bad is not None and refuses(bad[1]):
