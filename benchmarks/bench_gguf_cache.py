@@ -29,7 +29,7 @@ t0 = time.perf_counter(); c0 = time.process_time()
 import torch
 from chatmatch.runtime.lm import get_lm
 t1 = time.perf_counter(); c1 = time.process_time()
-lm = get_lm("transformers", device="cpu", precision="fp32")
+lm = get_lm("transformers", device="cpu")
 t2 = time.perf_counter(); c2 = time.process_time()
 texts = json.loads(sys.argv[1])
 ids = [lm._encode(t) for t in texts]

@@ -5,7 +5,8 @@
     .venv/bin/python benchmarks/bench_precision.py --run runs/demo  # a real bot-bot run instead
     .venv/bin/python benchmarks/bench_precision.py --sets chitchat,long,short --precisions fp32 bf16-mixed
 
-For each ``precision`` (fp32, bf16, bf16-mixed, int8) SmolLM2 scores every distinct credited turn of
+The LM runs in float32 only now (the bf16, bf16-mixed and int8 rows of docs/scale.md were
+measured with earlier versions). For each ``precision`` (fp32) SmolLM2 scores every distinct credited turn of
 the games (one process, the torch threads of this process), then the table compares it
 with fp32 on what matters for the ranking: the share of games whose fluency point changes
 hands (winner A -> B, or a win <-> a tie), Spearman's rho of the per-turn perplexities and
@@ -14,7 +15,7 @@ adds ``bench_engines.py``'s long-turn and short-turn versions of the games (thei
 timed too; flipped points per set). ``benchmarks/bench_bf16_layouts.py`` compares finer
 bfloat16 layouts.
 A second table times ``fluency.processes`` (1 and N worker processes of this process's
-torch threads, ``chatmatch.runtime.lm_forward.ForwardPool``) on a subsample, worker start
+torch threads, ``chatmatch.runtime.lm.forward.ForwardPool``) on a subsample, worker start
 included, and checks that the perplexities are identical.
 """
 
@@ -30,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm/cache.py)
 
 from bench_scoring import build_games
 
@@ -41,7 +42,7 @@ from chatmatch.scoring.points import dimension_winner
 from chatmatch.common.text import normalise
 from chatmatch.transcript import Transcript
 
-PRECISIONS = ("fp32", "bf16", "bf16-mixed", "int8")
+PRECISIONS = ("fp32",)  # the LM runs in float32 only (bf16, bf16-mixed, int8 removed)
 
 
 class FixedLM:
@@ -79,7 +80,7 @@ def cpu_seconds() -> float:
 def layout_time(precision: str, texts: list[str], procs: int) -> tuple[float, float, list[float | None]]:
     """Wall and CPU seconds to score ``texts`` (uncached) with ``fluency.processes: procs``
     (the worker processes started and stopped inside the timing), and the values."""
-    lm = get_lm("transformers", "smollm2", device="cpu", precision=precision, processes=procs)
+    lm = get_lm("transformers", "smollm2", device="cpu", processes=procs)
     assert isinstance(lm, TransformersLM)
     lm.clear_cache()
     cpu, start = cpu_seconds(), time.perf_counter()
@@ -123,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     for precision in args.precisions:
         t0 = time.perf_counter()
-        lm = get_lm("transformers", "smollm2", device="cpu", precision=precision)
+        lm = get_lm("transformers", "smollm2", device="cpu")
         load = time.perf_counter() - t0
         assert isinstance(lm, TransformersLM)
         lm.clear_cache()

@@ -9,7 +9,7 @@ Layouts (``PROCESSESxTHREADS``, or ``auto``, the default of ``fluency.processes`
   default before ``processes: auto``);
 * ``1x1``: one process, one torch thread;
 * ``auto``: ``processes: auto``: one process a usable core, one torch thread each when the
-  cores are shared out (chatmatch/runtime/lm_forward.py).
+  cores are shared out (chatmatch/runtime/lm/forward.py).
 
 Each layout runs in its own fresh process on the same texts: the distinct credited turns
 of 42 chitchat games (``--turns`` each, ``bench_scoring.build_games``, seed 0), scored by
@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm/cache.py)
 
 #: distinct texts of 42 chitchat games x 200 turns (bench_engines.py)
 TEXTS_42x200 = 7891

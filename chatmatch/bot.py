@@ -25,6 +25,13 @@ Capabilities are class attributes, not ``hasattr`` probes:
   exception or a timeout (``failures.retries`` still covers empty replies).
 - ``remote``: each reply is a call to a remote service (paid, slow, rate-limited); the
   reply cache (:mod:`chatmatch.play.reply_cache`) is on for such bots by default.
+- ``has_preflight``: :meth:`preflight` checks something quickly (an endpoint answers and
+  serves the model); ``chatmatch run`` calls it before any model loads. A class that
+  defines ``preflight`` declares it by doing so (set ``has_preflight = False`` to opt out).
+
+A bot that loads a model runs it where the tournament's top-level ``runtime:`` block says
+(device, threads; the block scorers and judges share): the engine calls
+:meth:`Bot.use_runtime` once after constructing the bot, before :meth:`Bot.load`.
 
 A bot that wraps another one (the reply cache, the games bar's turn counter, the thread
 executor's serialising wrapper, the ``faulty`` adapter) derives from :class:`BotWrapper`,
@@ -34,7 +41,7 @@ which forwards every call and the capabilities, and overrides only what it chang
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Sequence
+from typing import Any, ClassVar, Literal, Protocol, Sequence
 
 Role = Literal["self", "partner"]
 
@@ -74,6 +81,17 @@ class History:
         return [m.text for m in self.messages]
 
 
+class Runtime(Protocol):
+    """What a bot reads of the ``runtime:`` block
+    (:class:`chatmatch.runtime.settings.RuntimeSettings`)."""
+
+    @property
+    def device(self) -> str: ...  # auto | cpu | cuda | cuda:N | mps
+
+    @property
+    def threads(self) -> int | Literal["auto"]: ...
+
+
 #: the capability attributes (class attributes of :class:`Bot`) that a wrapper around a bot
 #: (reply cache, progress counter, serialising or remote proxy, fault injector) takes over
 CAPABILITIES = ("supports_batch", "deterministic", "thread_safe", "retries_inside", "remote")
@@ -97,12 +115,30 @@ class Bot:
     thread_safe: ClassVar[bool] = False
     retries_inside: ClassVar[bool] = False
     remote: ClassVar[bool] = False
+    has_preflight: ClassVar[bool] = False
+    #: parameters that change how a reply is fetched (timeouts, retries), not what the bot
+    #: says: left out of its identity (the play fingerprint, the reply-cache key)
+    operational_params: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "preflight" in vars(cls) and "has_preflight" not in vars(cls):
+            cls.has_preflight = True  # defining the check declares it
 
     def __init__(self, name: str = "", **params: Any) -> None:
         if params:
             unknown = ", ".join(sorted(params))
             raise TypeError(f"unknown parameter(s) for {type(self).__name__}: {unknown}")
         self.name = name
+
+    def preflight(self) -> None:
+        """A quick check that the bot can work, before any model loads (declared by
+        ``has_preflight``; by default nothing). Called at most once, before :meth:`load`."""
+
+    def use_runtime(self, runtime: Runtime) -> None:
+        """Run the bot's models as the tournament's ``runtime:`` block says (device,
+        threads). Called once after construction, before :meth:`load`; a bot that loads
+        no model ignores it (the default)."""
 
     def load(self) -> None:
         """Load models or open connections. Called once, before the first game."""
@@ -133,6 +169,9 @@ class BotWrapper(Bot):
         super().__init__(inner.name)
         self.inner = inner
         copy_capabilities(self, inner, keep=keep)
+
+    def use_runtime(self, runtime: Runtime) -> None:
+        self.inner.use_runtime(runtime)
 
     def load(self) -> None:
         self.inner.load()

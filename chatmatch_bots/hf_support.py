@@ -26,7 +26,8 @@ from chatmatch.errors import BotError
 from chatmatch.runtime.resources import HF_FEATURE, require
 
 DTYPES = ("auto", "float32", "float16", "bfloat16")
-DEVICES = ("cpu", "cuda", "auto")
+#: bot parameters that became keys of the top-level ``runtime:`` block
+RUNTIME_KEYS = {"device": "device", "threads": "threads"}
 #: a real sentence end: ., !, ? or an ellipsis, optionally closed by quotes or brackets,
 #: then a space or the end of the text (so the apostrophe of "don't" never is one)
 _SENTENCE_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s|$)")
@@ -99,10 +100,15 @@ def resolve_source(model: str | None, gguf_file: str | None) -> tuple[str, str |
     return model, gguf_file  # a hub id
 
 
-def check_device(device: str) -> str:
-    if device not in DEVICES:
-        raise ValueError(f"parameter 'device' must be one of {', '.join(DEVICES)}, got {device!r}")
-    return device
+def refuse_runtime_params(values: Any) -> Any:
+    """A bot's ``params`` as given, or a ValueError naming a parameter that moved to the
+    top-level ``runtime:`` block (shared by bots, scorers and judges) and what to write."""
+    for key, moved in RUNTIME_KEYS.items():
+        if isinstance(values, dict) and key in values:
+            raise ValueError(f"parameter '{key}' moved to the top-level runtime: block, shared "
+                             f"by bots, scorers and judges: remove it here and write "
+                             f"'runtime: {{{moved}: {values[key]}}}' in the tournament file")
+    return values
 
 
 def check_dtype(dtype: str) -> str:

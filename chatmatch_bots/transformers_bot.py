@@ -11,6 +11,10 @@
   chat template when it has one, else the turns joined with ``separator`` (default two
   spaces, BlenderBot's convention); the persona, if any, is the first line.
 
+Where the model runs (device, torch threads) is the tournament's top-level ``runtime:``
+block, shared with the scorers and judges (:meth:`chatmatch.bot.Bot.use_runtime`); the
+bot's ``dtype`` stays a parameter, as it changes what the bot says.
+
 Only the last ``max_history_turns`` turns are shown to the model, and at most
 ``max_input_tokens`` tokens (older tokens are cut). A reply is the first line of the
 generated text. An empty reply is generated again with seeded sampling, then replaced by
@@ -29,26 +33,28 @@ import logging
 import threading
 from typing import Any, ClassVar, Sequence
 
+from pydantic import model_validator
+
 from chatmatch.adapters.params import BotParams, given
 from chatmatch.errors import BotError
 from chatmatch.runtime.resources import (SMOLLM2_GGUF, ModelSpec, check_installed, load_model,
                                  resolve_device, smollm2_folder)
-from chatmatch.bot import Bot, History
-from chatmatch_bots.hf_support import (Decoding, check_device, check_dtype, clean_reply,
-                                       make_sampler, resolve_source, set_threads)
+from chatmatch.bot import Bot, History, Runtime
+from chatmatch_bots.hf_support import (Decoding, check_dtype, clean_reply, make_sampler,
+                                       refuse_runtime_params, resolve_source, set_threads)
 
 log = logging.getLogger(__name__)
 _GENERATE_LOCKS: dict[int, threading.Lock] = {}
 
 
 class ModelParams(BotParams):
-    """Which model and where it runs."""
+    """Which model, in which precision (where it runs: the ``runtime:`` block)."""
 
     model: str | None = None  # a local folder or a Hugging Face id (smollm2: its default)
     gguf_file: str | None = None  # a .gguf file in ``model`` (dequantised on load)
-    device: str = "cpu"  # cpu | cuda | auto
-    dtype: str = "float32"
-    threads: int | None = None  # torch threads (None: torch's default)
+    dtype: str = "float32"  # part of the bot: a float16 model says other things
+
+    _moved = model_validator(mode="before")(refuse_runtime_params)
 
 
 class PromptParams(BotParams):
@@ -90,11 +96,12 @@ class _TransformersBot(Bot):
             raise ValueError("parameters 'max_history_turns' >= 1 and 'max_input_tokens' >= 8 needed")
         if not p.fallback_reply.strip():
             raise ValueError("parameter 'fallback_reply' must not be empty")
-        self.spec = ModelSpec(folder, gguf, check_device(p.device), check_dtype(p.dtype), self.kind)
+        self.spec = ModelSpec(folder, gguf, "auto", check_dtype(p.dtype), self.kind)
         self.decoding = Decoding.model_validate(p.model_dump(include=set(Decoding.model_fields)))
         self.max_history_turns, self.persona = p.max_history_turns, p.persona
         self.chat_template, self.separator = p.chat_template, p.separator
-        self.max_input_tokens, self.threads = p.max_input_tokens, p.threads
+        self.max_input_tokens = p.max_input_tokens
+        self.threads: int | None = None  # torch threads (the runtime block; None: torch's choice)
         self.fallback_reply = p.fallback_reply
         self.counts = {"empty_regenerated": 0, "empty_fallback": 0}
         self._tok: Any = None
@@ -104,6 +111,11 @@ class _TransformersBot(Bot):
         return model, gguf_file
 
     # --- lifecycle ----------------------------------------------------------------------
+    def use_runtime(self, runtime: Runtime) -> None:
+        self.spec = ModelSpec(self.spec.model, self.spec.gguf_file, runtime.device,
+                              self.spec.dtype, self.kind)
+        self.threads = None if runtime.threads == "auto" else runtime.threads
+
     def load(self) -> None:
         if self._model is not None:
             return

@@ -1,6 +1,6 @@
 """A complete custom bot in a few lines.
 
-Name it in a tournament YAML by import path (see tournaments/custom.yaml)::
+Name it in a tournament YAML by import path (docs/bots.md, "A custom bot in a few lines")::
 
     bots:
       - name: curious

@@ -13,7 +13,7 @@ from typing import Iterator
 import pytest
 
 from chatmatch.runtime.embed_cache import SWITCH_ENV as EMBED_SWITCH_ENV
-from chatmatch.runtime.lm_cache import SWITCH_ENV
+from chatmatch.runtime.lm.cache import SWITCH_ENV
 from chatmatch.runtime.resources import CACHE_ENV
 
 
@@ -33,7 +33,7 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def no_smollm2_greedy(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lab's construct check gets its greedy small-LM group from a stand-in, not from
     SmolLM2 (two CPU minutes); tests/validity/test_construct_greedy.py runs the real one."""
-    import chatmatch.validity.construct as construct
+    import chatmatch.validity.lab.construct as construct
 
     monkeypatch.setattr(construct, "smollm2_replies",
                         lambda prompts: [f"i am sorry , i do not know . ({i})" for i in range(len(prompts))])

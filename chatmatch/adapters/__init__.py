@@ -25,8 +25,10 @@ from __future__ import annotations
 import types
 from typing import Any
 
+from pydantic import BaseModel
+
 from chatmatch.adapters.params import BotParams as BotParams, construct, params_model
-from chatmatch.bot import Bot
+from chatmatch.bot import Bot, Runtime
 from chatmatch.common.params import ParamsProblem, problem_text, validate_params
 from chatmatch.common.registry import Registry, UnknownNameError
 from chatmatch.errors import BotError, ChatmatchError
@@ -97,7 +99,7 @@ def operational_params(adapter: str) -> frozenset[str]:
         cls = resolve_adapter(adapter)
     except ChatmatchError:
         return frozenset()
-    return frozenset(getattr(cls, "operational_params", ()))
+    return frozenset(cls.operational_params)
 
 
 def identity_params(adapter: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -115,22 +117,40 @@ class BadParam(BotError):
         self.param = param
 
 
-def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> Bot:
-    """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``,
-    its ``params`` validated by the adapter's parameter model (:mod:`.params`)."""
+def check_bot(name: str, adapter: str, params: dict[str, Any] | None = None) -> None:
+    """Raise what :func:`create_bot` would raise before constructing: an unknown
+    ``adapter`` or ``params`` its parameter model refuses (:class:`BadParam`)."""
+    _validated(name, adapter, dict(params or {}))
+
+
+def _validated(name: str, adapter: str, params: dict[str, Any]
+               ) -> tuple[type[Bot], type[BaseModel], BaseModel]:
+    """The adapter's class, its parameter model and ``params`` validated by it."""
     cls = resolve_adapter(adapter)
-    params = dict(params or {})
     where = f"Bot '{name}' (adapter '{adapter}')"
     model = params_model(cls)
     if "name" in params:
         raise BadParam(problem_text(where, ParamsProblem(
             "parameter 'name' cannot be set in params: it is the bot's name", "name"), model), "name")
     try:
-        validated = validate_params(model, params)
+        return cls, model, validate_params(model, params)
     except ParamsProblem as exc:
         raise BadParam(problem_text(where, exc, model), exc.param) from None
+
+
+def create_bot(name: str, adapter: str, params: dict[str, Any] | None = None,
+               runtime: Runtime | None = None) -> Bot:
+    """Construct (cheaply: models load in :meth:`Bot.load`) bot ``name`` of ``adapter``,
+    its ``params`` validated by the adapter's parameter model (:mod:`.params`), its models
+    to run as ``runtime`` (the ``runtime:`` block; None: the bot's defaults) says."""
+    params = dict(params or {})
+    cls, model, validated = _validated(name, adapter, params)
+    where = f"Bot '{name}' (adapter '{adapter}')"
     try:
-        return construct(cls, name, validated)
+        bot = construct(cls, name, validated)
+        if runtime is not None:
+            bot.use_runtime(runtime)
+        return bot
     except (TypeError, ValueError) as exc:
         if not _raised_by_adapter(cls, exc):  # a library deep inside failed: not the YAML's fault
             raise

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from chatmatch.common.safeio import file_problem, read_text_bounded, why_unreadable
-from chatmatch.analysis.agreement import Correlation, kendall, pearson, spearman
+from chatmatch.stats.correlation import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
 from chatmatch.records import DimensionScore, nan_to_none
 from chatmatch.scoring.points import result_from_scores

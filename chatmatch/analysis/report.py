@@ -21,7 +21,8 @@ from typing import Any, Iterable, Sequence
 from markupsafe import Markup
 
 from chatmatch import __version__
-from chatmatch.analysis.agreement import compare_run, few_bots_note, order_text, ranks_text
+from chatmatch.analysis.agreement import compare_run, order_text, ranks_text
+from chatmatch.stats.correlation import few_bots_note
 from chatmatch.analysis.human import HumanRanking
 from chatmatch.analysis.methods import method_table
 from chatmatch.analysis.plots import run_figures, to_bytes

@@ -15,6 +15,7 @@ from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import load_scorers, score_games
 from chatmatch.transcript import Transcript
+from chatmatch.scoring.build import build_scorers
 
 
 def parse_dimensions(text: str) -> list[str]:
@@ -28,7 +29,7 @@ def scorer_function(dimensions: str | Sequence[str], reporter: Reporter | None =
     loading and scoring shown on ``reporter``)."""
     names = parse_dimensions(dimensions) if isinstance(dimensions, str) else list(dimensions)
     try:
-        scorers = ScoringConfig(dimensions=names).build_scorers()
+        scorers = build_scorers(ScoringConfig(dimensions=names))
     except ValidationError as exc:
         raise ChatmatchError(f"--dimensions: {validation_message(exc, path=False)}") from None
 

@@ -34,17 +34,21 @@ import numpy as np
 
 from chatmatch.analysis.agreement import Agreement, compare
 from chatmatch.analysis.human import HumanRanking
-from chatmatch.annotate.bootstrap import competition_ranks_rows, fit_many, item_matrices, resample
 from chatmatch.annotate.store import Judgement
-from chatmatch.common.stats import tau_b_rows
 from chatmatch.errors import ChatmatchError
 from chatmatch.ranking.base import competition_ranks
+from chatmatch.ranking import bradley_terry
 from chatmatch.ranking.bradley_terry import fit_bt
 from chatmatch.records import nan_to_none
+from chatmatch.stats.bootstrap import competition_ranks_rows, item_matrices, resample
+from chatmatch.stats.correlation import tau_b_rows
 
 #: the ordinal scale of an answer for Krippendorff's alpha
 SCALE = {"a": 1.0, "tie": 2.0, "b": 3.0}
 PRIOR = 0.5
+#: convergence of the resample fits (largest change of a log strength): far below the
+#: spread of any interval
+TOL = 1e-7
 Level = Literal["nominal", "ordinal"]
 
 
@@ -184,6 +188,13 @@ def _tally(judgements: Sequence[Judgement], bots: Sequence[str]) -> dict[str, li
 def _ranks(strengths: Mapping[str, float], bots: Sequence[str]) -> dict[str, int]:
     order = sorted(bots, key=lambda b: (-strengths[b], b))
     return dict(zip(order, competition_ranks([strengths[b] for b in order])))
+
+
+def fit_many(wins: np.ndarray, prior: float) -> np.ndarray:
+    """Log strengths of every resample's win matrix (``(reps, n, n)``) in the same numpy
+    iterations (:func:`chatmatch.ranking.bradley_terry.fit_many`) run to :data:`TOL`: 200
+    resamples of eight questions take about a second."""
+    return bradley_terry.fit_many(wins, prior, tol=TOL)
 
 
 def _bootstrap(judgements: Sequence[Judgement], bots: Sequence[str], reps: int,

@@ -9,7 +9,8 @@ import math
 from pathlib import Path
 from typing import Sequence
 
-from chatmatch.analysis.agreement import dimension_wins, few_bots_note
+from chatmatch.analysis.agreement import dimension_wins
+from chatmatch.stats.correlation import few_bots_note
 from chatmatch.analysis.report import _e, _table
 from chatmatch.annotate.agreement import AnnotationSummary, QuestionResult, summarize
 from chatmatch.annotate.store import FIELDS, AnnotationStore, Judgement

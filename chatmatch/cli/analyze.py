@@ -9,7 +9,8 @@ from typing import Sequence
 import click
 
 from chatmatch.analysis.ablation import ablation_table
-from chatmatch.analysis.agreement import MIN_BOTS, Variant, few_bots_note, order_text
+from chatmatch.analysis.agreement import Variant, order_text
+from chatmatch.stats.correlation import MIN_BOTS, few_bots_note
 from chatmatch.analysis.bootstrap import bootstrap
 from chatmatch.analysis.human import HumanRanking, load_human
 from chatmatch.analysis.methods import method_table

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from chatmatch.analysis.agreement import compare, compare_run, few_bots_note, ranks_text
+from chatmatch.analysis.agreement import compare, compare_run, ranks_text
+from chatmatch.stats.correlation import few_bots_note
 from chatmatch.analysis.human import load_human
 from chatmatch.annotate.report import export, load_summary, summary_text
 from chatmatch.annotate.store import AnnotationStore

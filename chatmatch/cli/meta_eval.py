@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from chatmatch.analysis.agreement import Correlation
+from chatmatch.stats.correlation import Correlation
 from chatmatch.analysis.fed import load_fed, meta_evaluate, rows_to_json
 from chatmatch.analysis.scorers import scorer_function
 from chatmatch.common.tables import render_table
@@ -52,7 +52,7 @@ def fed(path: Path, dimensions: str, limit: int | None, as_json: bool, quiet: bo
 
     \b
     Examples:
-      chatmatch meta-eval fed ../shared/data/fed/fed_data.json
+      chatmatch meta-eval fed $CHATMATCH_DATA/fed/fed_data.json
       chatmatch meta-eval fed fed_data.json -d all --limit 50 --json
     """
     dialogues = load_fed(path, limit)

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from chatmatch.cli.table import ranking_table
-from chatmatch.config.tournament import load_config
 from chatmatch.play import forfeits
+from chatmatch.play.build import load_tournament
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Reporter
 from chatmatch.run.estimate import estimate_line, games_left
@@ -58,7 +58,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
       chatmatch run tournaments/paper.yaml --out runs/paper-try2
       chatmatch run tournaments/demo.yaml --replay-forfeits   # the cause is fixed
     """
-    cfg = load_config(config_file)
+    cfg, built = load_tournament(config_file)  # each bot built once, for the whole run
     # refuses a folder that is not a run before asking anything; the run uses the same plan
     plan = make_plan(cfg, out_dir, str(config_file))
     todo = _announce(plan, replay_forfeits)
@@ -66,7 +66,7 @@ def command(config_file: Path, out_dir: Path | None, quiet: bool, yes: bool,
         if not click.confirm(f"Start {len(todo):,} games? (--yes skips this question)", default=False,
                              err=True):
             raise click.exceptions.Exit(1)
-    summary = run_tournament(cfg, plan.path, config_file=str(config_file), plan=plan,
+    summary = run_tournament(cfg, plan.path, config_file=str(config_file), plan=plan, built=built,
                              progress=Reporter(quiet=quiet),
                              allow_failures_change=allow_failures_change,
                              replay_forfeits=replay_forfeits)

@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Sequence
 
 import click
 from click.core import ParameterSource
 
 from chatmatch.progress import Reporter
-from chatmatch.validity.lab import (DATASETS, Lab, LabError, default_data_dir,
+from chatmatch.validity.datasets.datahelp import data_dir as require_data_dir
+from chatmatch.validity.lab.core import (DATASETS, Lab, LabError, default_data_dir,
                                     load_lab_config, parse_datasets, with_ngram_fluency)
-from chatmatch.validity.learn_data import DATASETS as LEARN_DATASETS
-from chatmatch.validity.learn_data import load_sides
-from chatmatch.validity.learn_eval import evaluate
-from chatmatch.validity.learn_table import build_table
-from chatmatch.validity.learn_train import minilm, table_text
-from chatmatch.validity.report import render
+from chatmatch.validity.training.data import DATASETS as LEARN_DATASETS
+from chatmatch.validity.training.data import load_sides
+from chatmatch.validity.training.evaluate import evaluate
+from chatmatch.validity.training.table import build_table
+from chatmatch.validity.training.train import minilm, table_text
+from chatmatch.validity.lab.report import render
+
+
+def lab_data_dir(given: Path | None, names: Sequence[str], dstc9_dir: Path | None) -> Path:
+    """--data, else $CHATMATCH_DATA; an error naming both when a named dataset reads it
+    (the ladder reads none, DSTC9 none when --dstc9 says where it is)."""
+    reads = set(names) - {"ladder"} - ({"dstc9"} if dstc9_dir else set())
+    if reads:
+        return require_data_dir(given)
+    return given or default_data_dir() or Path(".")  # not read
 
 
 @click.command("validate")
@@ -25,7 +36,7 @@ from chatmatch.validity.report import render
                    "(default: the built-in defaults).")
 @click.option("--data", "data_dir", type=click.Path(path_type=Path),
               help="Folder holding stb/MongoDump.zip, fed/fed_data.json, "
-                   "usr/pc_usr_data.json (and dstc9/chatbotN.json) [default: $CHATMATCH_DATA or ../shared/data].")
+                   "usr/pc_usr_data.json (and dstc9/chatbotN.json) [default: $CHATMATCH_DATA].")
 @click.option("--datasets", default=",".join(DATASETS), show_default=True,
               help="Comma-separated datasets: stb, fed, dstc9, usr, construct, ladder.")
 @click.option("--dstc9", "dstc9_dir", type=click.Path(path_type=Path),
@@ -100,7 +111,7 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
     if ngram_fluency:
         cfg = with_ngram_fluency(cfg)
         base = with_ngram_fluency(base) if base is not None else None
-    lab = Lab(cfg, data_dir or default_data_dir(), names, seeds, ladder_file, ladder_exchanges,
+    lab = Lab(cfg, lab_data_dir(data_dir, names, dstc9_dir), names, seeds, ladder_file, ladder_exchanges,
               dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base,
               datasets_named=named)
     lab.check_inputs()

@@ -111,6 +111,11 @@ def _type_text(hint: Any) -> str:
 
 def describe_fields(model: type[BaseModel]) -> str:
     """``model``'s parameters for a message: ``name: type = default`` or ``(required)``."""
+    return ", ".join(field_texts(model)) or "none"
+
+
+def field_texts(model: type[BaseModel]) -> list[str]:
+    """One ``name: type = default`` (or ``name: type (required)``) per parameter of ``model``."""
     parts = []
     for name, field in model.model_fields.items():
         if field.annotation is Any:
@@ -124,4 +129,4 @@ def describe_fields(model: type[BaseModel]) -> str:
         else:
             default = f" = {field.default!r}"
         parts.append(f"{name}{ann}{default}")
-    return ", ".join(parts) or "none"
+    return parts

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Optional
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
 
 from chatmatch.common.validation import StrictModel
 from chatmatch.config.presets import PRESETS, apply_preset, unknown_preset_message
 from chatmatch.ranking.config import RankingConfig
+from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.scoring.config import ScoringConfig
 
 #: largest ``failures.timeout_s`` (a week; larger values overflow the OS's timers; use
@@ -82,7 +83,11 @@ class EvalSettings(StrictModel):
     """What judges and ranks games, the part of a tournament that ``chatmatch score``,
     ``chatmatch validate`` and the readers of a stored run use: preset, ``scoring``,
     ``ranking`` and ``seed``. :class:`TournamentConfig` is this model with what is played
-    added (the four keys declared here only; ``TournamentConfig.settings`` is this model)."""
+    added (the four keys declared here only; ``TournamentConfig.settings`` is this model).
+    Frozen: settings are read, never changed in place (``model_copy(update=...)`` makes
+    another)."""
+
+    model_config = ConfigDict(frozen=True)
 
     #: a named bundle of settings (chatmatch.config.presets), applied before validation; keys set
     #: in the file win over it
@@ -91,6 +96,9 @@ class EvalSettings(StrictModel):
     ranking: RankingConfig = Field(default_factory=RankingConfig)
     #: the seed of every random choice of scoring and ranking (and of the schedule)
     seed: int = 0
+    #: how the models of the scorers and judges run (engine, device, batches, processes,
+    #: threads): not part of the scoring fingerprint
+    runtime: RuntimeSettings = Field(default_factory=RuntimeSettings)
 
     @model_validator(mode="before")
     @classmethod

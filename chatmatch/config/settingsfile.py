@@ -1,7 +1,7 @@
 """The one loader of a YAML file's settings block (``preset``, ``scoring``, ``ranking``,
 ``seed``: :class:`~chatmatch.config.settings.EvalSettings`), for every reader:
 
-- ``chatmatch validate`` (:func:`chatmatch.validity.lab.load_lab_config`):
+- ``chatmatch validate`` (:func:`chatmatch.validity.lab.core.load_lab_config`):
   ``others="check"``, the whole file validated as ``chatmatch run`` validates a tournament
   (its bots optional, never built);
 - ``chatmatch score --config`` (:func:`chatmatch.run.scorelogs.load_score_config`):

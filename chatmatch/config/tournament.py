@@ -11,29 +11,25 @@ A minimal file is just a list of bots; everything else has the defaults of the p
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic import ValidationInfo
 
-from chatmatch.adapters import BadParam, identity_params
-from chatmatch.bot import Bot
+from chatmatch.adapters import BadParam, check_bot
 from chatmatch.common.params import ParamsProblem
 from chatmatch.common.registry import close_matches
 from chatmatch.common.validation import StrictModel, first_problem, refuse_bool_for_number
 from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
-from chatmatch.config.built import BuiltBots
 from chatmatch.config.league import ScheduleConfig, SeedSet, seed_set_or_value
 from chatmatch.config.checks import check_duplicate_bots, check_no_literal_secrets, check_seed_lengths
 from chatmatch.config.names import check_bot_name, check_visible
 from chatmatch.config.seedsets import resolve_seed_file
+from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.config.settings import SETTINGS_KEYS, EvalSettings, FailurePolicy, RayConfig
 from chatmatch.errors import ChatmatchError, ConfigError
-from chatmatch.play.schedule import SeedPlan
 
 #: The paper's best seed utterance (a question; section 4.4.3).
 DEFAULT_SEED_UTTERANCE = "What did you do last week?"
@@ -44,6 +40,8 @@ DEFAULT_EXCHANGES = 100
 class BotSpec(StrictModel):
     """One bot: a unique name, an adapter (registered name or ``package.module:Class``),
     and the adapter's parameters."""
+
+    model_config = ConfigDict(frozen=True)
 
     name: str = Field(min_length=1)
     adapter: str = Field(min_length=1)
@@ -58,7 +56,8 @@ class BotSpec(StrictModel):
 class TournamentConfig(EvalSettings):
     """A tournament: the :class:`EvalSettings` (preset, ``scoring``, ``ranking``, ``seed``:
     declared there, once) and what is played, where and how failures are handled. The
-    YAML written into the run directory keeps its keys in :data:`YAML_ORDER`."""
+    YAML written into the run directory keeps its keys in :data:`YAML_ORDER`. Plain,
+    frozen data: the bots it names are built by :mod:`chatmatch.play.build`."""
 
     #: also the default run directory, runs/NAME: no path separators, not '.' or '..'
     name: str = Field(default="tournament", min_length=1, max_length=200)
@@ -86,16 +85,6 @@ class TournamentConfig(EvalSettings):
     #: keep each bot reply in RUN/reply_cache.sqlite so a killed or replayed game does not
     #: ask again: auto = bots that call a remote service (openai-chat), on = every bot, off
     reply_cache: Literal["auto", "on", "off"] = "auto"
-    #: the bots built from ``bots`` (chatmatch.config.built): one object per bot per run
-    _built: BuiltBots = PrivateAttr(default_factory=BuiltBots)
-
-    def bot(self, name: str, *, take: bool = False) -> Bot:
-        """Bot ``name`` of ``bots``, constructed once (not loaded): the file's check, the
-        pre-flight and the local executor use the same object; ``take``: hand it over (the
-        caller loads and closes it; a later call builds a new one)."""
-        spec = next(s for s in self.bots if s.name == name)
-        built = self._built.take if take else self._built.get
-        return built(spec.name, spec.adapter, dict(spec.params))
 
     @field_validator("reply_cache", mode="before")
     @classmethod
@@ -164,14 +153,6 @@ class TournamentConfig(EvalSettings):
         return [v] if isinstance(v, str) else list(v)
 
     @property
-    def seed_plan(self) -> SeedPlan:
-        """The seed utterances as the schedule uses them (by category for a seed set)."""
-        v = self.seed_utterance
-        if isinstance(v, SeedSet):
-            return SeedPlan(tuple((k, tuple(items)) for k, items in v.categories.items()))
-        return SeedPlan.plain(self.seed_utterances)
-
-    @property
     def settings(self) -> EvalSettings:
         """The preset, scoring, ranking and seed of this tournament (already validated)."""
         return EvalSettings.model_construct(**{k: getattr(self, k) for k in SETTINGS_KEYS})
@@ -179,22 +160,6 @@ class TournamentConfig(EvalSettings):
     @property
     def bot_names(self) -> list[str]:
         return [b.name for b in self.bots]
-
-    def play_fingerprint(self) -> str:
-        """Hash of everything that changes what is *played* (not how it is scored); a bot's
-        operational params (timeouts, retries: :func:`chatmatch.adapters.operational_params`)
-        are not part of it (runs of format 1 hashed them too: :mod:`chatmatch.run.migrations`)."""
-        play = self.play_settings()
-        for bot in play["bots"]:
-            bot["params"] = identity_params(bot["adapter"], bot["params"])
-        return stable_hash(play)
-
-    def play_settings(self) -> dict[str, Any]:
-        """The settings that change what is played: bots, seed utterances, exchanges, seed."""
-        return self.model_dump(include={"bots", "seed_utterance", "exchanges", "seed"})
-
-    def scoring_fingerprint(self) -> str:
-        return stable_hash(self.scoring.model_dump())
 
     def default_output_dir(self) -> Path:
         # '~' is expanded here: no shell sees the YAML
@@ -206,12 +171,6 @@ class TournamentConfig(EvalSettings):
 #: directory keeps its config bytes (and ``config_sha256``) when it is resumed
 YAML_ORDER = ("preset", "name", "description", "bots", "seed_utterance", "exchanges",
               "scoring", "schedule", "ranking", "seed")
-
-
-def stable_hash(obj: Any) -> str:
-    """A short sha256 of ``obj`` as sorted JSON (the fingerprints)."""
-    blob = json.dumps(obj, sort_keys=True, default=str).encode()
-    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 def _slug(name: str) -> str:
@@ -247,15 +206,25 @@ def config_from_data(located: LocatedYaml, *, check_bots: bool = True) -> Tourna
 
 
 def _check_adapters(cfg: TournamentConfig, located: LocatedYaml) -> None:
+    """Each bot's adapter exists and takes its ``params`` (the bots are built, once, by
+    :mod:`chatmatch.play.build`)."""
     for i, spec in enumerate(cfg.bots):
         try:
-            cfg.bot(spec.name)  # built once: the run plays this object (chatmatch.config.built)
+            check_bot(spec.name, spec.adapter, dict(spec.params))
         except ChatmatchError as exc:
-            at: tuple[Any, ...] = ("bots", i)
-            if isinstance(exc, BadParam) and exc.param in spec.params:
-                at = ("bots", i, "params", exc.param)
-            raise ConfigError(str(exc), file=located.file, line=located.line_of(at),
-                              path=".".join(map(str, at))) from None
+            raise bot_error(located, cfg, i, exc) from None
+
+
+def bot_error(located: LocatedYaml, cfg: TournamentConfig, index: int,
+              exc: ChatmatchError) -> ConfigError:
+    """``exc``, raised checking or building bot ``index`` of ``cfg``, at its line of the
+    file (a bad parameter's own line when it names one)."""
+    spec = cfg.bots[index]
+    at: tuple[Any, ...] = ("bots", index)
+    if isinstance(exc, BadParam) and exc.param in spec.params:
+        at = ("bots", index, "params", exc.param)
+    return ConfigError(str(exc), file=located.file, line=located.line_of(at),
+                       path=".".join(map(str, at)))
 
 
 def _key_order(err: Any) -> int:
@@ -322,7 +291,7 @@ def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
 
 def dump_config(cfg: TournamentConfig) -> str:
     """The resolved config (all defaults filled in) as YAML, for the run directory. The
-    ``schedule`` block is left out at its default, so that a run directory of an earlier
+    ``schedule`` and ``runtime`` blocks are left out at their defaults, so that a run directory of an earlier
     version keeps its config bytes (and ``config_sha256``) when it is resumed."""
     return yaml.safe_dump(config_data(cfg), sort_keys=False, allow_unicode=True)
 
@@ -333,4 +302,6 @@ def config_data(cfg: TournamentConfig) -> dict[str, Any]:
     data = {k: dumped[k] for k in YAML_ORDER} | dumped
     if data.get("schedule") == ScheduleConfig().model_dump(mode="json"):
         del data["schedule"]
+    if data.get("runtime") == RuntimeSettings().model_dump(mode="json"):
+        del data["runtime"]
     return data

@@ -24,18 +24,22 @@ from chatmatch.config.tournament import TournamentConfig
 from chatmatch.executors.base import Executor, ExecutorError, OnFinished, Wrap, no_wrap
 from chatmatch.executors.local import LocalExecutor
 from chatmatch.executors.ray_executor import RayExecutor  # imports Ray only when made
+from chatmatch.play.build import BuiltBots
 from chatmatch.progress import Reporter
 
 
 def make_executor(cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
-                  reporter: Reporter | None = None, wrap: Wrap = no_wrap) -> Executor:
+                  built: BuiltBots | None = None, reporter: Reporter | None = None,
+                  wrap: Wrap = no_wrap) -> Executor:
     """The executor ``cfg.executor`` names; ``bots``: ready bot objects to use instead of
     building them from ``cfg.bots`` (the caller keeps ownership: they are not closed);
+    ``built``: where the local executor takes the bots it builds (the objects the file's
+    check and the pre-flight built; default: built here);
     ``reporter`` shows the loading of each bot; ``wrap``: the hook :meth:`Executor.start`
     passes the loaded bots through (see :data:`Wrap`)."""
     if cfg.executor == "ray":
         return RayExecutor(cfg, bots, reporter=reporter, wrap=wrap)
-    return LocalExecutor(cfg, bots, reporter=reporter, wrap=wrap)
+    return LocalExecutor(cfg, bots, built=built, reporter=reporter, wrap=wrap)
 
 
 __all__ = ["Executor", "ExecutorError", "OnFinished", "Wrap", "make_executor", "no_wrap"]

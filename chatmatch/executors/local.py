@@ -1,6 +1,6 @@
 """The local executor: games stepped in this process, sharing one object per bot.
 
-``workers: 1`` (the default) is :func:`chatmatch.executors.game.play_games` over all games with
+``workers: 1`` (the default) is :func:`chatmatch.play.game.play_games` over all games with
 ``concurrent_games`` in flight: at each step the games waiting on a batched (neural) bot are
 answered by one ``reply_batch`` call, and thread-safe (HTTP) bots answer from a thread pool.
 
@@ -25,7 +25,8 @@ from chatmatch.config.settings import FailurePolicy
 from chatmatch.config.tournament import TournamentConfig
 from chatmatch.executors.base import OnFinished, Wrap, no_wrap
 from chatmatch.play.botcall import close_bot, describe_bot, guarded
-from chatmatch.executors.game import play_games
+from chatmatch.play.build import BuiltBots
+from chatmatch.play.game import play_games
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Reporter
 
@@ -114,15 +115,17 @@ def play_parallel(games: Sequence[ScheduledGame], bots: Mapping[str, Bot], excha
         raise errors[0]
 
 
-def load_bots(cfg: TournamentConfig, needed: set[str],
-              reporter: Reporter | None = None) -> dict[str, Bot]:
-    """Build and load the bots of ``cfg`` named in ``needed`` (all closed again on error)."""
+def load_bots(cfg: TournamentConfig, needed: set[str], reporter: Reporter | None = None,
+              built: BuiltBots | None = None) -> dict[str, Bot]:
+    """Load the bots of ``cfg`` named in ``needed``, taken from ``built`` (built there if
+    not yet; default: built here), all closed again on error."""
+    built = built or BuiltBots(cfg.bots, cfg.runtime)
     rep = reporter or Reporter.off()
     out: dict[str, Bot] = {}
     try:
         for spec in cfg.bots:
             if spec.name in needed:
-                bot = cfg.bot(spec.name, take=True)  # the object the file's check built
+                bot = built.take(spec.name)  # the object the file's check built
                 with rep.step(f"loading bot {spec.name}"):
                     guarded(spec.name, "load", bot.load, adapter=spec.adapter)
                 out[spec.name] = bot
@@ -148,8 +151,9 @@ class LocalExecutor:
     """Games stepped in this process (see the module docstring)."""
 
     def __init__(self, cfg: TournamentConfig, bots: Mapping[str, Bot] | None = None, *,
-                 reporter: Reporter | None = None, wrap: Wrap = no_wrap) -> None:
-        self.cfg = cfg
+                 built: BuiltBots | None = None, reporter: Reporter | None = None,
+                 wrap: Wrap = no_wrap) -> None:
+        self.cfg, self.built = cfg, built
         self.given = dict(bots) if bots is not None else None
         self.loaded: dict[str, Bot] = {}  # what close() closes (unless given)
         self.bots: dict[str, Bot] = {}  # what games are played with: ``loaded`` wrapped
@@ -159,7 +163,7 @@ class LocalExecutor:
 
     def start(self, needed: set[str]) -> dict[str, dict[str, object]]:
         self.loaded = (dict(self.given) if self.given is not None
-                       else load_bots(self.cfg, needed, self.reporter))
+                       else load_bots(self.cfg, needed, self.reporter, self.built))
         described = describe_bots(self.loaded)
         self.bots = self.wrap(dict(self.loaded))
         return described

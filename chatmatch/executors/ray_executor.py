@@ -131,8 +131,10 @@ class RayExecutor:
                 out[spec.name] = (bot, _pickle(bot, spec.name))
             else:
                 bot = guarded(spec.name, "__init__", lambda: create_bot(
-                    spec.name, spec.adapter, dict(spec.params)), adapter=spec.adapter)
-                out[spec.name] = (bot, pickle.dumps((spec.name, spec.adapter, dict(spec.params))))
+                    spec.name, spec.adapter, dict(spec.params), self.cfg.runtime),
+                    adapter=spec.adapter)
+                out[spec.name] = (bot, pickle.dumps((spec.name, spec.adapter, dict(spec.params),
+                                                     self.cfg.runtime)))
         return out
 
     def _wants_actor(self, bot: Bot) -> bool:

@@ -30,10 +30,12 @@ from chatmatch.config.settings import RayConfig
 from chatmatch.executors.base import ExecutorError
 from chatmatch.progress import Reporter
 from chatmatch.records import DimensionScore
+from chatmatch.runtime.settings import DEFAULT_RUNTIME, RuntimeSettings
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import load_scorers, score_games
 from chatmatch.transcript import Transcript
+from chatmatch.scoring.build import build_scorers
 
 Dims = list[dict[str, DimensionScore]]
 #: how often Ray restarts a dead scoring worker before its chunks go to the driver
@@ -43,14 +45,15 @@ MAX_RESTARTS = 3
 class _ScorerHost:
     """The actor body: the scorers of a ``scoring`` section, loaded once."""
 
-    def __init__(self, scoring: ScoringConfig, sys_path: list[str]) -> None:
+    def __init__(self, scoring: ScoringConfig, sys_path: list[str],
+                 runtime: RuntimeSettings = DEFAULT_RUNTIME) -> None:
         for p in sys_path:
             if p not in sys.path:
                 sys.path.append(p)
         self.error: Exception | None = None
         self.scorers: list[Scorer] = []
         try:  # kept for the driver: an actor that fails to start gives no reason with it
-            self.scorers = scoring.build_scorers()
+            self.scorers = build_scorers(scoring, runtime)
             load_scorers(self.scorers)
         except Exception as exc:  # noqa: BLE001 - raised again by pid() and score()
             self.error = exc
@@ -78,7 +81,8 @@ class RayScoring:
     chunks scored so far, in the order they were sent, :meth:`drain` waits for all."""
 
     def __init__(self, ray: Any, scoring: ScoringConfig, rc: RayConfig, workers: int,
-                 local: Callable[[list[Transcript]], Dims]) -> None:
+                 local: Callable[[list[Transcript]], Dims],
+                 runtime: RuntimeSettings = DEFAULT_RUNTIME) -> None:
         self.ray, self.local = ray, local
         opts: dict[str, Any] = {"num_cpus": rc.cpus_per_scorer, "max_restarts": MAX_RESTARTS,
                                 "max_task_retries": MAX_RESTARTS}
@@ -86,7 +90,7 @@ class RayScoring:
             opts["num_gpus"] = rc.gpus_per_scorer
         host = ray.remote(_ScorerHost).options(**opts)
         path = [os.path.abspath(p) for p in sys.path]
-        self.actors = [host.remote(scoring, path) for _ in range(max(1, workers))]
+        self.actors = [host.remote(scoring, path, runtime) for _ in range(max(1, workers))]
         self.pending: deque[tuple[Any, list[Transcript], Any]] = deque()
         self.sent = 0
         self.rescored = 0  # chunks scored in the driver after their worker was lost
@@ -168,7 +172,8 @@ def check_fits(resources: Mapping[str, float], rc: RayConfig, workers: int) -> N
 def start_scoring(scoring: ScoringConfig, rc: RayConfig, workers: int, scorers: Sequence[Scorer],
                   reporter: Reporter | None = None) -> RayScoring:
     """Ray started or joined (``rc``), ``workers`` scoring workers with their scorers
-    loaded; ``scorers`` (not loaded here) score a chunk whose worker was lost."""
+    loaded as ``scorers`` run (their ``runtime``); ``scorers`` (not loaded here) score a
+    chunk whose worker was lost."""
     from chatmatch.executors.ray_executor import import_ray, start_ray
 
     ray = import_ray()
@@ -179,7 +184,8 @@ def start_scoring(scoring: ScoringConfig, rc: RayConfig, workers: int, scorers: 
         if owns:
             ray.shutdown()
         raise
-    pool = RayScoring(ray, scoring, rc, workers, lambda games: score_games(games, scorers))
+    runtime = scorers[0].runtime if scorers else DEFAULT_RUNTIME
+    pool = RayScoring(ray, scoring, rc, workers, lambda games: score_games(games, scorers), runtime)
     pool.owns_ray = owns
     try:
         with (reporter or Reporter.off()).step(f"loading the scorers in {len(pool.actors)} Ray "

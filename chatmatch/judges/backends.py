@@ -74,6 +74,12 @@ class Backend(Protocol):
 
     def describe(self) -> dict[str, Any]: ...
 
+    def use_cache(self, path: Path) -> None:
+        """Keep every answer in the SQLite file ``path`` (endpoints; local models: nothing)."""
+
+    def preflight(self) -> None:
+        """A quick check that the model answers (endpoints: one request; local: nothing)."""
+
 
 class Member(BaseModel):
     """One judge model of a committee (the shared params apply unless set here)."""
@@ -236,6 +242,12 @@ class LocalLM:
                                     pad_token_id=tok.pad_token_id or tok.eos_token_id)
         reply: str = tok.decode(out[0, enc["input_ids"].shape[1]:], skip_special_tokens=True)
         return answer_prefix + reply
+
+    def use_cache(self, path: Path) -> None:
+        """Nothing: a local model's answers are not kept (they are computed again)."""
+
+    def preflight(self) -> None:
+        """Nothing: the model loads when the judge first scores."""
 
     def describe(self) -> dict[str, Any]:
         return {"backend": "transformers", "model": self.model_spec,
@@ -406,15 +418,11 @@ class Committee:
 
     def preflight(self) -> None:
         for m in self.members:
-            check = getattr(m, "preflight", None)
-            if callable(check):
-                check()
+            m.preflight()
 
     def use_cache(self, path: Path) -> None:
         for m in self.members:
-            use = getattr(m, "use_cache", None)
-            if callable(use):
-                use(path)
+            m.use_cache(path)
 
     def describe(self) -> dict[str, Any]:
         return {"backend": "committee", "members": [m.describe() for m in self.members],

@@ -63,18 +63,14 @@ class JudgeScorer(Scorer):
     # --- run directory -------------------------------------------------------------------
     def bind_run_dir(self, path: Path) -> None:
         self.run_dir = Path(path)
-        self.write_record()
-        use_cache = getattr(self.backend, "use_cache", None)
-        if callable(use_cache):  # endpoint judges: every call kept in the run directory
-            (self.run_dir / "judges").mkdir(parents=True, exist_ok=True)
-            use_cache(self.run_dir / "judges" / CALL_CACHE)
+        self.write_record()  # RUN/judges/NAME.json: the folder exists from here on
+        # endpoint judges: every call kept in the run directory (local ones: nothing)
+        self.backend.use_cache(self.run_dir / "judges" / CALL_CACHE)
 
     def preflight(self) -> None:
         """Endpoint judges: the server answers and serves the model (one test request of
         one token); the runner calls it before any model loads. Local judges: nothing."""
-        check = getattr(self.backend, "preflight", None)
-        if callable(check):
-            check()
+        self.backend.preflight()
 
     def record_path(self) -> Path | None:
         return None if self.run_dir is None else self.run_dir / "judges" / f"{self.name}.json"

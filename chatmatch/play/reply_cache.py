@@ -22,9 +22,11 @@ deleted with a warning and the bot asked again -- never served as the bot's repl
 
 The cache is one SQLite file, ``RUN/reply_cache.sqlite`` (WAL journal, one committed
 transaction per reply): a process killed with SIGKILL loses at most the call in flight.
-A file that cannot be read as a cache (damaged, not SQLite) is moved aside to
-``reply_cache.sqlite.corrupt`` with a warning and a new one is started; an error while
-running turns the cache off for the rest of the run, with a warning, never a traceback.
+Its failures follow the one policy of chatmatch's caches
+(:mod:`chatmatch.common.sqlitecache`): a file that cannot be read as a cache (damaged, not
+SQLite, another layout) is moved aside to ``reply_cache.sqlite.corrupt`` with a warning and
+a new one is started; any other error (a read-only file, a full disk) turns the cache off
+for the rest of the run, with one warning saying how to fix it, never a traceback.
 
 Which bots are cached is the tournament key ``reply_cache``: ``auto`` (default: the bots
 whose class sets ``remote = True``, i.e. ``openai-chat``), ``on`` (every bot) or ``off``.
@@ -41,6 +43,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 
 from chatmatch.adapters import identity_params
 from chatmatch.bot import Bot, BotWrapper, History
+from chatmatch.common.sqlitecache import Damaged, SqliteCache
 from chatmatch.play.botcall import is_blank
 
 CACHE_FILE = "reply_cache.sqlite"
@@ -51,84 +54,45 @@ _SCHEMA = "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, bot TEXT NO
 
 
 class ReplyCache:
-    """Replies by key in one SQLite file; safe to share between threads."""
+    """Replies by key in one SQLite file (:class:`~chatmatch.common.sqlitecache.SqliteCache`:
+    its failure policy); safe to share between threads."""
 
     def __init__(self, path: str | Path, warn: Warn | None = None) -> None:
         self.path = Path(path)
         self.warn: Warn = warn or (lambda message: None)
         self.hits = self.misses = 0
         self._lock = threading.Lock()
-        self._db: sqlite3.Connection | None = self._open()
-
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute(_SCHEMA)
-            db.execute("SELECT key, bot, reply FROM replies LIMIT 1").fetchall()
-            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError("quick_check failed")
-        except BaseException:
-            db.close()
-            raise
-        return db
-
-    def _open(self) -> sqlite3.Connection | None:
-        try:
-            return self._connect()
-        except sqlite3.Error as exc:
-            aside = self.path.with_name(self.path.name + ".corrupt")
-            try:
-                for suffix in ("-wal", "-shm"):
-                    Path(str(self.path) + suffix).unlink(missing_ok=True)
-                self.path.replace(aside)
-                db = self._connect()
-            except (OSError, sqlite3.Error) as again:
-                self.warn(f"reply cache {self.path} cannot be used ({exc}; {again}); "
-                          "playing without it")
-                return None
-            self.warn(f"reply cache {self.path} was unreadable ({exc}); moved it to {aside} "
-                      "and started a new one")
-            return db
+        self._file = SqliteCache(self.path, (_SCHEMA,), "reply cache", without="playing without it",
+                                 turn_off_hint="`reply_cache: off` in the tournament file skips it",
+                                 warn=self.warn, busy_seconds=30, isolation_level=None,
+                                 check=_check)
+        self._file.run(lambda db: None, None)  # opened now: a bad file is told at the start
 
     @property
     def enabled(self) -> bool:
-        return self._db is not None
-
-    def _failed(self, exc: sqlite3.Error) -> None:
-        self.warn(f"reply cache {self.path} failed ({exc}); playing without it from now on")
-        db, self._db = self._db, None
-        if db is not None:
-            try:
-                db.close()
-            except sqlite3.Error:
-                pass
+        return self._file.enabled
 
     def get_many(self, keys: Sequence[str]) -> dict[str, str]:
         with self._lock:
-            if self._db is None or not keys:
-                return {}
-            try:
-                found: dict[str, str] = {}
-                for i in range(0, len(keys), 500):
-                    chunk = list(keys[i:i + 500])
-                    marks = ",".join("?" * len(chunk))
-                    found.update(self._db.execute(
-                        f"SELECT key, reply FROM replies WHERE key IN ({marks})", chunk).fetchall())
-                return self._checked(found)
-            except sqlite3.Error as exc:
-                self._failed(exc)
-                return {}
+            return self._file.run(lambda db: self._read(db, keys), {}) if keys else {}
 
-    def _checked(self, found: dict[str, str]) -> dict[str, str]:
+    def _read(self, db: sqlite3.Connection, keys: Sequence[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for i in range(0, len(keys), 500):
+            chunk = list(keys[i:i + 500])
+            marks = ",".join("?" * len(chunk))
+            found.update(db.execute(f"SELECT key, reply FROM replies WHERE key IN ({marks})",
+                                    chunk).fetchall())
+        return self._checked(db, found)
+
+    def _checked(self, db: sqlite3.Connection, found: dict[str, str]) -> dict[str, str]:
         """``found`` less the rows that fail the reply check, which are deleted (the
         lock is held)."""
         bad = [k for k, text in found.items() if not usable(text)]
-        if bad and self._db is not None:
-            with self._db:
-                self._db.execute("BEGIN")
-                self._db.executemany("DELETE FROM replies WHERE key=?", [(k,) for k in bad])
+        if bad:
+            with db:
+                db.execute("BEGIN")
+                db.executemany("DELETE FROM replies WHERE key=?", [(k,) for k in bad])
             self.warn(f"reply cache {self.path}: dropped {len(bad)} stored repl"
                       f"{'y' if len(bad) == 1 else 'ies'} with nothing visible in "
                       f"{'it' if len(bad) == 1 else 'them'}; the bot is asked again")
@@ -136,27 +100,36 @@ class ReplyCache:
 
     def put_many(self, rows: Sequence[tuple[str, str, str]]) -> None:
         """Store ``(key, bot, reply)`` rows in one committed transaction."""
+        def write(db: sqlite3.Connection) -> None:
+            with db:  # BEGIN ... COMMIT
+                db.execute("BEGIN")
+                db.executemany("INSERT OR REPLACE INTO replies VALUES (?, ?, ?)", rows)
+
         with self._lock:
-            if self._db is None or not rows:
-                return
-            try:
-                with self._db:  # BEGIN ... COMMIT
-                    self._db.execute("BEGIN")
-                    self._db.executemany("INSERT OR REPLACE INTO replies VALUES (?, ?, ?)", rows)
-            except sqlite3.Error as exc:
-                self._failed(exc)
+            if rows:
+                self._file.run(write, None)
 
     def __len__(self) -> int:
         with self._lock:
-            if self._db is None:
-                return 0
-            return int(self._db.execute("SELECT count(*) FROM replies").fetchone()[0])
+            return self._file.run(
+                lambda db: int(db.execute("SELECT count(*) FROM replies").fetchone()[0]), 0)
 
     def close(self) -> None:
         with self._lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+            self._file.close()
+
+
+def _check(db: sqlite3.Connection) -> None:
+    """A file that is not a reply cache (another layout, a failing quick check) is damaged."""
+    try:
+        db.execute("SELECT key, bot, reply FROM replies LIMIT 1").fetchall()
+        ok = db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    except sqlite3.Error as exc:
+        if getattr(exc, "sqlite_errorname", "") in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+            raise
+        raise Damaged(f"not a reply cache: {exc}") from exc
+    if not ok:
+        raise Damaged("quick_check failed")
 
 
 def bot_identity(bot: Bot, adapter: str | None = None,
@@ -228,7 +201,7 @@ def usable(text: object) -> bool:
 
 
 def wants_cache(bot: Bot, mode: Mode) -> bool:
-    return mode == "on" or (mode == "auto" and bool(getattr(bot, "remote", False)))
+    return mode == "on" or (mode == "auto" and bot.remote)
 
 
 def cache_bots(bots: Mapping[str, Bot], specs: Mapping[str, tuple[str, Mapping[str, Any]]],

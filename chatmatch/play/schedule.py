@@ -26,6 +26,9 @@ import random
 from dataclasses import dataclass
 from typing import Iterator, Sequence, Union
 
+from chatmatch.config.league import SeedSet
+from chatmatch.config.tournament import TournamentConfig
+
 
 @dataclass(frozen=True)
 class ScheduledGame:
@@ -70,6 +73,14 @@ class SeedPlan:
 
 
 Seeds = Union[Sequence[str], SeedPlan]
+
+
+def seed_plan(cfg: TournamentConfig) -> SeedPlan:
+    """The seed utterances of ``cfg`` as the schedule uses them (by category for a seed set)."""
+    v = cfg.seed_utterance
+    if isinstance(v, SeedSet):
+        return SeedPlan(tuple((k, tuple(items)) for k, items in v.categories.items()))
+    return SeedPlan.plain(cfg.seed_utterances)
 
 
 def derive_seed(seed: int, *parts: object) -> int:

@@ -48,7 +48,7 @@ def fit_many(wins: np.ndarray, prior: float, max_iter: int = 10_000,
     once: log strengths (mean 0 over the bots that played) by Hunter's MM iterations,
     ``prior`` half-games added between bots that met, until no log strength moves by
     ``tol`` (in any matrix). One matrix is :func:`fit_bt`; many are the bootstrap of the
-    human rankings (:mod:`chatmatch.annotate.bootstrap`)."""
+    human rankings (:mod:`chatmatch.stats.bootstrap`)."""
     met = (wins + np.swapaxes(wins, 1, 2)) > 0
     w_mat = wins + met * (prior / 2.0)
     games = w_mat + np.swapaxes(w_mat, 1, 2)

@@ -41,7 +41,7 @@ class PointsRule(StrictModel):
 #: TrueSkill shuffles by default: with 1000 the final order of a 7-bot tournament no longer
 #: depended on the seed in any of 150 measured cases (3 shuffles: 63 % of seeds gave the
 #: most common order), at about 0.3 s a ranking (the paper: 3, kept by ``preset: paper``;
-#: benchmarks/trueskill_shuffles.py, docs/scoring.md "TrueSkill shuffles").
+#: lab/trueskill_shuffles.py, docs/scoring.md "TrueSkill shuffles").
 DEFAULT_SHUFFLES = 1000
 
 

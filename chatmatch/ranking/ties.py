@@ -13,8 +13,8 @@ all three are one group):
 * always: the method gave them the same score (they already shared a rank before);
 * ``record``: the same games won, tied and lost (not for the points table, which ranks by
   match points and then game points: bots are tied there only when both are equal). A method may still order two such bots
-  (TrueSkill weighs whom they beat), but the games alone do not: on the held-out check of
-  issue 20 two bots with the same 3-9 record were ranked 5 and 6 by 0.03 of conservative
+  (TrueSkill weighs whom they beat), but the games alone do not: on a held-out check
+  two bots with the same 3-9 record were ranked 5 and 6 by 0.03 of conservative
   rating, and that order decided a discordant pair;
 * ``shuffles`` (TrueSkill only; other methods fall back to ``record``): ``record``, and
   also neighbours whose order flips in at least ``share`` of the shuffled game orders

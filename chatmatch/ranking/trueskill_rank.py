@@ -9,7 +9,7 @@ stability of the ranking is visible (``rank_min``/``rank_max``/``ranks``), and
 ranking still depends on the seed (``chatmatch rank RUN --seeds N``).
 
 Default: 1000 shuffles (the paper: 3, kept by ``preset: paper``), replayed together by
-:mod:`chatmatch.ranking.trueskill_batch`. Measured with benchmarks/trueskill_shuffles.py:
+:mod:`chatmatch.ranking.trueskill_batch`. Measured with lab/trueskill_shuffles.py:
 with 3 shuffles the final order of a 7-bot tournament changes with the seed (63 % of
 seeds give the most common order), with 1000 every seed gave the same order, at about
 0.3 s a ranking (docs/scoring.md, "TrueSkill shuffles").

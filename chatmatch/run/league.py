@@ -22,8 +22,9 @@ from typing import Any, Sequence
 from chatmatch.adapters import identity_params
 from chatmatch.config.tournament import TournamentConfig
 from chatmatch.errors import ChatmatchError, RunDirError
+from chatmatch.play.fingerprint import play_fingerprint
 from chatmatch.play.pairing import make_rounds
-from chatmatch.play.schedule import ScheduledGame, league_games
+from chatmatch.play.schedule import ScheduledGame, league_games, seed_plan
 from chatmatch.records import Manifest
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedsetup import StoredSetup
@@ -50,6 +51,9 @@ class League:
     retired_now: tuple[str, ...] = ()
     #: the bot list changed in a way a league takes in place (checked by plan_league)
     regrouped: bool = False
+    #: the schedules derived so far (see :meth:`_games`), not part of the league's value
+    _schedules: dict[bool, tuple[TournamentConfig, list[ScheduledGame]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def changed(self) -> bool:
@@ -71,11 +75,20 @@ class League:
 
     def all_games(self, cfg: TournamentConfig) -> list[ScheduledGame]:
         """Every game of the league, retired bots' included (what may be on disk)."""
-        return league_games(self.roster, self.founders, cfg.seed_plan, cfg.seed)
+        return self._games(cfg, active_only=False)
 
     def active_games(self, cfg: TournamentConfig) -> list[ScheduledGame]:
         """The games between active bots (what a full round-robin plays now)."""
-        return league_games(self.roster, self.founders, cfg.seed_plan, cfg.seed, self.active)
+        return self._games(cfg, active_only=True)
+
+    def _games(self, cfg: TournamentConfig, active_only: bool) -> list[ScheduledGame]:
+        """The schedule, derived once per ``cfg`` object (a new list each call)."""
+        kept = self._schedules.get(active_only)
+        if kept is None or kept[0] is not cfg:
+            games = league_games(self.roster, self.founders, seed_plan(cfg), cfg.seed,
+                                 self.active if active_only else None)
+            kept = self._schedules[active_only] = (cfg, games)
+        return list(kept[1])
 
     def stamp(self, manifest: Manifest, keep_retired: bool) -> Manifest:
         """``manifest`` recording this league (unchanged for a league that never grew)."""
@@ -124,7 +137,7 @@ def plan_league(store: RunDir, cfg: TournamentConfig, stored: StoredSetup | None
         return League(names, len(names), names)  # run.prepare refuses it as another setup
     check_same_name(store, manifest.name, cfg.name)
     roster, founders, retired = _stored(manifest, store)
-    if manifest.play_fingerprint == cfg.play_fingerprint():
+    if manifest.play_fingerprint == play_fingerprint(cfg):
         return League(roster, founders, names, retired)
     old = stored.tournament
     if old is None:  # unreadable: the caller refuses it as another setup
@@ -206,7 +219,7 @@ def stored_schedule(store: RunDir, manifest: Manifest, stored: StoredSetup) -> l
         return None
     try:
         roster, founders, _ = _stored(manifest, store)
-        return league_games(roster, founders, cfg.seed_plan, cfg.seed)
+        return league_games(roster, founders, seed_plan(cfg), cfg.seed)
     except (RunDirError, ValueError):
         return None
 

@@ -8,13 +8,13 @@ writes the current format. A directory of a newer format is refused with a clear
 
 Steps:
 
-- **1 -> 2** (issue 36: the manifest gets ``format``). Runs of format 1 may have been
+- **1 -> 2** (the manifest gets ``format``). Runs of format 1 may have been
   written when a bot's operational params (timeouts, retries:
   :func:`chatmatch.adapters.operational_params`) were part of the play fingerprint and of
   the reply cache's keys. Such a fingerprint is replaced by today's when the stored
   config gives it under the old rule (a ``fingerprint_upgraded`` event), and replies
   cached under the old keys are still found (:func:`older_reply_identities`).
-- **2 -> 3** (hardening round four: the manifest gets ``league_sha256``, a digest of the
+- **2 -> 3** (the manifest gets ``league_sha256``, a digest of the
   league record, :mod:`chatmatch.rundir.leaguerecord`). Nothing changes in memory: a
   format 2 record has no digest and is trusted as before; the next run that writes the
   manifest stamps it, and from then on a hand edit of the roster is refused.
@@ -23,7 +23,10 @@ Older configs (``config.yaml``, whichever format): a ``failures`` key the stored
 lacks (written before that key existed) counts as None
 (:func:`chatmatch.run.resume.check_failures`, ``as_written``), and a ``timeout_s`` of None
 (written before it had a default) resumed with today's default is not a change of rules
-(:func:`timeout_got_its_default`).
+(:func:`timeout_got_its_default`). Scorer parameters that were removed are dropped and the
+fluency LM's runtime keys read as the ``runtime:`` block (:func:`chatmatch.config.upgrade.
+current_setup`, applied by :class:`~chatmatch.run.storedsetup.StoredSetup`): a stored
+value other than the old default scores the games again on resume.
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ from typing import Any, Callable, Mapping
 from chatmatch.adapters import identity_params
 from chatmatch.bot import Bot
 from chatmatch.config.settings import DEFAULT_TIMEOUT_S
-from chatmatch.config.tournament import TournamentConfig, stable_hash
+from chatmatch.config.tournament import TournamentConfig
 from chatmatch.errors import RunDirError
+from chatmatch.play.fingerprint import play_fingerprint, play_settings, stable_hash
 from chatmatch.play.reply_cache import bot_identity
 from chatmatch.records import Manifest
 from chatmatch.run.storedsetup import StoredSetup
@@ -74,18 +78,18 @@ def upgrade(manifest: Manifest, setup: StoredSetup) -> Manifest:
 
 def format1_play_fingerprint(cfg: TournamentConfig) -> str:
     """The play fingerprint as runs of format 1 could have it: operational params included."""
-    return stable_hash(cfg.play_settings())
+    return stable_hash(play_settings(cfg))
 
 
 def _from_format1(manifest: Manifest, setup: StoredSetup) -> Manifest:
     """1 -> 2: a play fingerprint of the old rule (operational params hashed) becomes today's."""
     stored = setup.tournament if manifest.is_tournament else None
-    if stored is None or manifest.play_fingerprint == stored.play_fingerprint():
+    if stored is None or manifest.play_fingerprint == play_fingerprint(stored):
         return manifest
     if manifest.play_fingerprint != format1_play_fingerprint(stored):
         return manifest  # another setup: the run's checks refuse it or regroup the league
     return manifest.noted("fingerprint_upgraded", old=manifest.play_fingerprint
-                          ).replace(play_fingerprint=stored.play_fingerprint())
+                          ).replace(play_fingerprint=play_fingerprint(stored))
 
 
 def timeout_got_its_default(key: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:

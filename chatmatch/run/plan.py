@@ -23,6 +23,7 @@ from chatmatch.run.resume import check_stored_games, check_target
 from chatmatch.rundir.resultsfile import check_results_file
 from chatmatch.rundir.store import RESULTS, RunDir
 from chatmatch.run.storedsetup import StoredSetup
+from chatmatch.scoring.build import build_scorers
 
 #: the run-directory files a plan is made from (the league reads both)
 _PLANNED_FROM = ("manifest.json", "config.yaml")
@@ -79,7 +80,7 @@ def make_plan(cfg: TournamentConfig, out_dir: str | Path | None = None,
     Raises when the folder is not a run directory (:func:`chatmatch.run.resume.check_target`)."""
     path = Path(out_dir).expanduser() if out_dir else cfg.default_output_dir()
     check_target(path)
-    for scorer in cfg.scoring.build_scorers():  # a bad model file: refused before any folder is made
+    for scorer in build_scorers(cfg.scoring, cfg.runtime):  # a bad model file: refused before any folder is made
         scorer.check_files()
     return _plan(cfg, path, config_file, dump_config(cfg))
 

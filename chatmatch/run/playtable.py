@@ -22,6 +22,7 @@ from chatmatch.progress import Bar, Progress, Reporter
 from chatmatch.records import GameResult
 from chatmatch.executors.ray_scoring import RayScoring
 from chatmatch.executors.thread_scoring import ThreadScoring
+from chatmatch.play.fingerprint import scoring_fingerprint
 from chatmatch.records import DimensionScore
 from chatmatch.run.pipeline import ScoredGame, playable, save_game, score_transcripts
 from chatmatch.rundir.store import RunDir
@@ -43,7 +44,7 @@ class GameScorer:
         self.count = 0
         self.remote: RayScoring | ThreadScoring | None = remote
         self.weights = {s.name: cfg.scoring.weight(s.name) for s in self.scorers}
-        self.fingerprint = cfg.scoring_fingerprint()
+        self.fingerprint = scoring_fingerprint(cfg)
 
     def beside_play(self) -> None:
         """From now on, score in a thread beside play (unless on Ray workers already)."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from chatmatch.config.tournament import TournamentConfig, config_data
 from chatmatch.errors import RunDirError
+from chatmatch.play.fingerprint import play_fingerprint, scoring_fingerprint
 from chatmatch.run.league import change, check_same_name, refusal
 from chatmatch.run.migrations import read_manifest
 from chatmatch.records import GameResult, Manifest
@@ -30,8 +31,8 @@ def prepare(plan: RunPlan, have: dict[str, Transcript], results: dict[str, GameR
             allow_failures_change: bool) -> Manifest:
     """The manifest to resume from, after every check and before anything is written."""
     cfg, store = plan.cfg, plan.store
-    fresh = Manifest(play_fingerprint=cfg.play_fingerprint(),
-                     scoring_fingerprint=cfg.scoring_fingerprint(),
+    fresh = Manifest(play_fingerprint=play_fingerprint(cfg),
+                     scoring_fingerprint=scoring_fingerprint(cfg),
                      config_sha256=plan.config_sha256, name=cfg.name,
                      config_file=plan.config_file, bots=tuple(cfg.bot_names))
     if not store.exists() and looks_like_run(store.path):  # the manifest was deleted
@@ -56,7 +57,7 @@ def _rebuild(plan: RunPlan, fresh: Manifest, have: dict[str, Transcript],
                           "unreadable, so its games cannot be matched to a tournament; "
                           "restore manifest.json, or start a new run with --out NEW_DIR")
     check_same_name(store, old_setup.name, cfg.name)
-    if old_setup.play_fingerprint() != fresh.play_fingerprint:
+    if play_fingerprint(old_setup) != fresh.play_fingerprint:
         raise RunDirError(_another_setup(store, plan.stored, cfg))
     check_stored_games(store, plan.league.all_games(cfg), cfg.exchanges, have, results)
     check_failures(store, old_setup.failures, cfg.failures, len(have), allow_failures_change)

@@ -37,6 +37,7 @@ from chatmatch.rundir.store import RunDir, nan_to_none
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
 from chatmatch.transcript import Transcript
+from chatmatch.scoring.build import build_scorers
 
 
 #: games a Ray scoring worker is sent at once by ``chatmatch score --executor ray``
@@ -106,7 +107,7 @@ def score_logs(paths: Sequence[Path], cfg: EvalSettings, *, strict: bool = False
     rep.note(f"scoring {len(games):,} game(s), {turns:,} turns, between {len(speakers)} "
              f"speaker(s) on {len(cfg.scoring.dimensions)} dimension(s)"
              + (f" ({len(skipped)} file(s) skipped)" if skipped else ""))
-    scorers = cfg.scoring.build_scorers()
+    scorers = build_scorers(cfg.scoring, cfg.runtime)
     weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
     if ray is not None and ray.scorers > 0 and not needs_driver(scorers):
         scored = _score_on_ray(games, cfg, ray, scorers, weights, rep)

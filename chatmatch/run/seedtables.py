@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chatmatch.play.schedule import ScheduledGame, league_games
+from chatmatch.play.schedule import ScheduledGame, league_games, seed_plan
 from chatmatch.ranking import Ranking, RankingConfig
 from chatmatch.run.rerank import ranking_config
 from chatmatch.run.storedrun import Run
@@ -29,7 +29,7 @@ def _schedule(run: Run) -> list[ScheduledGame]:
     cfg = StoredSetup(run.store.path).tournament
     if cfg is None:  # unreadable, or not a tournament this version accepts
         return []
-    plan = cfg.seed_plan
+    plan = seed_plan(cfg)
     if not plan.categorized:
         return []
     roster = list(m.roster or m.bots or cfg.bot_names)
@@ -43,10 +43,10 @@ def unscheduled_categories(run_dir: str | Path) -> list[str]:
     more categories than the league has matches), in the seed set's order."""
     run = Run.load(run_dir)
     cfg = StoredSetup(run.store.path).tournament if run.manifest.is_tournament else None
-    if cfg is None or not cfg.seed_plan.categorized:
+    if cfg is None or not seed_plan(cfg).categorized:
         return []
     played = {g.seed_category for g in _schedule(run)}
-    return [name for name, _ in cfg.seed_plan.categories if name not in played]
+    return [name for name, _ in seed_plan(cfg).categories if name not in played]
 
 
 def category_rankings(run: Run, config: RankingConfig | None = None, seed: int | None = None,

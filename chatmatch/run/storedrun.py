@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 from chatmatch.common.validation import validation_message
 from chatmatch.errors import RunDirError
+from chatmatch.play.fingerprint import play_fingerprint, scoring_fingerprint
 from chatmatch.play.forfeits import BotForfeits, summarize
 from chatmatch.ranking import Ranking, RankingConfig, rank
 from chatmatch.ranking.points import PointsRule
@@ -151,12 +152,12 @@ def _scoring_edited(manifest: Manifest, setup: StoredSetup) -> str | None:
     if manifest.config_sha256 is None or setup.sha256 in (None, manifest.config_sha256) \
             or cfg is None:
         return None
-    if manifest.play_fingerprint is not None and cfg.play_fingerprint() != manifest.play_fingerprint:
+    if manifest.play_fingerprint is not None and play_fingerprint(cfg) != manifest.play_fingerprint:
         return (f"{setup.path}: its play settings (bots, seed utterances, exchanges, seed) were "
                 "edited after `chatmatch run` wrote it, so the stored games are checked against "
                 "settings they were not played with; restore it (`chatmatch run` on the "
                 "tournament YAML with --out writes it again)")
-    if cfg.scoring_fingerprint() == manifest.scoring_fingerprint:
+    if scoring_fingerprint(cfg) == manifest.scoring_fingerprint:
         return None
     return (f"{setup.path}: its scoring settings were edited after `chatmatch run` wrote it; "
             "the points shown are those the games were scored with, not what the file now "

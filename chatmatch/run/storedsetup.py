@@ -21,10 +21,11 @@ import yaml
 from pydantic import ValidationError
 
 from chatmatch.common.safeio import read_text_bounded
-from chatmatch.common.yamlloc import MAX_STORED_YAML_BYTES, parse_located_yaml
+from chatmatch.common.yamlloc import MAX_STORED_YAML_BYTES, LocatedYaml, parse_located_yaml
 from chatmatch.config.settings import EvalSettings, FailurePolicy
 from chatmatch.config.settingsfile import stored_settings
 from chatmatch.config.tournament import TournamentConfig, config_from_data
+from chatmatch.config.upgrade import current_setup
 from chatmatch.errors import ChatmatchError
 
 #: the file of a run directory that holds its setup
@@ -82,19 +83,22 @@ class StoredSetup:
     @cached_property
     def settings(self) -> EvalSettings | None:
         """The stored ``scoring``, ``ranking`` and ``seed`` (of a tournament or of
-        ``score --out``); None when missing from the file or not valid today (e.g. a
-        scorer plugin no longer installed)."""
-        return stored_settings(self.data, str(self.path))
+        ``score --out``), removed keys dropped (:func:`chatmatch.config.upgrade.
+        current_setup`); None when missing from the file or not valid today (e.g. a scorer
+        plugin no longer installed)."""
+        return stored_settings(current_setup(self.data), str(self.path))
 
     @cached_property
     def tournament(self) -> TournamentConfig | None:
         """The stored tournament, validated as ``chatmatch run`` validates a file (bots not
-        built); None when unreadable or not a valid tournament."""
+        built), removed keys dropped; None when unreadable or not a valid tournament."""
         text = self._text
         if isinstance(text, BaseException):
             return None
         try:
-            return config_from_data(parse_located_yaml(text, str(self.path)), check_bots=False)
+            located = parse_located_yaml(text, str(self.path))
+            located = LocatedYaml(current_setup(located.data), located.file, located.lines)
+            return config_from_data(located, check_bots=False)
         except ChatmatchError:
             return None
 

@@ -29,11 +29,13 @@ from typing import Sequence
 from chatmatch.bot import Bot
 from chatmatch.config.tournament import TournamentConfig
 from chatmatch.executors import make_executor
+from chatmatch.play.build import BuiltBots
 from chatmatch.play.forfeits import BotForfeits, over_limit, summarize
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Progress, Reporter
 from chatmatch.ranking import Ranking
 from chatmatch.executors.ray_scoring import RayScoring, needs_driver, start_scoring
+from chatmatch.play.fingerprint import scoring_fingerprint
 from chatmatch.run.pipeline import bind_scorers, rank_all, save_rankings
 from chatmatch.run.league import stored_fingerprint
 from chatmatch.run.plan import RunPlan, make_plan
@@ -43,6 +45,7 @@ from chatmatch.run.playtable import GameScorer, PlayTable
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import load_scorers
 from chatmatch.runtime.resources import check_cache_env
+from chatmatch.scoring.build import build_scorers
 
 
 @dataclass
@@ -66,17 +69,18 @@ class RunSummary:
 # -- stage 2, score_backlog: endpoints checked before any model loads ----------------------
 
 
-def preflight(cfg: TournamentConfig, names: set[str], scorers: Sequence[Scorer],
-              rep: Reporter) -> None:
-    """Call ``preflight()`` of the bots ``names`` (built from ``cfg``; for ``openai-chat``:
-    the server answers and serves the model) and of the scorers that declare one
-    (``Scorer.has_preflight``: the judges; a local judge's check does nothing)."""
+def preflight(cfg: TournamentConfig, built: BuiltBots, names: set[str],
+              scorers: Sequence[Scorer], rep: Reporter) -> None:
+    """Call ``preflight()`` of the bots ``names`` that declare one (``Bot.has_preflight``;
+    ``openai-chat``: the server answers and serves the model), built once in ``built``, and
+    of the scorers that declare one (``Scorer.has_preflight``: the judges; a local judge's
+    check does nothing)."""
     for spec in cfg.bots:
         if spec.name in names:
-            check = getattr(cfg.bot(spec.name), "preflight", None)
-            if callable(check):
+            bot = built.get(spec.name)
+            if bot.has_preflight:
                 with rep.step(f"checking bot {spec.name}"):
-                    check()
+                    bot.preflight()
     for scorer in scorers:
         if scorer.has_preflight:
             with rep.step(f"checking scorer {scorer.name}"):
@@ -85,14 +89,16 @@ def preflight(cfg: TournamentConfig, names: set[str], scorers: Sequence[Scorer],
 
 def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
                    config_file: str | None = None, progress: Progress | Reporter | None = None,
-                   bots: dict[str, Bot] | None = None,
+                   bots: dict[str, Bot] | None = None, built: BuiltBots | None = None,
                    scorers: Sequence[Scorer] | None = None,
                    allow_failures_change: bool = False,
                    replay_forfeits: bool = False, plan: RunPlan | None = None) -> RunSummary:
     """Play, score and rank ``cfg`` into ``out_dir`` (resuming what is there).
     ``allow_failures_change``: accept a resume whose ``failures`` block differs from the
     stored run's (recorded in the manifest); ``replay_forfeits``: play the games that were
-    forfeited in earlier invocations again (the others are kept); ``plan``: the
+    forfeited in earlier invocations again (the others are kept); ``built``: the bots of
+    ``cfg`` already built by :func:`~chatmatch.play.build.load_tournament` (else they are
+    built here, once each); ``plan``: the
     :func:`~chatmatch.run.plan.make_plan` of ``cfg`` already made by the caller (``chatmatch
     run`` prints its estimate from it), instead of ``out_dir`` and ``config_file``;
     ``progress``: a :class:`~chatmatch.progress.Reporter`, or a callback called as
@@ -107,7 +113,8 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
         plan = plan.current()  # made again if another process ran here meanwhile
         if plan.refused is not None:
             raise plan.refused
-        run = _Run(plan, progress, bots, allow_failures_change, replay_forfeits)
+        run = _Run(plan, progress, bots, built or BuiltBots(cfg.bots, cfg.runtime), allow_failures_change,
+                   replay_forfeits)
         todo = run.prepare()                  # 1. prepare / resume
         try:
             run.score_backlog(todo, scorers)  # 2. score the backlog
@@ -122,9 +129,9 @@ class _Run:
     :meth:`score_backlog`, :meth:`play`, :meth:`rank_and_save`."""
 
     def __init__(self, plan: RunPlan, progress: Progress | Reporter | None,
-                 bots: dict[str, Bot] | None, allow_failures_change: bool,
+                 bots: dict[str, Bot] | None, built: BuiltBots, allow_failures_change: bool,
                  replay_forfeits: bool) -> None:
-        self.plan, self.cfg, self.store = plan, plan.cfg, plan.store
+        self.plan, self.cfg, self.store, self.built = plan, plan.cfg, plan.store, built
         self.rep = progress if isinstance(progress, Reporter) else Reporter.off()
         self.progress = None if isinstance(progress, Reporter) else progress
         self.bots, self.allow_failures_change = bots, allow_failures_change
@@ -169,10 +176,10 @@ class _Run:
         """Stage 2: load the scorers (endpoints checked first), start scoring again when the
         scoring setup changed, and score the stored games that have no result."""
         cfg, store = self.cfg, self.store
-        scorer_objs = list(scorers) if scorers is not None else cfg.scoring.build_scorers()
+        scorer_objs = list(scorers) if scorers is not None else build_scorers(cfg.scoring, cfg.runtime)
         bind_scorers(store, scorer_objs)  # run-level records (e.g. RUN/judges/) go into the run directory
         changed = changed_scorers(self.manifest.scorers, scorer_objs)
-        rescore = self.manifest.scoring_fingerprint != cfg.scoring_fingerprint() or bool(changed)
+        rescore = self.manifest.scoring_fingerprint != scoring_fingerprint(cfg) or bool(changed)
         if todo or rescore or any(g.game_id in self.have and g.game_id not in self.results
                                   for g in self.ranked):
             # something to score. Endpoints first (seconds), then the scorers' models (maybe a
@@ -180,15 +187,15 @@ class _Run:
             # and before any bot plays
             # (every bot that may play: a budgeted schedule picks later rounds' pairs as it goes)
             players = {p for g in self.plan.schedule for p in g.players} if todo else set()
-            preflight(cfg, players - set(self.bots or {}), scorer_objs, self.rep)
+            preflight(cfg, self.built, players - set(self.bots or {}), scorer_objs, self.rep)
             self.remote = self._scoring_workers(scorer_objs)
             if self.remote is None:
                 load_scorers(scorer_objs, self.rep)
         if rescore:
             self.manifest = self.manifest.noted(
-                "rescored", old=self.manifest.scoring_fingerprint, new=cfg.scoring_fingerprint(),
+                "rescored", old=self.manifest.scoring_fingerprint, new=scoring_fingerprint(cfg),
                 **({"settings_changed": changed} if changed else {})
-            ).replace(scoring_fingerprint=cfg.scoring_fingerprint())
+            ).replace(scoring_fingerprint=scoring_fingerprint(cfg))
             files = changed_files(self.manifest.scorers, scorer_objs)
             settings = [c for c in changed if c not in files]
             if settings and self.results:
@@ -236,7 +243,8 @@ class _Run:
             return
         table = PlayTable(self.cfg, self.store, self.rep, self.scorer, todo, set(self.have),
                           self.done, self.total, self.progress)
-        executor = make_executor(self.cfg, self.bots, reporter=self.rep, wrap=table.wrap)
+        executor = make_executor(self.cfg, self.bots, built=self.built, reporter=self.rep,
+                                 wrap=table.wrap)
         try:
             described = executor.start(self.plan.rounds.players(todo))
             self.manifest = self.manifest.replace(

@@ -3,7 +3,7 @@
 
 A game of ``exchanges`` exchanges has ``2 * exchanges`` turns: turn 0 is the scheduled
 seed utterance, spoken on behalf of the starter (``seed: true``, the only seed turn), and
-then the two bots alternate, the other bot first (:mod:`chatmatch.executors.game`). The
+then the two bots alternate, the other bot first (:mod:`chatmatch.play.game`). The
 one legitimate shorter game is a forfeit: the game ends at the turn where a bot failed
 for good, and the transcript's header records it (``meta.forfeit``: that bot, the one
 whose turn came next, and the turn). The header's ``meta.random_seed`` (the game's

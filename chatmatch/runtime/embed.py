@@ -28,7 +28,7 @@ import numpy as np
 from chatmatch.common.text import normalise
 from chatmatch.runtime.embed_cache import SWITCH_ENV as EMBED_SWITCH
 from chatmatch.runtime.embed_cache import EmbeddingStore, embedding_store
-from chatmatch.runtime.lm_cache import enabled
+from chatmatch.runtime.lm.cache import enabled
 from chatmatch.runtime.resources import RESOURCES, MissingResource, check_installed, require
 
 #: the name of the packaged all-MiniLM-L6-v2 model

@@ -1,10 +1,10 @@
 """The persistent embedding cache: a text's sentence embedding is computed once per machine.
 
-The same SQLite machinery as the perplexity cache (:class:`chatmatch.runtime.lm_cache.
+The same SQLite machinery as the perplexity cache (:class:`chatmatch.runtime.lm.cache.
 ValueStore`: WAL journal, safe for several processes and Ray workers at once, a damaged
 file set aside, a row holding no vector the encoder can make (NaN, infinite, not of its
-length, not of length 1) dropped and computed again,
-any failure a miss, never an error, 256 MiB of live data at most) in
+length, not of length 1) dropped and computed again, any failure a miss, never an error
+(:mod:`chatmatch.common.sqlitecache`), 256 MiB of live data at most) in
 ``~/.cache/chatmatch/embeddings/embeddings-v1.sqlite`` (or under ``$CHATMATCH_CACHE_DIR``
 / ``$XDG_CACHE_HOME``). A vector is stored as its float32 bytes, so a value read back is
 bit for bit the one computed; its key is the model folder's content (sha256 of every
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from chatmatch.runtime.lm_cache import MISS, SCHEMA_VERSION, ValueStore, library_version, model_identity
+from chatmatch.runtime.lm.cache import MISS, SCHEMA_VERSION, ValueStore, library_version, model_identity
 
 #: set to ``0`` to compute every embedding (nothing read or written)
 SWITCH_ENV = "CHATMATCH_EMBED_CACHE"
@@ -37,7 +37,7 @@ class EmbeddingStore(ValueStore[np.ndarray]):
     FILE = f"embeddings-v{SCHEMA_VERSION}.sqlite"
     SWITCH = SWITCH_ENV
     WHAT = "embedding cache"
-    VALUES = "embeddings"
+    WITHOUT = "computing embeddings without it"
     #: how far from length 1 a stored vector may be (float32 rounding is ~1e-7)
     NORM_TOLERANCE = 1e-3
 

@@ -69,7 +69,7 @@ def copy_name(gguf: Path, kind: str, dtype: str) -> str:
 
 def file_sha256(path: Path) -> str:
     """The sha256 of a file's content (hex): what identifies a GGUF here and in the
-    perplexity cache (:mod:`chatmatch.runtime.lm_cache`)."""
+    perplexity cache (:mod:`chatmatch.runtime.lm.cache`)."""
     with path.open("rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 

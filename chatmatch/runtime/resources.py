@@ -245,6 +245,10 @@ class Store(Generic[K, V]):
                 value = build()
             except MemoryError:
                 raise OutOfMemory.loading(self.name, key) from None
+            except SystemError:  # a C library that failed an allocation under ulimit -v
+                if address_space_limit() is None:
+                    raise
+                raise OutOfMemory.loading(self.name, key) from None
             except RuntimeError as exc:  # torch's allocator: "can't allocate memory"
                 if "allocate memory" not in str(exc):
                     raise
@@ -337,10 +341,10 @@ def resolve_device(device: str) -> str:
         index = int(device.partition(":")[2] or 0)
         if index >= have:
             seen = f"{have} CUDA device(s)" if have else "no CUDA device"
-            raise BotError(f"params.device is {device!r} but torch sees {seen}; use 'cpu' or "
+            raise BotError(f"runtime.device is {device!r} but torch sees {seen}; use 'cpu' or "
                            "'auto' (a GPU when there is one, else the CPU)")
     if device == "mps" and not torch.backends.mps.is_available():
-        raise BotError("params.device is 'mps' but torch sees no Apple GPU; use 'cpu' or 'auto'")
+        raise BotError("runtime.device is 'mps' but torch sees no Apple GPU; use 'cpu' or 'auto'")
     return device
 
 

@@ -28,12 +28,15 @@ the dimension's name) and imported when first named: scoring never imports the j
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, Self, Sequence
+
+from pydantic import PrivateAttr
 
 from chatmatch.common.registry import Registry
 # re-exported: a scorer of another package needs only this module
 from chatmatch.common.validation import StrictModel
 from chatmatch.records import DimensionScore
+from chatmatch.runtime.settings import DEFAULT_RUNTIME, RuntimeSettings
 from chatmatch.progress import Progress as Progress
 from chatmatch.scoring.context import Needs as Needs, SpacyNeed as SpacyNeed
 from chatmatch.scoring.context import ScoringContext as ScoringContext
@@ -46,6 +49,25 @@ DIMENSIONS = ("fluency", "knowledge", "proactivity", "specificity", "diversity",
 class ScorerParams(StrictModel):
     """Base of every scorer's parameter model: unknown keys are errors, and so are NaN,
     infinity and booleans given for numbers."""
+
+
+class FollowsSigmaR(ScorerParams):
+    """Parameters of a scorer that reads Algorithm 1's repetitions at diversity's
+    ``sigma_r`` (:meth:`chatmatch.scoring.config.ScoringConfig.scorer_params` sets it; not
+    a key of its own: two scorers must agree on what a repetition is)."""
+
+    _sigma_r: float | None = PrivateAttr(default=None)
+
+    @property
+    def sigma_r(self) -> float | None:
+        """Diversity's ``sigma_r`` when it is set; None: its default."""
+        return self._sigma_r
+
+    def following(self, sigma_r: float | None) -> Self:
+        """A copy that reads repetitions at ``sigma_r``."""
+        copy = self.model_copy()
+        copy._sigma_r = sigma_r
+        return copy
 
 
 class Scorer:
@@ -64,6 +86,9 @@ class Scorer:
     #: the scorer has a :meth:`preflight` check (endpoint judges: the server serves the
     #: model); the runner calls it, as a "checking scorer <name>" step, before any model loads
     has_preflight: ClassVar[bool] = False
+    #: how the scorer's models run (the tournament's ``runtime:`` block; set by
+    #: :func:`chatmatch.scoring.build.build_scorers`)
+    runtime: RuntimeSettings = DEFAULT_RUNTIME
 
     class Params(ScorerParams):
         pass

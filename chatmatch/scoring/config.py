@@ -9,9 +9,13 @@
 
 Every name is checked against the scorer registry and every ``params`` block against that
 scorer's ``Params`` model before any bot runs (:func:`chatmatch.common.params.
-validate_params`, as a bot's: the error names the parameter and points at its line). Any other scorer's ``sigma_r`` (consistency,
-and the scorers that leave out repetitions), left unset, follows diversity's (they must
-agree on what a repetition is).
+validate_params`, as a bot's: the error names the parameter and points at its line). A
+removed parameter is refused with what to write instead (:mod:`chatmatch.scoring.removed`).
+Every other scorer that reads repetitions (consistency, and the scorers that leave them
+out) follows diversity's ``sigma_r`` (they must agree on what a repetition is). How the
+models run (engine, device, batches, processes, threads) is the top-level ``runtime:``
+block (:class:`chatmatch.runtime.settings.RuntimeSettings`), given to
+:func:`chatmatch.scoring.build.build_scorers`.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from pydantic import ConfigDict, Field, field_validator, model_validator
 from chatmatch.common.params import ParamsProblem, problem_text, validate_params
 from chatmatch.common.registry import UnknownNameError
 from chatmatch.common.validation import StrictModel
-from chatmatch.scoring.base import DIMENSIONS, SCORERS, Scorer, ScorerParams
+from chatmatch.scoring.base import DIMENSIONS, SCORERS, FollowsSigmaR, ScorerParams
+from chatmatch.scoring.removed import removed_message
 
 
 def _known(name: str) -> str:
@@ -74,6 +79,7 @@ class ScoringConfig(StrictModel):
     def _params_ok(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for name, block in v.items():
             params_model = SCORERS.get(_known(name)).Params
+            _refuse_removed(name, block)
             try:
                 validate_params(params_model, block)
             except ParamsProblem as exc:  # the same words and YAML line as a bot's params
@@ -95,14 +101,21 @@ class ScoringConfig(StrictModel):
         return float(self.weights.get(dimension, 1.0))
 
     def scorer_params(self, dimension: str) -> ScorerParams:
-        block = dict(self.params.get(dimension, {}))
-        fields = SCORERS.get(dimension).Params.model_fields
-        if dimension != "diversity" and "sigma_r" in fields and block.get("sigma_r") is None:
+        params = SCORERS.get(dimension).Params.model_validate(dict(self.params.get(dimension, {})))
+        if dimension != "diversity" and isinstance(params, FollowsSigmaR):
             sigma_r = self.params.get("diversity", {}).get("sigma_r")
             if sigma_r is not None:
-                block["sigma_r"] = sigma_r
-        return SCORERS.get(dimension).Params.model_validate(block)
+                return params.following(float(sigma_r))
+        return params
 
-    def build_scorers(self) -> list[Scorer]:
-        """One scorer per dimension, in ``dimensions`` order (models load on first use)."""
-        return [SCORERS.get(d)(self.scorer_params(d)) for d in self.dimensions]
+
+
+def _refuse_removed(dimension: str, block: Any) -> None:
+    """A :class:`ParamsProblem` naming the first removed key of ``block`` and what to write
+    instead (:mod:`chatmatch.scoring.removed`)."""
+    for key in block if isinstance(block, dict) else ():
+        message = removed_message(dimension, str(key))
+        if message is not None:
+            problem = ParamsProblem(f"scorer '{dimension}': {message}")
+            problem.path = (dimension, str(key))
+            raise problem

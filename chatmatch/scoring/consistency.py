@@ -1,94 +1,41 @@
 """Consistency: how often a bot contradicts its earlier answers (Algorithm 2; higher is better).
 
-Triggered only after a repeated question (Algorithm 1, see
-:mod:`chatmatch.scoring.diversity`): when turn ``p = t - 1`` is a repeated question by
-one bot, turn ``t`` is the other bot's answer to it, and the answer is *tested* against
-the answers the same bot gave when the question was asked before:
+After a repeated question (Algorithm 1, :mod:`chatmatch.scoring.diversity`) the other bot's
+answer is *tested* against the answers it gave when the question was asked before
+(``compare: all``, the default, or ``original``), and is *inconsistent* when its
+``similarity`` to one of them is at most ``sigma_c``: ``embedding`` (the default; sentence
+embeddings, :mod:`chatmatch.runtime.embed`, with the ``polarity`` check of
+:func:`chatmatch.scoring.contradiction.answer_negative`) or ``tfidf`` (the paper).
+``questions: specific`` tests only questions that hold a content word
+(:func:`chatmatch.scoring.questions.asks_something`).
 
-* ``compare: all`` (default; the authors' released scorer): every earlier answer to the
-  question, i.e. the turn after each earlier question of ``Rep(p)`` (Algorithm 1's
-  similar questions), when that turn is by the answering bot;
-* ``compare: original`` (the paper's pseudo-code): only the answer to the original
-  question ``q`` (the most similar earlier question), turn ``q + 1``.
+With ``self_contradictions`` (:mod:`chatmatch.scoring.contradiction`) a bot's statements are
+also tested against its own earlier statements, and with ``identity``
+(:mod:`chatmatch.scoring.identity`) its identity facts (age, name, job, ...), so the
+dimension applies in nearly every game. Answers are charged to the bot that answered,
+never to the bot that repeated the question; an empty answer contradicts nothing.
 
-The answer is *inconsistent* when ``Sim(t, e) <= sigma_c`` for at least one earlier
-answer ``e``: turn 8 of the paper's Figure 2. ``Sim`` is ``similarity``:
+Raw score (``score``): ``rate`` (default), minus the share of tested answers that are
+inconsistent; a bot never tested has NaN (``DimensionScore.not_applicable``) and nobody
+wins the point; ``count`` (the paper), minus the number of inconsistent answers.
+``sigma_r`` left unset takes diversity's value. Details list every tested answer with the
+earlier answers it was compared with.
 
-* ``embedding`` (default, issue 20): the cosine of their sentence embeddings
-  (:mod:`chatmatch.runtime.embed`, all-MiniLM-L6-v2), ``sigma_c`` 0.5: a bot that rewords
-  an answer ("i love classical music" / "classical is my favourite", cosine 0.82) is
-  consistent, an answer about something else ("mostly heavy metal these days", 0.24) is
-  not. An embedding cannot see "not": "i hate classical music" is as close (0.82) as the
-  paraphrase. So with ``polarity`` (on by default with embeddings) an answer about the same
-  thing (cosine ``>= sigma_s``, 0.55) whose polarity differs from an earlier answer's
-  (:func:`chatmatch.scoring.contradiction.answer_negative`: an odd number of negations,
-  "hate" and its kin counting as one) is inconsistent too: "i have two dogs" / "i have no
-  pets" (0.60). Still not seen: a change of fact of the same kind ("paris" / "rome") that
-  keeps the polarity; that needs a contradiction (NLI) model, which cannot be had offline.
-  Only the tested answers are embedded, all of a scoring call's games in one batch; the
-  model (``hf`` extra) is checked when the scorer loads and loaded, once per process,
-  when the first answer is compared;
-* ``tfidf`` (the paper, ``preset: paper``): the TF-IDF cosine of the two answers,
-  ``sigma_c`` 0.8. Lexical: the paraphrase above (cosine 0.18) is charged, a bot that
-  repeats one canned sentence never is.
-
-Measured against people on all DSTC9 chats (docs/appendix/validity-measurements.md, "Consistency on meaning"):
-the answers to repeated questions alone, chat-level rho +0.29 against "consistent", +0.21
-[+0.01, +0.43] over TF-IDF's, paired (the default with self-contradictions: system tau
-+0.27, chat rho +0.07; "Consistency, round three").
-
-With ``self_contradictions`` (on by default with embeddings since issue 32; off with
-``tfidf`` and in ``preset: paper``) a bot's statements are also checked against its own
-earlier statements, wherever they were made (:mod:`chatmatch.scoring.contradiction`: same
-topic by embedding, opposite polarity and, with ``contradiction: same_predicate``, the
-default, the same main verb by a spaCy parse; an approximation of a contradiction model,
-which cannot be had offline): every turn that restates something the bot said before is
-*tested*, and is inconsistent when it contradicts it. So the dimension applies in nearly
-every game, not only after a repeated question (in a 100-exchange tournament of four
-offline bots, both bots are tested in 12 of 12 games instead of 6). The answers to
-repeated questions are charged to the bot that answered, never to the bot that repeated
-the question. If an answer has no token (an
-empty turn), it is not compared: an empty reply contradicts nothing.
-
-With ``identity: true`` (the default since issue 32 measured it; off in ``preset: paper``)
-each bot's identity facts are checked too (:mod:`chatmatch.scoring.identity`: human or
-bot, age, name, job, home, read from first-person statements with patterns): a turn that
-states a slot the bot stated before is *tested*, and inconsistent when the value changed
-("i'm 25" ... "i'm 40 years old"). It needs no model.
-
-Raw score (``score``):
-
-* ``rate`` (default): minus the share of the bot's tested answers that are inconsistent,
-  in [-1, 0]. A bot never tested in a game (its partner repeated no question) has no
-  score there: it is listed in ``DimensionScore.not_applicable`` (raw NaN) and nobody wins
-  the game's consistency point. So a bot is neither rewarded for not being asked nor
-  charged for being asked more often.
-* ``count`` (the paper): minus the number of inconsistent answers; an untested bot has 0,
-  which beats any tested bot that slipped once.
-
-Which repeated questions are tested is ``questions``: ``all`` (the paper) or ``specific``:
-only a question that holds a content word (:func:`chatmatch.scoring.questions.asks_something`).
-"why?", "what?", "which one?", "how so?" are follow-ups about the turn before them; asked
-twice they are two different questions, and different answers to them contradict
-nothing. On DSTC9's human-bot chats such follow-ups were a large share of the "repeated
-questions" (docs/appendix/scoring-measurements.md, "Options chosen by measurement").
-
-``sigma_r`` (which questions are repeated) is consistency's own parameter; left unset it
-takes diversity's value in a scoring config (0.95 by default). Details list every tested
-answer with the earlier answers it was compared with.
+Every option, its default and the measurement that chose it: docs/scoring.md
+("Consistency") and docs/appendix/validity-measurements.md.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, Sequence
+from typing import Any, ClassVar, Literal, Sequence
 
 import numpy as np
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from chatmatch.records import DimensionScore
-from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
+from chatmatch.scoring.base import FollowsSigmaR, Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.contradiction import (DEFAULT_SIGMA_S, answer_negative, check_spacy,
@@ -98,7 +45,6 @@ from chatmatch.scoring.diversity import sigma
 from chatmatch.runtime.embed import MINILM, Embedder, check_embedder, get_embedder
 from chatmatch.scoring.identity import Fact, identity_changes
 from chatmatch.scoring.repetitions import Repetition
-from chatmatch.scoring.questions import asks_something
 from chatmatch.common.text import is_empty
 from chatmatch.transcript import Transcript
 
@@ -139,11 +85,9 @@ class Consistency(Scorer):
     description = ("share of the bot's tested turns (answers to repeated questions, restated "
                    "statements and identity facts) that contradict what it said before")
 
-    class Params(ScorerParams):
+    class Params(FollowsSigmaR):
         #: embedding (default: meaning; all-MiniLM-L6-v2) or tfidf (the paper)
         similarity: Literal["tfidf", "embedding"] = "embedding"
-        #: None: 0.8 for tfidf, 0.5 for embedding
-        sigma_c: float | None = Field(default=None, ge=0.0, le=1.0)
         #: an answer about the same thing (cosine >= sigma_s) with the opposite polarity is
         #: inconsistent too ("i love jazz" / "i hate jazz"); None: on for embedding, off for tfidf
         polarity: bool | None = None
@@ -156,21 +100,19 @@ class Consistency(Scorer):
         #: also test each identity fact the bot states (human or bot, age, name, job, home;
         #: chatmatch.scoring.identity) against the facts it stated before in the same slot
         identity: bool = True
+        #: the cosine at or below which two answers are inconsistent (None: 0.8 for
+        #: tfidf, 0.5 for embedding)
+        sigma_c: ClassVar[float | None] = None
         #: topic similarity of two statements (or answers) about the same thing
-        sigma_s: float = Field(default=DEFAULT_SIGMA_S, ge=0.0, le=1.0)
-        #: the sentence embedding model: minilm (packaged) or a local folder
-        model: str = Field(default=MINILM, min_length=1)
-        #: None: the same as diversity's sigma_r (0.95 unless configured)
-        sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
+        sigma_s: ClassVar[float] = DEFAULT_SIGMA_S
+        #: the sentence embedding model (packaged)
+        model: ClassVar[str] = MINILM
         #: rate: minus the share of tested answers that are inconsistent, an untested bot
         #: wins nothing; count (paper): minus the number of inconsistent answers
         score: Literal["rate", "count"] = "rate"
         #: all (authors' scorer): every earlier answer to the question; original (paper's
         #: pseudo-code): only the answer to Algorithm 1's original question
         compare: Literal["all", "original"] = "all"
-        #: all (the paper): every repeated question is tested; specific: only one that
-        #: holds a content word ("why?", "which one?" ask about the turn before)
-        questions: Literal["all", "specific"] = "all"
 
         @model_validator(mode="after")
         def _self_needs_embedding(self) -> "Consistency.Params":
@@ -243,8 +185,6 @@ class Consistency(Scorer):
                 continue
             if turns[t].speaker == turns[t - 1].speaker or is_empty(turns[t].text):
                 continue  # not an answer to the repeated question, or an empty one
-            if self.params.questions == "specific" and not asks_something(turns[t - 1].text):
-                continue  # a follow-up like "why?": its answer should change
             earlier = earlier_answers(analysis.game, t, prev, self.params.compare)
             if earlier:
                 out.append((t, prev.question_of, earlier))

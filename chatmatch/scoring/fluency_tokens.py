@@ -4,7 +4,7 @@ say once the predictability of its *content* is taken out, and which turns are d
 Perplexity measures predictability, and a bland, generic reply is the most predictable
 text there is: under SmolLM2 a retrieval bot's human-written lines score 250-360 and a
 generic seq2seq bot ~100, while people rate the human lines the more fluent. The statistics
-here start from the per-token NLLs of :mod:`chatmatch.runtime.lm_tokens`:
+here start from the per-token NLLs of :mod:`chatmatch.runtime.lm.tokens`:
 
 * **SLOR** (Pauls & Klein 2012; Lau et al. 2017; Kann et al. 2018, "Sentence-level fluency
   evaluation"): per token, the LM log-probability minus the token's unigram

@@ -6,11 +6,10 @@ leading "the" dropped ("The Beatles" = "beatles"), whatever label it gets, and i
 to the bot that mentions it *first*; later mentions, by either bot, earn nothing. Entities
 in the seed utterance are part of the history, so nobody is credited with them.
 
-Which labels count is configurable. By default DATE, TIME, ORDINAL and CARDINAL are left
+DATE, TIME, ORDINAL and CARDINAL entities are left
 out: chit-chat is full of "today", "last week", "two", "first", which say nothing about
 what a bot knows, and a bot could win the dimension by counting. Raw score: the number of
-entities the bot introduced per credited turn (``unit``, below), or per 100 exchanges
-(``per_100_exchanges``; the paper's games are 100 exchanges long). Details list, per turn,
+entities the bot introduced per credited turn (``unit``, below). Details list, per turn,
 the new entities and the ones already mentioned.
 
 Lower-cased, pre-tokenised logs (``i ' m from chicago .``) defeat a case-sensitive NER.
@@ -18,7 +17,7 @@ Lower-cased, pre-tokenised logs (``i ' m from chicago .``) defeat a case-sensiti
 turns in a game when its text there looks lower-cased (fewer than 1 % capitals; see
 :mod:`chatmatch.scoring.truecase`), ``on`` restores the case of every turn, ``off`` (the
 default, the paper) gives spaCy the text as it is. Measured on a hand-built set of
-ParlAI-style turns (benchmarks/knowledge_truecase.py), ``auto`` raises recall from 0.51
+ParlAI-style turns (lab/knowledge_truecase.py), ``auto`` raises recall from 0.51
 to 0.78 at precision 0.86; cased text is left untouched by ``auto``. Against people
 (docs/validity.md) ``auto`` made knowledge decide more Spot The Bot games (convai2 46 ->
 71 %) but did not rank better: knowledge alone was the same on convai2, dailydialog, FED
@@ -33,7 +32,7 @@ words; the spaCy pass relevance uses) whose normalised IDF over a chit-chat corp
 (:mod:`chatmatch.scoring.variety`, See et al. 2019) is at least ``min_nidf``, so that
 "thing", "good", "go" do not count and "aluminum", "propulsion", "metal" do. The same
 first-mention rule applies. ``unit: per_turn`` divides the bot's count by its number of
-credited turns (the default since issue 20: the paper's ``count`` grew with the chat,
+credited turns (the default: the paper's ``count`` grew with the chat,
 rho +0.52 with a DSTC9 system's total words, the per-turn rate +0.20),
 ``unit: per_100_tokens`` by its credited tokens (x 100: a density that grows neither with
 the number of turns nor with their length, measured to rank DSTC9's systems slightly
@@ -43,9 +42,9 @@ opposite to people's "informative": an option only); ``count`` is the paper's.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal, Sequence
+from typing import Any, ClassVar, Literal, Sequence
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field
 
 from chatmatch.records import DimensionScore
 from chatmatch.runtime.resources import load_spacy
@@ -74,8 +73,8 @@ class SpacyParams(ScorerParams):
 
     spacy_model: str = Field(default=DEFAULT_SPACY_MODEL, min_length=1)
     #: worker processes for nlp.pipe; 0 = automatic (2 when there are 500+ new turns)
-    n_process: int = Field(default=0, ge=0, le=64)
-    batch_size: int = Field(default=256, ge=1)
+    n_process: ClassVar[int] = 0
+    batch_size: ClassVar[int] = 256
 
 
 class SpacyScorer(Scorer):
@@ -104,37 +103,16 @@ class Knowledge(SpacyScorer):
     spacy_needs = frozenset({ENTITIES})
 
     class Params(SpacyParams):
-        exclude_labels: tuple[str, ...] = DEFAULT_EXCLUDED_LABELS
-        #: when set, only these labels count (exclude_labels still applies)
-        include_labels: tuple[str, ...] | None = None
-        per_100_exchanges: bool = False
+        exclude_labels: ClassVar[tuple[str, ...]] = DEFAULT_EXCLUDED_LABELS
         #: restore case before NER: auto = for a bot whose text in the game is lower-cased
         truecase: Literal["auto", "on", "off"] = "off"
         #: entities (the paper: named entities) or content_words (informative lemmas)
         method: Literal["entities", "content_words"] = "entities"
         #: content_words: the least normalised IDF a lemma needs to count
-        min_nidf: float = Field(default=0.35, ge=0.0, le=1.0)
+        min_nidf: ClassVar[float] = 0.35
         #: count (the paper), per_turn (the count over the bot's credited turns) or
         #: per_100_tokens (the count per 100 tokens of the bot's credited turns)
         unit: Literal["count", "per_turn", "per_100_tokens"] = "per_turn"
-
-        @model_validator(mode="after")
-        def _one_rate(self) -> "Knowledge.Params":
-            if self.per_100_exchanges and self.unit != "count":
-                raise ValueError(f"per_100_exchanges: true is a rate of its own and needs "
-                                 f"unit: count (unit is {self.unit!r}; the default is "
-                                 f"per_turn since issue 20)")
-            return self
-
-        @field_validator("exclude_labels", "include_labels")
-        @classmethod
-        def _upper(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
-            if v is None:
-                return v
-            bad = [x for x in v if not x.strip()]
-            if bad:
-                raise ValueError("entity labels must be non-empty strings")
-            return tuple(x.strip().upper() for x in v)
 
     params: Params
 
@@ -145,7 +123,7 @@ class Knowledge(SpacyScorer):
 
     def counts(self, label: str) -> bool:
         p = self.params
-        return label not in p.exclude_labels and (p.include_labels is None or label in p.include_labels)
+        return label not in p.exclude_labels
 
     def truecased_speakers(self, game: Transcript) -> set[str]:
         """The speakers whose turns in ``game`` get their case restored before NER."""
@@ -195,8 +173,6 @@ class Knowledge(SpacyScorer):
             if turn.speaker in truecased:
                 detail["truecased"] = True
             details.append(detail)
-        if self.params.per_100_exchanges and game.exchanges:
-            raw = {k: v * 100 / game.exchanges for k, v in raw.items()}
         if self.params.unit != "count":
             raw = _per_unit(game, raw, self.params.unit)
         return DimensionScore(self.name, raw, self.higher_is_better, details)

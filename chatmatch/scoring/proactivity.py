@@ -1,7 +1,7 @@
 """Proactivity: how often a bot asks a question (higher is better).
 
 Raw score (``unit``): the share of the bot's credited turns that ask at least one
-question (``share``, the default since issue 20: a rate that does not grow with the
+question (``share``, the default: a rate that does not grow with the
 length of the chat), the number of such turns (``turns``, the paper: a turn raises a
 question or does not), or the number of questions (``questions``). What counts as a
 question is defined exactly in :func:`chatmatch.common.text.question_count`: a sentence-final ``?`` (or ``？``/``؟``)
@@ -32,7 +32,7 @@ Which questions count is ``questions``:
 ``unit: share`` is a rate, the same scale in a 10-turn chat and a 200-turn game. The
 counts grew with the chat (Spearman rho +0.52 with a DSTC9 system's total words, people's
 own +0.10); the share does not (-0.14), and with length held out both agree with people's
-"inquisitive" equally (docs/appendix/validity-measurements.md, "Length-free rates"). In a bot-bot game both bots
+"inquisitive" equally (docs/appendix/scoring-measurements.md, "Options chosen by measurement"). In a bot-bot game both bots
 have about the same number of turns, so the point mostly goes the same way.
 """
 

@@ -38,12 +38,11 @@ pool is ``leave_out``:
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from typing import Any, ClassVar, Literal, Sequence
 
-from pydantic import Field
 
 from chatmatch.records import DimensionScore
-from chatmatch.scoring.base import Needs, Scorer, ScorerParams, ScoringContext
+from chatmatch.scoring.base import FollowsSigmaR, Needs, Scorer, ScoringContext
 from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import sigma
@@ -67,17 +66,15 @@ class Specificity(Scorer):
     higher_is_better = True
     description = "lexical variety of the bot's tokens (Table 1: Distinct-1/2; or MATTR, NIDF)"
 
-    class Params(ScorerParams):
+    class Params(FollowsSigmaR):
         #: distinct (the paper's pooled Distinct-1/2), mattr (Distinct-1/2 on equal-size
         #: windows), nidf (mean normalised IDF of the bot's words)
         method: Literal["distinct", "mattr", "nidf"] = "mattr"
         #: window of ``mattr``, in unigrams (bigrams)
-        window: int = Field(default=25, ge=2, le=10_000)
+        window: ClassVar[int] = 25
         #: which repetitions leave the pool: excused (answers to a repeated question),
         #: penalised (authors' scorer), all, none (paper's text)
         leave_out: Literal["excused", "penalised", "all", "none"] = "excused"
-        #: what a repetition is; None: the same as diversity's sigma_r (0.95 unless configured)
-        sigma_r: float | None = Field(default=None, ge=0.0, le=1.0)
 
     params: Params
 

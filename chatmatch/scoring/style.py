@@ -21,7 +21,7 @@ from typing import Sequence
 
 from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import Scorer, ScoringContext
-from chatmatch.scoring.learned_features import side_stats
+from chatmatch.scoring.learned.features import side_stats
 from chatmatch.transcript import Transcript
 
 

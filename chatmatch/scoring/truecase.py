@@ -11,7 +11,7 @@ Sentences are cased one at a time (their first word capitalised); only the case 
 letters changes, never the text itself. A word the model has never seen is title-cased
 (``OOV``): chit-chat names products and people a news corpus lacks ("netflix",
 "metallica", "pokemon"). Measured on tests/scoring/lowercase_entities.py (62 turns, 72
-entities; benchmarks/knowledge_truecase.py), spaCy's recall on ParlAI-style text goes
+entities; lab/knowledge_truecase.py), spaCy's recall on ParlAI-style text goes
 from 0.51 to 0.78 (precision 0.95 -> 0.86); keeping unknown words lower case reaches
 only 0.65. On the cased originals the same NER reaches 0.93.
 

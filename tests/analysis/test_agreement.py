@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-from chatmatch.analysis.agreement import compare, kendall, pearson, spearman
+from chatmatch.analysis.agreement import compare
+from chatmatch.stats.correlation import kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
 
 

@@ -12,9 +12,10 @@ from chatmatch.analysis.fed import (FedError, load_fed, mean_rating, meta_evalua
                                     parse_context, system_scores)
 from chatmatch.analysis.scorers import scorer_function
 from chatmatch.records import DimensionScore
+from tests.datafolder import DATA_DIR
 
 REPO = Path(__file__).resolve().parents[2]
-REAL_FED = Path(os.environ.get("CHATMATCH_FED_PATH") or REPO.parent / "shared/data/fed/fed_data.json")
+REAL_FED = Path(os.environ.get("CHATMATCH_FED_PATH") or DATA_DIR / "fed" / "fed_data.json")
 QUALITIES = ("Coherent", "Error recovery", "Consistent", "Diverse", "Depth", "Likeable",
              "Understanding", "Flexible", "Informative", "Inquisitive", "Overall")
 

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats
 
-from chatmatch.analysis.agreement import (EXACT_MAX_N, few_bots_note, kendall, order_text,
-                                          ranks_text, spearman)
+from chatmatch.analysis.agreement import order_text, ranks_text
+from chatmatch.stats.correlation import EXACT_MAX_N, few_bots_note, kendall, spearman
 from chatmatch.cli import cli
 
 

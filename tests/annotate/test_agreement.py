@@ -92,8 +92,9 @@ def test_vectorised_bootstrap_fit_matches_fit_bt():
     """fit_many (all resamples at once) gives fit_bt's strengths, prior and floor included."""
     import numpy as np
 
-    from chatmatch.annotate.bootstrap import fit_many, item_matrices
-    from chatmatch.common.stats import tau_b_rows
+    from chatmatch.annotate.agreement import fit_many
+    from chatmatch.stats.bootstrap import item_matrices
+    from chatmatch.stats.correlation import tau_b_rows
     from chatmatch.ranking.bradley_terry import fit_bt
 
     rng = np.random.default_rng(3)

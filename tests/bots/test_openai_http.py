@@ -190,7 +190,7 @@ def test_bad_parameters(params: dict[str, Any], message: str) -> None:
 
 def test_game_with_a_server_that_dies_mid_game_is_forfeited(server: tuple[str, FakeOpenAI]) -> None:
     from chatmatch.config.settings import FailurePolicy
-    from chatmatch.executors.game import play_games
+    from chatmatch.play.game import play_games
     from chatmatch.play.schedule import ScheduledGame
 
     url, b = server
@@ -375,15 +375,15 @@ def test_key_in_a_custom_header(server: tuple[str, FakeOpenAI]) -> None:
 ])
 def test_bad_param_types_are_refused_before_the_run_at_their_line(tmp_path, line: str,
                                                                    message: str) -> None:
-    from chatmatch.config.tournament import load_config
     from chatmatch.errors import ConfigError
+    from chatmatch.play.build import load_tournament
 
     cfg = tmp_path / "t.yaml"
     cfg.write_text("bots:\n  - name: r\n    adapter: openai-chat\n    params:\n"
                    "      base_url: http://127.0.0.1:9/v1\n      model: m1\n"
                    f"      {line}\n  - eliza\n")
-    with pytest.raises(ConfigError) as err:
-        load_config(cfg)
+    with pytest.raises(ConfigError) as err:  # what `chatmatch run` reads: the bots built once
+        load_tournament(cfg)
     text = str(err.value)
     assert message in text, text
     if "must be" in message or "not a" in message:

@@ -17,6 +17,7 @@ from chatmatch.bot import Bot, History, Message
 from chatmatch.common.yamlloc import parse_located_yaml
 from chatmatch.config.tournament import config_from_data
 from chatmatch.errors import RunDirError
+from chatmatch.play.fingerprint import play_fingerprint
 from chatmatch.play.reply_cache import CACHE_FILE, ReplyCache, bot_identity, cache_bots, turn_key
 from chatmatch.run.migrations import format1_play_fingerprint, older_reply_identities
 from chatmatch.run.tournament import run_tournament
@@ -57,12 +58,12 @@ def test_operational_params_are_declared_and_left_out_of_the_identity() -> None:
     assert operational_params("eliza") == frozenset()
     assert identity_params("openai-chat", {"model": "m", "timeout_s": 5, "retries": 9}) == \
         {"model": "m"}
-    one, two = (cfg("http://h/v1", Path("x"), t).play_fingerprint() for t in (1, 60))
+    one, two = (play_fingerprint(cfg("http://h/v1", Path("x"), t)) for t in (1, 60))
     assert one == two
     other = config_from_data(parse_located_yaml(
         "bots: [{name: r, adapter: openai-chat, params: {base_url: 'http://h/v1', model: m2}},"
         " eliza]", "o.yaml"))
-    assert other.play_fingerprint() != cfg("http://h/v1", Path("x"), 1).play_fingerprint()
+    assert play_fingerprint(other) != play_fingerprint(cfg("http://h/v1", Path("x"), 1))
 
 
 def test_a_timeout_forfeit_is_fixed_in_place_with_the_cache(tmp_path: Path,
@@ -82,7 +83,7 @@ def test_a_timeout_forfeit_is_fixed_in_place_with_the_cache(tmp_path: Path,
     new = [r for r in slow_late.requests[asked:] if r["body"]["max_tokens"] != 1]  # no pre-flight
     assert len(new) == len(ReplyCache(run / CACHE_FILE)) - cached
     manifest = json.loads((run / "manifest.json").read_text())
-    assert manifest["play_fingerprint"] == cfg(slow_late.base_url, run, 10).play_fingerprint()
+    assert manifest["play_fingerprint"] == play_fingerprint(cfg(slow_late.base_url, run, 10))
 
 
 def test_an_old_run_directory_is_still_read(tmp_path: Path) -> None:

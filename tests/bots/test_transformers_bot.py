@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from chatmatch.runtime.settings import RuntimeSettings
+
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
@@ -150,7 +152,8 @@ def test_seq2seq_batched_equals_single(bart_dir: str) -> None:
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"device": "tpu"}, "'device' must be one of cpu, cuda, auto"),
+    ({"device": "cuda"}, "'device' moved to the top-level runtime: block.*runtime: {device: cuda}"),
+    ({"threads": 2}, "'threads' moved to the top-level runtime: block.*runtime: {threads: 2}"),
     ({"dtype": "float8"}, "'dtype' must be one of"),
     ({"chat_template": "chatml"}, "'chat_template' must be 'auto' or 'none'"),
     ({"max_new_tokens": 0}, "'max_new_tokens' must be >= 1"),
@@ -180,7 +183,17 @@ def test_cuda_requested_without_cuda(llama_dir: str) -> None:
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
     with pytest.raises(BotError, match="no CUDA device"):
-        create_bot("b", "causal-lm", {"model": llama_dir, "device": "cuda"}).load()
+        create_bot("b", "causal-lm", {"model": llama_dir}, RuntimeSettings(device="cuda")).load()
+
+
+def test_the_runtime_block_says_where_the_model_runs(llama_dir: str) -> None:
+    bot = create_bot("b", "causal-lm", {"model": llama_dir}, RuntimeSettings(device="cpu", threads=3))
+    assert (bot.describe()["device"], bot.threads) == ("cpu", 3)
+    default = create_bot("b", "causal-lm", {"model": llama_dir})
+    assert (default.describe()["device"], default.threads) == ("auto", None)
+    wrapped = create_bot("f", "faulty", {"base": {"adapter": "causal-lm", "params": {"model": llama_dir}}, "rate": 0.0},
+                         RuntimeSettings(device="cpu", threads=2))
+    assert wrapped.describe()["base"]["describe"]["device"] == "cpu"
 
 
 def test_gguf_path_resolution(tmp_path: Path) -> None:

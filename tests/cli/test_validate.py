@@ -1,7 +1,6 @@
 """``chatmatch validate`` end to end on a tiny data folder built in the test."""
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +9,7 @@ from click.testing import CliRunner
 from chatmatch.cli import cli
 from tests.validity.dstc9_fixture import build as build_dstc9
 from tests.validity.stb_fixture import build_data_dir
+from tests.datafolder import DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = "scoring:\n  dimensions: [proactivity, specificity, diversity, consistency]\n"
@@ -149,7 +149,7 @@ def test_progress_shows_although_the_cli_disables_tqdm(data, fast_config, monkey
     assert "validating: " in res.stderr and " steps (" in res.stderr
 
 
-REAL = Path(os.environ.get("CHATMATCH_DATA") or ROOT.parent / "shared" / "data")
+REAL = DATA_DIR
 
 
 @pytest.mark.skipif(not (REAL / "stb" / "MongoDump.zip").is_file(),
@@ -281,7 +281,7 @@ def test_usr_missing_is_an_error_when_named_and_skipped_by_default(data, fast_co
     res = invoke("--data", data, "--datasets", "fed,usr", "--config", fast_config, "-q")
     assert res.exit_code == 2 and res.output.count("\n") == 1
     assert "usr/pc_usr_data.json: no such file" in res.output and "--datasets" in res.output
-    from chatmatch.validity.lab import Lab, load_lab_config
+    from chatmatch.validity.lab.core import Lab, load_lab_config
 
     lab = Lab(load_lab_config(fast_config), data, ("usr",), bootstrap=10)
     (report,) = lab.run()["datasets"]

@@ -67,8 +67,8 @@ CONTRACTS = {
                          lambda: SHOUTING,
                          ("repetition", "paraphrase", "closed_date")),
     "engines": Contract(ENGINES, "chatmatch.engines", {}, "onnxrutime", "onnxruntime",
-                        "chatmatch.runtime.lm_ort:ENGINE", lambda: ENGINES.get("onnxruntime"),
-                        ("torch", "llama-cpp", "onnxruntime")),
+                        "chatmatch.runtime.lm.ort:ENGINE", lambda: ENGINES.get("onnxruntime"),
+                        ("torch", "onnxruntime")),
 }
 
 

@@ -48,7 +48,7 @@ def test_bare_list_of_bots(tmp_path):
     (GOOD_BOTS + "exchange: 10\n",
      "t.yaml:6: exchange: unknown key 'exchange'; did you mean 'exchanges'? Allowed: bots, "
      "concurrent_games, description, exchanges, executor, failures, name, output_dir, preset, "
-     "ranking, ray, record_timings, reply_cache, schedule, scoring, seed, seed_utterance, workers"),
+     "ranking, ray, record_timings, reply_cache, runtime, schedule, scoring, seed, seed_utterance, workers"),
     # 2 wrong type
     (GOOD_BOTS + "exchanges: many\n",
      "t.yaml:6: exchanges: Input should be a valid integer, unable to parse string as an "

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from chatmatch.cli import cli
 from chatmatch.config.tournament import load_config
 from chatmatch.errors import ConfigError
-from chatmatch.play.schedule import SeedPlan, double_round_robin
+from chatmatch.play.schedule import SeedPlan, double_round_robin, seed_plan
 from chatmatch.run.seedtables import category_rankings
 from chatmatch.run.tournament import run_tournament
 from chatmatch.run.storedrun import Run
@@ -121,7 +121,7 @@ def test_a_run_without_categories_prints_no_category_table(tmp_path):
 
 def test_the_shipped_seed_type_tournament_loads_the_paper_seed_file():
     cfg = load_config(REPO / "tournaments" / "seed_types.yaml", check_bots=False)
-    cats = dict(cfg.seed_plan.categories)
+    cats = dict(seed_plan(cfg).categories)
     assert list(cats) == ["question", "declarative", "greeting"]
     # the paper's example of each type (section 4.4.3) comes first
     assert [items[0] for items in cats.values()] == [

@@ -28,6 +28,7 @@ from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
 from tests.ladder.test_families import PAPER, games
+from chatmatch.scoring.build import build_scorers
 
 pytestmark = pytest.mark.slow
 
@@ -75,7 +76,7 @@ def family_games(a: Bot, b: Bot) -> list[Transcript]:
 
 
 def consistency(gs: list[Transcript], params: dict[str, Any]) -> list[Any]:
-    scorers = ScoringConfig(dimensions=["consistency"], params={"consistency": params}).build_scorers()
+    scorers = build_scorers(ScoringConfig(dimensions=["consistency"], params={"consistency": params}))
     return [s["consistency"] for s in score_games(gs, scorers)]
 
 

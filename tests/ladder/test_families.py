@@ -27,6 +27,7 @@ from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript, make_transcript
 from tests.scripted import PersonaBot
+from chatmatch.scoring.build import build_scorers
 
 
 def play(a: Bot, b: Bot, exchanges: int, *, game_id: str = "g", seed: int = 0,
@@ -69,7 +70,7 @@ EXCHANGES = 30
 
 def points(gs: list[Transcript], params: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
     """Dimension points won over the games, per bot."""
-    scorers = ScoringConfig(dimensions=DIMS, params=params).build_scorers()
+    scorers = build_scorers(ScoringConfig(dimensions=DIMS, params=params))
     total: dict[str, dict[str, float]] = {}
     for g, scores in zip(gs, score_games(gs, scorers)):
         res = result_from_scores(g.game_id, g.players, scores, {})
@@ -80,7 +81,7 @@ def points(gs: list[Transcript], params: dict[str, dict[str, Any]]) -> dict[str,
 
 
 def per_game(gs: list[Transcript], dimension: str, params: dict[str, Any] | None = None) -> list[Any]:
-    scorers = ScoringConfig(dimensions=[dimension], params={dimension: params or {}}).build_scorers()
+    scorers = build_scorers(ScoringConfig(dimensions=[dimension], params={dimension: params or {}}))
     return [scores[dimension] for scores in score_games(gs, scorers)]
 
 

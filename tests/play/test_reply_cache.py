@@ -120,7 +120,7 @@ def test_an_error_while_running_turns_the_cache_off_with_a_warning(tmp_path):
     bot = CachedBot(CountingBot("a", style="seeded"), cache, "id")
     h = History((Message("partner", "hi"),), "hi", "g001", 1, 5)
     assert bot.reply(h) == "a says 1 (seed 5)"
-    cache._db.close()  # type: ignore[union-attr]  # the file handle goes bad mid-run
+    cache._file._db.close()  # type: ignore[union-attr]  # the file handle goes bad mid-run
     assert bot.reply(h) == "a says 1 (seed 5)"  # asked again, no traceback
     assert not cache.enabled and "playing without it" in warnings[0]
 

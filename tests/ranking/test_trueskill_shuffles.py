@@ -12,6 +12,7 @@ from chatmatch.ranking import RankingConfig, rank
 from chatmatch.ranking.trueskill_rank import (DEFAULT_SHUFFLES, TrueSkillParams, rank_trueskill, rate_pair,
                                              seed_spread)
 from chatmatch.records import GameResult
+from tests.ranking.synthetic import synthetic_results
 
 
 def test_rate_pair_matches_the_published_example():
@@ -42,13 +43,7 @@ def test_rate_pair_equals_the_librarys_rate_1vs1(draw_probability, tau):
 
 
 def synthetic(seed: int, strengths=(0.0, 0.4, 0.8, 0.9, 1.4, 1.8, 2.2)):
-    """A 7-bot double round robin, 7 dimensions a game, as benchmarks/trueskill_shuffles.py."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from trueskill_shuffles import synthetic_results
-
+    """A 7-bot double round robin, 7 dimensions a game (tests/ranking/synthetic.py)."""
     return synthetic_results(random.Random(seed), strengths)
 
 
@@ -68,7 +63,7 @@ def test_seed_spread_reports_each_seeds_final_order():
 
 
 def test_default_shuffles_make_the_ranking_seed_independent_where_3_do_not():
-    # measured with benchmarks/trueskill_shuffles.py; this tournament is one of its set
+    # measured with lab/trueskill_shuffles.py; this tournament is one of its set
     results, bots = synthetic(1000)
     seeds = list(range(10))
     paper = seed_spread(results, bots, TrueSkillParams(), seeds, shuffles=3)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.runtime.lm_cache import SWITCH_ENV, PerplexityStore, cached_perplexities, text_key
+from chatmatch.runtime.lm.cache import SWITCH_ENV, PerplexityStore, cached_perplexities, text_key
 
 TEXTS = ["i like tea", "the cat is very good", "what do you like", "a dog is good", "", "you"]
 TRUE = {t: 10.0 + i for i, t in enumerate(TEXTS) if t}

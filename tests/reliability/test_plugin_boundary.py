@@ -13,6 +13,7 @@ import pytest
 
 from chatmatch.config.tournament import load_config
 from chatmatch.errors import ChatmatchError
+from chatmatch.play.build import load_tournament
 from chatmatch.run.tournament import run_tournament
 from chatmatch.rundir.store import RunDir
 from tests.reliability.helpers import run_cli
@@ -33,9 +34,10 @@ def _yaml(tmp_path: Path, where: str, how: str, extra: str = "") -> Path:
     ("badstr", "__init__() failed: _BadStr: <its message could not be read: __str__ raised>"),
 ])
 def test_constructor_failure_names_bot_and_method_not_bad_parameters(tmp_path, how, text):
-    with pytest.raises(ChatmatchError) as err:
-        load_config(_yaml(tmp_path, "init", how))
+    with pytest.raises(ChatmatchError) as err:  # the bots are built once, as the file is read
+        load_tournament(_yaml(tmp_path, "init", how))
     msg = str(err.value)
+    assert "t.yaml:6: bots.0:" in msg  # at the bot's entry
     assert "bot 'evil' (adapter 'tests.reliability.evilbots:Evil')" in msg and text in msg
     assert "bad parameters" not in msg
 

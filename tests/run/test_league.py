@@ -186,3 +186,22 @@ def test_a_kept_retired_bot_is_counted_in_the_header(tmp_path):
                                         extra="schedule: {retired: keep}\n"), "--out", out)
     assert "3 bots (and 1 retired, ranked on the games they played: dull), 3 matches" in text
     assert "dull" in chatmatch("rank", out)
+
+
+def test_a_league_derives_its_schedule_once_per_file(tmp_path, monkeypatch):
+    import chatmatch.run.league as league_module
+    from chatmatch.run.league import League
+
+    cfg = load_config(league_yaml(tmp_path, ["rich", "plain", "dull"]))
+    calls = []
+    real = league_module.league_games
+    monkeypatch.setattr(league_module, "league_games", lambda *a: calls.append(a) or real(*a))
+    league = League(roster=("rich", "plain", "dull"), founders=3, active=("rich", "plain"))
+    first = league.all_games(cfg)
+    first.clear()  # a caller's list is its own
+    assert league.all_games(cfg) == real(league.roster, 3, league_module.seed_plan(cfg), cfg.seed)
+    assert league.active_games(cfg) == league.active_games(cfg)
+    assert len(calls) == 2  # once for every game, once for the active bots' games
+    league.all_games(cfg.model_copy(update={"seed": cfg.seed + 1}))
+    assert len(calls) == 3  # another file: derived again
+    assert league == League(roster=("rich", "plain", "dull"), founders=3, active=("rich", "plain"))

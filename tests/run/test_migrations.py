@@ -13,6 +13,7 @@ import pytest
 from chatmatch.config.settings import DEFAULT_TIMEOUT_S
 from chatmatch.config.tournament import load_config
 from chatmatch.errors import RunDirError
+from chatmatch.play.fingerprint import play_fingerprint
 from chatmatch.records import Manifest
 from chatmatch.run.migrations import (STEPS, format1_play_fingerprint, format_of,
                                       read_manifest, timeout_got_its_default, upgrade)
@@ -70,9 +71,9 @@ def test_step_1_to_2_upgrades_a_fingerprint_that_hashed_operational_params(tmp_p
     cfg = setup.tournament
     assert cfg is not None
     legacy = format1_play_fingerprint(cfg)
-    assert legacy != cfg.play_fingerprint()  # timeout_s was hashed under format 1
+    assert legacy != play_fingerprint(cfg)  # timeout_s was hashed under format 1
     manifest = upgrade(Manifest(play_fingerprint=legacy, bots=("a", "b")), setup)
-    assert manifest.format == FORMAT and manifest.play_fingerprint == cfg.play_fingerprint()
+    assert manifest.format == FORMAT and manifest.play_fingerprint == play_fingerprint(cfg)
     assert manifest.history[-1]["event"] == "fingerprint_upgraded"
     assert manifest.history[-1]["old"] == legacy
     # a fingerprint neither rule gives is another setup: left for the run's checks to refuse

@@ -12,6 +12,7 @@ from chatmatch.run.rerank import rerank
 from chatmatch.run.tournament import run_tournament
 from chatmatch.rundir.store import RunDir
 from tests.scripted import CountingBot
+from chatmatch.scoring.build import build_scorers
 
 FAST_DIMS = ["proactivity", "specificity", "diversity", "consistency"]
 
@@ -181,7 +182,7 @@ def test_a_scorer_declaring_a_preflight_is_checked_before_any_game(tmp_path):
     from chatmatch.errors import ChatmatchError
 
     cfg = make_cfg(tmp_path)
-    first, *rest = cfg.scoring.build_scorers()
+    first, *rest = build_scorers(cfg.scoring)
 
     class Undeclared(type(first)):  # a method named preflight is not a declaration
         def preflight(self):

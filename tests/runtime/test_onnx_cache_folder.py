@@ -15,7 +15,7 @@ pytest.importorskip("onnxruntime")
 
 
 def test_an_unreadable_onnx_cache_folder_names_the_cache(tmp_path: Path, monkeypatch) -> None:
-    from chatmatch.runtime import lm_ort
+    from chatmatch.runtime.lm import ort as lm_ort
 
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     gguf = tmp_path / "m.gguf"
@@ -32,7 +32,7 @@ def test_an_unreadable_onnx_cache_folder_names_the_cache(tmp_path: Path, monkeyp
 
 
 def test_a_build_error_elsewhere_is_not_blamed_on_the_cache(tmp_path: Path, monkeypatch) -> None:
-    from chatmatch.runtime import lm_ort
+    from chatmatch.runtime.lm import ort as lm_ort
 
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     gguf = tmp_path / "m.gguf"

@@ -11,7 +11,8 @@ from chatmatch.config.settings import FailurePolicy
 from chatmatch.errors import ChatmatchError
 from chatmatch.executors import ExecutorError, make_executor
 from chatmatch.executors.local import SerialBot, play_parallel
-from chatmatch.executors.game import BotFailure
+from chatmatch.play.fingerprint import play_fingerprint
+from chatmatch.play.game import BotFailure
 from chatmatch.play.schedule import double_round_robin
 from chatmatch.run.tournament import run_tournament
 from tests.scale.common import make_cfg, ranking_file, transcript_files
@@ -132,7 +133,7 @@ def test_executor_settings_do_not_change_what_is_played(tmp_path):
     other = make_cfg(tmp_path, "a", extra="executor: ray\nworkers: 3\nconcurrent_games: 2\n"
                                           "ray: {num_cpus: 2, gpus_per_bot: 0.5, actors: all}\n")
     assert other.executor == "ray" and other.workers == 3 and other.ray.gpus_per_bot == 0.5
-    assert base.play_fingerprint() == other.play_fingerprint()
+    assert play_fingerprint(base) == play_fingerprint(other)
     assert make_executor(base).__class__.__name__ == "LocalExecutor"
 
 

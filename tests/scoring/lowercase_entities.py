@@ -8,7 +8,7 @@ cased text into the lower-cased, tokenised form of ConvAI2/ParlAI logs. Written 
 for this purpose, before any truecaser was run on it; about a fifth of the turns name no
 entity at all, so that false positives show in the precision.
 
-Used by tests/scoring/test_knowledge_truecase.py and benchmarks/knowledge_truecase.py.
+Used by tests/scoring/test_knowledge_truecase.py and lab/knowledge_truecase.py.
 """
 
 from __future__ import annotations

@@ -8,11 +8,13 @@ from __future__ import annotations
 import pytest
 from scoring_dialogues import game
 
+from chatmatch.scoring.base import Scorer
 from chatmatch.runtime.resources import Store
 from chatmatch.scoring import repetitions
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
+from chatmatch.scoring.build import build_scorers
 
 
 def test_each_game_is_fit_once_in_a_batch_of_300(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,8 +28,8 @@ def test_each_game_is_fit_once_in_a_batch_of_300(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(analysis.GameSimilarity, "__init__", counting_init)
     games = [game([f"I have {i} cats.", "Do you like cats?", f"I have {i} cats.",
                    "Do you like cats?"], gid=f"g{i}") for i in range(300)]
-    scorers = ScoringConfig(dimensions=["diversity", "consistency", "proactivity",
-                                        "specificity"]).build_scorers()
+    scorers = build_scorers(ScoringConfig(dimensions=["diversity", "consistency", "proactivity",
+                                        "specificity"]))
     out = score_games(games, scorers)
     assert len(out) == 300 and out[7]["diversity"].raw == {"A": -1, "B": -1}
     assert len(fits) == 300 and len(set(fits)) == 300  # one fit per game, none twice
@@ -48,10 +50,16 @@ def test_repetitions_are_found_once_per_game_and_sigma_and_not_kept(
     # fluency reads them too (n-gram LM); consistency at its own sigma_r
     cfg = ScoringConfig(dimensions=["diversity", "consistency", "proactivity", "specificity",
                                     "fluency"],
-                        params={"fluency": {"backend": "ngram"}, "consistency": {"sigma_r": 0.9}})
-    score_games(games, cfg.build_scorers())
+                        params={"fluency": {"backend": "ngram"}})
+
+    def scorers() -> list[Scorer]:
+        built = build_scorers(cfg)
+        built[1].params = built[1].params.following(0.9)  # type: ignore[attr-defined]
+        return built
+
+    score_games(games, scorers())
     assert sorted(calls) == sorted((f"g{i}", s) for i in range(3) for s in (0.9, 0.95))
-    score_games(games, cfg.build_scorers())  # a second call computes them again: no memo
+    score_games(games, scorers())  # a second call computes them again: no memo
     assert len(calls) == 12
 
 

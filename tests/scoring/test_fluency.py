@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 import pytest
 from scoring_dialogues import game
 
+from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM, batch_sizes, get_lm, load_weights, resolve_model
@@ -29,14 +30,23 @@ class ScriptedLM:
         return [10.0 * len(t.split()) if t.strip() else None for t in texts]
 
 
-def fluency(**params: object) -> tuple[Fluency, ScriptedLM]:
+def fixed_at(**values: object) -> type[Fluency.Params]:
+    """Fluency's parameters with constants that are no longer settable (cap, trim,
+    worst_share) at other values: the hand-computed cases of the aggregation rules."""
+    notes = {k: ClassVar[type(v)] for k, v in values.items()}  # type: ignore[misc]
+    return type("Fixed", (Fluency.Params,), {"__annotations__": notes, **values})
+
+
+def fluency(sigma_r: float | None = None, fixed: dict[str, object] | None = None,
+            **params: object) -> tuple[Fluency, ScriptedLM]:
     # the hand-computed cases repeat texts on purpose: every turn counts unless a test asks
     # for the default (skip_repetitions true, tested on its own below)
     params.setdefault("skip_repetitions", False)
     params.setdefault("aggregation", "median")  # the hand-computed cases (the default before issue 32)
     params.setdefault("degenerate", "keep")  # they repeat texts on purpose
     lm = ScriptedLM()
-    return Fluency(Fluency.Params(**params), lm=lm), lm
+    model = fixed_at(**fixed) if fixed else Fluency.Params
+    return Fluency(model.model_validate(params).following(sigma_r), lm=lm), lm
 
 
 TEXTS = ["seed words here", "a b", "a b c d e f g h", "a", "", "a b c"]
@@ -49,7 +59,7 @@ def test_aggregations_hand_computed() -> None:
     assert med.score_games([g])[0].raw == {"A": 80.0, "B": 20.0}          # median
     mean, _ = fluency(aggregation="mean")
     assert mean.score_games([g])[0].raw == {"A": 80.0, "B": 20.0}         # (20+10+30)/3
-    capped, _ = fluency(aggregation="capped_mean", cap=25)
+    capped, _ = fluency(aggregation="capped_mean", fixed={"cap": 25.0})
     assert capped.score_games([g])[0].raw == {"A": 25.0, "B": pytest.approx(55 / 3)}
 
 
@@ -58,12 +68,12 @@ def test_trimmed_mean_and_authors_rule_hand_computed() -> None:
     # 300, 400, 5000; A's turns are all "b" -> 10
     texts = ["seed"] + [w for n in (10, 20, 30, 40, 500) for w in (" ".join(["a"] * n), "b")]
     g = game(texts, seed_first=True)
-    trimmed, _ = fluency(aggregation="trimmed_mean", trim=0.2)
+    trimmed, _ = fluency(aggregation="trimmed_mean", fixed={"trim": 0.2})
     # int(0.2 * 5) = 1 turn off each end: (200 + 300 + 400) / 3; A's five 10s stay 10
     assert trimmed.score_games([g])[0].raw == {"A": 10.0, "B": 300.0}
-    untrimmed, _ = fluency(aggregation="trimmed_mean", trim=0.0)
+    untrimmed, _ = fluency(aggregation="trimmed_mean", fixed={"trim": 0.0})
     assert untrimmed.score_games([g])[0].raw["B"] == 6000 / 5
-    authors, _ = fluency(aggregation="authors", cap=250)
+    authors, _ = fluency(aggregation="authors", fixed={"cap": 250.0})
     # capped: 100, 200, 250, 250, 250; the worst (a 250) dropped: (100 + 200 + 250 + 250) / 4
     assert authors.score_games([g])[0].raw == {"A": 10.0, "B": 200.0}
 
@@ -71,7 +81,7 @@ def test_trimmed_mean_and_authors_rule_hand_computed() -> None:
 def test_authors_rule_keeps_a_single_turn_and_trim_never_drops_all() -> None:
     f, _ = fluency(aggregation="authors")
     assert f.aggregate([70.0]) == 50.0 and f.aggregate([10.0, 30.0]) == 10.0
-    t, _ = fluency(aggregation="trimmed_mean", trim=0.49)
+    t, _ = fluency(aggregation="trimmed_mean", fixed={"trim": 0.49})
     assert t.aggregate([1.0, 2.0, 9.0]) == 2.0 and t.aggregate([4.0]) == 4.0
     assert math.isnan(f.aggregate([]))
 
@@ -99,8 +109,9 @@ def test_fluency_sigma_r_follows_diversity() -> None:
 
     cfg = ScoringConfig(params={"diversity": {"sigma_r": 0.8}, "fluency": {"skip_repetitions": True}})
     assert cfg.scorer_params("fluency").sigma_r == 0.8
-    own = ScoringConfig(params={"diversity": {"sigma_r": 0.8}, "fluency": {"sigma_r": 0.9}})
-    assert own.scorer_params("fluency").sigma_r == 0.9
+    assert ScoringConfig().scorer_params("fluency").sigma_r is None  # diversity's default
+    with pytest.raises(ValueError, match="parameter 'sigma_r' was removed: follows diversity's"):
+        ScoringConfig(params={"diversity": {"sigma_r": 0.8}, "fluency": {"sigma_r": 0.9}})
 
 
 def test_lower_is_better_details_and_seed() -> None:
@@ -130,12 +141,14 @@ def test_bot_without_scoreable_turns_has_no_score() -> None:
 
 
 def test_params_validation() -> None:
-    assert Fluency.Params().device == "auto" and Fluency.Params(device="cuda:1").device == "cuda:1"
-    assert Fluency.Params().batch_size == "auto" and Fluency.Params(batch_size=64).batch_size == 64
-    for bad in ({"aggregation": "max"}, {"cap": 0}, {"backend": "kenlm"}, {"batch_size": 0},
-                {"batch_size": "big"}, {"batch_size": 2.5}, {"max_batch_tokens": 1},
-                {"max_batch_tokens": "all"}, {"cap": float("inf")}, {"device": "gpu"},
-                {"trim": 0.5}, {"trim": -0.1}, {"sigma_r": 1.5}):
+    assert RuntimeSettings().device == "auto" and RuntimeSettings(device="cuda:1").device == "cuda:1"
+    assert RuntimeSettings().batch_size == "auto" and RuntimeSettings(batch_size=64).batch_size == 64
+    for bad in ({"batch_size": 0}, {"batch_size": "big"}, {"batch_size": 2.5},
+                {"max_batch_tokens": 1}, {"max_batch_tokens": "all"}, {"device": "gpu"}):
+        with pytest.raises(ValueError):
+            RuntimeSettings(**bad)
+    for bad in ({"aggregation": "max"}, {"backend": "kenlm"}, {"cap": 50}, {"trim": 0.1},
+                {"sigma_r": 0.9}, {"device": "cpu"}):  # removed or moved to runtime:
         with pytest.raises(ValueError):
             Fluency.Params(**bad)
 
@@ -149,8 +162,9 @@ def test_auto_batching_is_small_on_a_cpu_and_large_on_a_gpu(tiny_model_dir: Path
     assert batch_sizes(8, "auto", "cuda") == (8, 32768) and batch_sizes("auto", 100, "cpu") == (16, 100)
     lm = get_lm("transformers", str(tiny_model_dir), device="cpu", processes=1)
     assert isinstance(lm, TransformersLM) and (lm.batch_size, lm.max_batch_tokens) == (16, 2048)
-    scorer = Fluency(Fluency.Params(model=str(tiny_model_dir), device="cpu", processes=1,
-                                    batch_size=5, max_batch_tokens=40))
+    scorer = Fluency(Fluency.Params(model=str(tiny_model_dir)),
+                     runtime=RuntimeSettings(device="cpu", processes=1, batch_size=5,
+                                             max_batch_tokens=40))
     assert isinstance(scorer.lm, TransformersLM)
     assert (scorer.lm.batch_size, scorer.lm.max_batch_tokens) == (5, 40)
 
@@ -233,7 +247,7 @@ def test_smollm2_scorer_end_to_end(smollm2: TransformersLM) -> None:
 
 def test_worst_and_slor_aggregations() -> None:
     g = game(TEXTS, seed_first=True)
-    worst, _ = fluency(aggregation="worst", worst_share=1.0)
+    worst, _ = fluency(aggregation="worst", fixed={"worst_share": 1.0})
     assert worst.score_games([g])[0].raw == {"A": 80.0, "B": 30.0}  # B: 20, 10, 30 -> max
     from chatmatch.scoring.variety import UnigramTable, chitchat_unigrams
 

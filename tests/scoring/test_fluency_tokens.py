@@ -1,5 +1,5 @@
 """Token-level fluency: the per-token NLL pass and its cache, subword SLOR, and the
-degenerate-turn penalty (chatmatch.runtime.lm_tokens, chatmatch.scoring.fluency_tokens)."""
+degenerate-turn penalty (chatmatch.runtime.lm.tokens, chatmatch.scoring.fluency_tokens)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.scoring.fluency_tokens import SubwordUnigrams, dangling, degenerate, self_repeats
 from chatmatch.runtime.lm import TransformersLM, load_weights
-from chatmatch.runtime.lm_tokens import TokenNLLStore, TokenScorer
+from chatmatch.runtime.lm.tokens import TokenNLLStore, TokenScorer
 from test_fluency import ScriptedLM
 
 

@@ -30,9 +30,6 @@ def test_dates_times_numbers_are_left_out_by_default() -> None:
     texts = ["I have two dogs and I went to London on Monday.", "I was born in 1990 and finished first."]
     # default: only London (GPE) counts; two (CARDINAL), Monday/1990 (DATE), first (ORDINAL) don't
     assert score(texts)[0] == {"A": 1, "B": 0}
-    # counting every label: A two, London, Monday = 3; B 1990, first = 2
-    assert score(texts, exclude_labels=[])[0] == {"A": 3, "B": 2}
-    assert score(texts, include_labels=["date"], exclude_labels=[])[0] == {"A": 1, "B": 1}
 
 
 def test_seed_entities_are_history_not_credit() -> None:
@@ -44,12 +41,6 @@ def test_seed_entities_are_history_not_credit() -> None:
 
 def test_entity_identity_ignores_case_and_leading_the() -> None:
     assert entity_key("The  Beatles") == entity_key("beatles") == "beatles"
-
-
-def test_per_100_exchanges() -> None:
-    raw, _ = score(["I live in Berlin.", "Nice.", "I went to Rome.", "ok"], per_100_exchanges=True)
-    # 2 entities in 2 exchanges -> 100 per hundred exchanges
-    assert raw == {"A": pytest.approx(100.0), "B": 0.0}
 
 
 def test_empty_emoji_non_english_one_word_and_ties() -> None:
@@ -64,10 +55,15 @@ def test_empty_emoji_non_english_one_word_and_ties() -> None:
     assert tie == {"A": 1, "B": 1}
 
 
-def test_labels_are_validated() -> None:
-    assert Knowledge.Params(exclude_labels=[" date "]).exclude_labels == ("DATE",)
-    with pytest.raises(ValueError):
-        Knowledge.Params(exclude_labels=[""])
+def test_removed_options_are_refused_with_what_to_write() -> None:
+    from chatmatch.scoring.config import ScoringConfig
+
+    assert Knowledge.Params().exclude_labels == ("DATE", "TIME", "ORDINAL", "CARDINAL")
+    for key, hint in (("exclude_labels", "never count"), ("include_labels", "every other"),
+                      ("per_100_exchanges", "unit: per_turn"), ("min_nidf", "0.35"),
+                      ("n_process", "automatically"), ("batch_size", "automatically")):
+        with pytest.raises(ValueError, match=f"parameter '{key}' was removed: .*{hint}"):
+            ScoringConfig(params={"knowledge": {key: 1}})
 
 
 def test_content_words_count_informative_lemmas_first_mentioned() -> None:
@@ -82,14 +78,6 @@ def test_content_words_count_informative_lemmas_first_mentioned() -> None:
 def test_per_turn_unit() -> None:
     raw, _ = score(["I visited Paris and Rome.", "ok", "I love Berlin.", "fine"], unit="per_turn")
     assert raw == {"A": 1.5, "B": 0.0}  # 3 entities over A's 2 turns
-
-
-def test_per_100_exchanges_needs_the_count() -> None:
-    from pydantic import ValidationError
-
-    with pytest.raises(ValidationError, match="per_100_exchanges: true .* needs unit: count"):
-        Knowledge.Params(per_100_exchanges=True)  # the default unit is per_turn
-    assert Knowledge.Params(per_100_exchanges=True, unit="count").per_100_exchanges
 
 
 def test_per_100_tokens_unit() -> None:

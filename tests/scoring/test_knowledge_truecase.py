@@ -49,7 +49,7 @@ def _recall_precision(transform: Any) -> tuple[float, float]:
 
 
 def test_truecasing_recovers_entities_on_the_hand_built_set() -> None:
-    # measured (benchmarks/knowledge_truecase.py): recall 0.51 -> 0.78, precision 0.95 -> 0.86
+    # measured (lab/knowledge_truecase.py): recall 0.51 -> 0.78, precision 0.95 -> 0.86
     r_before, p_before = _recall_precision(parlai_style)
     r_after, p_after = _recall_precision(lambda t: tc.restore_case(parlai_style(t)))
     assert r_after >= r_before + 0.2

@@ -11,12 +11,13 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.base import DIMENSIONS, SCORERS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.details import detail_notes
-from chatmatch.scoring.learned import LearnedJudge
-from chatmatch.scoring.learned_features import training_params
-from chatmatch.scoring.learned_model import (CLIP, FORMAT, FORMAT1, dump_model, load_model,
+from chatmatch.scoring.learned.judge import LearnedJudge
+from chatmatch.scoring.learned.features import training_params
+from chatmatch.scoring.learned.model import (CLIP, FORMAT, FORMAT1, dump_model, load_model,
                                              parse_model)
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript, Turn
+from chatmatch.scoring.build import build_scorers
 
 
 def game():
@@ -43,7 +44,7 @@ def test_shipped_model_is_plain_json_with_its_provenance():
 def test_registered_and_usable_as_a_dimension():
     assert SCORERS.get("learned") is LearnedJudge
     cfg = ScoringConfig(dimensions=["learned"])
-    assert isinstance(cfg.build_scorers()[0], LearnedJudge)
+    assert isinstance(build_scorers(cfg)[0], LearnedJudge)
 
 
 def test_a_game_is_decided_per_side_with_reasons():
@@ -103,7 +104,7 @@ def fluency_only(tmp_path, form, rule_params):
 
 
 def fluency_of(params):
-    scorer = ScoringConfig(dimensions=["fluency"], params={"fluency": params}).build_scorers()[0]
+    scorer = build_scorers(ScoringConfig(dimensions=["fluency"], params={"fluency": params}))[0]
     return scorer.score_games([game()])[0].raw["ann"]
 
 
@@ -135,7 +136,7 @@ def test_a_format2_file_gets_the_old_behaviour_of_a_setting_added_since():
     m = parse_model(json.dumps(doc), "m.json")
     assert m.rule_params["consistency"]["contradiction"] == "polarity"
     assert training_params()["consistency"]["contradiction"] == "same_predicate"
-    shipped = json.loads((Path(__file__).parents[2] / "chatmatch" / "scoring"
+    shipped = json.loads((Path(__file__).parents[2] / "chatmatch" / "scoring" / "learned"
                           / "learned_judge.json").read_text())
     assert "contradiction" not in shipped["rule_params"]["consistency"]
     assert load_model().rule_params["consistency"]["contradiction"] == "polarity"

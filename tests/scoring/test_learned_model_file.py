@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from chatmatch.errors import ChatmatchError
-from chatmatch.scoring.learned import LearnedJudge
-from chatmatch.scoring.learned_model import dump_model, load_model
+from chatmatch.scoring.learned.judge import LearnedJudge
+from chatmatch.scoring.learned.model import dump_model, load_model
 
 SHIPPED = json.loads(dump_model(load_model()))
 

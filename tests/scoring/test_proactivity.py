@@ -4,6 +4,7 @@ from chatmatch.scoring.proactivity import Proactivity
 from chatmatch.transcript import Transcript
 
 from scoring_dialogues import FIGURE2, game
+from chatmatch.scoring.build import build_scorers
 
 
 #: the paper counted every question, repeated ones included
@@ -45,7 +46,7 @@ def test_sigma_r_follows_diversity_in_a_config() -> None:
     assert Proactivity(Proactivity.Params(unit="turns")).score_game(g).raw["A"] == 2
     cfg = ScoringConfig(dimensions=["diversity", "proactivity"],
                         params={"diversity": {"sigma_r": 0.5}, "proactivity": {"unit": "turns"}})
-    _, proactivity = cfg.build_scorers()
+    _, proactivity = build_scorers(cfg)
     assert proactivity.params.sigma_r == 0.5
     assert proactivity.score_games([g])[0].raw["A"] == 1
 

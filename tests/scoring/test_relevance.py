@@ -5,6 +5,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import pytest
+from fixed_params import params as fixed_params
 from scoring_dialogues import FIGURE2, game
 
 from chatmatch.errors import ChatmatchError
@@ -14,6 +15,12 @@ from chatmatch.transcript import Transcript
 #: the paper's rule: a previous mention by either speaker counts, repetitions are credited
 #: (the tests of Algorithm 3 name ``method: recall``; the default is ``method: reply``)
 PAPER: dict[str, Any] = {"own_concepts": True, "skip_repetitions": False}
+
+
+def P(**values: Any) -> Relevance.Params:
+    """Relevance's parameters; ``p``, ``d``, ``min_df``, ``restating``, ``model`` (fixed
+    today) at other values for the hand-computed cases."""
+    return fixed_params(Relevance.Params, ("p", "d", "min_df", "restating", "model"), **values)
 
 
 def test_the_default_is_the_replys_new_meaning_and_paper_pins_the_count() -> None:
@@ -34,7 +41,7 @@ def test_figure2(figure2: Transcript) -> None:
     # has df 3, so ties give {living, live, student}.
     # paper's rule: bonuses (previous mention more than d=1 turns back): turn 2 living (0),
     # turn 3 student (1), turn 8 student (3, the paper's turn 9). "live" at 5, 6 is 1 back.
-    s = Relevance(Relevance.Params(method="recall", unit="count", **PAPER)).score_games([figure2])[0]
+    s = Relevance(P(method="recall", unit="count", **PAPER)).score_games([figure2])[0]
     assert s.raw == {"A": 2, "B": 1}
     assert s.details == [
         {"turn": 2, "speaker": "A", "concepts": [{"lemma": "living", "previous_turn": 0}]},
@@ -42,35 +49,35 @@ def test_figure2(figure2: Transcript) -> None:
         {"turn": 8, "speaker": "A", "concepts": [{"lemma": "student", "previous_turn": 3}]},
     ]
     # default (skip_repetitions): turn 2 is a penalised repeated question and earns nothing
-    new = Relevance(Relevance.Params(method="recall", unit="count")).score_games([figure2])[0]
+    new = Relevance(P(method="recall", unit="count")).score_games([figure2])[0]
     assert new.raw == {"A": 1, "B": 1}
     assert [d["turn"] for d in new.details] == [3, 8]
     # own_concepts false: "living" was A's own (turn 0), turn 3's "student" B's own (turn
     # 1). Only turn 8 remembers the partner's concept, as in the paper's own account of
     # Figure 2 ("with this turn, A will win a bonus").
-    partner = Relevance(Relevance.Params(method="recall", unit="count", own_concepts=False)).score_games([figure2])[0]
+    partner = Relevance(P(method="recall", unit="count", own_concepts=False)).score_games([figure2])[0]
     assert partner.raw == {"A": 1, "B": 0}
     assert [d["turn"] for d in partner.details] == [8]
 
 
 def test_distance_d() -> None:
     # d = 5: student at 8 was last mentioned 5 turns back (not > 5); the others 2 back
-    s = Relevance(Relevance.Params(method="recall", unit="count", d=5, **PAPER)).score_games([game(FIGURE2)])[0]
+    s = Relevance(P(method="recall", unit="count", d=5, **PAPER)).score_games([game(FIGURE2)])[0]
     assert s.raw == {"A": 0, "B": 0}
     # d = 0: "live" at 5 (4 back by 1) and 6 (5 back by 1) now count too
-    s0 = Relevance(Relevance.Params(method="recall", unit="count", d=0, **PAPER)).score_games([game(FIGURE2)])[0]
+    s0 = Relevance(P(method="recall", unit="count", d=0, **PAPER)).score_games([game(FIGURE2)])[0]
     assert s0.raw == {"A": 3, "B": 2}
     # with repetitions skipped 6 is a penalised repeated question; with own_concepts false
     # only 5 ("live", A's at 4) and 8 earn
-    s1 = Relevance(Relevance.Params(method="recall", unit="count", d=0, own_concepts=False)).score_games([game(FIGURE2)])[0]
+    s1 = Relevance(P(method="recall", unit="count", d=0, own_concepts=False)).score_games([game(FIGURE2)])[0]
     assert s1.raw == {"A": 1, "B": 1}
     # by default B's turn 3 ("student", its own at 1) earns too
-    assert Relevance(Relevance.Params(method="recall", unit="count", d=0)).score_games([game(FIGURE2)])[0].raw == {"A": 1, "B": 2}
+    assert Relevance(P(method="recall", unit="count", d=0)).score_games([game(FIGURE2)])[0].raw == {"A": 1, "B": 2}
 
 
 def test_min_df_one_is_the_literal_reading_and_starves_the_bonus() -> None:
     # 11 lemmas, 8 used once: the top ceil(5.5) = 6 by IDF are all once-used -> no bonus
-    s = Relevance(Relevance.Params(method="recall", unit="count", min_df=1)).score_games([game(FIGURE2)])[0]
+    s = Relevance(P(method="recall", unit="count", min_df=1)).score_games([game(FIGURE2)])[0]
     assert s.raw == {"A": 0, "B": 0}
 
 
@@ -91,34 +98,36 @@ def test_seed_mention_counts_as_history_but_earns_nothing() -> None:
     # tell 1, lovely 1). Turn 1: 1 back (not > 1); turn 3: 2 back -> bonus for B under the
     # paper's rule and by default; none with own_concepts false: the previous mention
     # (turn 1) was B's own.
-    s = Relevance(Relevance.Params(method="recall", unit="count", **PAPER)).score_games([g])[0]
+    s = Relevance(P(method="recall", unit="count", **PAPER)).score_games([g])[0]
     assert s.raw == {"A": 0, "B": 1}
-    assert Relevance(Relevance.Params(method="recall", unit="count")).score_games([g])[0].raw == {"A": 0, "B": 1}
-    assert Relevance(Relevance.Params(method="recall", unit="count", own_concepts=False)).score_games([g])[0].raw == {"A": 0, "B": 0}
+    assert Relevance(P(method="recall", unit="count")).score_games([g])[0].raw == {"A": 0, "B": 1}
+    assert Relevance(P(method="recall", unit="count", own_concepts=False)).score_games([g])[0].raw == {"A": 0, "B": 0}
     # the seed is nobody's own turn: bringing back its concept is memory, even for the
     # starter whose mouth it was put in
     g2 = game(["Tell me about your garden.", "Lovely day.", "Hm, my garden is green.", "Ok."],
               seed_first=True)
-    assert Relevance(Relevance.Params(method="recall", unit="count", own_concepts=False)).score_games([g2])[0].raw == {"A": 1, "B": 0}
+    assert Relevance(P(method="recall", unit="count", own_concepts=False)).score_games([g2])[0].raw == {"A": 1, "B": 0}
 
 
 def test_empty_emoji_one_word_non_english_and_ties() -> None:
     g = game(["", "😀", "football", "", "football", "😀 😀", "¿Fútbol?", "football"])
-    s = Relevance(Relevance.Params(method="recall", unit="count", **PAPER)).score_games([g])[0]
+    s = Relevance(P(method="recall", unit="count", **PAPER)).score_games([g])[0]
     # only "football" is a concept used twice or more (turns 2, 4, 7). Turn 4 is 2 back
     # from 2 -> bonus A; turn 7 is 3 back from 4 -> bonus B. A tie 1-1.
     assert s.raw == {"A": 1, "B": 1}
     assert [d["turn"] for d in s.details] == [4, 7]
     # by default turn 4 earns nothing: it repeats A's turn 2 (a penalised repetition)
     # (and with own_concepts false "football" was A's own); B's turn 7 remembers A's word
-    assert Relevance(Relevance.Params(method="recall", unit="count")).score_games([g])[0].raw == {"A": 0, "B": 1}
-    assert Relevance(Relevance.Params(method="recall", unit="count", own_concepts=False)).score_games([g])[0].raw == {"A": 0, "B": 1}
+    assert Relevance(P(method="recall", unit="count")).score_games([g])[0].raw == {"A": 0, "B": 1}
+    assert Relevance(P(method="recall", unit="count", own_concepts=False)).score_games([g])[0].raw == {"A": 0, "B": 1}
 
 
-@pytest.mark.parametrize("p", [0.0, 1.5])
-def test_p_must_be_a_fraction(p: float) -> None:
-    with pytest.raises(ValueError):
-        Relevance.Params(method="recall", unit="count", p=p)
+@pytest.mark.parametrize("key", ["p", "d", "min_df", "take_up", "restating", "model", "sigma_r"])
+def test_removed_options_are_refused(key: str) -> None:
+    from chatmatch.scoring.config import ScoringConfig
+
+    with pytest.raises(ValueError, match=f"scorer 'relevance': parameter '{key}' was removed"):
+        ScoringConfig(params={"relevance": {"method": "recall", key: 1}})
 
 
 def test_each_option_alone() -> None:
@@ -127,8 +136,8 @@ def test_each_option_alone() -> None:
     # "garden" last said by B at 1, 3 back), B: "garden" (5, 1 back: no)
     g = game(["I love my garden.", "A garden?", "Sure thing.", "Nice weather.",
               "I love my garden.", "Tell me about the garden.", "Okay."])
-    both = Relevance(Relevance.Params(method="recall", unit="count", p=1.0, own_concepts=False)).score_games([g])[0]
-    keep_reps = Relevance(Relevance.Params(method="recall", unit="count", p=1.0, skip_repetitions=False,
+    both = Relevance(P(method="recall", unit="count", p=1.0, own_concepts=False)).score_games([g])[0]
+    keep_reps = Relevance(P(method="recall", unit="count", p=1.0, skip_repetitions=False,
                                            own_concepts=False)).score_games([g])[0]
     # turn 4 is a penalised repetition: nothing by default, a bonus when repetitions count
     assert both.details == []
@@ -136,13 +145,13 @@ def test_each_option_alone() -> None:
         {"lemma": "garden", "previous_turn": 1}]}]
     # own concepts: "my garden" (0), filler, "garden" again by A (2, its own word 2 back)
     g2 = game(["I love my garden.", "Nice.", "My garden is green.", "Good."])
-    assert Relevance(Relevance.Params(method="recall", unit="count", own_concepts=False)).score_games([g2])[0].raw == {"A": 0, "B": 0}
-    assert Relevance(Relevance.Params(method="recall", unit="count")).score_games([g2])[0].raw == {"A": 1, "B": 0}  # default: own_concepts true
+    assert Relevance(P(method="recall", unit="count", own_concepts=False)).score_games([g2])[0].raw == {"A": 0, "B": 0}
+    assert Relevance(P(method="recall", unit="count")).score_games([g2])[0].raw == {"A": 1, "B": 0}  # default: own_concepts true
 
 
 def test_per_turn_unit(figure2: Transcript) -> None:
     # the paper's rule gives A 2 bonuses over its 5 turns (0, 2, 4, 6, 8), B 1 over its 4
-    s = Relevance(Relevance.Params(method="recall", unit="per_turn", **PAPER)).score_games([figure2])[0]
+    s = Relevance(P(method="recall", unit="per_turn", **PAPER)).score_games([figure2])[0]
     assert s.raw == {"A": pytest.approx(2 / 5), "B": pytest.approx(1 / 4)}
 
 
@@ -151,8 +160,8 @@ def test_per_concept_unit(figure2: Transcript) -> None:
     # town sea... | home big city mountain | student busy -> turns 0, 2, 4, 6, 8; the
     # paper's rule recalls "living" (2) and "student" (8): 2 of A's concepts; B recalls
     # "student" (3), 1 of its own.
-    s = Relevance(Relevance.Params(method="recall", unit="per_concept", **PAPER)).score_games([figure2])[0]
-    count = Relevance(Relevance.Params(method="recall", unit="count", **PAPER)).score_games([figure2])[0]
+    s = Relevance(P(method="recall", unit="per_concept", **PAPER)).score_games([figure2])[0]
+    count = Relevance(P(method="recall", unit="count", **PAPER)).score_games([figure2])[0]
     assert 0 < s.raw["A"] < 1 and 0 < s.raw["B"] < 1
     assert s.details == count.details  # the same bonus turns, another unit
 
@@ -161,9 +170,9 @@ def test_per_concept_does_not_grow_with_turn_length() -> None:
     # both A's recall "garden"; the second also brings four new concepts in a longer turn
     short = game(["I love my garden.", "Nice.", "My garden.", "Good."])
     long = game(["I love my garden.", "Nice.", "My garden has tomatoes, roses, beans and herbs.", "Good."])
-    rel = Relevance(Relevance.Params(method="recall", unit="per_concept"))
+    rel = Relevance(P(method="recall", unit="per_concept"))
     assert rel.score_games([long])[0].raw["A"] < rel.score_games([short])[0].raw["A"]
-    counted = Relevance(Relevance.Params(method="recall", unit="count"))
+    counted = Relevance(P(method="recall", unit="count"))
     assert counted.score_games([long])[0].raw["A"] == counted.score_games([short])[0].raw["A"]
 
 
@@ -180,7 +189,7 @@ def test_turn_units_hand_computed(figure2: Transcript) -> None:
     assert raw("per_concept_charged") == raw("per_concept") == {"A": pytest.approx(2 / 6),
                                                                  "B": pytest.approx(1 / 10)}
     # recall's default unit is turn_sqrt (same details: the same bonus turns, another unit)
-    default = Relevance(Relevance.Params(method="recall")).score_games([figure2])[0]
+    default = Relevance(P(method="recall")).score_games([figure2])[0]
     # (turn 2 is a penalised repeated question: only turn 8 earns, 1 of its 2 concepts)
     assert default.raw == {"A": pytest.approx(1 / 2 ** 0.5 / 5), "B": pytest.approx(1 / 4)}
     assert [d["turn"] for d in default.details] == [3, 8]
@@ -221,7 +230,7 @@ def test_turn_sqrt_between_the_count_per_turn_and_the_share() -> None:
     # a turn that recalls in proportion to its length keeps its credit: 2 of 4 = 1 of 1
     two = game(["I love my garden and roses.", "Nice.", "My garden roses, tomatoes and beans.",
                 "Good."])
-    assert Relevance(Relevance.Params(method="recall", unit="turn_sqrt", p=1.0)).score_games([two])[0].raw["A"] == \
+    assert Relevance(P(method="recall", unit="turn_sqrt", p=1.0)).score_games([two])[0].raw["A"] == \
         pytest.approx(2 / 4 ** 0.5 / 2)
 
 
@@ -230,32 +239,11 @@ def test_turn_sqrt_gives_a_left_out_repetition_nothing_but_counts_its_turn() -> 
     # penalised by diversity, so it earns nothing by default, yet it is one of A's turns
     g = game(["I love my garden.", "A garden?", "Sure thing.", "Nice weather.",
               "I love my garden.", "Okay."])
-    skip = Relevance(Relevance.Params(method="recall", unit="turn_sqrt", p=1.0)).score_games([g])[0]
-    keep = Relevance(Relevance.Params(method="recall", unit="turn_sqrt", p=1.0,
+    skip = Relevance(P(method="recall", unit="turn_sqrt", p=1.0)).score_games([g])[0]
+    keep = Relevance(P(method="recall", unit="turn_sqrt", p=1.0,
                                       skip_repetitions=False)).score_games([g])[0]
     assert skip.raw["A"] == 0.0 and skip.details == []
     assert keep.raw["A"] > 0.0
-
-
-def test_take_up_credits_the_partners_last_turn(figure2: Transcript) -> None:
-    # B's turn 5 ("live small town sea") takes up "live" from A's turn 4, the turn just
-    # before it (1 back: no memory bonus): 1 of its 4 concepts -> 1 / sqrt(4) = 0.5
-    plain = Relevance(Relevance.Params(method="recall")).score_games([figure2])[0]
-    taken = Relevance(Relevance.Params(method="recall", take_up=True)).score_games([figure2])[0]
-    assert plain.raw["B"] == pytest.approx(1 / 4)
-    assert taken.raw == {"A": plain.raw["A"], "B": pytest.approx((1 + 0.5) / 4)}
-    assert {"turn": 5, "speaker": "B", "concepts": [{"lemma": "live", "previous_turn": 4}]} \
-        in taken.details
-
-
-def test_take_up_gives_a_verbatim_echo_nothing() -> None:
-    # B echoes A's turn 2 word for word (earns nothing), then answers it in its own words
-    g = game(["I love my garden.", "Nice.", "Roses grow well here.", "Roses grow well here.",
-              "Tomatoes too.", "Tomatoes need sun."])
-    s = Relevance(Relevance.Params(method="recall", take_up=True, unit="count")).score_games([g])[0]
-    assert [d["turn"] for d in s.details] == [5]
-    assert s.details[0]["concepts"] == [{"lemma": "tomato", "previous_turn": 4}]
-    assert Relevance(Relevance.Params(method="recall", unit="count")).score_games([g])[0].raw == {"A": 0, "B": 0}
 
 
 class _Vectors:
@@ -272,7 +260,7 @@ def test_reply_method_hand_computed() -> None:
     vec = _Vectors({"Hello there.": [1, 0], "Hi.": [0.8, 0.6], "Cats.": [0, 1],
                     "Dogs.": [0.6, 0.8], "": [1, 0], "No.": [-1, 0]})
     g = game(["Hello there.", "Hi.", "Cats.", "Cats.", "Dogs.", "", "No."])
-    rel = Relevance(Relevance.Params(method="reply"), embedder=vec)
+    rel = Relevance(P(method="reply"), embedder=vec)
     assert rel.needs().spacy is None
     s = rel.score_games([g])[0]
     # A: 0 answers nothing (0), 2 "Cats." after "Hi." 0.6, 4 "Dogs." after "Cats." 0.8,
@@ -290,8 +278,8 @@ def test_reply_method_gives_a_penalised_repetition_nothing() -> None:
     # A's turn 2 repeats its question (penalised by diversity): 0 by default, 0.9 when
     # repetitions count; A's turn 4 "Nice." answers B at 0.43589. B's turn 3 answers the
     # repeated question again (excused, not penalised) and keeps its cosine 0.9
-    s = Relevance(Relevance.Params(method="reply", restating="credited"), embedder=vec).score_games([g])[0]
-    keep = Relevance(Relevance.Params(method="reply", restating="credited", skip_repetitions=False),
+    s = Relevance(P(method="reply", restating="credited"), embedder=vec).score_games([g])[0]
+    keep = Relevance(P(method="reply", restating="credited", skip_repetitions=False),
                      embedder=vec).score_games([g])[0]
     assert s.raw["A"] == pytest.approx(0.43589 / 3)
     assert keep.raw["A"] == pytest.approx((0.9 + 0.43589) / 3)
@@ -304,8 +292,8 @@ def test_reply_discounted_charges_restating_the_partner() -> None:
     answer = "Which trail did you take? I love the Alps."
     vec = _Vectors({said: [1, 0], reflect: [0.8, 0.6], answer: [0.6, 0.8]})
     g = game([said, reflect, said, answer])  # B reflects A's turn 0, then answers turn 2
-    plain = Relevance(Relevance.Params(method="reply", restating="credited"), embedder=vec).score_games([g])[0]
-    disc = Relevance(Relevance.Params(method="reply", restating="discounted"),
+    plain = Relevance(P(method="reply", restating="credited"), embedder=vec).score_games([g])[0]
+    disc = Relevance(P(method="reply", restating="discounted"),
                      embedder=vec).score_games([g])[0]
     # content words of the reflection (stop words out): say, went, hiking, mountains,
     # brother -- all but "say" taken from turn 0: 1 of 5 new; the answer's: trail, love,
@@ -318,6 +306,6 @@ def test_reply_discounted_charges_restating_the_partner() -> None:
 
 
 def test_reply_method_with_a_missing_model_folder_says_so(tmp_path: Path) -> None:
-    rel = Relevance(Relevance.Params(method="reply", model=str(tmp_path / "nope")))
+    rel = Relevance(P(method="reply", model=str(tmp_path / "nope")))
     with pytest.raises(ChatmatchError, match="no such directory"):
         rel.load()

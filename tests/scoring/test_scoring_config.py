@@ -6,6 +6,7 @@ from pydantic import ValidationError
 from chatmatch.scoring.base import DIMENSIONS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.consistency import Consistency
+from chatmatch.scoring.build import build_scorers
 
 
 def test_defaults_are_the_papers() -> None:
@@ -13,11 +14,11 @@ def test_defaults_are_the_papers() -> None:
     assert cfg.dimensions == list(DIMENSIONS) == [
         "fluency", "knowledge", "proactivity", "specificity", "diversity", "consistency", "relevance"]
     assert all(cfg.weight(d) == 1.0 for d in DIMENSIONS)
-    scorers = {s.name: s for s in cfg.build_scorers()}
+    scorers = {s.name: s for s in build_scorers(cfg)}
     assert list(scorers) == list(DIMENSIONS)
     p = {name: s.params for name, s in scorers.items()}
     assert p["diversity"].sigma_r == 0.95
-    assert p["consistency"].sigma_c is None and p["consistency"].threshold() == 0.5  # meaning
+    assert p["consistency"].threshold() == 0.5  # meaning
     consistency = scorers["consistency"].params
     assert isinstance(consistency, Consistency.Params)
     assert consistency.similarity == "embedding" and consistency.checks_polarity()
@@ -38,7 +39,7 @@ def test_defaults_are_the_papers() -> None:
     ({"dimensions": ["fluency"], "weights": {"diversity": 1}}, "not in 'dimensions': diversity"),
     ({"weights": dict.fromkeys(DIMENSIONS, 0)}, "every weight is 0"),
     ({"params": {"diversity": {"sigma_r": 2}}}, "scorer 'diversity': bad parameters: parameter 'sigma_r' must be a number, got 2 (input should be less than or equal to 1). Accepted parameters: sigma_r: float = 0.95"),
-    ({"params": {"knowledge": {"labels": ["GPE"]}}}, "scorer 'knowledge': unknown parameter(s) 'labels' (did you mean 'include_labels'?)"),
+    ({"params": {"knowledge": {"truecas": "on"}}}, "scorer 'knowledge': unknown parameter(s) 'truecas' (did you mean 'truecase'?)"),
     ({"params": {"fluency": {"aggregation": "max"}}}, "scorer 'fluency': bad parameters: parameter 'aggregation' must be one of"),
     ({"params": {"consistncy": {}}}, "Did you mean: consistency?"),
     ({"params": {"relevance": 3}}, "relevance"),
@@ -53,18 +54,17 @@ def test_errors_are_short_and_specific(data: dict, message: str) -> None:
 
 def test_ablation_weight_zero_and_subset() -> None:
     cfg = ScoringConfig(dimensions=["diversity", "proactivity"], weights={"diversity": 0})
-    assert [s.name for s in cfg.build_scorers()] == ["diversity", "proactivity"]
+    assert [s.name for s in build_scorers(cfg)] == ["diversity", "proactivity"]
     assert cfg.weight("diversity") == 0.0 and cfg.weight("proactivity") == 1.0
 
 
 def test_params_reach_the_scorers() -> None:
     cfg = ScoringConfig(params={"fluency": {"backend": "ngram", "aggregation": "capped_mean"},
-                                "relevance": {"p": 0.25, "d": 3},
-                                "consistency": {"sigma_r": 0.7},
+                                "relevance": {"method": "recall", "unit": "per_turn"},
                                 "diversity": {"sigma_r": 0.9}})
-    s = {x.name: x for x in cfg.build_scorers()}
+    s = {x.name: x for x in build_scorers(cfg)}
     assert s["fluency"].params.backend == "ngram"
-    assert (s["relevance"].params.p, s["relevance"].params.d) == (0.25, 3)
+    assert (s["relevance"].params.method, s["relevance"].params.unit) == ("recall", "per_turn")
     assert s["diversity"].params.sigma_r == 0.9
-    assert s["consistency"].params.sigma_r == 0.7  # its own value wins over diversity's
+    assert s["consistency"].params.sigma_r == 0.9  # every scorer follows diversity's
     assert ScoringConfig.model_validate(cfg.model_dump()) == cfg

@@ -9,6 +9,7 @@ from chatmatch.runtime.resources import MissingResource
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import build_context, score_games
+from chatmatch.scoring.build import build_scorers
 
 
 class CountingNlp:
@@ -32,14 +33,14 @@ def test_engine_scores_every_game_and_shares_one_spacy_pass(monkeypatch: pytest.
                                     "consistency", "relevance"],
                         params={"relevance": {"method": "recall"}})  # recall's concepts: spaCy
     games = [game(FIGURE2, gid="g1"), game(["I live in Paris.", "Paris is nice?", "I love Paris."], gid="g2")]
-    out = score_games(games, cfg.build_scorers())
+    out = score_games(games, build_scorers(cfg))
     assert [list(r) for r in out] == [cfg.dimensions] * 2
     assert out[0]["diversity"].raw == {"A": -2, "B": 0}
     assert out[1]["knowledge"].raw == {"A": 0.5, "B": 0}  # Paris, over A's 2 turns (per_turn)
     # knowledge and relevance share one nlp.pipe over the distinct texts: 6 of FIGURE2
     # (turns 2, 3, 6 repeat earlier ones) + 3
     assert counting.pipe_calls == 1 and counting.texts == 9
-    context = build_context(games, cfg.build_scorers())  # a second call: nothing kept
+    context = build_context(games, build_scorers(cfg))  # a second call: nothing kept
     assert counting.pipe_calls == 2
     assert all(f.entities is not None and f.lemmas is not None
                for f in context.spacy[model].values())
@@ -53,4 +54,4 @@ def test_unknown_spacy_model_is_a_clear_error() -> None:
 
 
 def test_no_games() -> None:
-    assert score_games([], ScoringConfig(dimensions=["diversity"]).build_scorers()) == []
+    assert score_games([], build_scorers(ScoringConfig(dimensions=["diversity"]))) == []

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scoring_dialogues import game
 
+from fixed_params import params as fixed_params
 from chatmatch.scoring import features as analysis
 from chatmatch.scoring.consistency import Consistency
 from chatmatch.runtime.errors import ScoringError
@@ -100,9 +101,9 @@ def test_blocks_equal_the_dense_matrix_and_the_old_verdicts(seed: int,
                for r in find_repetitions(g, sigma_r).values()]
         assert new == repetitions_reference(g, ref, sigma_r)
         for sigma_c in (0.0, 0.8):
-            paper = Consistency(Consistency.Params(similarity="tfidf", score="count",
-                                                   compare="original", sigma_r=sigma_r,
-                                                   sigma_c=sigma_c))
+            paper = Consistency(fixed_params(Consistency.Params, ("sigma_c",), sigma_r=sigma_r,
+                                             similarity="tfidf", score="count",
+                                             compare="original", sigma_c=sigma_c))
             assert paper.score_game(g).raw == consistency_reference(g, ref, sigma_r, sigma_c)
 
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from fixed_params import params as fixed_params
 from chatmatch.scoring.specificity import Specificity, distinct, ngrams
 
 from scoring_dialogues import game
@@ -99,7 +100,8 @@ def test_mattr_does_not_reward_saying_less() -> None:
     g = game(["the cat sat on the mat",
               "the cat sat on the mat. the dog lay on the rug. the bird sang in the tree"])
     paper = Specificity().score_game(g).raw
-    mattr = Specificity(Specificity.Params(method="mattr", window=6)).score_game(g).raw
+    mattr = Specificity(fixed_params(Specificity.Params, ("window",), method="mattr",
+                                     window=6)).score_game(g).raw
     assert paper["A"] == pytest.approx(11 / 12) and paper["B"] < 0.81  # A wins for less text
     assert mattr["A"] == pytest.approx(mattr["B"])  # equally varied on equal-size windows
 

@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from chatmatch.validity.stb import DOMAINS
+from chatmatch.validity.datasets.stb import DOMAINS
 
 #: what each tiny system says, in turn; "good" asks varied questions, "bad" repeats itself
 #: and leaves model artefacts in its text

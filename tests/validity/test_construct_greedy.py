@@ -9,9 +9,9 @@ import pytest
 
 from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import SCORERS
-from chatmatch.validity import construct
-from chatmatch.validity.construct import BLAND, HUMAN, add_greedy_group, evaluate_construct
-from chatmatch.validity.construct_greedy import GROUP, OWN_LM, cached_replies, smollm2_replies
+from chatmatch.validity.lab import construct
+from chatmatch.validity.lab.construct import BLAND, HUMAN, add_greedy_group, evaluate_construct
+from chatmatch.validity.lab.construct_greedy import GROUP, OWN_LM, cached_replies, smollm2_replies
 
 
 def _fluency(**params):

@@ -3,9 +3,9 @@
 from dataclasses import dataclass, field
 
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.validity.dimensions import MATCHES, RANKING, dimension_rows, length_rows
-from chatmatch.validity.dstc9 import QUALITIES
-from chatmatch.validity.usr import QUALITIES as USR_QUALITIES
+from chatmatch.validity.lab.dimensions import MATCHES, RANKING, dimension_rows, length_rows
+from chatmatch.validity.datasets.dstc9 import QUALITIES
+from chatmatch.validity.datasets.usr import QUALITIES as USR_QUALITIES
 
 
 @dataclass(frozen=True)

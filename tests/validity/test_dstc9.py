@@ -2,18 +2,17 @@
 
 import json
 import math
-import os
-from pathlib import Path
 
 import pytest
 
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.validity.dstc9 import (OVERALL, Dstc9Error, load_dstc9, parse_context,
+from chatmatch.validity.datasets.dstc9 import (OVERALL, Dstc9Error, load_dstc9, parse_context,
                                       score_dstc9)
 from tests.validity.dstc9_fixture import build
+from tests.datafolder import DATA_DIR
+from chatmatch.scoring.build import build_scorers
 
-REPO = Path(__file__).resolve().parents[2]
-REAL = Path(os.environ.get("CHATMATCH_DATA") or REPO.parent / "shared" / "data") / "dstc9"
+REAL = DATA_DIR / "dstc9"
 
 
 def test_chats_grouped_by_context_and_na_skipped(tmp_path):
@@ -64,7 +63,7 @@ def test_missing_and_bad_data_are_one_line_errors(tmp_path):
 def test_system_side_scores_per_system(tmp_path):
     data = load_dstc9(build(tmp_path / "dstc9"))
     cfg = ScoringConfig(dimensions=["proactivity", "specificity"])
-    scores = score_dstc9(data, cfg.build_scorers())
+    scores = score_dstc9(data, build_scorers(cfg))
     pro = scores.per_system("proactivity")
     # chatbot1 asks two questions a chat, chatbot2 one ("what ?"), chatbot3 none
     assert pro["chatbot1"] > pro["chatbot2"] > pro["chatbot3"]

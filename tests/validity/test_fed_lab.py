@@ -4,8 +4,8 @@ to one side gives nobody its point, and does not count as firing."""
 import math
 
 from chatmatch.records import DimensionScore
-from chatmatch.validity.dstc9 import Dstc9Chat
-from chatmatch.validity.fed_lab import evaluate_fed, game_points
+from chatmatch.validity.datasets.dstc9 import Dstc9Chat
+from chatmatch.validity.lab.fed import evaluate_fed, game_points
 
 CHAT = Dstc9Chat("chatbot1", 0, (("User", "hi ?"), ("System", "hello"), ("User", "hi ?"),
                                  ("System", "hello")), {"human (overall)": 4.0}, 2)

@@ -5,7 +5,7 @@ import pytest
 from chatmatch.ranking import RankingConfig
 from chatmatch.records import DimensionScore
 from chatmatch.transcript import make_transcript
-from chatmatch.validity.games import GameDataset, evaluate_games, fire_rate, longer_games, tau
+from chatmatch.validity.lab.games import GameDataset, evaluate_games, fire_rate, longer_games, tau
 
 
 def test_tau_orientation_and_undefined():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from chatmatch.validity.human_stb import (Judgement, fooling_rates, judgement_from_record,
+from chatmatch.validity.datasets.human_stb import (Judgement, fooling_rates, judgement_from_record,
                                           pairwise_wins, segment_outcome, win_rate_scores)
 
 H, B, U = True, False, None  # judged human, judged a bot, undecided

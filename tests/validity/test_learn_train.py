@@ -1,4 +1,4 @@
-"""Re-training the learned judge (python -m chatmatch.validity.learn_train) on a tiny DSTC9
+"""Re-training the learned judge (python -m chatmatch.validity.training.train) on a tiny DSTC9
 fixture built here: one command, the same file twice, and an evaluation that never tests
 a system on a model that saw it."""
 
@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from chatmatch.scoring.learned_features import training_params, with_diffs
-from chatmatch.scoring.learned_model import FORMAT, load_model
-from chatmatch.validity.learn_data import load_sides
-from chatmatch.validity.learn_eval import evaluate, leave_systems_out
-from chatmatch.validity.learn_fit import Recipe, fit_model
-from chatmatch.validity.learn_table import build_table
-from chatmatch.validity.learn_variants import compare, variants_text
-from chatmatch.validity.learn_train import main
+from chatmatch.scoring.learned.features import training_params, with_diffs
+from chatmatch.scoring.learned.model import FORMAT, load_model
+from chatmatch.validity.training.data import load_sides
+from chatmatch.validity.training.evaluate import evaluate, leave_systems_out
+from chatmatch.validity.training.fit import Recipe, fit_model
+from chatmatch.validity.training.table import build_table
+from chatmatch.validity.training.variants import compare, variants_text
+from chatmatch.validity.training.train import main
 from tests.validity import dstc9_fixture
 
 
@@ -45,7 +45,7 @@ def test_the_model_ranks_the_fixture_as_people_do(data, tmp_path):
     out = tmp_path / "m.json"
     train(data, out)
     model = load_model(out)
-    from chatmatch.scoring.learned import LearnedJudge
+    from chatmatch.scoring.learned.judge import LearnedJudge
     judge = LearnedJudge(LearnedJudge.Params(model=str(out)))
     sides = load_sides(data, ["dstc9"])
     by_system = {}
@@ -91,7 +91,7 @@ def test_missing_data_is_one_line(tmp_path, capsys):
 
 
 def _embed():
-    from chatmatch.validity.learn_train import minilm
+    from chatmatch.validity.training.train import minilm
     return minilm()
 
 

@@ -1,18 +1,16 @@
 """Reading the Spot The Bot zip: cleaning, bot-bot games, judgements; the real release
 when ../shared/data is present."""
 
-import os
 import zipfile
-from pathlib import Path
 
 import pytest
 
-from chatmatch.validity.cleaning import clean_text, clean_turn
-from chatmatch.validity.stb import StbError, load_stb
+from chatmatch.validity.datasets.cleaning import clean_text, clean_turn
+from chatmatch.validity.datasets.stb import StbError, load_stb
 from tests.validity.stb_fixture import build_zip
+from tests.datafolder import DATA_DIR
 
-REPO = Path(__file__).resolve().parents[2]
-REAL = Path(os.environ.get("CHATMATCH_DATA") or REPO.parent / "shared" / "data") / "stb" / "MongoDump.zip"
+REAL = DATA_DIR / "stb" / "MongoDump.zip"
 
 
 @pytest.mark.parametrize("raw, clean", [

@@ -1,18 +1,16 @@
-"""USR's PersonaChat replies as a lab dataset (chatmatch.validity.usr), on a tiny file in
+"""USR's PersonaChat replies as a lab dataset (chatmatch.validity.datasets.usr), on a tiny file in
 its format; the real file (../shared/data/usr) when it is there."""
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
 from chatmatch.analysis.fed import SYSTEM, USER
-from chatmatch.validity.usr import KINDS, UsrError, load_usr
+from chatmatch.validity.datasets.usr import KINDS, UsrError, load_usr
 from tests.validity.usr_fixture import RESPONDERS, build
+from tests.datafolder import DATA_DIR
 
-REPO = Path(__file__).resolve().parents[2]
-REAL = Path(os.environ.get("CHATMATCH_DATA") or REPO.parent / "shared" / "data") / "usr"
+REAL = DATA_DIR / "usr"
 
 
 def test_each_reply_is_a_two_turn_game_with_mean_ratings(tmp_path):

@@ -27,6 +27,7 @@ from chatmatch.run.importers import load_transcripts
 from chatmatch.run.scorelogs import ScoreConfig
 from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.points import result_from_scores
+from chatmatch.scoring.build import build_scorers
 
 HERE = Path(__file__).resolve().parent
 TRANSCRIPTS = HERE / "transcripts"
@@ -53,9 +54,14 @@ def plain(value: Any) -> Any:
 
 def compute(config: str) -> dict[str, Any]:
     """The golden document for ``CONFIGS[config]``."""
-    cfg = ScoreConfig.model_validate(CONFIGS[config])
+    return compute_with(CONFIGS[config], REGENERATE)
+
+
+def compute_with(data: dict[str, Any], regenerate: str) -> dict[str, Any]:
+    """The golden document of the committed games scored with ``data`` (a score config)."""
+    cfg = ScoreConfig.model_validate(data)
     games, _ = load_transcripts([TRANSCRIPTS], strict=True)
-    scorers = cfg.scoring.build_scorers()
+    scorers = build_scorers(cfg.scoring)
     weights = {s.name: cfg.scoring.weight(s.name) for s in scorers}
     out = []
     for game, dims in zip(games, score_games(games, scorers)):
@@ -70,7 +76,7 @@ def compute(config: str) -> dict[str, Any]:
                               "details": score.details}
         out.append({"file": Path(game.meta["file"]).name, "players": game.players,
                     "winner": result.winner, "dimensions": verdicts})
-    return plain({"config": CONFIGS[config], "regenerate": REGENERATE, "games": out})
+    return plain({"config": data, "regenerate": regenerate, "games": out})
 
 
 def main() -> None:
