@@ -46,6 +46,48 @@ def nan_to_none(obj: Any, digits: int | None = None) -> Any:
     return obj
 
 
+#: the most points a bot can win on one dimension of one game (the largest weight a
+#: ``scoring`` section accepts)
+MAX_POINTS = 1_000_000.0
+
+
+def _number(v: Any, what: str) -> float:
+    """``v`` as a float (NaN for ``None``), or a ``ValueError`` naming ``what``: a huge
+    integer (10**400), an infinity or a non-number is not a score."""
+    if isinstance(v, bool) or not (v is None or isinstance(v, (int, float))):
+        raise ValueError(f"{what} is {v!r}, not a number")
+    try:
+        x = none_to_nan(v)
+    except OverflowError:
+        raise ValueError(f"{what} is an integer too large for any score") from None
+    if math.isinf(x):
+        raise ValueError(f"{what} is {x}, not a finite number")
+    return x
+
+
+def checked_raw(raw: Any, what: str) -> dict[str, float]:
+    """A map name -> raw score read from a run file: finite numbers, NaN (``null``: no
+    score) allowed."""
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{what} must be a JSON object, got {raw!r}")
+    return {str(k): _number(v, f"{what}[{k!r}]") for k, v in raw.items()}
+
+
+def checked_points(points: Any, what: str) -> dict[str, dict[str, float]]:
+    """A map bot -> dimension -> points read from a run file: each a number in
+    ``[0, MAX_POINTS]`` (NaN, infinities, negative or huge points are refused)."""
+    if not isinstance(points, Mapping):
+        raise ValueError(f"{what} must be a JSON object, got {points!r}")
+    out: dict[str, dict[str, float]] = {}
+    for bot, dims in points.items():
+        out[str(bot)] = got = checked_raw(dims, f"{what}[{bot!r}]")
+        for dim, x in got.items():
+            if not 0.0 <= x <= MAX_POINTS:  # also False for NaN
+                raise ValueError(f"{what}[{bot!r}][{dim!r}] is {x:g}, not points between 0 "
+                                 f"and {MAX_POINTS:,.0f}")
+    return out
+
+
 # --- play -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Forfeit:
@@ -92,7 +134,8 @@ class DimensionScore:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "DimensionScore":
-        return cls(str(d.get("dimension", "")), {p: none_to_nan(v) for p, v in (d.get("raw") or {}).items()},
+        name = str(d.get("dimension", ""))
+        return cls(name, checked_raw(d.get("raw") or {}, f"raw score of {name}"),
                    bool(d.get("higher_is_better", True)),
                    [x for x in d.get("details") or [] if isinstance(x, dict)],
                    tuple(d.get("not_applicable") or ()))
@@ -141,9 +184,8 @@ class GameResult:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "GameResult":
         return cls(game_id=d["game_id"], players=(d["players"][0], d["players"][1]),
-                   raw={k: {dim: none_to_nan(v) for dim, v in dict(dims).items()}
-                        for k, dims in d["raw"].items()},
-                   points={k: dict(v) for k, v in d["points"].items()},
+                   raw={k: checked_raw(dims, f"raw[{k!r}]") for k, dims in d["raw"].items()},
+                   points=checked_points(d["points"], "points"),
                    higher_is_better=dict(d.get("higher_is_better", {})),
                    forfeit=Forfeit.from_json(d.get("forfeit")),
                    not_applicable={k: list(v) for k, v in (d.get("not_applicable") or {}).items()})
@@ -204,10 +246,10 @@ class ScoreRecord:
         return cls(str(d["game_id"]),
                    (str(players[0]), str(players[1])) if isinstance(players, list) and len(players) == 2 else None,
                    {k: DimensionScore.from_json(v) for k, v in dims.items() if isinstance(v, Mapping)},
-                   {p: dict(v) for p, v in (d.get("points") or {}).items()},
+                   checked_points(d.get("points") or {}, "points"),
                    Forfeit.from_json(d.get("forfeit")),
                    None if d.get("source") is None else str(d["source"]),
-                   dict(d.get("total") or {}), d.get("winner"),
+                   checked_raw(d.get("total") or {}, "total"), d.get("winner"),
                    None if d.get("transcript_sha256") is None else str(d["transcript_sha256"]),
                    None if d.get("scoring_fingerprint") is None else str(d["scoring_fingerprint"]))
 

@@ -101,10 +101,20 @@ def select_games(results: Sequence[GameResult], bot: str | None = None, vs: str 
             continue
         if vs is not None and (vs not in r.players or vs == bot):
             continue
-        if dim is not None and (bot is None or r.points[bot].get(dim, 0.0) <= 0):
+        winners = [bot] if bot is not None else list(r.players)
+        if dim is not None and all(r.points[w].get(dim, 0.0) <= 0 for w in winners):
             continue
         out.append(r)
     return out
+
+
+def selection_title(bot: str | None = None, vs: str | None = None, dim: str | None = None) -> str:
+    """What :func:`select_games` with the same arguments lists, in words (a page's heading)."""
+    if bot is None:
+        what = f"games of {vs}" if vs is not None else "all games"
+        return what + (f" in which a bot won {dim}" if dim is not None else "")
+    return (f"games of {bot}" + (f" against {vs}" if vs is not None else "")
+            + (f" in which {bot} won {dim}" if dim is not None else ""))
 
 
 @dataclass(frozen=True)

@@ -26,13 +26,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from chatmatch.annotate.items import Item
 from chatmatch.annotate.session import Session, check_name
 from chatmatch.annotate.store import ANSWERS
+from chatmatch.common import webserver
 from chatmatch.common.display import shown
 from chatmatch.errors import ChatmatchError
 
@@ -209,7 +209,7 @@ def create_app(session: Session, hosts: Sequence[str] = ("*",)) -> Starlette:
     """The page for ``session``, answering requests for ``hosts`` (``*``: any;
     :func:`chatmatch.common.webserver.allowed_hosts`)."""
     p = Pages(session)
-    return Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
+    return Starlette(middleware=[Middleware(webserver.HostGuard, hosts=tuple(hosts)),
                                  Middleware(ErrorPage, annotations=session.store.path)], routes=[
         Route("/", p.index), Route("/login", p.login, methods=["POST"]),
         Route("/logout", p.logout, methods=["POST"]),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import ipaddress
 import socket
+from typing import Any, Sequence
 
 from chatmatch.errors import ChatmatchError
 
@@ -15,15 +16,63 @@ def _not_an_address(host: str, exc: socket.gaierror) -> ChatmatchError:
                           "leave --host out for 127.0.0.1")
 
 
-#: the Host headers a page answers when it listens on this machine only: a page of another
-#: site that points a name of its own at 127.0.0.1 (DNS rebinding) gets a 400, not the run
-#: (IPv6 ``--host ::1`` answers any name: Starlette's check cannot parse ``[::1]:PORT``)
+#: the names a page listening on this machine only always answers (with any loopback
+#: address written as a number: 127.0.0.1, 127.1.2.3, [::1])
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
 
 
 def allowed_hosts(host: str) -> tuple[str, ...]:
-    """The Host headers a page listening on ``host`` answers (``*``: any)."""
-    return LOCAL_HOSTS if host in LOCAL_HOSTS else ("*",)
+    """The Host header names a page listening on ``host`` answers (``*``: any): on a
+    loopback address (:func:`is_loopback`), ``localhost``, ``host`` itself and loopback
+    addresses, so that a page of another site pointing a name of its own at this machine
+    (DNS rebinding) is refused by :class:`HostGuard`; on any other, every name."""
+    if not is_loopback(host):
+        return ("*",)
+    return tuple(dict.fromkeys((*LOCAL_HOSTS, unbracketed(host).lower().rstrip("."))))
+
+
+def host_name(header: str) -> str:
+    """The name of a Host header without its port: ``[::1]:8000`` -> ``::1``,
+    ``Example.org.:80`` -> ``example.org``."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:header.find("]")] if "]" in header else header
+    return header.rsplit(":", 1)[0].rstrip(".") if header.count(":") == 1 else header.rstrip(".")
+
+
+def host_allowed(header: str, hosts: Sequence[str]) -> bool:
+    """Whether a request with Host ``header`` is answered by a page answering ``hosts``
+    (:func:`allowed_hosts`): any name for ``*``, else a listed name or a loopback address."""
+    if "*" in hosts:
+        return True
+    name = host_name(header)
+    if name in hosts:
+        return True
+    try:
+        return ipaddress.ip_address(name.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+class HostGuard:
+    """ASGI middleware: a request whose Host header :func:`host_allowed` refuses gets a
+    403 saying which names the page answers (the guard against DNS rebinding)."""
+
+    def __init__(self, app: Any, hosts: Sequence[str] = ("*",)) -> None:
+        self.app, self.hosts = app, tuple(hosts)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            header = dict(scope.get("headers") or ()).get(b"host", b"").decode("latin-1")
+            if not host_allowed(header, self.hosts):
+                from starlette.responses import PlainTextResponse
+
+                names = ", ".join(h for h in self.hosts)
+                body = (f"Host {header!r} is not this page's: it answers {names} or a loopback "
+                        "address only (a page of another site may not read it)")
+                await PlainTextResponse(body, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def unbracketed(host: str) -> str:

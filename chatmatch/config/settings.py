@@ -107,6 +107,19 @@ class EvalSettings(StrictModel):
     def _apply_preset(cls, data: Any) -> Any:
         return apply_preset(data)
 
+    @model_validator(mode="after")
+    def _covariates_scored(self) -> "EvalSettings":
+        # a ranking method whose parameters name ``covariates`` (bt-style) reads them from
+        # the scored dimensions: one that is not scored is refused before a game is played
+        params = self.ranking.params(self.ranking.method)
+        missing = [c for c in getattr(params, "covariates", None) or ()
+                   if c not in self.scoring.dimensions]
+        if missing:
+            raise ValueError(f"ranking {self.ranking.method}: covariate(s) {', '.join(missing)} "
+                             "not in scoring.dimensions; add them there (with weight 0 in "
+                             "scoring.weights, so that they decide no point)")
+        return self
+
 
 #: the keys of a tournament YAML that are :class:`EvalSettings`
 SETTINGS_KEYS = tuple(EvalSettings.model_fields)

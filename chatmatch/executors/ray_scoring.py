@@ -24,9 +24,10 @@ from __future__ import annotations
 import os
 import sys
 from collections import deque
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from chatmatch.config.settings import RayConfig
+from chatmatch.executors.base import ExecutorError
 from chatmatch.progress import Reporter
 from chatmatch.records import DimensionScore
 from chatmatch.runtime.settings import DEFAULT_RUNTIME, RuntimeSettings
@@ -151,6 +152,23 @@ class RayScoring:
             return tag, self.local(chunk)
 
 
+def check_fits(resources: Mapping[str, float], rc: RayConfig, workers: int) -> None:
+    """Refuse more scoring workers than the Ray cluster (``resources``) can hold at once:
+    Ray would wait for ever for CPUs (or GPUs) that never come free, and each worker holds
+    the scorers' models in its own process, so no more than its CPUs either."""
+    cpus = float(resources.get("CPU", 0.0))
+    per = rc.cpus_per_scorer if rc.cpus_per_scorer > 0 else 1.0
+    fit = int(cpus // per + 1e-9)
+    if rc.gpus_per_scorer > 0 and float(resources.get("GPU", 0.0)) > 0:
+        fit = min(fit, int(float(resources["GPU"]) // rc.gpus_per_scorer + 1e-9))
+    if max(1, workers) > fit:
+        raise ExecutorError(
+            f"{workers} Ray scoring workers asked (ray.scorers in the YAML, --workers of "
+            f"`chatmatch score`), but the Ray cluster has {cpus:g} CPU(s) "
+            f"({per:g} for each worker, ray.cpus_per_scorer): at most {max(fit, 1)} can run "
+            f"at once; ask for {max(fit, 1)} or fewer")
+
+
 def start_scoring(scoring: ScoringConfig, rc: RayConfig, workers: int, scorers: Sequence[Scorer],
                   reporter: Reporter | None = None) -> RayScoring:
     """Ray started or joined (``rc``), ``workers`` scoring workers with their scorers
@@ -160,6 +178,12 @@ def start_scoring(scoring: ScoringConfig, rc: RayConfig, workers: int, scorers: 
 
     ray = import_ray()
     owns = start_ray(ray, rc)
+    try:
+        check_fits(ray.cluster_resources(), rc, workers)
+    except BaseException:
+        if owns:
+            ray.shutdown()
+        raise
     runtime = scorers[0].runtime if scorers else DEFAULT_RUNTIME
     pool = RayScoring(ray, scoring, rc, workers, lambda games: score_games(games, scorers), runtime)
     pool.owns_ray = owns
@@ -178,4 +202,4 @@ def _cause(exc: Any) -> Exception:
     return cause if isinstance(cause, Exception) else RuntimeError(str(exc).strip().splitlines()[-1])
 
 
-__all__ = ["MAX_RESTARTS", "RayScoring", "needs_driver", "start_scoring"]
+__all__ = ["MAX_RESTARTS", "RayScoring", "check_fits", "needs_driver", "start_scoring"]

@@ -107,8 +107,10 @@ class Ranking:
         columns; a value the method did not compute is "". The terminal table and the HTML
         report both render this."""
         heads = [h for h, _ in self.rows[0].columns()] if self.rows else []
-        rows = [[label, r.bot, *("" if v is None else v for _, v in r.columns())]
-                for label, r in self.shown_rows()]
+        shown = self.shown_rows()
+        ranked = sum(label != UNRANKED for label, _ in shown)
+        rows = [[label, r.bot, *(_cell(h, v, label, ranked) for h, v in r.columns())]
+                for label, r in shown]
         return ["rank", "bot", *heads], rows
 
 
@@ -119,6 +121,22 @@ def rank_labels(ranks: Sequence[int]) -> list[int | str]:
     if not shared:
         return list(ranks)
     return [f"{r}=" if r in shared else str(r) for r in ranks]
+
+
+#: the columns of a leaderboard that are ranks (a bot listed with no game has none)
+RANK_COLUMNS = ("best", "worst")
+
+
+def _cell(head: str, v: Any, label: int | str, ranked: int) -> Any:
+    """A leaderboard cell as every table shows it: a float on the digits it is ranked on
+    (:func:`round_sig`: float noise such as 7e-14 is 0), "" for a value the method did not
+    compute; a rank column holds no rank for an unranked bot (listed with no game), and no
+    rank below the ``ranked`` bots for the others (the unranked are not ranked among)."""
+    if v is None or (label == UNRANKED and head in RANK_COLUMNS):
+        return ""
+    if head in RANK_COLUMNS and isinstance(v, int) and ranked:
+        return min(v, ranked)
+    return round_sig(v) if isinstance(v, float) else v
 
 
 def _fmt(v: Any) -> Any:

@@ -75,8 +75,9 @@ def fit_style(games: Sequence[Game], bots: Sequence[str], prior: float,
             x[row, len(bots):] = d[n] / sd
             w[row] = weight
     keep = w > 0
-    if len(set(y[keep].tolist())) < 2:  # one bot won everything: mirror a half game
-        x, y, w = np.vstack([x, -x[:1]]), np.append(y, 1 - y[0]), np.append(w, 1e-6)
+    if len(set(y[keep].tolist())) < 2:  # every game went one way: a tiny mirrored game
+        i = int(np.flatnonzero(keep)[0])  # (-x, the other label) says what (x, y) says
+        x, y, w = np.vstack([x, -x[i:i + 1]]), np.append(y, 1 - y[i]), np.append(w, 1e-6)
         keep = w > 0
     c = 1.0 / prior if prior > 0 else 1e6
     reg = LogisticRegression(C=c, fit_intercept=False, max_iter=1000)

@@ -20,7 +20,8 @@ from chatmatch.run.league import League, plan_league
 from chatmatch.play.pairing import Rounds, make_rounds
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.run.resume import check_stored_games, check_target
-from chatmatch.rundir.store import RunDir
+from chatmatch.rundir.resultsfile import check_results_file
+from chatmatch.rundir.store import RESULTS, RunDir
 from chatmatch.run.storedsetup import StoredSetup
 from chatmatch.scoring.build import build_scorers
 
@@ -111,6 +112,7 @@ def _stored_games_refusal(path: Path, league: League, cfg: TournamentConfig) -> 
     a score record that is a folder...), known before the estimate is printed: the run
     checks them again under the lock (:func:`chatmatch.run.prepare.prepare`)."""
     try:
+        check_results_file(path / RESULTS)
         check_stored_games(RunDir(path), league.all_games(cfg), cfg.exchanges, {}, {})
     except RunDirError as exc:
         return exc

@@ -26,7 +26,8 @@ from chatmatch.errors import RunDirError
 from chatmatch.play.schedule import ScheduledGame
 from chatmatch.records import GameResult
 from chatmatch.run.migrations import timeout_got_its_default
-from chatmatch.rundir.integrity import RunRules, Scheduled, game_problem, refuses
+from chatmatch.rundir.integrity import (RunRules, Scheduled, game_problem, refuses,
+                                         undigested_record_problem)
 from chatmatch.rundir.store import LOCK, MANIFEST, RUN_ENTRIES, TMP_SUFFIX, RunDir
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.removed import changed_by_removal, current_params
@@ -97,6 +98,10 @@ def check_stored_games(store: RunDir, schedule: Sequence[ScheduledGame], exchang
     ignores such a game, ``chatmatch run`` refuses the directory (it never replaces a file
     it cannot place in the schedule, nor a special file)."""
     rules = schedule_rules(schedule, exchanges=exchanges)
+    edit = undigested_record_problem(store.read_manifest(), store, rules,
+                                     store.transcript_ids()) if store.exists() else None
+    if edit is not None:  # the record, not every game, is what changed
+        raise RunDirError(f"{store.path}/{edit}")
     for gid in sorted(store.transcript_ids() | set(transcripts) | set(results)):
         bad = game_problem(gid, store, rules)
         if bad is not None and refuses(bad[1]):
@@ -142,29 +147,37 @@ def check_failures(store: RunDir, old: FailurePolicy | None, new: FailurePolicy,
 
 
 def changed_scorers(stored: object, scorers: Sequence[Scorer]) -> list[str]:
-    """The scorers whose settings, as this version resolves them, differ from those the
-    stored scores were made with (the manifest's ``scorers``). The scoring fingerprint
+    """The scorers whose settings, as this version resolves them, or whose files (a
+    ``..._sha256`` of their description: the learned judge's model file) differ from those
+    the stored scores were made with (the manifest's ``scorers``). The scoring fingerprint
     hashes the tournament file's ``scoring`` section, which stays the same when a default
-    changes between versions; this catches that. A scorer the manifest does not describe
-    is not compared."""
-    if not isinstance(stored, dict):
-        return []
-    out = []
-    for s in scorers:
-        old = stored.get(s.name)
-        if not (isinstance(old, dict) and "params" in old):
-            continue
-        params = old["params"]
-        if isinstance(params, dict):
-            # a key this version removed was recorded by an earlier one: the same scores
-            # when it holds the value the key is fixed at now
-            if changed_by_removal({s.name: params}):
-                out.append(s.name)
-                continue
-            params = current_params({s.name: params})[s.name]
-        if _json(params) != _json(s.describe().get("params")):
-            out.append(s.name)
-    return out
+    changes between versions or a file is replaced at the same path; this catches that. A
+    scorer the manifest does not describe is not compared."""
+    return [s.name for s in scorers if _why_changed(stored, s)]
+
+
+def changed_files(stored: object, scorers: Sequence[Scorer]) -> list[str]:
+    """Of :func:`changed_scorers`, those whose files changed (settings alike)."""
+    return [s.name for s in scorers if _why_changed(stored, s) == "file"]
+
+
+def _why_changed(stored: object, scorer: Scorer) -> str | None:
+    old = stored.get(scorer.name) if isinstance(stored, dict) else None
+    if not isinstance(old, dict):
+        return None
+    now = scorer.describe()
+    params = old.get("params")
+    if isinstance(params, dict):
+        # a key this version removed was recorded by an earlier one: the same scores when it
+        # holds the value the key is fixed at now
+        if changed_by_removal({scorer.name: params}):
+            return "settings"
+        params = current_params({scorer.name: params})[scorer.name]
+    if "params" in old and _json(params) != _json(now.get("params")):
+        return "settings"
+    if any(k.endswith("_sha256") and k in now and old[k] != now[k] for k in old):
+        return "file"
+    return None
 
 
 def _json(obj: object) -> object:

@@ -13,7 +13,10 @@ accepted too, its other keys ignored).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import secrets
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -175,14 +178,28 @@ def _check_out_dir(path: Path) -> None:
 
 def _write_run(out_dir: Path, cfg: EvalSettings, scored: ScoredLogs, games: Sequence[ScoredGame],
                scorers: Sequence[Scorer], rankings: dict[str, Ranking]) -> None:
-    """The save stage: a run directory of the scored logs (written once scoring is done,
-    so a failed scoring leaves no half-written folder)."""
-    store = RunDir(out_dir)
-    _check_out_dir(store.path)
+    """The save stage: a run directory of the scored logs, written once scoring is done
+    into a hidden folder beside ``out_dir`` and renamed into place whole, so a failed or
+    interrupted command leaves no ``--out`` folder and the same command can run again."""
+    _check_out_dir(out_dir)
     try:
-        store.path.mkdir(parents=True, exist_ok=True)
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        partial = out_dir.parent / f".{out_dir.name}.{os.getpid()}.{secrets.token_hex(4)}.partial"
+        partial.mkdir()  # as the umask says (not mkdtemp's 0700: colleagues read runs)
     except OSError as exc:
-        raise StorageError.from_os_error(exc, store.path, "create the folder") from None
+        raise StorageError.from_os_error(exc, out_dir, "create the folder") from None
+    try:
+        _write_into(RunDir(partial), cfg, scored, games, scorers, rankings)
+        _check_out_dir(out_dir)
+        os.rename(partial, out_dir)  # replaces an empty folder; nothing else
+    except OSError as exc:
+        raise StorageError.from_os_error(exc, out_dir, "write the folder") from None
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def _write_into(store: RunDir, cfg: EvalSettings, scored: ScoredLogs, games: Sequence[ScoredGame],
+                scorers: Sequence[Scorer], rankings: dict[str, Ranking]) -> None:
     name = f"scored logs ({len(scored.games)} games)"
     # the settings (resolved: the preset is left out) beside the speakers as bots, so that
     # the stored-run reader reads the settings typed (chatmatch.run.storedsetup.StoredSetup)

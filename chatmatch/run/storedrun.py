@@ -17,7 +17,7 @@ from chatmatch.play.forfeits import BotForfeits, summarize
 from chatmatch.ranking import Ranking, RankingConfig, rank
 from chatmatch.ranking.points import PointsRule
 from chatmatch.records import GameResult, Manifest, ScoreRecord
-from chatmatch.rundir.integrity import RESCORE, game_problem, record_problem
+from chatmatch.rundir.integrity import RESCORE, game_problem, record_problem, undigested_record_problem
 from chatmatch.rundir.store import RunDir
 from chatmatch.run.storedsetup import READ_ERRORS, StoredSetup
 from chatmatch.run.league import stored_expected_games, stored_schedule
@@ -76,6 +76,9 @@ class Run:
             store.warnings.append(edited)
         store.rules = schedule_rules(stored_schedule(store, manifest, setup), manifest.scoring_fingerprint,
                                      played.exchanges if played is not None else None)
+        edit = undigested_record_problem(manifest, store, store.rules, store.transcript_ids())
+        if edit is not None:  # the record, not every game, is what changed
+            raise RunDirError(f"{store.path}/{edit}")
         results = tuple(sorted(store.results().values(), key=lambda r: r.game_id))
         if manifest.roster:  # a league that grew: retired bots' games stay on disk, unranked
             results = tuple(r for r in results if set(r.players) <= set(bots))

@@ -40,7 +40,7 @@ from chatmatch.run.pipeline import bind_scorers, rank_all, save_rankings
 from chatmatch.run.league import stored_fingerprint
 from chatmatch.run.plan import RunPlan, make_plan
 from chatmatch.run.prepare import prepare
-from chatmatch.run.resume import changed_scorers, schedule_rules
+from chatmatch.run.resume import changed_files, changed_scorers, schedule_rules
 from chatmatch.run.boterrors import bot_errors_to
 from chatmatch.run.playtable import GameScorer, PlayTable
 from chatmatch.scoring.base import Scorer
@@ -201,10 +201,16 @@ class _Run:
                 "rescored", old=self.manifest.scoring_fingerprint, new=scoring_fingerprint(cfg),
                 **({"settings_changed": changed} if changed else {})
             ).replace(scoring_fingerprint=scoring_fingerprint(cfg))
-            if changed and self.results:
+            files = changed_files(self.manifest.scorers, scorer_objs)
+            settings = [c for c in changed if c not in files]
+            if settings and self.results:
                 self.rep.note(f"the stored games were scored with other settings of "
-                              f"{', '.join(changed)} (a default changed in this version of "
+                              f"{', '.join(settings)} (a default changed in this version of "
                               f"chatmatch): scoring them again")
+            if files and self.results:
+                self.rep.note(f"the stored games were scored with another file of "
+                              f"{', '.join(files)} (its model file was replaced at the same "
+                              f"path): scoring them again, so one ranking has one judge")
             self.results = {}
             store.rewrite_results([])
             store.write_config(self.plan.config_text)

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Protocol
 
 from chatmatch.common.safeio import check_regular, why_unreadable
-from chatmatch.records import GameResult, ScoreRecord
+from chatmatch.records import GameResult, Manifest, ScoreRecord
 # re-exported: readers and the resume import the words of run's actions from here
 from chatmatch.rundir.actions import (DROP as DROP, PLAY as PLAY, REFUSES as REFUSES,
                                       REPLACE as REPLACE, RESCORE as RESCORE,
@@ -184,6 +184,33 @@ def game_problem(gid: str, files: StoredGames, rules: RunRules) -> tuple[str, st
         if why is not None:
             return why, refused(gid)
     return None
+
+
+def undigested_record_problem(manifest: Manifest, files: StoredGames, rules: RunRules,
+                              ids: Iterable[str]) -> str | None:
+    """Why the league record of a run without ``league_sha256`` (format 2 and older: the
+    record is trusted) looks edited: more than half of the stored games (two or more)
+    were played by other bots than the schedule built from it says. Editing the record
+    re-maps every game; a tampered transcript is one game. None: no sign of an edit."""
+    if manifest.league_sha256 or not manifest.is_tournament or rules.schedule is None:
+        return None
+    checked, differ, example = 0, 0, ""
+    for gid in sorted(ids):
+        g, head = rules.schedule.get(gid), files.transcript_header(gid)
+        if g is None or head.missing or head.problem or head.holds or not head.players:
+            continue
+        checked += 1
+        if tuple(head.players) != tuple(g.players):
+            differ += 1
+            example = example or (f"transcripts/{gid}.jsonl is {' vs '.join(head.players)}, the "
+                                  f"record schedules {' vs '.join(g.players)}")
+    if checked < 2 or differ * 2 <= checked:
+        return None
+    return (f"manifest.json: its league record (bots, roster, founders, retired) disagrees with "
+            f"{differ} of the {checked} stored games ({example}): the record was edited, not "
+            "the games (the run was written before chatmatch kept a league_sha256 to catch "
+            "that); undo the edit (restore manifest.json from a backup), or start a new run "
+            "with --out NEW_DIR")
 
 
 def _holds_other(gid: str, other: str, files: StoredGames) -> str:

@@ -8,6 +8,7 @@ lines a run may trust is decided by :func:`chatmatch.rundir.integrity.cross_chec
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 from pathlib import Path
@@ -58,16 +59,21 @@ def result_line(result: GameResult, scores_sha256: str | None) -> str:
     return json.dumps(entry, ensure_ascii=False, sort_keys=True)
 
 
-def read_result_lines(p: Path) -> tuple[list[ResultLine], list[str]]:
-    """The undamaged lines of ``p`` (none when it is missing) and one warning per damaged
-    line (torn, edited under its checksum, too long)."""
-    if not p.exists():
-        return [], []
+def check_results_file(p: Path) -> None:
+    """Refuse a results file that cannot be this run's (a folder, a device such as
+    /dev/zero behind a link, more than :data:`MAX_RESULTS_BYTES`) before anything is read
+    or printed; a missing one is fine (a new run)."""
+    if not p.exists() and not p.is_symlink():
+        return
     if p.is_dir():
         raise RunDirError(f"{p}: must be a file of the run, but is a folder; move it away")
     try:
         size = check_regular(p).st_size  # /dev/zero behind a symlink: one endless line
     except OSError as exc:
+        if exc.errno == errno.EINVAL:  # a device, a pipe: not this run's file
+            raise RunDirError(f"{p}: cannot read ({exc.strerror}); it is not this run's "
+                              "results file: move it away and run `chatmatch run` again to "
+                              "score the games from their transcripts") from None
         raise StorageError.from_os_error(exc, p, "read") from None
     if size > MAX_RESULTS_BYTES:
         raise RunDirError(f"{p}: {size / 2**30:,.1f} GiB, more than the "
@@ -75,6 +81,14 @@ def read_result_lines(p: Path) -> tuple[list[ResultLine], list[str]]:
                           "(a result line has a few kB); it is not this run's file: move it "
                           "away and run `chatmatch run` again to score the games from their "
                           "transcripts")
+
+
+def read_result_lines(p: Path) -> tuple[list[ResultLine], list[str]]:
+    """The undamaged lines of ``p`` (none when it is missing) and one warning per damaged
+    line (torn, edited under its checksum, too long)."""
+    if not p.exists():
+        return [], []
+    check_results_file(p)
     try:
         fh_cm = open(p, encoding="utf-8", errors="replace")
     except OSError as exc:
@@ -119,9 +133,11 @@ def _parse(raw: str) -> tuple[GameResult, str | None]:
         if entry["sha256"] != checksum(rec):
             raise _Damaged("checksum mismatch", game)
         result = GameResult.from_json(rec)
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        if isinstance(exc, _Damaged):
-            raise
+    except _Damaged:
+        raise
+    except ValueError as exc:  # a number out of range, named by the record model
+        raise _Damaged(str(exc), game) from None
+    except (KeyError, TypeError, AttributeError, RecursionError):
         raise _Damaged("not a result record: a field is missing or of the wrong type", game) from None
     digest = entry.get("scores_sha256")
     return result, digest if isinstance(digest, str) else None

@@ -74,6 +74,15 @@ _SECONDS = re.compile(rb'"seconds": ?-?[0-9.eE+-]+')
 _FILES = ("manifest.json", "config.yaml", "results.jsonl", ".lock")
 
 
+def _scored_logs_config(path: Path) -> bool:
+    """Whether ``path`` is the config.yaml ``chatmatch score --out`` writes (its speakers
+    are bots of the ``imported-log`` adapter), not a tournament file's copy."""
+    try:
+        return path.is_file() and "adapter: imported-log" in read_text_bounded(path)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def _ends_with_newline(path: Path) -> bool:
     with open(path, "rb") as fh:
         fh.seek(-1, os.SEEK_END)
@@ -141,6 +150,10 @@ class RunDir:
             give = "give the folder that `chatmatch run` or `chatmatch score --out` wrote"
             if not self.path.exists():
                 raise RunDirError(f"{self.path}: not a chatmatch run directory (no such folder); {give}")
+            if _scored_logs_config(self.path / "config.yaml"):
+                raise RunDirError(f"{self.path}: an unfinished `chatmatch score --out` folder (no "
+                                  f"{MANIFEST}: the command stopped while writing it); delete "
+                                  "the folder and run that `chatmatch score` command again")
             if (self.path / "config.yaml").is_file():
                 raise RunDirError(f"{self.path}: not a chatmatch run directory (no {MANIFEST}); if "
                                   "it is a run whose manifest was deleted, `chatmatch run` on its "

@@ -2,8 +2,9 @@
 
 The same SQLite machinery as the perplexity cache (:class:`chatmatch.runtime.lm.cache.
 ValueStore`: WAL journal, safe for several processes and Ray workers at once, a damaged
-file set aside, a row holding no valid vector (NaN, infinite) dropped and computed again,
-any failure a miss, never an error (:mod:`chatmatch.common.sqlitecache`), 256 MiB of live data at most) in
+file set aside, a row holding no vector the encoder can make (NaN, infinite, not of its
+length, not of length 1) dropped and computed again, any failure a miss, never an error
+(:mod:`chatmatch.common.sqlitecache`), 256 MiB of live data at most) in
 ``~/.cache/chatmatch/embeddings/embeddings-v1.sqlite`` (or under ``$CHATMATCH_CACHE_DIR``
 / ``$XDG_CACHE_HOME``). A vector is stored as its float32 bytes, so a value read back is
 bit for bit the one computed; its key is the model folder's content (sha256 of every
@@ -37,15 +38,28 @@ class EmbeddingStore(ValueStore[np.ndarray]):
     SWITCH = SWITCH_ENV
     WHAT = "embedding cache"
     WITHOUT = "computing embeddings without it"
+    #: how far from length 1 a stored vector may be (float32 rounding is ~1e-7)
+    NORM_TOLERANCE = 1e-3
+
+    def __init__(self, *args: Any, dim: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the encoder's vector length when known (its config's ``hidden_size``)
+        self.dim = dim
 
     def _encode(self, value: np.ndarray) -> bytes | None:
         return np.asarray(value, dtype="<f4").tobytes()
 
     def _valid(self, text: str, value: object) -> bool:
-        """A vector the encoder can make: one dimension, not empty, every number finite (a
-        NaN or infinite row is dropped and computed again, like a bad perplexity)."""
-        return (isinstance(value, np.ndarray) and value.ndim == 1 and value.size > 0
-                and bool(np.isfinite(value).all()))
+        """A vector the encoder can make: one dimension of the encoder's length, every
+        number finite, and of length 1 (the encoder normalises its vectors): a row of the
+        wrong length, all zeros, NaN, infinite or 3e38 is dropped and computed again."""
+        if not (isinstance(value, np.ndarray) and value.ndim == 1 and value.size > 0
+                and bool(np.isfinite(value).all())):
+            return False
+        if self.dim is not None and value.size != self.dim:
+            return False
+        norm = float(np.linalg.norm(value.astype(np.float64)))
+        return abs(norm - 1.0) <= self.NORM_TOLERANCE
 
     def _decode(self, blob: Any) -> np.ndarray | object:
         if isinstance(blob, bytes) and blob and len(blob) % 4 == 0:
@@ -65,7 +79,16 @@ def embedding_store(folder: str, max_length: int) -> EmbeddingStore:
                            "versions": {n: library_version(n) for n in ("torch", "transformers", "tokenizers")},
                            "machine": platform.machine(), "schema": SCHEMA_VERSION}, sort_keys=True)
 
-    return EmbeddingStore(key)
+    return EmbeddingStore(key, dim=_hidden_size(folder))
+
+
+def _hidden_size(folder: str) -> int | None:
+    """The vector length of the encoder in ``folder`` (``config.json``), None if unknown."""
+    try:
+        size = json.loads((Path(folder) / "config.json").read_text("utf-8")).get("hidden_size")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return size if isinstance(size, int) and size > 0 else None
 
 
 __all__ = ["SWITCH_ENV", "EmbeddingStore", "embedding_store"]

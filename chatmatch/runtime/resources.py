@@ -70,13 +70,20 @@ def cache_dir(*parts: str) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        why = "a file is in the way" if isinstance(exc, FileExistsError) else (exc.strerror or str(exc))
-        where = (f"${CACHE_ENV} is {os.environ.get(CACHE_ENV)}: point it at a folder chatmatch "
-                 "can write into, or unset it for the default" if from_env else
-                 f"the default cache folder: set ${CACHE_ENV} to a folder chatmatch can "
-                 "write into")
-        raise CacheDirError(f"cache folder {path}: cannot make it ({why}); {where}") from None
+        raise cache_error(exc, path, "make it") from None
     return path
+
+
+def cache_error(exc: OSError, path: Path, doing: str) -> CacheDirError:
+    """A cache folder's ``OSError`` as a :class:`CacheDirError`: what failed at ``path``
+    and how to point the cache elsewhere (not a run's --out: the cache is the machine's)."""
+    _, from_env = cache_root()
+    why = "a file is in the way" if isinstance(exc, FileExistsError) else (exc.strerror or str(exc))
+    where = (f"${CACHE_ENV} is {os.environ.get(CACHE_ENV)}: point it at a folder chatmatch "
+             "can read and write, or unset it for the default" if from_env else
+             f"the default cache folder: make it readable and writable for you, or set "
+             f"${CACHE_ENV} to a folder chatmatch can read and write")
+    return CacheDirError(f"cache folder {path}: cannot {doing} ({why}); {where}")
 
 
 _UNWRITABLE: set[Path] = set()
@@ -148,6 +155,55 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
+def address_space_limit() -> int | None:
+    """The process's address-space limit (``ulimit -v``, ``RLIMIT_AS``) in bytes, or None."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None
+    return None if soft == resource.RLIM_INFINITY or soft < 0 else int(soft)
+
+
+def address_space_room() -> int | None:
+    """Bytes of address space left under ``ulimit -v`` (the limit less ``VmSize``), None
+    without a limit."""
+    limit = address_space_limit()
+    if limit is None:
+        return None
+    used = 0
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                used = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(0, limit - used)
+
+
+def memory_limit_note() -> str:
+    """`` (this process may use N GiB: ulimit -v)`` under an address-space limit, else
+    empty."""
+    limit = address_space_limit()
+    return "" if limit is None else f" (this process may use {limit / 2**30:.1f} GiB: ulimit -v)"
+
+
+class OutOfMemory(ChatmatchError):
+    """A model that does not fit in the memory this process may use."""
+
+    @classmethod
+    def loading(cls, store: str, key: object) -> "OutOfMemory":
+        model = getattr(key, "model", None)  # a ModelSpec: its model, not its repr
+        parts = key if isinstance(key, tuple) else (key,)
+        what = str(model) if model is not None else " ".join(str(p) for p in parts)
+        what = what if len(what) <= 200 else what[:200] + "..."
+        return cls(f"out of memory loading {what} ({store.replace('_', ' ')})"
+                   f"{memory_limit_note()}; "
+                   "raise the limit (`ulimit -v unlimited`) or free memory, or choose a smaller "
+                   "model (the n-gram fluency: scoring.params.fluency.backend: ngram)")
+
+
 class Store(Generic[K, V]):
     """A thread-safe map, optionally bounded: at most ``max_size`` in total ``size(key)``
     (least recently used entries go first). ``get_or_create`` builds a missing value once,
@@ -179,11 +235,25 @@ class Store(Generic[K, V]):
             return value
 
     def get_or_create(self, key: K, build: Callable[[], V]) -> V:
+        """The value of ``key``, built by ``build`` when missing; running out of memory
+        while building is an :class:`OutOfMemory` naming what was loaded."""
         with self.lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key][0]
-            return self.put(key, build())
+            try:
+                value = build()
+            except MemoryError:
+                raise OutOfMemory.loading(self.name, key) from None
+            except SystemError:  # a C library that failed an allocation under ulimit -v
+                if address_space_limit() is None:
+                    raise
+                raise OutOfMemory.loading(self.name, key) from None
+            except RuntimeError as exc:  # torch's allocator: "can't allocate memory"
+                if "allocate memory" not in str(exc):
+                    raise
+                raise OutOfMemory.loading(self.name, key) from None
+            return self.put(key, value)
 
     def values(self) -> list[V]:
         with self.lock:

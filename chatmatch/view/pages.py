@@ -15,9 +15,10 @@ from markupsafe import Markup
 from chatmatch.analysis.human import HumanRanking, load_human
 from chatmatch.analysis.report import agreement_html, rank_chart_html, seed_categories
 from chatmatch.analysis.runtables import (board, compare_ranks, dimension_table, flipped_games,
-                                          head_to_head, select_games, verdicts)
+                                          head_to_head, select_games, selection_title, verdicts)
 from chatmatch.common.safeio import read_text_bounded
 from chatmatch.errors import ChatmatchError
+from chatmatch.ranking.base import RANKERS
 from chatmatch.run.storedrun import Run
 from chatmatch.scoring.details import turn_notes
 from chatmatch.transcript import Transcript
@@ -27,7 +28,14 @@ from chatmatch.view.state import RunState, Snapshot
 #: a game id that names a file of the run's transcripts folder (anything else is a 404,
 #: never a path elsewhere): no separator, no NUL, not . or ..
 GAME_ID = re.compile(r"^(?!\.{1,2}$)[^/\\\x00]{1,255}$")
-METHODS = ("trueskill", "bt", "elo", "points")
+#: the ranking methods every board offers first; then every other registered method
+#: (:data:`chatmatch.ranking.base.RANKERS`: bt-style, a plugin's)
+FIRST_METHODS = ("trueskill", "bt", "elo", "points")
+
+
+def methods() -> tuple[str, ...]:
+    """The ranking methods the board's menu offers and ``?method=`` accepts."""
+    return tuple(dict.fromkeys((*FIRST_METHODS, *RANKERS.names())))
 
 #: more sections of a run's people page: (anchor, title, HTML), e.g. the annotators'
 Sections = Callable[[Run], Sequence[tuple[str, str, str]]]
@@ -74,17 +82,17 @@ class Views:
     # --- pages ---------------------------------------------------------------------------
     def board(self, i: int, method: str | None) -> dict[str, Any]:
         snap, run = self.loaded(i)
-        if method is not None and method not in METHODS:
-            raise NotFound(f"no ranking method {method!r}; methods: {', '.join(METHODS)}")
+        if method is not None and method not in methods():
+            raise NotFound(f"no ranking method {method!r}; methods: {', '.join(methods())}")
         ctx = self.common(i, snap, "board")
         if not run.results:
-            return {**ctx, "board": None, "methods": METHODS, "method": method or run.ranking.method,
+            return {**ctx, "board": None, "methods": methods(), "method": method or run.ranking.method,
                     "categories": None}
         r = snap.ranking(method)
         cats = snap.memo(f"categories:{r.method}", lambda: seed_categories(run, r))
         if cats:
             cats = {**cats, "table": Markup(cats["table"])}
-        return {**ctx, "board": board(r), "meta": r.meta, "methods": METHODS, "method": r.method,
+        return {**ctx, "board": board(r), "meta": r.meta, "methods": methods(), "method": r.method,
                 "categories": cats, "link": self.link(i)}
 
     def dimensions(self, i: int) -> dict[str, Any]:
@@ -108,8 +116,7 @@ class Views:
         if dim is not None and dim not in run.dimensions:
             raise NotFound(f"no dimension {dim!r} in run {run.name}")
         chosen = select_games(run.results, bot, vs, dim)
-        what = ("all games" if bot is None else f"games of {bot}" + (f" against {vs}" if vs else "")
-                + (f" in which {bot} won {dim}" if dim else ""))
+        what = selection_title(bot, vs, dim)
         return {**self.common(i, snap, "games"), "what": what, "games": chosen}
 
     def game(self, i: int, gid: str) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from typing import Any, Callable, Sequence
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -103,7 +102,7 @@ def create_app(views: Views, hosts: Sequence[str] = ("*",)) -> Starlette:
 
     pages = [("", "board"), ("dimensions", "dimensions"), ("h2h", "h2h"), ("games", "games"),
              ("game/{gid}", "game"), ("people", "people")]
-    return Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+    return Starlette(middleware=[Middleware(webserver.HostGuard, hosts=tuple(hosts))],
                      exception_handlers={404: p.missing}, routes=[
         Route("/", p.index), Route("/style.css", p.style),
         *(run_route(path, name) for path, name in pages),

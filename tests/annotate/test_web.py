@@ -75,5 +75,5 @@ def test_a_page_on_this_machine_answers_only_its_own_host_names(hostile_run):
     app = create_app(Session.open(hostile_run, Settings()), allowed_hosts("127.0.0.1"))
     assert TestClient(app, base_url="http://127.0.0.1:8000").get("/").status_code == 200
     assert TestClient(app, base_url="http://localhost:8000").get("/").status_code == 200
-    assert TestClient(app, base_url="http://evil.example").get("/").status_code == 400
+    assert TestClient(app, base_url="http://evil.example").get("/").status_code == 403
     assert allowed_hosts("0.0.0.0") == ("*",)

@@ -29,7 +29,9 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def vec(i: int) -> np.ndarray:
-    return np.random.default_rng(i).standard_normal(8).astype(np.float32)
+    """A unit vector (the encoder normalises its vectors; the cache keeps only such)."""
+    v = np.random.default_rng(i).standard_normal(8)
+    return (v / np.linalg.norm(v)).astype(np.float32)
 
 
 def test_vectors_round_trip_bit_for_bit_and_a_bad_row_is_a_miss(cache: Path) -> None:
@@ -92,3 +94,49 @@ def test_a_warm_embedder_never_loads_minilm_and_gives_the_same_bits(cache: Path)
     warm._load = refuse
     again = warm.embed(TEXTS)
     assert not warm.loaded and again.tobytes() == first.tobytes()
+
+
+@pytest.mark.parametrize("bad", [np.zeros(8, np.float32), np.full(8, 3e38, np.float32),
+                                 vec(5)[:6] / np.linalg.norm(vec(5)[:6]), vec(6) * 2],
+                         ids=["zeros", "3e38", "wrong-length", "not-unit"])
+def test_a_row_no_encoder_makes_is_dropped_and_computed_again(cache: Path, bad: np.ndarray) -> None:
+    path = cache / "e.sqlite"
+    EmbeddingStore(lambda: "k", path, dim=8).put({"a": vec(1), "b": vec(2)})
+    with sqlite3.connect(path) as db:
+        (row,) = db.execute("SELECT rowid FROM ppl LIMIT 1").fetchone()
+        db.execute("UPDATE ppl SET value = ? WHERE rowid = ?",
+                   (np.asarray(bad, dtype="<f4").tobytes(), row))
+    got = EmbeddingStore(lambda: "k", path, dim=8).get(["a", "b"])
+    assert len(got) == 1 and all(v.shape == (8,) for v in got.values())
+    with sqlite3.connect(path) as db:  # the lying row is gone: computed and stored again
+        assert db.execute("SELECT count(*) FROM ppl").fetchone() == (1,)
+
+
+def test_the_encoders_vector_length_is_read_from_its_config(tmp_path: Path) -> None:
+    from chatmatch.runtime.embed_cache import embedding_store
+
+    (tmp_path / "config.json").write_text('{"hidden_size": 384}')
+    assert embedding_store(str(tmp_path), 256).dim == 384
+    assert embedding_store(str(tmp_path / "none"), 256).dim is None
+
+
+@pytest.mark.parametrize("problem", ["file-in-the-way", "read-only"])
+def test_its_problems_are_reported_as_the_embedding_caches(cache: Path, problem: str,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    import os
+
+    if problem == "file-in-the-way":
+        (cache / "embeddings").write_text("not a folder")
+        store = EmbeddingStore(lambda: "k")
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into read-only folders")
+        ro = cache / "ro"
+        ro.mkdir()
+        ro.chmod(0o500)
+        store = EmbeddingStore(lambda: "k", ro / "e.sqlite")
+    store.put({"a": vec(1)})
+    assert store.get(["a"]) == {}
+    text = caplog.text
+    assert "embedding cache" in text and "computing embeddings without it" in text
+    assert "perplexit" not in text

@@ -224,4 +224,4 @@ def test_on_this_machine_only_local_host_names_are_answered(scripted):
     c = TestClient(create_app(Views([RunState(scripted)]), LOCAL_HOSTS), base_url="http://127.0.0.1:8770")
     assert c.get("/run/0/").status_code == 200
     assert c.get("/run/0/", headers={"host": "localhost:8770"}).status_code == 200
-    assert c.get("/run/0/", headers={"host": "evil.example:8770"}).status_code == 400
+    assert c.get("/run/0/", headers={"host": "evil.example:8770"}).status_code == 403

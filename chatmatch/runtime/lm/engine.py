@@ -7,8 +7,9 @@ The rule (docs/scale.md, "Fluency engines"), checked in this order:
    written from a GGUF);
 3. onnxruntime or onnx not installed (the ``onnx`` extra) -> ``torch``;
 4. less than :data:`ORT_MIN_AVAILABLE` bytes of memory available (``MemAvailable``, or
-   the cgroup's limit when it is lower) -> ``torch``, with one warning saying so: the
-   ONNX Runtime graph peaks at ~3.1 GB of resident memory against torch's ~2.1 GB;
+   the cgroup's limit or the room left under ``ulimit -v`` when lower) -> ``torch``, with
+   one warning saying so: the ONNX Runtime graph peaks at ~3.1 GB of resident memory
+   against torch's ~2.1 GB;
 5. otherwise ``onnxruntime``: the torch engine's float32 values (measured 1e-6 apart, no
    fluency point flipped on 42 games) for ~16% less CPU.
 
@@ -38,7 +39,8 @@ def ort_installed() -> bool:
 
 def available_memory() -> int | None:
     """Bytes of memory this process can still use: the kernel's ``MemAvailable``, lowered
-    to the cgroup's free room when a limit is set; ``None`` when neither can be read."""
+    to the cgroup's free room or the address space left under ``ulimit -v`` when a limit
+    is set; ``None`` when none can be read."""
     found: list[int] = []
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
@@ -52,6 +54,11 @@ def available_memory() -> int | None:
             found.append(int(limit) - int((CGROUP / "memory.current").read_text().strip()))
     except (OSError, ValueError):
         pass
+    from chatmatch.runtime.resources import address_space_room
+
+    room = address_space_room()
+    if room is not None:
+        found.append(room)
     return min(found) if found else None
 
 

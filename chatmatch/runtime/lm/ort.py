@@ -186,12 +186,23 @@ def ensure_graph(gguf: str, variant: str, build: Callable[[Path], None]) -> Path
     import onnxruntime
 
     from chatmatch.runtime.gguf_cache import file_sha256
-    from chatmatch.runtime.resources import cache_dir
+    from chatmatch.runtime.resources import CacheDirError, cache_dir, cache_error
 
     path = Path(gguf)
     name = (f"{path.stem}-{file_sha256(path)[:20]}-{variant}-ort{onnxruntime.__version__}"
             f"-g{GRAPH_VERSION}")
     target = cache_dir("onnx") / name
+    try:
+        return _built(target, name, build)
+    except OSError as exc:  # the machine's cache folder, not the run's: say so
+        if isinstance(exc, CacheDirError) or not str(exc.filename or target).startswith(
+                str(target.parent)):
+            raise
+        raise cache_error(exc, target.parent, "read or write the ONNX graph there") from None
+
+
+def _built(target: Path, name: str, build: Callable[[Path], None]) -> Path:
+    """The complete folder ``target``, built into a temporary sibling when it is not."""
     if target.is_dir() and _complete(target):
         return target
     if target.exists():  # a damaged copy: set it aside, then rebuild

@@ -24,11 +24,13 @@ does out of sample: docs/learned-judge.md. Needs the ``hf`` extra (the embedding
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from chatmatch.errors import ChatmatchError
 from chatmatch.records import DimensionScore
+from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.base import Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
@@ -66,17 +68,33 @@ class LearnedJudge(Scorer):
         return self._model
 
     def check_files(self) -> None:
-        """The model file is read and checked (a bad one is refused in one line)."""
-        _ = self.model  # read and validated once, kept for the run
+        """The model file is read and checked (a bad one is refused in one line), and the
+        embedding model it names can be loaded."""
+        from chatmatch.runtime.embed import check_embedder
+        if self.model.embedding is not None:
+            self._about_embedding(lambda name: check_embedder(name))
 
     def load(self) -> None:
         from chatmatch.runtime.embed import get_embedder
         if self.model.embedding is not None:
-            get_embedder(self.model.embedding.model)
+            self._about_embedding(lambda name: get_embedder(name))
+
+    def _about_embedding(self, use: Callable[[str], object]) -> None:
+        """``use`` of the file's embedding model; its error names the model file."""
+        emb = self.model.embedding
+        assert emb is not None
+        try:
+            use(emb.model)
+        except ChatmatchError as exc:
+            raise ScoringError(f"{self.model.where}: its embedding model {emb.model!r}: {exc}"
+                               ) from None
 
     def describe(self) -> dict[str, Any]:
+        """What the judge is, with the sha256 of its model file (``model_sha256``): a file
+        replaced at the same path between runs scores the stored games again."""
         return {**super().describe(), "sklearn": self.model.sklearn,
-                "trained_on": self.model.trained_on, "rule_params": self.model.rule_params}
+                "trained_on": self.model.trained_on, "rule_params": self.model.rule_params,
+                "model_sha256": self.model.sha256}
 
     def score_games(self, games: Sequence[Transcript],
                     context: ScoringContext | None = None) -> list[DimensionScore]:
@@ -92,7 +110,15 @@ class LearnedJudge(Scorer):
             return {}
         from chatmatch.runtime.embed import get_embedder
         texts = sorted({t for g in games for p in g.players for t in side_texts(g, p)})
-        return dict(zip(texts, get_embedder(emb.model).embed(texts))) if texts else {}
+        if not texts:
+            return {}
+        vectors = get_embedder(emb.model).embed(texts)
+        if vectors.shape[1] != len(emb.mean):
+            raise ScoringError(f"{self.model.where}: its embedding model {emb.model!r} gives "
+                               f"vectors of {vectors.shape[1]} numbers, the file's embedding "
+                               f"mean has {len(emb.mean)}: it was trained with another model; "
+                               "re-train it with python -m chatmatch.validity.training.train")
+        return dict(zip(texts, vectors))
 
     def _score(self, game: Transcript, rules: dict[str, DimensionScore],
                vectors: dict[str, np.ndarray]) -> DimensionScore:

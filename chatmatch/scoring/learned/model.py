@@ -22,14 +22,15 @@ and today's defaults for everything else.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, PrivateAttr, ValidationError, model_validator
 
 from chatmatch.common.safeio import read_text_bounded, why_unreadable
 from chatmatch.common.validation import StrictModel, validation_message
@@ -53,6 +54,38 @@ CLIP = 5.0
 #: both sides of every game and push their scores into the tie rule's relative tolerance
 #: (chatmatch.common.numbers.RAW_TIE_REL), turning real differences into ties
 MAX_INTERCEPT = 10.0
+#: the largest magnitude of a coefficient, a mean, a scale or an embedding number: a fitted
+#: judge's coefficients are a fraction of one standard deviation of people's ratings per
+#: standard deviation of a feature, so 1e308 is a broken or hand-edited file (its
+#: predictions would be infinite or NaN, written as ties)
+MAX_NUMBER = 1e6
+
+
+def _bounded(name: str, values: Sequence[float]) -> None:
+    """A ``ValueError`` when a number of ``values`` is NaN, infinite or beyond MAX_NUMBER."""
+    bad = next((v for v in values if not abs(v) <= MAX_NUMBER), None)
+    if bad is not None:
+        raise ValueError(f"{name} holds {bad:g}: every number must be finite and within "
+                         f"+-{MAX_NUMBER:g}")
+
+
+def feature_problem(features: Sequence[str], k: int) -> str | None:
+    """Why ``features`` are not the learned judge's: a name listed twice, or one that no
+    feature of this version is called (``own:``/``partner:``/``diff:`` of a scorer or a
+    statistic, ``emb:0`` .. ``emb:k-1``); None when they are."""
+    from chatmatch.scoring.base import DIMENSIONS
+    from chatmatch.scoring.learned.features import STATS
+
+    twice = sorted({f for f in features if features.count(f) > 1})
+    if twice:
+        return f"feature(s) listed twice: {', '.join(twice)}"
+    known = {f"{who}:{x}" for who in ("own", "partner", "diff") for x in (*DIMENSIONS, *STATS)}
+    known |= {f"emb:{i}" for i in range(k)}
+    unknown = [f for f in features if f not in known]
+    if unknown:
+        return (f"unknown feature(s) {', '.join(unknown[:5])}: a feature is own:, partner: or "
+                f"diff: with one of {', '.join((*DIMENSIONS, *STATS))}, or emb:0..emb:{k - 1}")
+    return None
 
 
 class EmbeddingReduction(StrictModel):
@@ -64,6 +97,9 @@ class EmbeddingReduction(StrictModel):
     def _shapes(self) -> "EmbeddingReduction":
         if any(len(c) != len(self.mean) for c in self.components):
             raise ValueError("every embedding component must have as many numbers as 'mean'")
+        _bounded("embedding.mean", self.mean)
+        for c in self.components:
+            _bounded("embedding.components", c)
         return self
 
 
@@ -80,6 +116,18 @@ class LearnedModel(StrictModel):
     intercept: float
     embedding: EmbeddingReduction | None = None
     trained_on: dict[str, Any] = Field(default_factory=dict)
+    #: the file it was read from (its name in messages), and the sha256 of its bytes (a
+    #: run records it: a file replaced at the same path scores the stored games again)
+    _where: str = PrivateAttr(default="")
+    _sha256: str = PrivateAttr(default="")
+
+    @property
+    def where(self) -> str:
+        return self._where
+
+    @property
+    def sha256(self) -> str:
+        return self._sha256
 
     @model_validator(mode="before")
     @classmethod
@@ -98,8 +146,8 @@ class LearnedModel(StrictModel):
         n = len(self.features)
         if not (len(self.mean) == len(self.scale) == len(self.coef) == n):
             raise ValueError(f"features, mean, scale and coef must have the same length ({n})")
-        if any(not math.isfinite(v) for v in [*self.mean, *self.scale, *self.coef]):
-            raise ValueError("mean, scale and coef must be finite numbers")
+        for name, values in (("mean", self.mean), ("scale", self.scale), ("coef", self.coef)):
+            _bounded(name, values)
         if any(s <= 0 for s in self.scale):
             raise ValueError("every scale must be > 0")
         if not abs(self.intercept) <= MAX_INTERCEPT:
@@ -108,6 +156,9 @@ class LearnedModel(StrictModel):
                              "z-scored (mean 0), so a model written by "
                              "`python -m chatmatch.validity.training.train` has an intercept near 0")
         k = len(self.embedding.components) if self.embedding else 0
+        problem = feature_problem(self.features, k)
+        if problem:
+            raise ValueError(problem)
         emb = [f for f in self.features if f.startswith("emb:")]
         if emb != [f"emb:{i}" for i in range(k)]:
             raise ValueError(f"the features emb:0..emb:{k - 1} must match the {k} embedding "
@@ -173,15 +224,22 @@ def _pinned(form: str, given: dict[str, dict[str, Any]]) -> dict[str, dict[str, 
 def parse_model(text: str, where: str) -> LearnedModel:
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise ScoringError(f"{where}: JSON nested too deeply to read: not a learned-judge model "
+                           "file; give a model file written by "
+                           "python -m chatmatch.validity.training.train") from None
     except ValueError as exc:
         raise ScoringError(f"{where}: not a JSON file ({exc}); give a model file written by "
                            "python -m chatmatch.validity.training.train") from None
     try:
-        return LearnedModel.model_validate(data)
-    except ValidationError as exc:
-        raise ScoringError(f"{where}: not a learned-judge model file: "
-                           f"{validation_message(exc, 'model')}; re-train it with "
+        model = LearnedModel.model_validate(data)
+    except (ValidationError, RecursionError) as exc:
+        why = validation_message(exc, 'model') if isinstance(exc, ValidationError) else \
+            "nested too deeply"
+        raise ScoringError(f"{where}: not a learned-judge model file: {why}; re-train it with "
                            "python -m chatmatch.validity.training.train") from None
+    model._where, model._sha256 = where, hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return model
 
 
 def load_model(path: str | Path | None = None) -> LearnedModel:
