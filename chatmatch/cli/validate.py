@@ -24,7 +24,7 @@ from chatmatch.validity.lab.report import render
 def lab_data_dir(given: Path | None, names: Sequence[str], dstc9_dir: Path | None) -> Path:
     """--data, else $CHATMATCH_DATA; an error naming both when a named dataset reads it
     (the ladder reads none, DSTC9 none when --dstc9 says where it is)."""
-    reads = set(names) - {"ladder"} - ({"dstc9"} if dstc9_dir else set())
+    reads = set(names) - {"ladder", "gaming"} - ({"dstc9"} if dstc9_dir else set())
     if reads:
         return require_data_dir(given)
     return given or default_data_dir() or Path(".")  # not read

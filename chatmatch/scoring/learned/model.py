@@ -45,7 +45,10 @@ FORMAT1_SETTINGS: dict[str, dict[str, Any]] = {
 #: settings added to the scorers after format 2 was introduced, with the behaviour files
 #: written before them were trained with: a file that does not record one gets this value
 ADDED_SETTINGS: dict[str, dict[str, Any]] = {
-    "consistency": {"contradiction": "polarity"}}
+    "consistency": {"contradiction": "polarity", "degenerate": "tested"},
+    "knowledge": {"in_context": False},
+    "specificity": {"salad": "keep"},
+    "relevance": {"degenerate": "keep"}}
 PACKAGED = "learned_judge.json"
 #: standardised features are clipped to +-CLIP
 CLIP = 5.0
