@@ -22,10 +22,9 @@ scorer where chatmatch's defaults differ from them:
   over the repeated questions the bot was asked, each answer compared with every earlier
   answer; a bot never asked again gets no point either way);
 * proactivity ``skip_repetitions: false, excuse_answers: false`` and relevance
-  ``skip_repetitions: false, own_concepts: true`` -- repeated questions count as questions
-  and repetitions earn memory bonuses (default: a penalised repetition earns nothing
-  outside diversity; a bot's own earlier words earn bonuses in both, ``own_concepts: true``
-  being the default too);
+  ``skip_repetitions: false`` -- repeated questions count as questions and repetitions
+  earn memory bonuses (default: a penalised repetition earns nothing outside diversity; a
+  bot's own earlier words earn bonuses in both, the paper's rule, not a setting);
 * specificity ``leave_out: none, method: distinct`` -- Distinct-n pooled over every turn
   (default: Distinct-n on equal-size windows, MATTR, with answers repeated only because
   the partner repeated its question left out);
@@ -66,7 +65,6 @@ PRESETS: dict[str, dict[str, Any]] = {
         "scoring.params.proactivity.skip_repetitions": False,
         "scoring.params.proactivity.excuse_answers": False,
         "scoring.params.relevance.skip_repetitions": False,
-        "scoring.params.relevance.own_concepts": True,
         "scoring.params.specificity.leave_out": "none",
         "scoring.params.specificity.method": "distinct",
         "scoring.params.consistency.similarity": "tfidf",

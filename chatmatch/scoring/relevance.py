@@ -14,7 +14,7 @@ answers and the cosine, and a turn that earned nothing as a repetition or an ech
 lemmas of content words from spaCy (the pass is shared with knowledge); the important ones
 are the top half of the game's concepts by IDF (used in at least two turns); a turn earns a
 bonus when it uses an important concept last mentioned more than one turn back (by either
-speaker with ``own_concepts: true``, else only by the partner or the seed). First
+speaker, the paper's rule). First
 mentions, seed turns and penalised repetitions earn nothing (details list each bonus
 turn, and a repetition that would have earned one, marked ``"excluded": "repetition"``). ``unit`` says what the raw
 score is (``turn_sqrt``, the mean of recalled / sqrt(concepts) per turn, or ``count``, the
@@ -69,8 +69,9 @@ class Relevance(SpacyScorer):
         p: ClassVar[float] = 0.5
         d: ClassVar[int] = 1
         min_df: ClassVar[int] = 2
-        #: a concept last mentioned by the bot itself earns a bonus too (the paper: true)
-        own_concepts: bool = True
+        #: a concept last mentioned by the bot itself earns a bonus too (the paper's rule;
+        #: false measured worse: docs/scoring.md, "Removed parameters")
+        own_concepts: ClassVar[bool] = True
         #: reply (the default: the mean over the bot's turns of the sentence-embedding
         #: cosine with the partner's turn just before) or recall (Algorithm 3, in ``unit``)
         method: Literal["recall", "reply"] = "reply"

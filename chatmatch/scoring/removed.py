@@ -50,6 +50,8 @@ REMOVED: dict[tuple[str, str], str] = {
     ("relevance", "take_up"): "only remembered concepts earn a bonus (the paper)",
     ("relevance", "restating"): "method 'reply' discounts the words a reply restates",
     ("relevance", "model"): _MINILM,
+    ("relevance", "own_concepts"): "a concept last mentioned by either speaker earns a bonus "
+                                   "(the paper's rule; false ranked worse in the lab)",
 }
 for _key in MOVED_TO_RUNTIME:
     REMOVED[("fluency", _key)] = f"it moved to the top-level runtime block: runtime: {{{_key}: ...}}"
@@ -71,7 +73,7 @@ FIXED: dict[tuple[str, str], Any] = {
     ("relevance", "n_process"): 0, ("relevance", "batch_size"): 256, ("relevance", "sigma_r"): None,
     ("relevance", "p"): 0.5, ("relevance", "d"): 1, ("relevance", "min_df"): 2,
     ("relevance", "take_up"): False, ("relevance", "restating"): "discounted",
-    ("relevance", "model"): "minilm",
+    ("relevance", "model"): "minilm", ("relevance", "own_concepts"): True,
 }
 
 

@@ -14,16 +14,17 @@ from chatmatch.transcript import Transcript
 
 #: the paper's rule: a previous mention by either speaker counts, repetitions are credited
 #: (the tests of Algorithm 3 name ``method: recall``; the default is ``method: reply``)
-PAPER: dict[str, Any] = {"own_concepts": True, "skip_repetitions": False}
+PAPER: dict[str, Any] = {"skip_repetitions": False}
 
 
 def P(**values: Any) -> Relevance.Params:
-    """Relevance's parameters; ``p``, ``d``, ``min_df``, ``restating``, ``model`` (fixed
+    """Relevance's parameters; ``p``, ``d``, ``min_df``, ``restating``, ``model``, ``own_concepts`` (fixed
     today) at other values for the hand-computed cases; repeated turns score as any turn
     (``degenerate: keep``: the hand-computed cases repeat on purpose; tests/scoring/
     test_surface.py tests the default)."""
     values.setdefault("degenerate", "keep")
-    return fixed_params(Relevance.Params, ("p", "d", "min_df", "restating", "model"), **values)
+    return fixed_params(Relevance.Params, ("p", "d", "min_df", "restating", "model", "own_concepts"),
+                        **values)
 
 
 def test_the_default_is_the_replys_new_meaning_and_paper_pins_the_count() -> None:
