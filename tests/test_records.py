@@ -115,9 +115,11 @@ FORMAT2 = Path(__file__).parent / "data" / "format2_run"
 
 def test_a_format2_run_is_read_and_goes_on_without_rescoring(tmp_path):
     """tests/data/format2_run: tests/data/current_run as main 2764e24 wrote it (run directory
-    format 2, no league digest). Readers accept it; `run` goes on with it: the stored
-    scores are kept (its scorers' settings are today's), the manifest gets format 3 and its
-    league digest, and no played game is touched."""
+    format 2, no league digest). Readers accept it; `run` goes on with it: the manifest
+    gets format 3 and its league digest, and no played game is touched. Its stored scores
+    were made with proactivity's and specificity's earlier defaults, so they are scored
+    again (and only those settings are named: the removed keys it recorded at their fixed
+    values are not a change)."""
     from tests.data.make_old_run import CONFIG
 
     run = tmp_path / "old_run"
@@ -133,5 +135,6 @@ def test_a_format2_run_is_read_and_goes_on_without_rescoring(tmp_path):
     assert res.exit_code == 0, res.output
     m = json.loads((run / "manifest.json").read_text())
     assert m["format"] == 3 and len(m["league_sha256"]) == 64
-    assert not [e for e in m["history"] if e["event"] == "rescored"]
+    rescored = [e for e in m["history"] if e["event"] == "rescored"]
+    assert [sorted(e.get("settings_changed", [])) for e in rescored] == [["proactivity", "specificity"]]
     assert {n: (run / "transcripts" / n).read_bytes() for n in kept} == kept
