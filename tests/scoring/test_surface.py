@@ -89,6 +89,17 @@ def test_relevance_gives_nothing_to_a_repeated_frame() -> None:
     assert on.raw["a"] < off.raw["a"]
 
 
+def test_relevance_credits_the_same_answer_to_a_repeated_question() -> None:
+    """Answering a re-asked question the same way is no fault of the bot's: Algorithm 1
+    excuses it, and ``degenerate: zero`` does not zero it as a repeat of its own turn."""
+    g = game([("b", "Hello there."),
+              ("a", "Which music do you like?"), ("b", "I love classical music, Mozart mostly."),
+              ("a", "Which music do you like?"), ("b", "I love classical music, Mozart mostly.")])
+    s = Relevance(Relevance.Params(), embedder=fake_embedder.FakeEmbedder()).score_games([g])[0]
+    why = {d["turn"]: d.get("excluded", "credited") for d in s.details}
+    assert why[2] == why[4] == "credited" and why[3] == "repetition"
+
+
 def test_proactivity_counts_own_on_topic_questions_only() -> None:
     g = game([("a", "I love classical music. Do you like music?"),
               ("b", "Do you like music? That is a good question. Do you like music?"),
