@@ -86,7 +86,8 @@ class Relevance(SpacyScorer):
                       "turn_share"] = "turn_sqrt"
         #: ``zero`` (default): a turn that repeats the bot's own turn or frame, or echoes
         #: the partner's turn verbatim or lightly edited (chatmatch.scoring.surface) earns
-        #: nothing; ``keep`` (the paper) scores it as any turn
+        #: nothing (but the same answer to a question the partner asked again);
+        #: ``keep`` (the paper) scores it as any turn
         degenerate: Literal["zero", "keep"] = "zero"
 
     params: Params
