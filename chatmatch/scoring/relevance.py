@@ -86,7 +86,8 @@ class Relevance(SpacyScorer):
                       "turn_share"] = "turn_sqrt"
         #: ``zero`` (default): a turn that repeats the bot's own turn or frame, or echoes
         #: the partner's turn verbatim or lightly edited (chatmatch.scoring.surface) earns
-        #: nothing; ``keep`` (the paper) scores it as any turn
+        #: nothing (but the same answer to a question the partner asked again);
+        #: ``keep`` (the paper) scores it as any turn
         degenerate: Literal["zero", "keep"] = "zero"
 
     params: Params
@@ -112,9 +113,12 @@ class Relevance(SpacyScorer):
 
     def needs(self) -> Needs:
         p = self.params
+        reps = p.repetitions_needed()
+        if p.degenerate == "zero":
+            reps |= {sigma(p.sigma_r)}
         if p.method == "reply":
-            return Needs(repetitions=p.repetitions_needed(), model=p.model)
-        return Needs(spacy=self.spacy_need(), repetitions=p.repetitions_needed())
+            return Needs(repetitions=reps, model=p.model)
+        return Needs(spacy=self.spacy_need(), repetitions=reps)
 
     def score_games(self, games: Sequence[Transcript],
                     context: ScoringContext | None = None) -> list[DimensionScore]:
@@ -138,12 +142,16 @@ class Relevance(SpacyScorer):
 
     def skipped(self, analysis: GameAnalysis) -> frozenset[int]:
         """The turns that earn nothing: left-out repetitions, and with ``degenerate: zero``
-        the repeats, frames and echoes of :data:`RECIPE_TURNS`."""
+        the repeats, frames and echoes of :data:`RECIPE_TURNS`, except an answer to a
+        repeated question that Algorithm 1 excuses (the partner asked again; answering
+        the same is no fault of the bot's)."""
         skip = skipped_turns(analysis, self.params)
         if self.params.degenerate == "keep":
             return skip
+        s = sigma(self.params.sigma_r)
+        excused = analysis.repeated(s) - analysis.penalised(s)
         found = degenerate_turns(analysis.game)
-        return skip | {t for t, why in found.items() if why in RECIPE_TURNS}
+        return skip | {t for t, why in found.items() if why in RECIPE_TURNS and t not in excused}
 
     def _score(self, analysis: GameAnalysis, lemmas: list[tuple[str, ...]]) -> DimensionScore:
         p, game = self.params, analysis.game

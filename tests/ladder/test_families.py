@@ -106,10 +106,16 @@ def test_a_repeats_earn_nothing_and_lose_diversity(repeater_games: list[Transcri
     assert pts["repeater"]["proactivity"] <= pts["base"]["proactivity"]
     assert pts["repeater"]["relevance"] < pts["base"]["relevance"]
     assert pts["repeater"]["specificity"] < pts["base"]["specificity"]
-    # no penalised turn is credited anywhere
+    # no penalised turn is credited anywhere (the details list it as left out: proactivity
+    # with "not_counted", relevance with "excluded")
     for dim in ("proactivity", "relevance"):
         for g, s in zip(repeater_games, per_game(repeater_games, dim)):
-            assert not {d["turn"] for d in s.details} & penalised_turns(g), (dim, g.game_id)
+            credited = {d["turn"] for d in s.details
+                        if "not_counted" not in d and "excluded" not in d}
+            assert not credited & penalised_turns(g), (dim, g.game_id)
+            if dim == "relevance":  # every turn is listed, a left-out repetition too
+                left_out = {d["turn"] for d in s.details if d.get("excluded") == "repetition"}
+                assert left_out >= penalised_turns(g), g.game_id
 
 
 def test_a_the_papers_rule_lets_the_repeater_win_proactivity(repeater_games: list[Transcript]) -> None:

@@ -83,7 +83,9 @@ def test_dimension_adapter_builds_the_game_and_reads_the_speaker() -> None:
 
     game = as_game(CTX, "what about you?")
     assert [t.speaker for t in game.turns] == ["A", "B", "A"] and game.turns[-1].text == "what about you?"
-    ev = DimensionEvaluator(Proactivity(Proactivity.Params(unit="turns")))  # the count: 1 or 0 here
+    # the count of every question (the paper's rule): 1 or 0 here; "what about you?" is
+    # generic, and the default's specific-question rule is tested in tests/scoring
+    ev = DimensionEvaluator(Proactivity(Proactivity.Params(unit="turns", questions="all")))
     assert ev.score([CTX, CTX], ["what about you?", "fine."]) == [1.0, 0.0]
     alone = Context(("hello",), ("A",), "A")
     assert as_game(alone, "again").players == ("A", "partner")

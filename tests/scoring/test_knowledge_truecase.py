@@ -64,7 +64,9 @@ LOWER_GAME = ["what did you do last week ?"] + [parlai_style(t) for t, _ in ITEM
 
 
 def score(texts: list[str], **params: object) -> Any:
-    return Knowledge(Knowledge.Params(**{"unit": "count", **params})).score_games([game(texts, seed_first=True)])[0]
+    """Every entity the model finds, counted (``in_context: false``: the on-topic check is
+    tested in tests/scoring/test_surface.py; here only what truecasing recovers)."""
+    return Knowledge(Knowledge.Params(**{"unit": "count", "in_context": False, **params})).score_games([game(texts, seed_first=True)])[0]
 
 
 def test_auto_restores_case_of_lower_cased_logs_and_off_does_not() -> None:

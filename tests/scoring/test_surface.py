@@ -6,6 +6,8 @@ paper's counts (tests/scoring/golden holds it exactly)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import fake_embedder
 import pytest
 
@@ -79,8 +81,23 @@ def test_relevance_gives_nothing_to_a_repeated_frame() -> None:
     emb = fake_embedder.FakeEmbedder()
     on = Relevance(Relevance.Params(), embedder=emb).score_games([g])[0]
     off = Relevance(Relevance.Params(degenerate="keep"), embedder=emb).score_games([g])[0]
-    assert [d["turn"] for d in on.details if d["speaker"] == "a"] == [1]
-    assert [d["turn"] for d in off.details if d["speaker"] == "a"] == [1, 3]
+    # the details list every turn; a left-out one says so under "excluded"
+    def credited(s: Any) -> list[int]:
+        return [d["turn"] for d in s.details if d["speaker"] == "a" and "excluded" not in d]
+    assert credited(on) == [1] and credited(off) == [1, 3]
+    assert [d["turn"] for d in on.details if "excluded" in d] == [3]
+    assert on.raw["a"] < off.raw["a"]
+
+
+def test_relevance_credits_the_same_answer_to_a_repeated_question() -> None:
+    """Answering a re-asked question the same way is no fault of the bot's: Algorithm 1
+    excuses it, and ``degenerate: zero`` does not zero it as a repeat of its own turn."""
+    g = game([("b", "Hello there."),
+              ("a", "Which music do you like?"), ("b", "I love classical music, Mozart mostly."),
+              ("a", "Which music do you like?"), ("b", "I love classical music, Mozart mostly.")])
+    s = Relevance(Relevance.Params(), embedder=fake_embedder.FakeEmbedder()).score_games([g])[0]
+    why = {d["turn"]: d.get("excluded", "credited") for d in s.details}
+    assert why[2] == why[4] == "credited" and why[3] == "repetition"
 
 
 def test_proactivity_counts_own_on_topic_questions_only() -> None:
