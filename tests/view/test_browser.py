@@ -68,7 +68,10 @@ def test_leaderboard_to_head_to_head_to_game_to_a_tagged_turn(scripted, tmp_path
             WebDriverWait(drv, 30).until(lambda d: "ci lo" in d.find_element(
                 By.CSS_SELECTOR, "table.leaderboard thead").text)
             drv.find_element(By.ID, "tab-h2h").click()
-            cell = drv.find_element(By.CSS_SELECTOR, "table.h2h tbody td:not(.name) a")
+            # a game against dull, whose repeated "ok" scores on diversity (the bots' one
+            # question, "What about you?", is generic: no proactivity point, no badge)
+            cell = drv.find_element(By.CSS_SELECTOR,
+                                    "table.h2h tbody td:not(.name) a[href$='vs=dull']")
             bot = cell.get_attribute("href").split("bot=")[1].split("&")[0]
             cell.click()
             WebDriverWait(drv, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "table.games"))
@@ -85,7 +88,8 @@ def test_leaderboard_to_head_to_head_to_game_to_a_tagged_turn(scripted, tmp_path
             assert drv.current_url.endswith(f"#t{index}")
             row = drv.find_element(By.ID, f"t{index}").find_element(By.XPATH, "..")
             assert row.get_attribute("class") == "scored"
-            assert "question" in row.find_element(By.CSS_SELECTOR, ".badge").text
+            badge = row.find_element(By.CSS_SELECTOR, ".badge").text
+            assert badge.startswith("diversity: repetition of turn "), badge
             drv.set_window_size(1280, 1000)
             for page in ("/run/0/", "/run/0/dimensions", "/run/0/h2h", "/run/0/people"):
                 drv.get(url.rstrip("/") + page)
