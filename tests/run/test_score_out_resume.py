@@ -43,7 +43,7 @@ def test_stopped_while_writing_leaves_nothing_and_the_same_command_works(tmp_pat
     monkeypatch.setattr(scorelogs, "save_rankings", real)
     scorelogs.score_logs([logs], CFG, out_dir=out)  # the same command again
     assert RunDir(out).read_manifest().expected_games == 3
-    assert sorted(p.name for p in (out / "transcripts").iterdir()) == ["g001.jsonl", "g002.jsonl", "g003.jsonl"]
+    assert sorted(p.name for p in (out / "transcripts").iterdir()) == ["chat0.jsonl", "chat1.jsonl", "chat2.jsonl"]  # each game keeps its source's name
 
 
 def test_an_empty_out_folder_is_filled_and_a_full_one_refused(tmp_path):
