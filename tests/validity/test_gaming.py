@@ -71,9 +71,9 @@ def test_a_file_without_recipes_is_refused(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_every_recipe_ranks_below_smollm2_and_retrieval_under_the_default_judge(
         tmp_path: Path) -> None:
-    from chatmatch.cli import main
+    from chatmatch.cli import cli
 
-    out = CliRunner().invoke(main, ["validate", "--datasets", "gaming", "--gaming", str(GAMING),
+    out = CliRunner().invoke(cli, ["validate", "--datasets", "gaming", "--gaming", str(GAMING),
                                     "--gaming-exchanges", "6", "--seeds", "1", "--json", "-q"])
     assert out.exit_code == 0, out.output
     report = json.loads(out.output)
