@@ -6,7 +6,7 @@ and the validity lab, which must not depend on the CLI.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 
 def fmt(v: Any) -> str:
@@ -15,6 +15,16 @@ def fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.2g}" if v != 0 and abs(v) < 0.005 else f"{v:.2f}"
     return str(v)
+
+
+def fmt_estimate(e: Mapping[str, Any]) -> str:
+    """An estimate ``{"value", "low", "high"}`` as ``+0.53 [+0.07, +0.64]``: ``n/a`` without
+    a value, the value alone without an interval."""
+    if e["value"] is None:
+        return "n/a"
+    if e["low"] is None:
+        return f"{e['value']:+.2f}"
+    return f"{e['value']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]"
 
 
 def _numeric(cell: str) -> bool:

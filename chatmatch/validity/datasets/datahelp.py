@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from chatmatch.common.safeio import file_problem
 from chatmatch.errors import ChatmatchError
 
 #: environment variable naming the folder that holds stb/, fed/, dstc9/, usr/
@@ -50,3 +51,19 @@ def data_help(dataset: str, near: Path | None = None) -> str:
             continue
     return (f"see 'The datasets' in docs/validity.md of chatmatch (section {dataset}) for "
             f"where to get it; set {DATA_ENV} to the folder holding {dataset}/")
+
+
+def data_file(path: str | Path, file_name: str, error: type[ChatmatchError], dataset: str,
+              missing: str) -> Path:
+    """The data file at ``path`` (the file, or a folder holding ``file_name``), checked:
+    ``error`` saying ``{path}: {missing} ({data_help})...`` when it does not exist
+    (``missing`` holds ``{help}`` where the pointer goes), ``cannot read {path} (why)``
+    when it cannot be read."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / file_name
+    if (why := file_problem(p)) == "no such file":
+        raise error(f"{p}: " + missing.format(help=data_help(dataset, p.parent)))
+    if why:
+        raise error(f"cannot read {p} ({why})")
+    return p

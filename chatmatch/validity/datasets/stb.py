@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from chatmatch.common.safeio import file_problem
-from chatmatch.validity.datasets.datahelp import data_help
+from chatmatch.validity.datasets.datahelp import data_file
 from chatmatch.errors import ChatmatchError
 from chatmatch.transcript import Transcript, Turn
 from chatmatch.validity.datasets.cleaning import clean_turn
@@ -147,14 +146,8 @@ def load_domain(zf: zipfile.ZipFile, domain: str, where: str) -> StbDomain:
 def load_stb(path: str | Path, domains: tuple[str, ...] = DOMAINS) -> list[StbDomain]:
     """Every requested domain of the Spot The Bot zip at ``path`` (the zip, or a folder
     holding ``MongoDump.zip``)."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / ZIP_NAME
-    if (why := file_problem(p)) == "no such file":
-        raise StbError(f"{p}: Spot The Bot data not found; put the authors' MongoDump.zip "
-                       f"there ({data_help('stb', p.parent)}) or pass --data")
-    if why:
-        raise StbError(f"cannot read {p} ({why})")
+    p = data_file(path, ZIP_NAME, StbError, "stb", "Spot The Bot data not found; put the "
+                  "authors' MongoDump.zip there ({help}) or pass --data")
     try:
         with zipfile.ZipFile(p) as zf:
             return [load_domain(zf, d, str(p)) for d in domains]

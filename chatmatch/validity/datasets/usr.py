@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from chatmatch.common.safeio import file_problem
-from chatmatch.validity.datasets.datahelp import data_help
+from chatmatch.validity.datasets.datahelp import data_file
 from chatmatch.analysis.fed import SYSTEM, USER, chat_transcript, mean_rating, read_json_list
 from chatmatch.errors import ChatmatchError
 from chatmatch.transcript import Transcript
@@ -70,14 +69,8 @@ def _reply(item: Mapping[str, Any], index: int, response: Any, where: str) -> Us
 
 def load_usr(path: str | Path) -> list[UsrReply]:
     """Every rated reply of the USR file at ``path`` (the file, or a folder holding it)."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / FILE
-    if (why := file_problem(p)) == "no such file":
-        raise UsrError(f"{p}: USR data not found; put USR's {FILE} there "
-                       f"({data_help('usr', p.parent)}), or leave usr out with --datasets")
-    if why:
-        raise UsrError(f"cannot read {p} ({why})")
+    p = data_file(path, FILE, UsrError, "usr", f"USR data not found; put USR's {FILE} there "
+                  "({help}), or leave usr out with --datasets")
     items = read_json_list(p, UsrError, "contexts with responses")
     out: list[UsrReply] = []
     for i, item in enumerate(items):

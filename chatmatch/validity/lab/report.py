@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from chatmatch.common.tables import render_table
+from chatmatch.common.tables import fmt_estimate, render_table
 
 _SHORT_DATASET = {"stb/convai2": "convai2", "stb/dailydialog": "dailydlg",
                   "stb/empathetic": "empath"}
@@ -92,14 +92,6 @@ def fires_table(report: dict[str, Any]) -> str:
     return render_table(["dimension", *[_SHORT_DATASET.get(d["dataset"], d["dataset"]) for d in sets]], rows)
 
 
-def _est(e: dict[str, Any]) -> str:
-    if e["value"] is None:
-        return "n/a"
-    if e["low"] is None:
-        return f"{e['value']:+.2f}"
-    return f"{e['value']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]"
-
-
 def per_dimension_table(report: dict[str, Any]) -> str | None:
     rows = []
     all_rows = [r for ds in report["datasets"] for r in ds.get("per_dimension") or []]
@@ -107,10 +99,10 @@ def per_dimension_table(report: dict[str, Any]) -> str | None:
     for ds in report["datasets"]:
         for r in ds.get("per_dimension") or []:
             row = [ds["dataset"], r["dimension"], r["quality"], r["fit"], r["systems"],
-                   r["chats"], _est(r["system_tau"]), _est(r["chat_rho"])]
+                   r["chats"], fmt_estimate(r["system_tau"]), fmt_estimate(r["chat_rho"])]
             if base:
                 vs = r.get("vs_baseline")
-                row += [_est(vs["system_tau"]), _est(vs["chat_rho"])] if vs else ["-", "-"]
+                row += [fmt_estimate(vs["system_tau"]), fmt_estimate(vs["chat_rho"])] if vs else ["-", "-"]
             rows.append(row)
     if not rows:
         return None
@@ -126,8 +118,8 @@ def length_table(report: dict[str, Any]) -> str | None:
     for ds in report["datasets"]:
         for r in ds.get("length_bias") or []:
             tw, total = r["turn words"], r["total words"]
-            rows.append([ds["dataset"], r["measure"], _est(tw["system_tau"]),
-                         _est(total["system_tau"]), _est(tw["chat_rho"]), _est(total["chat_rho"])])
+            rows.append([ds["dataset"], r["measure"], fmt_estimate(tw["system_tau"]),
+                         fmt_estimate(total["system_tau"]), fmt_estimate(tw["chat_rho"]), fmt_estimate(total["chat_rho"])])
     if not rows:
         return None
     return render_table(["dataset", "measure", "sys tau vs turn words", "sys tau vs total words",

@@ -24,6 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from chatmatch.common.safeio import folder_problem
+from chatmatch.common.tables import fmt_estimate
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.learned.model import PACKAGED, dump_model
 from chatmatch.validity.datasets.datahelp import data_dir
@@ -69,17 +70,9 @@ def table_text(report: dict[str, Any]) -> str:
                      "length | tau vs rule")
         for label, r in rows.items():
             vs = r.get("vs_rule", {}).get("system_tau")
-            lines.append(f"  {label:34s} {_fmt(r['system_tau'])}  {_fmt(r['chat_rho'])}  "
-                         f"{_fmt(r['length']['chat_rho'])}  {_fmt(vs) if vs else ''}")
+            lines.append(f"  {label:34s} {fmt_estimate(r['system_tau'])}  {fmt_estimate(r['chat_rho'])}  "
+                         f"{fmt_estimate(r['length']['chat_rho'])}  {fmt_estimate(vs) if vs else ''}")
     return "\n".join(lines)
-
-
-def _fmt(e: dict[str, Any]) -> str:
-    if e["value"] is None:
-        return "n/a"
-    if e["low"] is None:
-        return f"{e['value']:+.2f}"
-    return f"{e['value']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from chatmatch.common.tables import fmt_estimate
 from chatmatch.stats.bootstrap import agreement
 from chatmatch.validity.training.evaluate import leave_dataset_out, leave_systems_out, learned_with
 from chatmatch.validity.training.fit import Recipe
@@ -83,7 +84,7 @@ def variants_text(report: Mapping[str, Any]) -> str:
         lines.append(f"{label}: mean tau {_f(r['mean_tau'])}, mean rho {_f(r['mean_rho'])}, "
                      f"mean rho with length {_f(r['mean_length_rho'])}")
         for cell, c in r["cells"].items():
-            lines.append(f"  {cell:22s} tau {_e(c['system_tau'])}  rho {_e(c['chat_rho'])}"
+            lines.append(f"  {cell:22s} tau {fmt_estimate(c['system_tau'])}  rho {fmt_estimate(c['chat_rho'])}"
                          f"  length {_f(c['length_rho'])}")
     return "\n".join(lines)
 
@@ -92,9 +93,3 @@ def _f(v: float | None) -> str:
     return "n/a" if v is None else f"{v:+.2f}"
 
 
-def _e(e: Mapping[str, Any]) -> str:
-    if e["value"] is None:
-        return "n/a"
-    if e["low"] is None:
-        return f"{e['value']:+.2f}"
-    return f"{e['value']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]"
