@@ -4,11 +4,19 @@ pydantic errors as one line (:func:`first_problem`, :func:`validation_message`).
 from __future__ import annotations
 
 import typing
-from typing import Any, Callable
+from typing import Annotated, Any, Callable, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo, field_validator
 
 #: names pydantic puts in an error's location for the branches of a union: not keys
+def _yaml_switch(v: Any) -> Any:
+    """YAML 1.1 reads ``on``/``off`` (and ``yes``/``no``) as booleans: take them as the words."""
+    return {True: "on", False: "off"}.get(v, v) if isinstance(v, bool) else v
+
+
+#: a setting of ``auto | on | off`` that a YAML file may write unquoted (``truecase: off``)
+AutoOnOff = Annotated[Literal["auto", "on", "off"], BeforeValidator(_yaml_switch)]
+
 _UNION_BRANCHES = ("str", "list[str]", "int", "float")
 
 

@@ -21,7 +21,7 @@ from pydantic import ValidationInfo
 from chatmatch.adapters import BadParam, check_bot
 from chatmatch.common.params import ParamsProblem
 from chatmatch.common.registry import close_matches
-from chatmatch.common.validation import StrictModel, problem_of, refuse_bool_for_number
+from chatmatch.common.validation import AutoOnOff, StrictModel, problem_of, refuse_bool_for_number
 from chatmatch.common.yamlloc import LocatedYaml, load_located_yaml
 from chatmatch.config.league import ScheduleConfig, SeedSet, seed_set_or_value
 from chatmatch.config.checks import check_duplicate_bots, check_no_literal_secrets, check_seed_lengths
@@ -84,12 +84,7 @@ class TournamentConfig(EvalSettings):
     record_timings: bool = True
     #: keep each bot reply in RUN/reply_cache.sqlite so a killed or replayed game does not
     #: ask again: auto = bots that call a remote service (openai-chat), on = every bot, off
-    reply_cache: Literal["auto", "on", "off"] = "auto"
-
-    @field_validator("reply_cache", mode="before")
-    @classmethod
-    def _yaml_bool(cls, v: Any) -> Any:
-        return {True: "on", False: "off"}.get(v, v) if isinstance(v, bool) else v
+    reply_cache: AutoOnOff = "auto"
 
     @field_validator("name")
     @classmethod

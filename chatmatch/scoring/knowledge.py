@@ -63,6 +63,7 @@ from chatmatch.scoring.common import zero_raw
 from chatmatch.scoring.features import ENTITIES, LEMMAS
 from chatmatch.scoring.topical import on_topic_turns
 from chatmatch.common.text import tokens
+from chatmatch.common.validation import AutoOnOff
 from chatmatch.scoring.truecase import looks_lowercased, restore_case
 from chatmatch.scoring.variety import chitchat_nidf
 from chatmatch.transcript import Transcript
@@ -115,7 +116,7 @@ class Knowledge(SpacyScorer):
     class Params(SpacyParams):
         exclude_labels: ClassVar[tuple[str, ...]] = DEFAULT_EXCLUDED_LABELS
         #: restore case before NER: auto = for a bot whose text in the game is lower-cased
-        truecase: Literal["auto", "on", "off"] = "off"
+        truecase: AutoOnOff = "off"
         #: entities (the paper: named entities) or content_words (informative lemmas)
         method: Literal["entities", "content_words"] = "entities"
         #: content_words: the least normalised IDF a lemma needs to count
