@@ -114,6 +114,7 @@ class _TransformersBot(Bot):
         self.threads: int | None = None  # torch threads (the runtime block; None: torch's choice)
         self.calls: int | None = None  # batches at once (the runtime block; None: auto)
         self.parallel_calls = 1  # decided on load
+        self._call_threads: int | None = None  # torch threads a generating thread sets
         self.fallback_reply = p.fallback_reply
         self.counts = {"empty_regenerated": 0, "empty_fallback": 0}
         self._tok: Any = None
@@ -135,7 +136,11 @@ class _TransformersBot(Bot):
             return
         device = resolve_device(self.spec.device)
         self.parallel_calls, threads = calls_and_threads(device, self.calls, self.threads)
-        set_threads(threads)
+        # with batches at once, each generating thread sets its own count (_generate), and
+        # the process's other torch work (the sentence embedder) keeps its own
+        self._call_threads = threads if self.parallel_calls > 1 else None
+        if self._call_threads is None:
+            set_threads(threads)
         spec = ModelSpec(self.spec.model, self.spec.gguf_file, device, self.spec.dtype, self.kind)
         self._tok, self._model = load_model(spec)
         if self._tok.pad_token is None:
@@ -185,6 +190,8 @@ class _TransformersBot(Bot):
         kwargs = self.decoding.generate_kwargs()
         if sample:
             kwargs["logits_processor"] = [make_sampler(histories, self.decoding, salt)]
+        if self._call_threads is not None:
+            torch.set_num_threads(self._call_threads)  # this thread's count (torch keeps one a thread)
         with _GENERATE_GATES[id(model)], torch.inference_mode():
             out = model.generate(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"],
                                  pad_token_id=tok.pad_token_id, **kwargs)
