@@ -25,6 +25,11 @@ Capabilities are class attributes, not ``hasattr`` probes:
   exception or a timeout (``failures.retries`` still covers empty replies).
 - ``remote``: each reply is a call to a remote service (paid, slow, rate-limited); the
   reply cache (:mod:`chatmatch.play.reply_cache`) is on for such bots by default.
+- ``parallel_calls``: how many of its calls (:meth:`reply_batch` of different games) may
+  run at once (default 1: one at a time, in the order of the game loop's steps). A bot
+  whose reply depends only on the history, whose calls are safe side by side, and that
+  can use more cores that way (a model generating on a CPU of several cores) sets it
+  when it loads; the game loop then overlaps its batches of consecutive steps.
 - ``has_preflight``: :meth:`preflight` checks something quickly (an endpoint answers and
   serves the model); ``chatmatch run`` calls it before any model loads. A class that
   defines ``preflight`` declares it by doing so (set ``has_preflight = False`` to opt out).
@@ -91,10 +96,14 @@ class Runtime(Protocol):
     @property
     def threads(self) -> int | Literal["auto"]: ...
 
+    @property
+    def bot_calls(self) -> int | Literal["auto"]: ...
+
 
 #: the capability attributes (class attributes of :class:`Bot`) that a wrapper around a bot
 #: (reply cache, progress counter, serialising or remote proxy, fault injector) takes over
-CAPABILITIES = ("supports_batch", "deterministic", "thread_safe", "retries_inside", "remote")
+CAPABILITIES = ("supports_batch", "deterministic", "thread_safe", "retries_inside", "remote",
+                "parallel_calls")
 
 
 def copy_capabilities(wrapper: "Bot", inner: "Bot", *, keep: tuple[str, ...] = ()) -> None:
@@ -115,6 +124,7 @@ class Bot:
     thread_safe: ClassVar[bool] = False
     retries_inside: ClassVar[bool] = False
     remote: ClassVar[bool] = False
+    parallel_calls: int = 1
     has_preflight: ClassVar[bool] = False
     #: parameters that change how a reply is fetched (timeouts, retries), not what the bot
     #: says: left out of its identity (the play fingerprint, the reply-cache key)

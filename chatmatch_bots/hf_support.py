@@ -117,12 +117,29 @@ def check_dtype(dtype: str) -> str:
     return dtype
 
 
+def usable_cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def calls_and_threads(device: str, calls: int | None, threads: int | None) -> tuple[int, int | None]:
+    """How many batches a bot on ``device`` generates at once and its torch threads, from
+    the ``runtime:`` block's ``bot_calls`` and ``threads`` (None: auto). Auto: 2 batches on
+    a CPU with 2 usable cores or more, each with half of them as torch threads (two
+    batches of one thread each on 2 cores, not two of two threads fighting over them); 1
+    elsewhere (a GPU runs one batch at a time), with torch's choice of threads."""
+    on_cpu = device == "cpu"
+    cores = usable_cores()
+    n = calls if calls is not None else (2 if on_cpu and cores >= 2 else 1)
+    if threads is None and on_cpu and n > 1:
+        threads = max(1, cores // n)
+    return n, threads
+
+
 def set_threads(threads: int | None) -> None:
     """Use ``threads`` torch CPU threads (None: torch's default, capped by the CPUs we may use)."""
     torch = require("torch", extra="hf", feature=HF_FEATURE)
 
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    wanted = threads if threads else min(torch.get_num_threads(), usable or 1)
+    wanted = threads if threads else min(torch.get_num_threads(), usable_cores())
     if wanted != torch.get_num_threads():
         torch.set_num_threads(wanted)
 

@@ -21,7 +21,11 @@ generated text. An empty reply is generated again with seeded sampling, then rep
 ``fallback_reply``; both are counted in :meth:`describe` and logged.
 
 Batching: :meth:`reply_batch` renders every history, pads them into one tensor (left
-padding for causal models) and calls ``generate`` once. Greedy decoding (the default) gives
+padding for causal models) and calls ``generate`` once. On a CPU of two cores or more the
+bot takes two batches at once (``parallel_calls``, the ``runtime:`` block's ``bot_calls``):
+the game loop then generates its batches of two consecutive steps side by side, in two
+threads of this process sharing the weights, each with half of the cores' torch threads;
+a batch's replies are the same either way (tested). Greedy decoding (the default) gives
 the same replies batched or one at a time; sampled decoding seeds every row with its own
 history's ``random_seed`` (see :mod:`chatmatch_bots.hf_support`), so a history's reply does not depend
 on which other histories share its batch.
@@ -40,11 +44,17 @@ from chatmatch.errors import BotError
 from chatmatch.runtime.resources import (SMOLLM2_GGUF, ModelSpec, check_installed, load_model,
                                  resolve_device, smollm2_folder)
 from chatmatch.bot import Bot, History, Runtime
-from chatmatch_bots.hf_support import (Decoding, check_dtype, clean_reply, make_sampler,
-                                       refuse_runtime_params, resolve_source, set_threads)
+from chatmatch_bots.hf_support import (Decoding, calls_and_threads, check_dtype, clean_reply,
+                                       make_sampler, refuse_runtime_params, resolve_source,
+                                       set_threads)
 
 log = logging.getLogger(__name__)
-_GENERATE_LOCKS: dict[int, threading.Lock] = {}
+#: per model object: how many ``generate`` calls may run on it at once (the bots sharing
+#: one model share it), and a lock for its tokenizer (a fast tokenizer must not be used
+#: by two threads at once)
+_GENERATE_GATES: dict[int, threading.BoundedSemaphore] = {}
+_TOKENIZER_LOCKS: dict[int, threading.Lock] = {}
+_GATES_LOCK = threading.Lock()
 
 
 class ModelParams(BotParams):
@@ -102,6 +112,9 @@ class _TransformersBot(Bot):
         self.chat_template, self.separator = p.chat_template, p.separator
         self.max_input_tokens = p.max_input_tokens
         self.threads: int | None = None  # torch threads (the runtime block; None: torch's choice)
+        self.calls: int | None = None  # batches at once (the runtime block; None: auto)
+        self.parallel_calls = 1  # decided on load
+        self._call_threads: int | None = None  # torch threads a generating thread sets
         self.fallback_reply = p.fallback_reply
         self.counts = {"empty_regenerated": 0, "empty_fallback": 0}
         self._tok: Any = None
@@ -115,13 +128,20 @@ class _TransformersBot(Bot):
         self.spec = ModelSpec(self.spec.model, self.spec.gguf_file, runtime.device,
                               self.spec.dtype, self.kind)
         self.threads = None if runtime.threads == "auto" else runtime.threads
+        calls = getattr(runtime, "bot_calls", "auto")
+        self.calls = None if calls == "auto" else int(calls)
 
     def load(self) -> None:
         if self._model is not None:
             return
-        set_threads(self.threads)
-        spec = ModelSpec(self.spec.model, self.spec.gguf_file, resolve_device(self.spec.device),
-                         self.spec.dtype, self.kind)
+        device = resolve_device(self.spec.device)
+        self.parallel_calls, threads = calls_and_threads(device, self.calls, self.threads)
+        # with batches at once, each generating thread sets its own count (_generate), and
+        # the process's other torch work (the sentence embedder) keeps its own
+        self._call_threads = threads if self.parallel_calls > 1 else None
+        if self._call_threads is None:
+            set_threads(threads)
+        spec = ModelSpec(self.spec.model, self.spec.gguf_file, device, self.spec.dtype, self.kind)
         self._tok, self._model = load_model(spec)
         if self._tok.pad_token is None:
             if self._tok.eos_token is None:
@@ -130,7 +150,9 @@ class _TransformersBot(Bot):
             self._tok.pad_token = self._tok.eos_token
         self._tok.padding_side = "left" if self.kind == "causal" else "right"
         self._tok.truncation_side = "left"
-        _GENERATE_LOCKS.setdefault(id(self._model), threading.Lock())
+        with _GATES_LOCK:
+            _GENERATE_GATES.setdefault(id(self._model), threading.BoundedSemaphore(self.parallel_calls))
+            _TOKENIZER_LOCKS.setdefault(id(self._tok), threading.Lock())
 
     def close(self) -> None:
         self._tok = self._model = None  # the weights stay in the process cache for other bots
@@ -161,18 +183,22 @@ class _TransformersBot(Bot):
         import torch
 
         tok, model = self._tok, self._model
-        enc = tok([self.render(h) for h in histories], return_tensors="pt", padding=True,
-                  truncation=True, max_length=self.max_input_tokens,
-                  add_special_tokens=self._add_special_tokens()).to(model.device)
+        with _TOKENIZER_LOCKS[id(tok)]:
+            enc = tok([self.render(h) for h in histories], return_tensors="pt", padding=True,
+                      truncation=True, max_length=self.max_input_tokens,
+                      add_special_tokens=self._add_special_tokens()).to(model.device)
         kwargs = self.decoding.generate_kwargs()
         if sample:
             kwargs["logits_processor"] = [make_sampler(histories, self.decoding, salt)]
-        with _GENERATE_LOCKS[id(model)], torch.inference_mode():
+        if self._call_threads is not None:
+            torch.set_num_threads(self._call_threads)  # this thread's count (torch keeps one a thread)
+        with _GENERATE_GATES[id(model)], torch.inference_mode():
             out = model.generate(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"],
                                  pad_token_id=tok.pad_token_id, **kwargs)
         if self.kind == "causal":
             out = out[:, enc["input_ids"].shape[1]:]
-        texts = tok.batch_decode(out, skip_special_tokens=True)
+        with _TOKENIZER_LOCKS[id(tok)]:
+            texts = tok.batch_decode(out, skip_special_tokens=True)
         return [clean_reply(t, cut=cut) for t, cut in zip(texts, self._cut_rows(out))]
 
     def _cut_rows(self, out: Any) -> list[bool]:
@@ -214,7 +240,7 @@ class _TransformersBot(Bot):
              "max_input_tokens": self.max_input_tokens, "persona": self.persona,
              "chat_template": self.chat_template, "separator": self.separator,
              "decoding": self.decoding.model_dump(), "fallback_reply": self.fallback_reply,
-             "replies_fixed": dict(self.counts)}
+             "replies_fixed": dict(self.counts), "parallel_calls": self.parallel_calls}
         if self._model is not None:
             d["model_class"] = type(self._model).__name__
             d["parameters"] = sum(p.numel() for p in self._model.parameters())

@@ -37,9 +37,10 @@ class SerialBot(BotWrapper):
     """A bot shared by several worker threads: one call at a time, capabilities kept."""
 
     thread_safe = True  # safe *because* of the lock
+    parallel_calls = 1
 
     def __init__(self, inner: Bot) -> None:
-        super().__init__(inner, keep=("thread_safe",))
+        super().__init__(inner, keep=("thread_safe", "parallel_calls"))
         self._lock = threading.Lock()
 
     def reply(self, history: History) -> str:

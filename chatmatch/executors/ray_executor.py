@@ -78,11 +78,12 @@ class RemoteBot(Bot):
     """Driver-side stand-in for a bot living in a Ray actor (calls are queued there)."""
 
     thread_safe = True  # the actor runs one call at a time
+    parallel_calls = 1
 
     def __init__(self, name: str, actor: Any, ray: Any, template: Bot) -> None:
         super().__init__(name)
         self.actor, self._ray = actor, ray
-        copy_capabilities(self, template, keep=("thread_safe",))
+        copy_capabilities(self, template, keep=("thread_safe", "parallel_calls"))
         self.described: dict[str, Any] = {}
 
     def _get(self, ref: Any) -> Any:

@@ -16,6 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Sequence
 
 from chatmatch.records import DimensionScore
+from chatmatch.runtime.lm.forward import threads_of_this_thread
 from chatmatch.scoring.base import Scorer
 from chatmatch.scoring.engine import score_games
 from chatmatch.transcript import Transcript
@@ -29,7 +30,10 @@ class ThreadScoring:
 
     def __init__(self, scorers: Sequence[Scorer]) -> None:
         self.scorers = list(scorers)
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="chatmatch-scoring")
+        # the scorers' torch models (the sentence embedder) use every usable core, whatever
+        # count a bot's generating threads set for themselves
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="chatmatch-scoring",
+                                        initializer=threads_of_this_thread)
         self.pending: deque[tuple[Future[Dims] | None, Any]] = deque()
 
     def submit(self, games: Sequence[Transcript], tag: Any = None) -> None:

@@ -10,19 +10,25 @@ taking turns until the game has ``2 * exchanges`` turns. The loop for one game i
 :func:`play_games` runs that loop for up to ``concurrent`` games at once, step by step: at
 each step the games waiting on the same bot are answered together, with one
 ``reply_batch`` call when the bot ``supports_batch`` (one forward pass for many games), or
-from a thread pool when the bot is ``thread_safe`` (HTTP endpoints); the bots waiting at
-a step are called at the same time, one thread each. Each bot's order of calls, and so the
-transcripts of deterministic bots, do not depend on ``concurrent`` nor on that overlap.
+from a thread pool when the bot is ``thread_safe`` (HTTP endpoints). The calls do not wait
+for the whole step before them: each starts, in its own thread, as soon as its games have
+their previous turns (:class:`_Flow`), so the bots of one step answer side by side, and a
+bot that declares ``parallel_calls: 2`` (a model on a CPU of several cores) generates its
+batches of two consecutive steps at once (it speaks in different games at each). What
+each call holds and each bot's order of calls, and so the transcripts of deterministic
+bots, do not depend on that overlap nor on timing.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable, Iterable, Mapping, Sequence, TypeVar, cast
+from typing import Callable, Iterable, Mapping, Sequence, cast
 
 from chatmatch.bot import Bot, History, Message
 from chatmatch.config.settings import FailurePolicy
@@ -33,8 +39,6 @@ from chatmatch.play.schedule import ScheduledGame, derive_seed
 from chatmatch.records import Forfeit
 from chatmatch.transcript import Transcript, Turn
 
-
-T = TypeVar("T")
 
 #: one accepted reply: (text, seconds the call took, a note such as ``{"truncated_from": n}``
 #: or ``{"retries": k}``, else None)
@@ -58,6 +62,10 @@ class GameState:
     turns: list[Turn] = field(default_factory=list)
     notes: list[dict[str, object]] = field(default_factory=list)
     forfeit: Forfeit | None = None
+    #: the step of :func:`play_games` at which the game's turn 1 is played
+    first_step: int = 0
+    #: the step at which it was forfeited
+    forfeit_step: int | None = None
 
     #: each player's view of the game so far, kept as turns are added (not rebuilt per turn)
     views: dict[str, list[Message]] = field(default_factory=dict, repr=False)
@@ -75,6 +83,17 @@ class GameState:
     @property
     def next_speaker(self) -> str:
         return self.game.players[len(self.turns) % 2]
+
+    @property
+    def last_step(self) -> int:
+        """The step of the game's last turn, if it is not forfeited."""
+        return self.first_step + self.total_turns - 2
+
+    def turn_at(self, step: int) -> int:
+        return step - self.first_step + 1
+
+    def speaker_at(self, step: int) -> str:
+        return self.game.players[self.turn_at(step) % 2]
 
     def history_for(self, speaker: str) -> History:
         msgs = tuple(self.views[speaker])
@@ -103,13 +122,15 @@ class _Lane:
     Every call gets its own daemon thread, so a call that is given up on (timeout) is
     abandoned where it is: it holds no pool thread another bot needs, and it cannot keep
     the process from exiting. A bot that is not ``thread_safe`` still gets one call at a
-    time: a new call waits, within its own time limit, until the abandoned one returns;
-    so a hung bot forfeits its own later turns, never another bot's.
+    time (``parallel_calls`` at a time): a new call waits, within its own time limit, until
+    the abandoned one returns; so a hung bot forfeits its own later turns, never another
+    bot's.
     """
 
     def __init__(self, bot: Bot) -> None:
         self.name = bot.name
-        self.lock = None if bot.thread_safe else threading.Lock()
+        self.lock = (None if bot.thread_safe
+                     else threading.BoundedSemaphore(max(1, bot.parallel_calls)))
 
     def call(self, fn: Callable[[], object], timeout_s: float) -> object:
         box: dict[str, object] = {}
@@ -241,55 +262,184 @@ def play_games(games: Iterable[ScheduledGame], bots: Mapping[str, Bot], exchange
     ``on_failure: abort``, raises :class:`BotFailure` after the games that already ended
     were handed to ``on_finished``.
     """
-    pending = list(games)
-    pending.reverse()
-    active: list[GameState] = []
-    done: list[Transcript] = []
-    total_turns = 2 * exchanges
     caller = _Caller(policy)
     # the pool only fans out the calls of one thread-safe bot; each call's time limit runs
     # on that bot's own threads (see _Lane), so a hung call never holds a pool thread
     with ThreadPoolExecutor(max_workers=max(2, min(32, concurrent))) as pool:
-        while pending or active:
-            while pending and len(active) < concurrent:
-                active.append(GameState(pending.pop(), total_turns))
-            _step(active, bots, caller, pool, policy)
-            still = []
-            for st in active:
-                if st.done:
-                    tr = st.transcript()
-                    done.append(tr)
-                    if on_finished:
-                        on_finished(tr)
-                else:
-                    still.append(st)
-            active = still
-    return done
+        flow = _Flow(list(games), bots, 2 * exchanges, concurrent, caller, pool, policy,
+                     on_finished)
+        flow.run()
+    return flow.done
 
 
-def _step(active: list[GameState], bots: Mapping[str, Bot], caller: _Caller,
-          pool: ThreadPoolExecutor, policy: FailurePolicy) -> None:
-    """One turn of every active game. The bots waiting are called at the same time, each
-    from its own thread (a model generating on one core while a rule-based bot answers on
-    the other); each bot's own calls keep their order, and the replies are applied in the
-    order of the bots, so the transcripts are those of calling the bots one after another."""
-    waiting: dict[str, list[GameState]] = {}
-    for st in active:
-        if not st.done:
-            waiting.setdefault(st.next_speaker, []).append(st)
-    calls = [partial(_answer, caller, bots[name], states, pool) for name, states in waiting.items()]
-    answers = _side_by_side(calls) if len(calls) > 1 else [c() for c in calls]
-    for states, outs in zip(waiting.values(), answers):
-        for st, out in zip(states, outs):
-            if isinstance(out, BotFailure):
-                if policy.on_failure == "abort":
-                    raise out
-                st.forfeit = Forfeit(out.bot, out.reason, str(out.turn))
-                continue
-            text, seconds, note = out
-            if note:
-                st.notes.append({"turn": len(st.turns), **note})
-            st.add(text, seconds)
+@dataclass(eq=False)
+class _Task:
+    """The call of one bot at one step: the games of that step where it speaks, in the
+    order of the step's games (the forfeited ones are left out when it starts)."""
+
+    step: int
+    bot: str
+    games: list[GameState]
+
+
+class _Flow:
+    """The game loop of :func:`play_games` (see the module docstring).
+
+    Step by step, in the order of ``games``: at step ``s`` the games in flight (at most
+    ``concurrent``; a game's turn 1 is at the step it entered) each take one turn, and
+    the games where the same bot speaks are one call of that bot (:class:`_Task`). A
+    game that ended by its length leaves at the next step, a forfeited game one step
+    later, and the next games enter in their place. What a step holds is fixed by the
+    steps before it, never by timing; so is every call.
+
+    The calls run in daemon threads as soon as they can: when the games of the call have
+    their previous turns, when the bot's own earlier calls are done (the calls of each
+    bot keep the order of the steps), and when the games that leave at the step are
+    known (so a call may start while a slow call of the step before is still running).
+    A bot with ``parallel_calls`` > 1 (a model on a CPU of several cores) may run that
+    many of its calls at once: at steps ``s`` and ``s + 1`` it speaks in different games,
+    so two of its batches overlap while their partners answer. Finished games are handed
+    to ``on_finished`` step by step, in the order of the step's games.
+    """
+
+    def __init__(self, games: list[ScheduledGame], bots: Mapping[str, Bot], total_turns: int,
+                 concurrent: int, caller: _Caller, pool: ThreadPoolExecutor, policy: FailurePolicy,
+                 on_finished: OnFinished | None) -> None:
+        self.pending: deque[ScheduledGame] = deque(games)
+        self.bots, self.total_turns, self.concurrent = bots, total_turns, max(1, concurrent)
+        self.caller, self.pool, self.policy, self.on_finished = caller, pool, policy, on_finished
+        self.steps: list[list[GameState]] = []  # the games of each step, in order
+        self.open: list[int] = []  # the calls of each step not finished yet
+        self.queues: dict[str, deque[_Task]] = {}  # each bot's calls, in step order
+        self.running: dict[str, int] = {}  # each bot's calls in flight
+        self.results: queue.Queue[tuple[_Task, list[GameState], object]] = queue.Queue()
+        self.handed = 0  # steps whose finished games were handed over (all calls done)
+        self.ended = False  # no step is left to plan
+        self.error: BaseException | None = None
+        self.done: list[Transcript] = []
+        self._threads = 0
+
+    # --- the steps ----------------------------------------------------------------------
+    def _plan(self) -> None:
+        """Make the next steps whose games are known: step s once every call of the steps
+        up to s - 2 is done (a game forfeited at s - 2 leaves at s)."""
+        while not self.ended and len(self.steps) <= self.handed + 1:
+            s = len(self.steps)
+            prev = self.steps[-1] if self.steps else []
+            games = [g for g in prev if g.last_step >= s
+                     and (g.forfeit_step is None or g.forfeit_step >= s - 1)]
+            while self.pending and len(games) < self.concurrent:
+                games.append(GameState(self.pending.popleft(), self.total_turns, first_step=s))
+            if not games:
+                self.ended = True
+                return
+            tasks: dict[str, _Task] = {}
+            for g in games:  # one forfeited at s - 1 is left out when the call starts
+                name = g.speaker_at(s)
+                tasks.setdefault(name, _Task(s, name, [])).games.append(g)
+            self.steps.append(games)
+            self.open.append(len(tasks))
+            for name, task in tasks.items():
+                self.queues.setdefault(name, deque()).append(task)
+            self._hand_over()  # a step without calls (its games all forfeited) is done
+
+    def _advance(self) -> None:
+        """Plan the steps that can be planned and start the calls that can start, until
+        nothing changes (a call without games ends its step at once)."""
+        while True:
+            before = (len(self.steps), self.handed, self._threads)
+            self._plan()
+            self._launch()
+            if (len(self.steps), self.handed, self._threads) == before:
+                return
+
+    def _ready(self, task: _Task) -> bool:
+        return all(g.forfeit is not None or len(g.turns) == g.turn_at(task.step)
+                   for g in task.games)
+
+    def _launch(self) -> None:
+        for name, tasks in self.queues.items():
+            bot = self.bots[name]
+            while (tasks and self.error is None and self._ready(tasks[0])
+                   and self.running.get(name, 0) < max(1, bot.parallel_calls)):
+                task = tasks.popleft()
+                states = [g for g in task.games if g.forfeit is None]
+                if not states:
+                    self._finish(task)
+                    continue
+                self.running[name] = self.running.get(name, 0) + 1
+                self._threads += 1
+                threading.Thread(target=self._call, args=(task, states),
+                                 name=f"chatmatch-bot-step-{self._threads}", daemon=True).start()
+
+    def _call(self, task: _Task, states: list[GameState]) -> None:
+        try:
+            out: object = _answer(self.caller, self.bots[task.bot], states, self.pool)
+        except BaseException as exc:  # noqa: BLE001 - handed to the game loop
+            out = exc
+        self.results.put((task, states, out))
+
+    def _apply(self, task: _Task, states: list[GameState], out: object) -> None:
+        self.running[task.bot] -= 1
+        if isinstance(out, BaseException):
+            self.error = self.error or out
+        elif self.error is None:
+            for st, reply in zip(states, cast("list[Reply | BotFailure]", out)):
+                if isinstance(reply, BotFailure):
+                    if self.policy.on_failure == "abort":
+                        self.error = reply
+                        break
+                    st.forfeit = Forfeit(reply.bot, reply.reason, str(reply.turn))
+                    st.forfeit_step = task.step
+                    continue
+                text, seconds, note = reply
+                if note:
+                    st.notes.append({"turn": len(st.turns), **note})
+                st.add(text, seconds)
+        self._finish(task)
+
+    def _finish(self, task: _Task) -> None:
+        self.open[task.step] -= 1
+        self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Hand over the games that ended at each step whose calls are all done, in order."""
+        while self.error is None and self.handed < len(self.steps) and not self.open[self.handed]:
+            s = self.handed
+            for g in self.steps[s]:
+                if g.forfeit_step == s or (g.forfeit is None and g.last_step == s):
+                    tr = g.transcript()
+                    self.done.append(tr)
+                    if self.on_finished:
+                        self.on_finished(tr)
+            self.handed += 1
+
+    def run(self) -> None:
+        """Play every game; the first error (a bot failure with ``on_failure: abort``, an
+        exception of a call or of ``on_finished``) is raised once the calls in flight have
+        returned, and no call starts after it. Ctrl-C is raised at once."""
+        try:
+            self._advance()
+            while any(self.running.values()) or (self.error is None and not self._over()):
+                if not any(self.running.values()):
+                    raise RuntimeError("play_games: no call can start (a bug in the game loop)")
+                try:
+                    item = self.results.get(timeout=0.2)  # a timed wait lets Ctrl-C through
+                except queue.Empty:
+                    continue
+                try:
+                    self._apply(*item)
+                except Exception as exc:  # noqa: BLE001 - on_finished failed: stop, then raise
+                    self.error = self.error or exc
+                if self.error is None:
+                    self._advance()
+        finally:
+            self.ended = True
+        if self.error is not None:
+            raise self.error
+
+    def _over(self) -> bool:
+        return self.ended and self.handed >= len(self.steps)
 
 
 def _answer(caller: _Caller, bot: Bot, states: list[GameState],
@@ -301,32 +451,6 @@ def _answer(caller: _Caller, bot: Bot, states: list[GameState],
     if bot.thread_safe and len(states) > 1:
         return list(pool.map(lambda s: _safe_one(caller, bot, s), states))
     return [_safe_one(caller, bot, s) for s in states]
-
-
-def _side_by_side(calls: Sequence[Callable[[], T]]) -> list[T]:
-    """Run ``calls`` at once, one daemon thread each (named like the bot calls', so a
-    stopped command waits for them: chatmatch.cli); their results in order, or the first
-    error in that order. The wait is a timed join, so Ctrl-C gets through."""
-    results: list[T | None] = [None] * len(calls)
-    errors: list[BaseException | None] = [None] * len(calls)
-
-    def run(i: int) -> None:
-        try:
-            results[i] = calls[i]()
-        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
-            errors[i] = exc
-
-    threads = [threading.Thread(target=run, args=(i,), name=f"chatmatch-bot-step-{i}",
-                                daemon=True) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        while t.is_alive():
-            t.join(0.2)
-    first = next((e for e in errors if e is not None), None)
-    if first is not None:
-        raise first
-    return cast("list[T]", results)  # every call returned: no error was raised
 
 
 def _safe_one(caller: _Caller, bot: Bot, st: GameState) -> Reply | BotFailure:

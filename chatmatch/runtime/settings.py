@@ -9,6 +9,7 @@ model: :meth:`chatmatch.bot.Bot.use_runtime`)::
       max_batch_tokens: auto
       processes: auto     # CPU processes for the LM batches
       threads: auto       # onnxruntime's threads; the torch threads of bots
+      bot_calls: auto     # batches a model bot generates at once (auto: 2 on a CPU of 2+ cores)
 
 None of these changes a score beyond float rounding: they are not part of the scoring
 fingerprint. What each one does: docs/scale.md, "Fluency engines".
@@ -45,8 +46,12 @@ class RuntimeSettings(StrictModel):
     #: onnxruntime's threads (auto: one a usable core, at most 8); a bot's torch threads
     #: (auto: torch's choice, capped by the usable cores)
     threads: int | Literal["auto"] = "auto"
+    #: batches a bot's model generates at once, in threads of this process (auto: 2 on a
+    #: CPU with 2 usable cores or more, each then with half of the cores' torch threads;
+    #: 1 on a GPU): the batches of two consecutive steps of the game loop
+    bot_calls: int | Literal["auto"] = "auto"
 
-    @field_validator("threads", "processes", mode="before")
+    @field_validator("threads", "processes", "bot_calls", mode="before")
     @classmethod
     def _count_or_auto(cls, value: Any, info: ValidationInfo) -> Any:
         if value == "auto" or (type(value) is int and 1 <= value <= 256):

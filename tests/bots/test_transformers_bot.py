@@ -249,6 +249,17 @@ def test_smollm2_gguf_batched_equals_single() -> None:
     batched = bot.reply_batch(hs)
     assert batched == [bot.reply(h) for h in hs]
     assert all(len(r.split()) >= 2 and "\n" not in r for r in batched)
+    # two batches generated at once in two threads (parallel_calls), as the game loop does
+    # on a CPU of 2 cores: the same replies as one after the other
+    import threading
+    out: dict[int, list[str]] = {}
+    threads = [threading.Thread(target=lambda i=i: out.__setitem__(i, bot.reply_batch(hs[i::-1])))
+               for i in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert out == {0: [batched[0]], 1: batched[::-1]}
     d = bot.describe()
     assert d["gguf_file"] == "SmolLM2-135M-Instruct.Q4_1.gguf" and d["uses_chat_template"]
 
@@ -261,10 +272,11 @@ def test_tournament_transcripts_do_not_depend_on_batching(llama_dir: str, tmp_pa
     from chatmatch.config.tournament import load_config
     from chatmatch.run.tournament import run_tournament
 
-    def play(concurrent: int) -> list[str]:
-        path = tmp_path / f"t{concurrent}.yaml"
+    def play(concurrent: int, calls: int = 1) -> list[str]:
+        path = tmp_path / f"t{concurrent}-{calls}.yaml"
         path.write_text(json.dumps({
             "name": "tiny", "exchanges": 3, "seed": 5, "concurrent_games": concurrent,
+            "runtime": {"bot_calls": calls},
             "bots": [{"name": "a", "adapter": "causal-lm",
                       "params": {"model": llama_dir, "max_new_tokens": 4}},
                      {"name": "b", "adapter": "causal-lm",
@@ -272,8 +284,9 @@ def test_tournament_transcripts_do_not_depend_on_batching(llama_dir: str, tmp_pa
                                  "persona": "you like jazz"}},
                      {"name": "c", "adapter": "canned"}],
             "scoring": {"dimensions": ["diversity"]}}))
-        run_tournament(load_config(path), tmp_path / f"run{concurrent}", config_file=str(path))
-        files = sorted((tmp_path / f"run{concurrent}" / "transcripts").iterdir())
+        run = tmp_path / f"run{concurrent}-{calls}"
+        run_tournament(load_config(path), run, config_file=str(path))
+        files = sorted((run / "transcripts").iterdir())
         return [line for f in files for line in f.read_text().splitlines()
                 if '"type": "turn"' in line or '"type":"turn"' in line]
 
@@ -282,6 +295,26 @@ def test_tournament_transcripts_do_not_depend_on_batching(llama_dir: str, tmp_pa
 
     batched, single = texts(play(6)), texts(play(1))
     assert len(batched) == 6 * 6 and batched == single
+    # two batches at once (each bot's batches of consecutive steps overlap): the same games
+    assert texts(play(6, calls=2)) == single
+
+
+@pytest.mark.parametrize("device, calls, threads, cores, expected", [
+    ("cpu", None, None, 2, (2, 1)),    # auto on 2 cores: two batches of one thread
+    ("cpu", None, None, 16, (2, 8)),
+    ("cpu", None, 3, 16, (2, 3)),      # threads given: kept
+    ("cpu", None, None, 1, (1, None)),  # one core: one batch, torch's threads
+    ("cpu", 1, None, 2, (1, None)),    # bot_calls: 1 is the loop of one batch at a time
+    ("cuda", None, None, 16, (1, None)),
+    ("cpu", 3, None, 12, (3, 4)),
+])
+def test_batches_at_once_and_threads_from_the_runtime_block(
+        monkeypatch: pytest.MonkeyPatch, device: str, calls: int | None, threads: int | None,
+        cores: int, expected: tuple[int, int | None]) -> None:
+    import chatmatch_bots.hf_support as hf
+
+    monkeypatch.setattr(hf, "usable_cores", lambda: cores)
+    assert hf.calls_and_threads(device, calls, threads) == expected
 
 
 def test_only_a_generation_stopped_by_max_new_tokens_counts_as_cut(llama_dir: str) -> None:

@@ -204,3 +204,69 @@ def test_side_by_side_calls_give_the_transcripts_of_calls_one_after_another():
     def texts(out):
         return sorted((t.game_id, [(x.speaker, x.text) for x in t.turns]) for t in out)
     assert texts(one) == texts(many)
+
+
+class _TwoAtOnce(BatchBot):
+    """A batched bot that declares ``parallel_calls = 2``; its first two calls wait for each
+    other (they return only if the game loop really runs them at the same time)."""
+
+    parallel_calls = 2
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self.meet = threading.Barrier(2, timeout=10)
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def reply_batch(self, histories):
+        with self._lock:
+            self.calls += 1
+            self.batch_sizes.append(len(histories))
+            first_two = self.calls <= 2
+        if first_two:
+            self.meet.wait()  # broken (an error) if the second call does not come meanwhile
+        return [f"{self.name}: {len(h.messages)} {h.last_partner_text[:12]}" for h in histories]
+
+    def reply(self, history):
+        return self.reply_batch([history])[0]
+
+
+@pytest.mark.parametrize("timeout_s", [None, 30.0])
+def test_a_bot_with_parallel_calls_generates_two_steps_at_once(timeout_s):
+    """The batches of two consecutive steps of a ``parallel_calls: 2`` bot overlap (it
+    speaks in other games at each), with and without a time limit (its lane lets two
+    calls in); the transcripts and every other bot's calls are those of one call at a time."""
+    def run(bot):
+        partners = {"r": RecordingBot("r"), "s": RecordingBot("s")}
+        out = play_games(_games(["m", "r", "s"]), {"m": bot, **partners}, 4,
+                         FailurePolicy(retries=0, timeout_s=timeout_s), concurrent=6)
+        return ([(t.game_id, t.forfeit, [(x.speaker, x.text) for x in t.turns]) for t in out],
+                {n: [(h.game_id, h.turn_index, h.messages) for h in b.seen]
+                 for n, b in partners.items()}, sorted(bot.batch_sizes))
+
+    overlapped = run(_TwoAtOnce("m"))
+    serial_bot = _TwoAtOnce("m")
+    serial_bot.parallel_calls, serial_bot.calls = 1, 2  # no meeting: one call at a time
+    assert overlapped == run(serial_bot)
+    assert all(forfeit is None for _, forfeit, _ in overlapped[0])
+    assert overlapped[2][-1] == 2  # batches of two games (one per game it plays at a step)
+
+
+def test_games_and_calls_do_not_depend_on_the_overlap():
+    """Four bots, one of them batched with ``parallel_calls: 2``, a forfeit on the way:
+    what each call holds and each bot's order of calls are those of the serial loop."""
+    def run(parallel):
+        bots = {"m": BatchBot("m"), "r": RecordingBot("r"), "s": RecordingBot("s"),
+                "f": FlakyBot("f", mode="raise_after", after=3)}
+        bots["m"].parallel_calls = 2 if parallel else 1
+        out = play_games(_games(list("mrsf")), bots, 3, FailurePolicy(retries=0), concurrent=5)
+        calls = {n: [(h.game_id, h.turn_index) for h in b.seen] for n, b in bots.items()
+                 if type(b) is RecordingBot}  # one call at a time: in the loop's order
+        batches = sorted(bots["m"].batch_sizes)  # two at once: in either order
+        return ([(t.game_id, str(t.forfeit), [(x.speaker, x.text) for x in t.turns]) for t in out],
+                calls, batches)
+
+    serial = run(False)
+    assert any(forfeit != "None" for _, forfeit, _ in serial[0])  # the forfeit happened
+    for _ in range(3):
+        assert run(True) == serial

@@ -222,6 +222,19 @@ def torch_threads(n: int) -> Iterator[None]:
         torch.set_num_threads(before)
 
 
+def threads_of_this_thread(n: int | None = None) -> None:
+    """Give the calling thread ``n`` torch intra-op threads (default: one a usable core),
+    when torch is imported (else nothing). torch keeps the count per thread, taken from
+    the last :func:`torch.set_num_threads` of any thread when a thread first computes; a
+    long-lived thread that computes beside a bot's generating threads (which set one
+    thread each, ``runtime.bot_calls``) sets its own count with this."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(n or usable_cpus())
+
+
 def padded(batch: Batch) -> int:
     return max(len(s) for s in batch[0]) * len(batch[0])
 
