@@ -156,10 +156,10 @@ def _specificity(d: Mapping[str, Any]) -> list[TurnNote]:
                           f"new bigrams of {d.get('tokens', 0)} tokens")]
 
 
-def _learned(d: Mapping[str, Any]) -> list[TurnNote]:
+def _learned(d: Mapping[str, Any], dim: str = "learned") -> list[TurnNote]:
     why = ", ".join(f"{f} {c:+.2f}" for f, c in d.get("because") or [])
-    return [TurnNote("learned", f"learned judge: {d.get('speaker')} scores {float(d['score']):+.2f}"
-                                + (f" (most: {why})" if why else ""), True, True)]
+    return [TurnNote(dim, f"{dim} judge: {d.get('speaker')} scores {float(d['score']):+.2f}"
+                          + (f" (most: {why})" if why else ""), True, True)]
 
 
 _NOTES = {"fluency": fluency_notes, "relevance": _relevance, "proactivity": _proactivity,
@@ -171,8 +171,8 @@ def detail_notes(dim: str, d: Mapping[str, Any]) -> list[TurnNote]:
     """The notes of one per-turn detail of dimension ``dim``."""
     if dim in _NOTES:
         return _NOTES[dim](d)
-    if dim == "learned" and isinstance(d.get("score"), (int, float)):
-        return _learned(d)
+    if dim in ("learned", "combined") and isinstance(d.get("score"), (int, float)):
+        return _learned(d, dim)
     return _generic(dim, d)
 
 

@@ -123,6 +123,41 @@ def with_diffs(row: Mapping[str, float]) -> dict[str, float]:
     return out
 
 
+def point_margins(game: Transcript, side: str,
+                  scores: Mapping[str, DimensionScore]) -> list[float]:
+    """Per dimension of DIMENSIONS, the side's point minus its partner's (unit weights):
+    the rule judge's per-dimension outcome, +1 won, -1 lost, 0 tied or not scored."""
+    from chatmatch.scoring.points import result_from_scores
+    r = result_from_scores(game.game_id, game.players, scores, {d: 1.0 for d in scores})
+    other = game.other(side)
+    return [r.points[side].get(d, 0.0) - r.points[other].get(d, 0.0) for d in DIMENSIONS]
+
+
+#: the combined judge's features (``chatmatch-combined-judge/1``): the rule judge's
+#: per-dimension outcome of the side against its partner, the side's own per-turn
+#: statistics that recipes move, and its recipe signals
+#: (:mod:`chatmatch.scoring.learned.signals`)
+COMBINED_STATS = ("turn_words", "turn_words_sd", "question_rate", "repeat_rate", "distinct_2")
+
+
+def combined_names() -> list[str]:
+    from chatmatch.scoring.learned.signals import SIGNALS
+    return ([f"margin:{d}" for d in DIMENSIONS] + [f"own:{k}" for k in COMBINED_STATS]
+            + [f"sig:{k}" for k in SIGNALS])
+
+
+def combined_features(game: Transcript, side: str,
+                      scores: Mapping[str, DimensionScore]) -> dict[str, float]:
+    """Every feature of :func:`combined_names` of ``side`` (``scores``: the seven scorers'
+    verdicts on ``game``, with the settings the model file pins)."""
+    from chatmatch.scoring.learned.signals import recipe_signals
+    stats = side_stats(game, side)
+    out = {f"margin:{d}": v for d, v in zip(DIMENSIONS, point_margins(game, side, scores))}
+    out.update({f"own:{k}": stats[k] for k in COMBINED_STATS})
+    out.update({f"sig:{k}": v for k, v in recipe_signals(game, side).items()})
+    return out
+
+
 def pooled_embedding(texts: Sequence[str], vectors: Mapping[str, np.ndarray],
                      dim: int) -> np.ndarray:
     """Mean of the texts' vectors (zeros when the side said nothing)."""
@@ -132,5 +167,5 @@ def pooled_embedding(texts: Sequence[str], vectors: Mapping[str, np.ndarray],
     return out
 
 
-__all__ = ["STATS", "TRAINING_OVERRIDES", "base_features", "logs_fluency", "pooled_embedding", "rule_values",
+__all__ = ["COMBINED_STATS", "STATS", "combined_features", "combined_names", "point_margins", "TRAINING_OVERRIDES", "base_features", "logs_fluency", "pooled_embedding", "rule_values",
            "side_stats", "side_texts", "training_params", "with_diffs"]

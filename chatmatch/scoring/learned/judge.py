@@ -34,9 +34,10 @@ from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.base import Scorer, ScorerParams, ScoringContext
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.learned.features import (base_features, pooled_embedding, side_texts,
-                                                with_diffs)
-from chatmatch.scoring.learned.model import LearnedModel, load_model
+from chatmatch.scoring.learned.features import (base_features, combined_features,
+                                                pooled_embedding, side_texts, with_diffs)
+from chatmatch.scoring.learned.model import (COMBINED_FORMATS, LEARNED_FORMATS,
+                                             PACKAGED_COMBINED, LearnedModel, load_model)
 from chatmatch.scoring.removed import current_params
 from chatmatch.transcript import Transcript
 from chatmatch.scoring.build import build_scorers
@@ -64,7 +65,7 @@ class LearnedJudge(Scorer):
     @property
     def model(self) -> LearnedModel:
         if self._model is None:
-            self._model = load_model(self.params.model)
+            self._model = load_model(self.params.model, formats=LEARNED_FORMATS)
         return self._model
 
     def check_files(self) -> None:
@@ -129,10 +130,7 @@ class LearnedJudge(Scorer):
             if not texts:
                 raw[p] = math.nan  # said nothing: loses to any score
                 continue
-            row = with_diffs(base_features(game, p, rules, model.rule_params))
-            if model.embedding is not None:
-                row.update(model.reduce(pooled_embedding(texts, vectors, len(model.embedding.mean))))
-            contrib = model.contributions(row)
+            contrib = model.contributions(self._row(game, p, rules, vectors, texts))
             raw[p] = float(model.intercept + contrib.sum())
             order = np.argsort(-np.abs(contrib))[:TOP]
             last = max(t.index for t in game.turns_of(p))
@@ -140,3 +138,49 @@ class LearnedJudge(Scorer):
                             "because": [[model.features[i], round(float(contrib[i]), 3)]
                                         for i in order]})
         return DimensionScore(self.name, raw, True, details)
+
+    def _row(self, game: Transcript, side: str, rules: dict[str, DimensionScore],
+             vectors: dict[str, np.ndarray], texts: list[str]) -> dict[str, float]:
+        """The side's features, as training computed them."""
+        model = self.model
+        row = with_diffs(base_features(game, side, rules, model.rule_params))
+        if model.embedding is not None:
+            row.update(model.reduce(pooled_embedding(texts, vectors, len(model.embedding.mean))))
+        return row
+
+
+class CombinedJudge(LearnedJudge):
+    """The rule judge and the learned judge in one (``combined``; docs/learned-judge.md,
+    "The combined judge"): a linear model, fitted to people's ratings with bot-bot and
+    human-bot sides weighing half each, of the rule judge's per-dimension outcome of the
+    side against its partner (the seven scorers with the settings the file pins), the
+    side's per-turn statistics and its recipe signals
+    (:mod:`chatmatch.scoring.learned.signals`). No embedding of its own. Use it as a
+    dimension::
+
+        scoring:
+          dimensions: [combined]
+          params:
+            combined: {model: path/to/model.json}   # optional: the shipped model otherwise
+    """
+
+    name = "combined"
+    description = ("the rule judge's per-dimension outcomes and recipe signals, weighed by a "
+                   "linear model fitted to people (bot-bot and human-bot sides half each)")
+
+    class Params(ScorerParams):
+        #: a model file written by python -m chatmatch.validity.training.combined (None: shipped)
+        model: str | None = None
+
+    params: Params
+
+    @property
+    def model(self) -> LearnedModel:
+        if self._model is None:
+            self._model = load_model(self.params.model, PACKAGED_COMBINED, COMBINED_FORMATS,
+                                     "combined")
+        return self._model
+
+    def _row(self, game: Transcript, side: str, rules: dict[str, DimensionScore],
+             vectors: dict[str, np.ndarray], texts: list[str]) -> dict[str, float]:
+        return combined_features(game, side, rules)

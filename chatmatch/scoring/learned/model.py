@@ -38,6 +38,12 @@ from chatmatch.runtime.errors import ScoringError
 
 FORMAT = "chatmatch-learned-judge/2"
 FORMAT1 = "chatmatch-learned-judge/1"
+#: the combined judge's file (``combined``): the same linear model over other features (the
+#: rule judge's per-dimension outcomes, per-turn statistics, recipe signals), no embedding,
+#: the seven scorers' settings pinned as in :data:`FORMAT`
+FORMAT_COMBINED = "chatmatch-combined-judge/1"
+LEARNED_FORMATS = (FORMAT, FORMAT1)
+COMBINED_FORMATS = (FORMAT_COMBINED,)
 #: the scorer defaults a format-1 file was trained with that changed later
 FORMAT1_SETTINGS: dict[str, dict[str, Any]] = {
     "fluency": {"aggregation": "median", "degenerate": "keep"},
@@ -50,6 +56,7 @@ ADDED_SETTINGS: dict[str, dict[str, Any]] = {
     "specificity": {"salad": "keep"},
     "relevance": {"degenerate": "keep"}}
 PACKAGED = "learned_judge.json"
+PACKAGED_COMBINED = "combined_judge.json"
 #: standardised features are clipped to +-CLIP
 CLIP = 5.0
 #: the largest intercept a model file may hold: training fits people's ratings z-scored
@@ -72,16 +79,25 @@ def _bounded(name: str, values: Sequence[float]) -> None:
                          f"+-{MAX_NUMBER:g}")
 
 
-def feature_problem(features: Sequence[str], k: int) -> str | None:
-    """Why ``features`` are not the learned judge's: a name listed twice, or one that no
-    feature of this version is called (``own:``/``partner:``/``diff:`` of a scorer or a
-    statistic, ``emb:0`` .. ``emb:k-1``); None when they are."""
+def feature_problem(features: Sequence[str], k: int, form: str = FORMAT) -> str | None:
+    """Why ``features`` are not the learned judge's (or, for :data:`FORMAT_COMBINED`, the
+    combined judge's): a name listed twice, or one that no feature of this version is
+    called (``own:``/``partner:``/``diff:`` of a scorer or a statistic, ``emb:0`` ..
+    ``emb:k-1``; combined: :func:`~chatmatch.scoring.learned.features.combined_names`);
+    None when they are."""
     from chatmatch.scoring.base import DIMENSIONS
-    from chatmatch.scoring.learned.features import STATS
+    from chatmatch.scoring.learned.features import STATS, combined_names
 
     twice = sorted({f for f in features if features.count(f) > 1})
     if twice:
         return f"feature(s) listed twice: {', '.join(twice)}"
+    if form in COMBINED_FORMATS:
+        names = combined_names()
+        unknown = [f for f in features if f not in names]
+        if unknown:
+            return (f"unknown feature(s) {', '.join(unknown[:5])}: a combined judge's feature "
+                    f"is one of {', '.join(names)}")
+        return None
     known = {f"{who}:{x}" for who in ("own", "partner", "diff") for x in (*DIMENSIONS, *STATS)}
     known |= {f"emb:{i}" for i in range(k)}
     unknown = [f for f in features if f not in known]
@@ -135,7 +151,7 @@ class LearnedModel(StrictModel):
     @model_validator(mode="before")
     @classmethod
     def _pin(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("format") in (FORMAT, FORMAT1):
+        if isinstance(data, dict) and data.get("format") in (*LEARNED_FORMATS, *COMBINED_FORMATS):
             given = data.get("rule_params", {})
             if not isinstance(given, dict) or not all(isinstance(v, dict) for v in given.values()):
                 raise ValueError("rule_params must map each scorer to its settings")
@@ -144,8 +160,11 @@ class LearnedModel(StrictModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> "LearnedModel":
-        if self.format not in (FORMAT, FORMAT1):
-            raise ValueError(f"format is {self.format!r}, expected {FORMAT!r} (or {FORMAT1!r})")
+        if self.format not in (*LEARNED_FORMATS, *COMBINED_FORMATS):
+            raise ValueError(f"format is {self.format!r}, expected {FORMAT!r} (or {FORMAT1!r}, "
+                             f"or {FORMAT_COMBINED!r} for the combined judge)")
+        if self.format in COMBINED_FORMATS and self.embedding is not None:
+            raise ValueError("a combined judge's file holds no embedding")
         n = len(self.features)
         if not (len(self.mean) == len(self.scale) == len(self.coef) == n):
             raise ValueError(f"features, mean, scale and coef must have the same length ({n})")
@@ -159,7 +178,7 @@ class LearnedModel(StrictModel):
                              "z-scored (mean 0), so a model written by "
                              "`python -m chatmatch.validity.training.train` has an intercept near 0")
         k = len(self.embedding.components) if self.embedding else 0
-        problem = feature_problem(self.features, k)
+        problem = feature_problem(self.features, k, self.format)
         if problem:
             raise ValueError(problem)
         emb = [f for f in self.features if f.startswith("emb:")]
@@ -224,7 +243,9 @@ def _pinned(form: str, given: dict[str, dict[str, Any]]) -> dict[str, dict[str, 
     return given
 
 
-def parse_model(text: str, where: str) -> LearnedModel:
+def parse_model(text: str, where: str, formats: Sequence[str] | None = None) -> LearnedModel:
+    """The model in ``text`` (read from ``where``); ``formats``: the formats the reading
+    judge takes (None: any), another one is a one-line error naming the judge it is for."""
     try:
         data = json.loads(text)
     except RecursionError:
@@ -241,23 +262,30 @@ def parse_model(text: str, where: str) -> LearnedModel:
             "nested too deeply"
         raise ScoringError(f"{where}: not a learned-judge model file: {why}; re-train it with "
                            "python -m chatmatch.validity.training.train") from None
+    if formats is not None and model.format not in formats:
+        judge, other = (("combined", "learned") if model.format in COMBINED_FORMATS
+                        else ("learned", "combined"))
+        raise ScoringError(f"{where}: a {judge}-judge model file (format {model.format!r}); "
+                           f"the {other} judge needs one of format {', '.join(formats)}")
     model._where, model._sha256 = where, hashlib.sha256(text.encode("utf-8")).hexdigest()
     return model
 
 
-def load_model(path: str | Path | None = None) -> LearnedModel:
-    """The model file at ``path`` (None: the one shipped in the package)."""
+def load_model(path: str | Path | None = None, packaged: str = PACKAGED,
+               formats: Sequence[str] | None = None, dimension: str = "learned") -> LearnedModel:
+    """The model file at ``path`` (None: ``packaged``, the one shipped in the package);
+    ``formats``: the formats the reading judge (``dimension``) takes (None: any)."""
     if path is None:
-        text = resources.files("chatmatch.scoring.learned").joinpath(PACKAGED).read_text("utf-8")
-        return parse_model(text, f"chatmatch/scoring/learned/{PACKAGED}")
+        text = resources.files("chatmatch.scoring.learned").joinpath(packaged).read_text("utf-8")
+        return parse_model(text, f"chatmatch/scoring/learned/{packaged}", formats)
     p = Path(path)
     try:  # the bounded reader: a named pipe would block, /dev/zero fill the memory
         text = read_text_bounded(p)
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScoringError(f"scoring.params.learned.model: {p} cannot be read "
+        raise ScoringError(f"scoring.params.{dimension}.model: {p} cannot be read "
                            f"({why_unreadable(exc)}); give the path of a "
                            "model file, or leave model out for the shipped one") from None
-    return parse_model(text, str(p))
+    return parse_model(text, str(p), formats)
 
 
 def dump_model(model: LearnedModel) -> str:

@@ -96,23 +96,30 @@ def targets(table: Table, rows: np.ndarray, kind: str) -> np.ndarray:
     return out
 
 
-def _group_alpha(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> float:
+def _group_alpha(x: np.ndarray, y: np.ndarray, groups: np.ndarray,
+                 weights: np.ndarray | None = None) -> float:
     """The penalty of :data:`ALPHAS` with the least squared error over folds that hold out
-    whole systems (the first of equals: the smallest)."""
+    whole systems (the first of equals: the smallest); ``weights``: each row's weight in
+    the fit and in the error (None: all 1)."""
+    w = np.ones(len(y)) if weights is None else weights
     folds = min(INNER_FOLDS, len(set(groups.tolist())))
     if folds < 2:
-        return float(RidgeCV(alphas=ALPHAS).fit(x, y).alpha_)
+        return float(RidgeCV(alphas=ALPHAS).fit(x, y, sample_weight=w).alpha_)
     errors = np.zeros(len(ALPHAS))
     for train, test in GroupKFold(n_splits=folds).split(x, y, groups):
         for k, a in enumerate(ALPHAS):
-            pred = Ridge(alpha=a).fit(x[train], y[train]).predict(x[test])
-            errors[k] += float(((pred - y[test]) ** 2).sum())
+            pred = Ridge(alpha=a).fit(x[train], y[train], sample_weight=w[train]).predict(x[test])
+            errors[k] += float((w[test] * (pred - y[test]) ** 2).sum())
     return float(ALPHAS[int(np.argmin(errors))])
 
 
 def fit_model(table: Table, rows: np.ndarray, recipe: Recipe = SHIPPED,
-              trained_on: dict[str, Any] | None = None) -> LearnedModel:
-    """A model fitted on ``table``'s ``rows`` as ``recipe`` says."""
+              trained_on: dict[str, Any] | None = None, weights: np.ndarray | None = None,
+              form: str = FORMAT) -> LearnedModel:
+    """A model fitted on ``table``'s ``rows`` as ``recipe`` says; ``weights``: each row's
+    weight (``sample_weight``, aligned with ``rows``; None: all 1); ``form``: the file's
+    format (the combined judge's table fits as :data:`~chatmatch.scoring.learned.model.
+    FORMAT_COMBINED`)."""
     names = recipe.names(table)
     emb = 0 if recipe.features == "pairwise" else recipe.embedding
     red, z = _reduction(table.emb[rows], emb)
@@ -129,11 +136,13 @@ def fit_model(table: Table, rows: np.ndarray, recipe: Recipe = SHIPPED,
     xs = np.clip(np.where(np.isfinite(x), (x - mean) / scale, 0.0), -CLIP, CLIP)
     y = targets(table, rows, recipe.target)
     groups = np.array([f"{d}/{s}" for d, s in zip(table.dataset[rows], table.system[rows])])
-    alpha = (_group_alpha(xs, y, groups) if recipe.alpha == "group"
-             else float(RidgeCV(alphas=ALPHAS).fit(xs, y).alpha_))
-    ridge = Ridge(alpha=alpha, fit_intercept=recipe.features != "pairwise").fit(xs, y)
+    w = np.ones(len(rows)) if weights is None else np.asarray(weights, dtype=float)
+    alpha = (_group_alpha(xs, y, groups, w) if recipe.alpha == "group"
+             else float(RidgeCV(alphas=ALPHAS).fit(xs, y, sample_weight=w).alpha_))
+    ridge = Ridge(alpha=alpha, fit_intercept=recipe.features != "pairwise").fit(
+        xs, y, sample_weight=w)
     return LearnedModel(
-        format=FORMAT, sklearn=sklearn.__version__,
+        format=form, sklearn=sklearn.__version__,
         rule_params={k: dict(v) for k, v in table.params.items()}, features=names,
         mean=[_r(v) for v in mean], scale=[_r(v) for v in scale],
         coef=[_r(v) for v in ridge.coef_], intercept=_r(float(ridge.intercept_)),

@@ -22,8 +22,8 @@ from chatmatch.records import DimensionScore
 from chatmatch.scoring.base import DIMENSIONS, SCORERS
 from chatmatch.scoring.config import ScoringConfig
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.learned.features import (base_features, pooled_embedding, side_texts,
-                                                training_params)
+from chatmatch.scoring.learned.features import (base_features, point_margins, pooled_embedding,
+                                                side_texts, training_params)
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
 from chatmatch.validity.training.data import RatedSide
@@ -112,9 +112,12 @@ def cached_embed(embed: Embed, cache: Path | None) -> Embed:
     return run
 
 
-def build_table(sides: Sequence[RatedSide], embed: Embed, cache: Path | None = None) -> Table:
+def build_table(sides: Sequence[RatedSide], embed: Embed, cache: Path | None = None,
+                scores: Mapping[str, Mapping[str, DimensionScore]] | None = None) -> Table:
+    """The table of ``sides``; ``scores``: :func:`rule_scores` of them when already
+    computed (with :func:`training_params`)."""
     params = training_params()
-    scores = rule_scores(sides, cache, params)
+    scores = rule_scores(sides, cache, params) if scores is None else scores
     rows, points, pooled, dims = [], [], [], []
     texts = sorted({t for s in sides for t in side_texts(s.game, s.side)})
     vectors = dict(zip(texts, cached_embed(embed, cache)(texts))) if texts else {}
@@ -131,14 +134,6 @@ def build_table(sides: Sequence[RatedSide], embed: Embed, cache: Path | None = N
                  np.array([s.dataset for s in sides]), np.array([s.system for s in sides]),
                  np.array(points, dtype=float), np.array(dims, dtype=float), tuple(sides),
                  params)
-
-
-def point_margins(game: Transcript, side: str,
-                  scores: Mapping[str, DimensionScore]) -> list[float]:
-    """Per dimension of DIMENSIONS, the side's point minus its partner's (unit weights)."""
-    r = result_from_scores(game.game_id, game.players, scores, {d: 1.0 for d in scores})
-    other = game.other(side)
-    return [r.points[side].get(d, 0.0) - r.points[other].get(d, 0.0) for d in DIMENSIONS]
 
 
 def side_points(game: Transcript, side: str, scores: Mapping[str, DimensionScore],
