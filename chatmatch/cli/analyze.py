@@ -21,6 +21,7 @@ from chatmatch.errors import ChatmatchError
 from chatmatch.progress import Reporter
 from chatmatch.cli.readrun import load_run
 from chatmatch.run.storedrun import Run
+from chatmatch.cli.warn import warn
 
 SECTIONS = ("subsets", "ablation", "methods", "bootstrap")
 
@@ -102,9 +103,9 @@ def _warn_few_bots(data: Run, human: HumanRanking | None, k: int,
         return
     note = few_bots_note(len([b for b in data.bots if b in human.ranks]))
     if note:
-        click.echo(f"warning: {note}", err=True)
+        warn(note)
     elif k < MIN_BOTS and (not only or "subsets" in only):
-        click.echo(f"warning: subsets of {k} bots: {few_bots_note(k)}", err=True)
+        warn(f"subsets of {k} bots: {few_bots_note(k)}")
     click.echo(f"Human ranking: {order_text(human.ranks, show_ranks=True)}\n")
 
 

@@ -18,6 +18,7 @@ from chatmatch.records import nan_to_none
 from chatmatch.run.seedtables import category_rankings
 from chatmatch.cli.readrun import load_run
 from chatmatch.run.storedrun import Run
+from chatmatch.cli.warn import warn
 
 
 @click.command("compare")
@@ -73,7 +74,7 @@ def command(run_dir: Path, human_file: Path | None, annotations: bool, method: s
              for cat, per in category_rankings(data, method=method).items()]
     note = few_bots_note(len(rows[0].bots))
     if note:
-        click.echo(f"warning: {note}", err=True)
+        warn(note)
     if as_json:
         click.echo(json.dumps({"method": ranking.method, "human": str(human_file),
                                "agreement": [a.to_json() for a in rows]}, indent=2))

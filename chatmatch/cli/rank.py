@@ -15,6 +15,7 @@ from chatmatch.run.rerank import rerank, run_seed_spread
 from chatmatch.run.storedrun import Run
 from chatmatch.run.seedtables import (category_json, category_text, rank_by_category,
                                       unscheduled_categories)
+from chatmatch.cli.warn import warn
 
 if TYPE_CHECKING:
     from chatmatch.ranking.trueskill_rank import SeedSpread
@@ -60,7 +61,7 @@ def command(run_dir: Path, method: str | None, shuffles: int | None, seed: int |
     ranking, warnings = rerank(run, method=method, shuffles=shuffles, seed=seed,
                                points=wtl, save=save, ties=ties or None)
     for w in warnings:
-        click.echo(f"warning: {w}", err=True)
+        warn(w)
     spread = None
     if seeds:
         spread = run_seed_spread(run_dir, seeds, shuffles)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from chatmatch.common.display import shown
 from chatmatch.run.storedrun import Run
+from chatmatch.cli.warn import warn
 
 
 def load_run(run_dir: str | Path, *, need_results: bool = True) -> Run:
@@ -22,5 +22,5 @@ def load_run(run_dir: str | Path, *, need_results: bool = True) -> Run:
 
 def print_warnings(run: Run) -> None:
     for w in dict.fromkeys(run.store.warnings):
-        click.echo(f"warning: {shown(w)}", err=True)
+        warn(w)
     run.store.warnings.clear()

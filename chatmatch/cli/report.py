@@ -15,6 +15,7 @@ from chatmatch.errors import StorageError
 from chatmatch.rundir.store import atomic_write
 from chatmatch.cli.readrun import load_run
 from chatmatch.run.storedrun import Run
+from chatmatch.cli.warn import warn
 
 
 @click.command("report")
@@ -72,6 +73,6 @@ def _annotations(data: Run) -> list[tuple[str, str, str]]:
             return []
         html = summary_html(load_summary(data))
     except AnnotationsError as exc:
-        click.echo(f"warning: {exc}; the report leaves the annotations out", err=True)
+        warn(f"{exc}; the report leaves the annotations out")
         return []
     return [("annotators", "Agreement with your annotators", html)]

@@ -16,6 +16,8 @@ from chatmatch.run.estimate import estimate_line, games_left
 from chatmatch.run.plan import RunPlan, make_plan
 from chatmatch.run.tournament import RunSummary, run_tournament
 from chatmatch.scoring.fluency import bots_on_the_fluency_lm
+from chatmatch.cli.warn import warn
+from chatmatch.common.display import shown
 
 #: above this many games to play, a run started from a terminal asks first (see --yes)
 CONFIRM_ABOVE_GAMES = 1000
@@ -123,7 +125,7 @@ def _announce(plan: RunPlan, replay_forfeits: bool) -> list[ScheduledGame]:
 def _report(summary: RunSummary, limit: float, replay_forfeits: bool) -> list[str]:
     """Print the rankings and the run's summary; the bots that forfeited over ``limit``."""
     for w in summary.warnings:
-        click.echo(f"warning: {w}", err=True)
+        warn(w)
     flagged = summary.over_limit(limit)
     marks = {b: forfeits.MARK for b in flagged}
     click.echo(ranking_table(summary.ranking, marks))
@@ -137,7 +139,7 @@ def _report(summary: RunSummary, limit: float, replay_forfeits: bool) -> list[st
     if replay_forfeits:
         click.echo(f"\n{len(summary.replayed)} forfeited game(s) played again.", err=True)
     if summary.forfeits:
-        click.echo("\n" + forfeits.render(summary.forfeits, limit), err=True)
+        click.echo("\n" + shown(forfeits.render(summary.forfeits, limit)), err=True)
     click.echo(f"\n{summary.games_played} game(s) played and {summary.games_scored} scored now, "
                f"in {summary.seconds:.1f} s. Results: {summary.run_dir}", err=True)
     return flagged

@@ -11,6 +11,7 @@ from chatmatch.cli.table import ranking_table
 from chatmatch.config.settings import RayConfig
 from chatmatch.progress import Reporter
 from chatmatch.run.scorelogs import load_score_config, score_logs
+from chatmatch.cli.warn import warn
 
 
 @click.command("score")
@@ -68,7 +69,7 @@ def command(paths: tuple[Path, ...], config_file: Path | None, preset: str | Non
     scored = score_logs(list(paths), cfg, strict=strict, out_dir=out_dir,
                         reporter=Reporter(quiet=quiet), ray=ray)
     for err in scored.skipped:
-        click.echo(f"warning: skipped {err}", err=True)
+        warn(f"skipped {err}")
     if as_json:
         click.echo(json.dumps(scored.to_json(), indent=2, ensure_ascii=False, allow_nan=False))
         return

@@ -9,6 +9,7 @@ from typing import Sequence
 import click
 from click.core import ParameterSource
 
+from chatmatch.config.tournament import MAX_EXCHANGES
 from chatmatch.progress import Reporter
 from chatmatch.validity.datasets.datahelp import data_dir as require_data_dir
 from chatmatch.validity.lab.core import (DATASETS, Lab, LabError, default_data_dir,
@@ -56,12 +57,12 @@ def lab_data_dir(given: Path | None, names: Sequence[str], dstc9_dir: Path | Non
 @click.option("--ladder", "ladder_file", type=click.Path(path_type=Path),
               default=Path("tournaments/ladder.yaml"), show_default=True,
               help="The ladder tournament (true order known by construction).")
-@click.option("--ladder-exchanges", type=click.IntRange(1, 100_000),
+@click.option("--ladder-exchanges", type=click.IntRange(1, MAX_EXCHANGES),
               help="Play the ladder's games with this many exchanges (cheaper than the file's).")
 @click.option("--gaming", "gaming_file", type=click.Path(path_type=Path),
               default=Path("tournaments/gaming.yaml"), show_default=True,
               help="The gaming suite: recipe bots that must rank below the real bots.")
-@click.option("--gaming-exchanges", type=click.IntRange(1, 100_000),
+@click.option("--gaming-exchanges", type=click.IntRange(1, MAX_EXCHANGES),
               help="Play the gaming suite's games with this many exchanges (the file's: 10).")
 @click.option("--ngram-fluency", is_flag=True,
               help="Score fluency with the fast n-gram model instead of the configured LM.")

@@ -33,6 +33,9 @@ from chatmatch.errors import ChatmatchError, ConfigError
 
 #: The paper's best seed utterance (a question; section 4.4.3).
 DEFAULT_SEED_UTTERANCE = "What did you do last week?"
+#: the most exchanges a game may have (10,000 turns, the longest game chatmatch scores);
+#: also the bound of every command-line option that sets a game's length
+MAX_EXCHANGES = 5_000
 #: The paper plays 100 exchanges (200 turns) per game.
 DEFAULT_EXCHANGES = 100
 
@@ -67,7 +70,7 @@ class TournamentConfig(EvalSettings):
     #: ({categories: {...}} or {file: seeds.csv}; chatmatch.config.seedsets)
     seed_utterance: str | list[str] | SeedSet = DEFAULT_SEED_UTTERANCE
     #: at most 5,000: a game of 10,000 turns is the longest chatmatch scores (as in `score`)
-    exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=5_000)
+    exchanges: int = Field(default=DEFAULT_EXCHANGES, ge=1, le=MAX_EXCHANGES)
     schedule: ScheduleConfig = Field(default_factory=ScheduleConfig)
     output_dir: str | None = None
     #: games played at once; neural bots answer all waiting games in one batch

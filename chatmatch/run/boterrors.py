@@ -17,7 +17,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from chatmatch.common.display import shown
+from chatmatch.errors import StorageError
 from chatmatch.play.botcall import BOT_ERRORS
+from chatmatch.rundir.atomic import open_append
 
 #: the file in a run directory
 BOT_ERRORS_FILE = "bot_errors.jsonl"
@@ -41,7 +44,8 @@ class BotErrorLog(logging.Handler):
                 line += "\n" + str(rec.get("traceback") or "").rstrip()
             elif stored:
                 line += f" [at {rec.get('at')}; traceback in {self.path}, or run with --debug]"
-        sys.stderr.write(line + "\n")  # looked up now: the progress bars redirect stderr
+        # a bot's exception says what it likes (escape sequences too): shown escaped
+        sys.stderr.write(shown(line) + "\n")  # looked up now: the progress bars redirect stderr
         sys.stderr.flush()
 
     def _append(self, rec: dict[str, object]) -> bool:
@@ -49,15 +53,15 @@ class BotErrorLog(logging.Handler):
         if self.unwritable is not None:
             return False
         try:
-            with open(self.path, "a", encoding="utf-8") as fh:
+            with open_append(self.path) as fh:
                 fh.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
                 fh.flush()
                 os.fsync(fh.fileno())
             return True
-        except OSError as exc:
-            self.unwritable = exc.strerror or str(exc)
-            sys.stderr.write(f"warning: {self.path}: cannot be written ({self.unwritable}); "
-                             "the bots' tracebacks are not kept\n")
+        except (OSError, StorageError) as exc:
+            self.unwritable = (str(exc) if isinstance(exc, StorageError)
+                               else f"{self.path}: cannot be written ({exc.strerror or exc})")
+            sys.stderr.write(f"warning: {shown(self.unwritable)}; the bots' tracebacks are not kept\n")
             return False
 
 

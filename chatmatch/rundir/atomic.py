@@ -10,6 +10,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import TextIO
 
 from chatmatch.common.safeio import file_kind
 from chatmatch.errors import StorageError
@@ -84,6 +85,45 @@ def _in_the_way(path: Path, kind: str, own: bool) -> str:
     return (f"{path}: is {kind}, not a regular file{target}; chatmatch writes a new file and "
             "renames it into place, which would replace it: give the path of a regular file "
             "(or of a new one)")
+
+
+def open_append(path: Path) -> TextIO:
+    """``path``, one of a run directory's own files that grow by appending (``results.jsonl``,
+    ``bot_errors.jsonl``, the ``.lock`` file), opened for appending UTF-8 text; created with
+    the permissions of a file you create when missing. Like :func:`atomic_write`, it never
+    writes through a symbolic link (into a file outside the run) and never opens a named
+    pipe or a device (the open would block for ever): such a path is refused with a one-line
+    :class:`StorageError` naming it, as is any other ``OSError``."""
+    kind = not_a_file(path)
+    if kind is not None:
+        raise StorageError(_append_in_the_way(path, kind))
+    flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+             | getattr(os, "O_NONBLOCK", 0))
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        kind = not_a_file(path)  # put there since the check above
+        if kind is not None:
+            raise StorageError(_append_in_the_way(path, kind)) from None
+        raise StorageError.from_os_error(exc, path) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise StorageError(_append_in_the_way(path, file_kind(mode)))
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a", encoding="utf-8")
+
+
+def _append_in_the_way(path: Path, kind: str) -> str:
+    """The refusal of appending to ``path``, which is ``kind`` (a link names its target)."""
+    try:
+        link = os.readlink(path) if kind == "a symbolic link" else None
+    except OSError:
+        link = None
+    target = f" (a link to {link})" if link else ""
+    return (f"{path}: is {kind}, not a regular file{target}, and chatmatch appends to this "
+            "file of the run, which would write through the link or wait on the pipe for "
+            f"ever: move {path} away (it is written again) and run the same command again")
 
 
 def not_a_file(path: Path) -> str | None:

@@ -39,7 +39,7 @@ from chatmatch.errors import RunDirError, StorageError, TranscriptError
 # re-exported: writers outside the run directory (report, plots, judges) import them from here
 from chatmatch.rundir.atomic import TMP_SUFFIX as TMP_SUFFIX
 from chatmatch.rundir.atomic import atomic_write as atomic_write
-from chatmatch.rundir.atomic import not_a_file
+from chatmatch.rundir.atomic import not_a_file, open_append
 from chatmatch.records import GameResult, Manifest, ScoreRecord
 from chatmatch.rundir.integrity import (Header, RunRules, cross_check_results, game_problem,
                                         in_the_way, read_header, refuses, stray_transcripts)
@@ -207,11 +207,7 @@ class RunDir:
         except OSError as exc:
             raise StorageError.from_os_error(exc, self.path, "create the run directory") from None
         self.check_layout()
-        try:
-            fh_cm = open(self.path / LOCK, "a", encoding="utf-8")
-        except OSError as exc:
-            raise StorageError.from_os_error(exc, self.path / LOCK) from None
-        with fh_cm as fh:
+        with open_append(self.path / LOCK) as fh:
             try:
                 import fcntl
             except ImportError:  # no advisory locks (Windows): run unlocked
@@ -356,7 +352,7 @@ class RunDir:
         # would be glued to it and lost as well
         try:
             torn = path.exists() and path.stat().st_size > 0 and not _ends_with_newline(path)
-            with open(path, "a", encoding="utf-8") as fh:
+            with open_append(path) as fh:
                 fh.write(("\n" if torn else "") + line + "\n")
                 fh.flush()
                 os.fsync(fh.fileno())

@@ -33,6 +33,8 @@ class Evil(Bot):
             raise GeneratorExit()
         if how == "exit":
             sys.exit(7)
+        if how == "escape_error":
+            raise RuntimeError("plugin bug \x1b[2J\x1b]0;pwned\x07 here")
         if how == "oserror":
             open("/nonexistent/chatmatch-model.bin", encoding="utf-8")
         return {"surrogate": "hi \ud800 there", "zero-width": "\u200b\u2060\ufeff",

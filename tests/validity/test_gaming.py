@@ -85,3 +85,32 @@ def test_every_recipe_ranks_below_smollm2_and_retrieval_under_the_default_judge(
     assert g["holds"], g
     text = render(report)
     assert "Gaming suite" in text and "every recipe below smollm2 and retrieval: holds" in text
+
+
+def test_without_smollm2_and_retrieval_the_suite_gives_no_verdict_not_fails(tmp_path: Path) -> None:
+    """Round five: a suite of eliza and recipes printed "every recipe below : FAILS ()"."""
+    from chatmatch.cli import cli
+
+    f = tmp_path / "g.yaml"
+    f.write_text("name: g\nbots:\n  - eliza\n  - {name: pirate, adapter: recipe-pirate}\n"
+                 "seed_utterance: Hi\nexchanges: 2\n")
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("scoring: {dimensions: [specificity, diversity]}\nranking: {method: points}\n")
+    res = CliRunner().invoke(cli, ["validate", "--datasets", "gaming", "--gaming", str(f),
+                                   "--config", str(cfg), "-q"])
+    assert res.exit_code == 0, res.output
+    assert "FAILS" not in res.output and ": FAILS ()" not in res.output
+    assert (f"every recipe below smollm2 or retrieval: no verdict ({f} plays neither; add one "
+            "of them to the file") in res.output, res.output
+    table = gaming_table([], ["eliza", "pirate"], {"real": ["eliza"], "recipes": ["pirate"]})
+    assert table["holds"] is None and table["must_beat"] == []
+
+
+@pytest.mark.parametrize("option", ["--gaming-exchanges", "--ladder-exchanges"])
+def test_a_game_length_option_is_bounded_like_exchanges_in_a_file(option: str) -> None:
+    """Round five: --gaming-exchanges 6000 played 12,000-turn games, which a tournament
+    file refuses (exchanges <= 5000)."""
+    from chatmatch.cli import cli
+
+    res = CliRunner().invoke(cli, ["validate", "--datasets", "gaming", option, "5001"])
+    assert res.exit_code == 2 and "5001 is not in the range 1<=x<=5000" in res.output, res.output

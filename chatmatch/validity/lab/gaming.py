@@ -93,7 +93,8 @@ def _dimensions_won(results: Sequence[GameResult], bot: str) -> dict[str, float]
 def gaming_table(results: Sequence[GameResult], ranking: Sequence[str],
                  facts: Mapping[str, Any]) -> dict[str, Any]:
     """Per recipe: rank, win rate against each real bot, dimensions won; and whether every
-    recipe ranks below each of :data:`MUST_BEAT` that plays (the suite's constraint)."""
+    recipe ranks below each of :data:`MUST_BEAT` that plays (the suite's constraint; None,
+    no verdict, when none of them plays)."""
     rank = {b: i + 1 for i, b in enumerate(ranking)}
     real, recipes = list(facts["real"]), list(facts["recipes"])
     must = [b for b in MUST_BEAT if b in rank]
@@ -108,7 +109,10 @@ def gaming_table(results: Sequence[GameResult], ranking: Sequence[str],
                      "wins_most": sorted(d for d, v in won.items() if v > 0.5),
                      "below": {b: rank.get(bot, 0) > rank[b] for b in must}})
     failing = [r["recipe"] for r in rows if not all(r["below"].values())]
-    return {"must_beat": must, "holds": not failing and bool(must), "failing": failing,
+    # without smollm2 and retrieval there is nothing the constraint is about: no verdict
+    # (None), never "FAILS" with no recipe failing
+    holds = (not failing) if must else None
+    return {"must_beat": must, "holds": holds, "failing": failing,
             "real_ranks": {b: rank.get(b) for b in real}, "recipes": rows}
 
 

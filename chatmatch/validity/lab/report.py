@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from chatmatch.common.tables import fmt_estimate, render_table
+from chatmatch.validity.lab.gaming import MUST_BEAT
 
 _SHORT_DATASET = {"stb/convai2": "convai2", "stb/dailydialog": "dailydlg",
                   "stb/empathetic": "empath"}
@@ -155,10 +156,15 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
                 f"{f['longer_games']} longer games than the median")
         elif ds["dataset"] == "gaming":
             g = ds["gaming"]
+            if g["holds"] is None:
+                verdict = (f"every recipe below {' or '.join(MUST_BEAT)}: no verdict ("
+                           f"{f['file']} plays neither; add one of them to the file to check "
+                           "the suite's constraint)")
+            else:
+                verdict = (f"every recipe below {' and '.join(g['must_beat'])}: "
+                           + ("holds" if g["holds"] else f"FAILS ({', '.join(g['failing'])})"))
             lines.append(f"gaming: {ds['games']} games of {f['exchanges']} exchanges (seed "
-                         f"{f['seed']}, {f['forfeits']} forfeits); every recipe below "
-                         f"{' and '.join(g['must_beat'])}: "
-                         f"{'holds' if g['holds'] else 'FAILS (' + ', '.join(g['failing']) + ')'}; "
+                         f"{f['seed']}, {f['forfeits']} forfeits); {verdict}; "
                          f"chatmatch: {' > '.join(ds['ranking'])}")
         elif ds["dataset"] == "ladder":
             lines.append(f"ladder: {ds['games']} games of {f['exchanges']} exchanges (seed "
