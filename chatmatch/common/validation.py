@@ -59,10 +59,28 @@ def problem_of(err: Any) -> tuple[tuple[str | int, ...], str]:
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))
                 and p not in _UNION_BRANCHES)
     msg = str(err["msg"]).removeprefix("Value error, ")
+    if err.get("type") in ("model_type", "dict_type"):  # pydantic named its own class here
+        msg = ("must be a block of keys (`key: value` lines indented below it, or "
+               f"{{key: value, ...}}), not {_kind(err.get('input'))}")
     if loc[-1:] == ("[key]",) and len(loc) > 1:  # a mapping key of the wrong type (YAML's 1:)
         loc, key = loc[:-2], loc[-2]
         msg = f"the name {key!r} must be text: quote it in the YAML (\"{key}\")"
     return loc, msg
+
+
+def _kind(value: Any) -> str:
+    """What a YAML value is, in the words of a message."""
+    if value is None:
+        return "an empty value (null)"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
 
 
 def validation_message(exc: Exception, prefix: str = "", *, path: bool = True) -> str:

@@ -95,6 +95,9 @@ def removed_message(dimension: str, key: str) -> str | None:
     instead = REMOVED.get((dimension, key))
     if instead is None:
         return None
+    if (dimension, key) in FIXED and "delete the key" not in instead:
+        # its value is fixed now: what to write instead is nothing
+        instead += "; delete the key"
     return f"parameter '{key}' was removed: {instead}"
 
 

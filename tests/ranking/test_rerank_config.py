@@ -16,7 +16,8 @@ from chatmatch.run.storedrun import Run
      "ranking.trueskill.sigma: Input should be greater than 0"),
     ("{method: trueskil}", "ranking.method: Unknown ranking method 'trueskil'. Did you mean: "
                            "trueskill? Available: bt, bt-style, elo, points, trueskill"),
-    ("[1]", "ranking: Input should be a valid dictionary or instance of RankingConfig"),
+    ("[1]", "ranking: must be a block of keys (`key: value` lines indented below it, or "
+            "{key: value, ...}), not a list"),
 ])
 def test_bad_ranking_section_is_one_line(tmp_path: Path, ranking: str, message: str) -> None:
     (tmp_path / "config.yaml").write_text(f"bots: [a, b]\nranking: {ranking}\n")

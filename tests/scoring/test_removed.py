@@ -26,6 +26,19 @@ def test_every_removed_key_is_refused_with_what_to_write_instead() -> None:
         assert f"scorer '{dimension}': parameter '{key}' was removed: {instead}" in str(err.value)
 
 
+def test_every_removed_key_fixed_at_a_value_says_to_delete_it() -> None:
+    """Round five: 'cap was removed: aggregations ... cap each turn at 50' did not say what
+    to write instead (nothing: the key goes); every fixed key's message now ends so."""
+    from chatmatch.scoring.removed import FIXED
+    for (dimension, key) in FIXED:
+        with pytest.raises(ValidationError) as err:
+            ScoringConfig(params={dimension: {key: 1}})
+        assert "delete the key" in str(err.value), (dimension, key, str(err.value))
+    with pytest.raises(ValidationError) as err:
+        ScoringConfig(params={"fluency": {"engine": "torch"}})
+    assert "delete the key" not in str(err.value) and "runtime: {engine: ...}" in str(err.value)
+
+
 def test_a_tournament_file_names_the_key_its_line_and_the_new_place(tmp_path: Path) -> None:
     path = tmp_path / "t.yaml"
     path.write_text("bots: [eliza, canned]\nscoring:\n  params:\n    fluency:\n"
