@@ -38,6 +38,7 @@ import unicodedata
 from pathlib import Path
 from typing import Callable, TypeVar
 
+from chatmatch.endpoints.safety import redact
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.runtime.resources import CACHE_ENV
 
@@ -71,14 +72,22 @@ def exception_text(exc: BaseException) -> str:
     """``Type: message`` of an exception, whatever its ``__str__`` does, one line, cut at
     :data:`MAX_REASON` characters, storable as UTF-8."""
     if isinstance(exc, BotRaised):
-        return clean_text(str(exc))[:MAX_REASON]
+        return _error_text(str(exc))[:MAX_REASON]
     try:
         msg = str(exc)
     except BaseException:  # noqa: BLE001 - a broken __str__ must not end the run
         msg = "<its message could not be read: __str__ raised>"
     name = type(exc).__name__
     text = f"{name}: {msg}" if msg else name
-    return clean_text(" ".join(text.split()))[:MAX_REASON]
+    return _error_text(" ".join(text.split()))[:MAX_REASON]
+
+
+def _error_text(text: str) -> str:
+    """An exception's text or traceback as stored and shown: :func:`clean_text`, and
+    anything that looks like a credential (``sk-...``, ``api_key=...``, ``Bearer ...``, a
+    password in a URL) replaced by ``***`` (:func:`chatmatch.endpoints.safety.redact`): a
+    bot's error often quotes its request, and the run directory is shared."""
+    return redact(clean_text(text))
 
 
 def clean_text(text: str) -> str:
@@ -195,7 +204,7 @@ def failure_record(bot: str, game_id: str, turn: int, attempt: int, exc: BaseExc
     file and line of the innermost frame, where it was raised) and the whole traceback."""
     tb = traceback.TracebackException.from_exception(exc)
     last = tb.stack[-1] if tb.stack else None
-    text = clean_text("".join(tb.format()))
+    text = _error_text("".join(tb.format()))
     return {"bot": bot, "game": game_id, "turn": turn, "attempt": attempt,
             "error": exception_text(exc), "type": type(exc).__qualname__,
             "at": f"{last.filename}:{last.lineno}" if last else None,

@@ -116,3 +116,16 @@ class _Passing(ValueError):
 ])
 def test_which_failures_may_pass(exc: BaseException, passes: bool) -> None:
     assert may_pass(exc) is passes
+
+
+def test_a_credential_in_the_exception_is_not_stored_or_shown() -> None:
+    from chatmatch.play.botcall import exception_text, failure_record
+
+    key = "sk-" + "A1b2C3d4E5f6G7h8"
+    try:
+        raise RuntimeError(f"POST https://api.example/v1 failed: api_key={key} user:pw")
+    except RuntimeError as exc:
+        rec = failure_record("b", "g001", 1, 1, exc, retried=False)
+        text = exception_text(exc)
+    assert key not in text and key not in str(rec["error"]) and key not in str(rec["traceback"])
+    assert "***" in text and text.startswith("RuntimeError: POST https://api.example/v1 failed")
