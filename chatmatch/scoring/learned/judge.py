@@ -168,11 +168,9 @@ class CombinedJudge(LearnedJudge):
     description = ("the rule judge's per-dimension outcomes and recipe signals, weighed by a "
                    "linear model fitted to people (bot-bot and human-bot sides half each)")
 
-    class Params(ScorerParams):
-        #: a model file written by python -m chatmatch.validity.training.combined (None: shipped)
-        model: str | None = None
-
-    params: Params
+    class Params(LearnedJudge.Params):
+        """``model``: a file written by python -m chatmatch.validity.training.combined
+        (None: the shipped ``combined_judge.json``)."""
 
     @property
     def model(self) -> LearnedModel:

@@ -208,7 +208,7 @@ def kind_means(cells: dict[str, Any]) -> dict[str, Any]:
     DSTC9 and FED, the score the mean of the two (the ladder and USR are not rated sides:
     not in it); and the worst cell. A predictor without a value on every cell has none."""
     bot = [c for c in cells if c.startswith("stb/")]
-    human = [c for c in ("dstc9", "fed") if c in cells]
+    human: list[str] = [c for c in ("dstc9", "fed") if c in cells]
     labels = sorted({k for c in cells.values() for k in c})
     out = {}
     for label in labels:
