@@ -34,7 +34,10 @@ on which other histories share its batch.
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import threading
+import time
 from typing import Any, ClassVar, Sequence
 
 from pydantic import model_validator
@@ -115,6 +118,9 @@ class _TransformersBot(Bot):
         self.calls: int | None = None  # batches at once (the runtime block; None: auto)
         self.parallel_calls = 1  # decided on load
         self._call_threads: int | None = None  # torch threads a generating thread sets
+        self._params = p
+        self.in_processes = False  # runtime.bot_processes: the batches in worker processes
+        self._procs: _Processes | None = None
         self.fallback_reply = p.fallback_reply
         self.counts = {"empty_regenerated": 0, "empty_fallback": 0}
         self._tok: Any = None
@@ -130,12 +136,17 @@ class _TransformersBot(Bot):
         self.threads = None if runtime.threads == "auto" else runtime.threads
         calls = getattr(runtime, "bot_calls", "auto")
         self.calls = None if calls == "auto" else int(calls)
+        self.in_processes = bool(getattr(runtime, "bot_processes", False))
 
     def load(self) -> None:
-        if self._model is not None:
+        if self._model is not None or self._procs is not None:
             return
         device = resolve_device(self.spec.device)
         self.parallel_calls, threads = calls_and_threads(device, self.calls, self.threads)
+        if self.in_processes and device == "cpu" and self.parallel_calls > 1:
+            self._procs = _Processes(type(self), self.name, self._params, self.parallel_calls,
+                                     threads)
+            return
         # with batches at once, each generating thread sets its own count (_generate), and
         # the process's other torch work (the sentence embedder) keeps its own
         self._call_threads = threads if self.parallel_calls > 1 else None
@@ -155,6 +166,9 @@ class _TransformersBot(Bot):
             _TOKENIZER_LOCKS.setdefault(id(self._tok), threading.Lock())
 
     def close(self) -> None:
+        if self._procs is not None:
+            self._procs.close()
+            self._procs = None
         self._tok = self._model = None  # the weights stay in the process cache for other bots
 
     # --- replying -----------------------------------------------------------------------
@@ -164,6 +178,8 @@ class _TransformersBot(Bot):
     def reply_batch(self, histories: Sequence[History]) -> list[str]:
         if not histories:
             return []
+        if self._procs is not None:
+            return self._procs.reply_batch(histories)
         if self._model is None:
             self.load()
         replies = self._generate(histories, sample=self.decoding.do_sample, salt=self.adapter)
@@ -241,6 +257,8 @@ class _TransformersBot(Bot):
              "chat_template": self.chat_template, "separator": self.separator,
              "decoding": self.decoding.model_dump(), "fallback_reply": self.fallback_reply,
              "replies_fixed": dict(self.counts), "parallel_calls": self.parallel_calls}
+        if self._procs is not None:
+            d["processes"] = self.parallel_calls
         if self._model is not None:
             d["model_class"] = type(self._model).__name__
             d["parameters"] = sum(p.numel() for p in self._model.parameters())
@@ -285,3 +303,69 @@ class Seq2SeqBot(_TransformersBot):
             return str(self._tok.apply_chat_template(msgs, tokenize=False))
         sep = self.separator if self.separator is not None else "  "
         return sep.join(m["content"] for m in msgs)
+
+
+class _Processes:
+    """``runtime.bot_processes``: a bot's batches generated in ``n`` spawned worker
+    processes, each with its own copy of the bot (built from the same class, name and
+    parameters, loaded once, ``threads`` torch threads): no Python lock shared with the
+    game loop, the other bots or scoring. Every copy gives a history the same reply, so
+    which worker takes a batch does not matter. The workers ignore Ctrl-C (the run stops
+    them), end when :meth:`close` is called, and end by themselves when this process is
+    gone (they watch their parent), so none outlives a run."""
+
+    def __init__(self, cls: type[_TransformersBot], name: str, params: TransformersParams,
+                 n: int, threads: int | None) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.pool = ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_worker_start,
+                                        initargs=(cls, name, params, threads, os.getpid()))
+        try:  # every worker now, each loading its copy; a load error is raised here
+            for f in [self.pool.submit(_worker_ready, 0.2) for _ in range(n)]:
+                f.result()
+        except BaseException:
+            self.close()
+            raise
+
+    def reply_batch(self, histories: Sequence[History]) -> list[str]:
+        return self.pool.submit(_worker_reply, list(histories)).result()
+
+    def close(self) -> None:
+        procs = list(getattr(self.pool, "_processes", {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.join(10)
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_start(cls: type[_TransformersBot], name: str, params: TransformersParams,
+                  threads: int | None, parent: int) -> None:
+    from chatmatch.runtime.settings import RuntimeSettings
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the run stops us
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    bot = cls(name, params)
+    bot.use_runtime(RuntimeSettings(device="cpu", threads=threads or "auto", bot_calls=1))
+    bot.load()
+    _WORKER["bot"] = bot
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)  # the run is gone (killed): no orphan
+
+
+def _worker_ready(seconds: float) -> bool:
+    time.sleep(seconds)  # long enough for the pool to hand the next ping to another worker
+    return True
+
+
+def _worker_reply(histories: list[History]) -> list[str]:
+    return _WORKER["bot"].reply_batch(histories)  # type: ignore[no-any-return]

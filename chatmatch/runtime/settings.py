@@ -10,6 +10,7 @@ model: :meth:`chatmatch.bot.Bot.use_runtime`)::
       processes: auto     # CPU processes for the LM batches
       threads: auto       # onnxruntime's threads; the torch threads of bots
       bot_calls: auto     # batches a model bot generates at once (auto: 2 on a CPU of 2+ cores)
+      bot_processes: false  # those batches in worker processes (a model copy each), not threads
 
 None of these changes a score beyond float rounding: they are not part of the scoring
 fingerprint. What each one does: docs/scale.md, "Fluency engines".
@@ -50,6 +51,9 @@ class RuntimeSettings(StrictModel):
     #: CPU with 2 usable cores or more, each then with half of the cores' torch threads;
     #: 1 on a GPU): the batches of two consecutive steps of the game loop
     bot_calls: int | Literal["auto"] = "auto"
+    #: generate those batches in worker processes (one copy of the model each) instead of
+    #: threads of this process (one copy, sharing Python's lock between the products)
+    bot_processes: bool = False
 
     @field_validator("threads", "processes", "bot_calls", mode="before")
     @classmethod

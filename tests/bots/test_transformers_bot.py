@@ -272,11 +272,11 @@ def test_tournament_transcripts_do_not_depend_on_batching(llama_dir: str, tmp_pa
     from chatmatch.config.tournament import load_config
     from chatmatch.run.tournament import run_tournament
 
-    def play(concurrent: int, calls: int = 1) -> list[str]:
-        path = tmp_path / f"t{concurrent}-{calls}.yaml"
+    def play(concurrent: int, calls: int = 1, processes: bool = False) -> list[str]:
+        path = tmp_path / f"t{concurrent}-{calls}-{processes}.yaml"
         path.write_text(json.dumps({
             "name": "tiny", "exchanges": 3, "seed": 5, "concurrent_games": concurrent,
-            "runtime": {"bot_calls": calls},
+            "runtime": {"bot_calls": calls, "bot_processes": processes},
             "bots": [{"name": "a", "adapter": "causal-lm",
                       "params": {"model": llama_dir, "max_new_tokens": 4}},
                      {"name": "b", "adapter": "causal-lm",
@@ -284,7 +284,7 @@ def test_tournament_transcripts_do_not_depend_on_batching(llama_dir: str, tmp_pa
                                  "persona": "you like jazz"}},
                      {"name": "c", "adapter": "canned"}],
             "scoring": {"dimensions": ["diversity"]}}))
-        run = tmp_path / f"run{concurrent}-{calls}"
+        run = tmp_path / f"run{concurrent}-{calls}-{processes}"
         run_tournament(load_config(path), run, config_file=str(path))
         files = sorted((run / "transcripts").iterdir())
         return [line for f in files for line in f.read_text().splitlines()
@@ -297,6 +297,10 @@ def test_tournament_transcripts_do_not_depend_on_batching(llama_dir: str, tmp_pa
     assert len(batched) == 6 * 6 and batched == single
     # two batches at once (each bot's batches of consecutive steps overlap): the same games
     assert texts(play(6, calls=2)) == single
+    # ... in two worker processes a bot (bot_processes): the same games, and no worker left
+    import multiprocessing
+    assert texts(play(6, calls=2, processes=True)) == single
+    assert not multiprocessing.active_children()
 
 
 @pytest.mark.parametrize("device, calls, threads, cores, expected", [
@@ -330,3 +334,57 @@ def test_bart_start_token_does_not_hide_a_cut(bart_dir: str) -> None:
     bot = make("seq2seq", model=bart_dir, max_new_tokens=3)
     out = torch.tensor([[2, 5, 6, 7], [2, 5, 3, 0]])  # decoder start token first
     assert bot._cut_rows(out) == [True, False]
+
+
+def test_worker_processes_end_with_the_run_even_when_it_is_killed(llama_dir: str,
+                                                                 tmp_path: Path) -> None:
+    """``bot_processes``: the workers ignore Ctrl-C (the run closes them) and end by
+    themselves within a second or two when the run's process is killed (no orphans)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import os, sys, time\n"
+        "from chatmatch.adapters import create_bot\n"
+        "from chatmatch.runtime.settings import RuntimeSettings\n"
+        "if __name__ == '__main__':\n"
+        f"    bot = create_bot('b', 'causal-lm', {{'model': {llama_dir!r}, 'max_new_tokens': 4}},\n"
+        "                     RuntimeSettings(device='cpu', bot_calls=2, bot_processes=True))\n"
+        "    bot.load()\n"
+        "    print(bot.reply_batch([]), flush=True)\n"
+        "    print(' '.join(str(p) for p in bot._procs.pool._processes), flush=True)\n"
+        "    time.sleep(600)\n")
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "[]"
+        workers = [int(p) for p in proc.stdout.readline().split()]
+        assert len(workers) == 2
+        os.killpg(os.getpgid(proc.pid), 0)  # (the group exists)
+        for pid in workers:
+            os.kill(pid, signal.SIGINT)  # ignored: Ctrl-C is the run's to handle
+        time.sleep(1)
+        assert all(_alive(pid) for pid in workers)
+        proc.kill()
+        proc.wait(30)
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(pid) for pid in workers)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False

