@@ -30,7 +30,6 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from chatmatch.common.safeio import folder_problem
 from chatmatch.errors import ChatmatchError
 from chatmatch.records import DimensionScore
 from chatmatch.scoring.learned.features import combined_features, combined_names, training_params
@@ -38,9 +37,10 @@ from chatmatch.scoring.learned.model import FORMAT_COMBINED, PACKAGED_COMBINED, 
 from chatmatch.scoring.learned.model import LearnedModel
 from chatmatch.stats.bootstrap import agreement, paired_difference
 from chatmatch.validity.datasets.datahelp import data_dir
-from chatmatch.validity.training.data import DATASETS, RatedSide, load_sides
+from chatmatch.validity.training.data import DATASETS, RatedSide
 from chatmatch.validity.training.fit import SHIPPED, Recipe, fit_model, predict
 from chatmatch.validity.training.table import Embed, Table, build_table, rule_scores
+from chatmatch.validity.training.train import checked_datasets, data_arguments, rated_sides
 
 #: how the combined judge is fitted: every feature (no embedding), rank targets per
 #: dataset, the penalty by folds that hold out whole systems
@@ -89,12 +89,7 @@ def train(data: Path, out: Path, datasets: Sequence[str] = DATASETS, cache: Path
           embed: Embed | None = None) -> tuple[Table, Table]:
     """Fit on every rated side of ``datasets``, write the model file ``out``; return the
     learned judge's table and the combined one (the same rows)."""
-    if why := folder_problem(data):
-        raise ChatmatchError(f"--data {data}: {why}; give the folder holding "
-                             "dstc9/, fed/ and stb/ (or set CHATMATCH_DATA)")
-    sides = load_sides(data, datasets, sample, stb_sample)
-    if not sides:
-        raise ChatmatchError(f"--data {data}: no rated sides in {', '.join(datasets)}")
+    sides = rated_sides(data, datasets, sample, stb_sample)
     if embed is None:
         from chatmatch.validity.training.train import minilm
         embed = minilm()
@@ -265,29 +260,13 @@ def report_text(report: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m chatmatch.validity.training.combined",
                                  description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, default=None,
-                    help="folder holding dstc9/, fed/ and stb/ (default: $CHATMATCH_DATA)")
-    ap.add_argument("--out", type=Path,
-                    default=Path("chatmatch") / "scoring" / "learned" / PACKAGED_COMBINED)
-    ap.add_argument("--datasets", default=",".join(DATASETS))
-    ap.add_argument("--cache", type=Path, default=None)
-    ap.add_argument("--sample", type=int, default=None,
-                    help="DSTC9 chats per system (a seeded draw; default all)")
-    ap.add_argument("--stb-sample", type=int, default=None,
-                    help="Spot The Bot: the first N judged conversations per domain")
+    data_arguments(ap, Path("chatmatch") / "scoring" / "learned" / PACKAGED_COMBINED)
     ap.add_argument("--evaluate", type=Path, default=None,
                     help="also write the out-of-sample comparison (JSON) here and print it")
     ap.add_argument("--bootstrap", type=int, default=1000)
     args = ap.parse_args(argv)
-    datasets = [d.strip() for d in args.datasets.split(",") if d.strip()]
     try:
-        bad = [d for d in datasets if d not in DATASETS]
-        if bad or not datasets:
-            raise ChatmatchError(f"--datasets: unknown {', '.join(bad) or '(none)'}; choose "
-                                 f"from {', '.join(DATASETS)}")
-        for name in ("sample", "stb_sample"):
-            if (v := getattr(args, name)) is not None and v < 1:
-                raise ChatmatchError(f"--{name.replace('_', '-')} {v}: give a number >= 1")
+        datasets = checked_datasets(args)
         base, table = train(data_dir(args.data), args.out, datasets, args.cache, args.sample,
                             args.stb_sample)
     except ChatmatchError as exc:

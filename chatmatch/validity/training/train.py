@@ -28,7 +28,7 @@ from chatmatch.common.tables import fmt_estimate
 from chatmatch.errors import ChatmatchError
 from chatmatch.scoring.learned.model import PACKAGED, dump_model
 from chatmatch.validity.datasets.datahelp import data_dir
-from chatmatch.validity.training.data import DATASETS, load_sides
+from chatmatch.validity.training.data import DATASETS, RatedSide, load_sides
 from chatmatch.validity.training.evaluate import evaluate, fitted_weights
 from chatmatch.validity.training.fit import SHIPPED, fit_model
 from chatmatch.validity.training.table import Embed, Table, build_table
@@ -39,16 +39,24 @@ def minilm() -> Embed:
     return get_embedder().embed
 
 
-def train(data_dir: Path, out: Path, datasets: Sequence[str] = DATASETS,
-          cache: Path | None = None, sample: int | None = None,
-          stb_sample: int | None = None, embed: Embed | None = None) -> Table:
-    """Fit on every rated side of ``datasets`` and write the model file ``out``."""
+def rated_sides(data_dir: Path, datasets: Sequence[str], sample: int | None,
+                stb_sample: int | None) -> list[RatedSide]:
+    """The rated sides a training command fits on; a :class:`ChatmatchError` naming
+    ``--data`` when the folder is unusable or holds none."""
     if why := folder_problem(data_dir):
         raise ChatmatchError(f"--data {data_dir}: {why}; give the folder holding "
                              "dstc9/, fed/ and stb/ (or set CHATMATCH_DATA)")
     sides = load_sides(data_dir, datasets, sample, stb_sample)
     if not sides:
         raise ChatmatchError(f"--data {data_dir}: no rated sides in {', '.join(datasets)}")
+    return sides
+
+
+def train(data_dir: Path, out: Path, datasets: Sequence[str] = DATASETS,
+          cache: Path | None = None, sample: int | None = None,
+          stb_sample: int | None = None, embed: Embed | None = None) -> Table:
+    """Fit on every rated side of ``datasets`` and write the model file ``out``."""
+    sides = rated_sides(data_dir, datasets, sample, stb_sample)
     table = build_table(sides, embed or minilm(), cache)
     counts = {d: int((table.dataset == d).sum()) for d in datasets}
     model = fit_model(table, np.arange(len(sides)),
@@ -75,18 +83,38 @@ def table_text(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m chatmatch.validity.training.train",
-                                 description=__doc__.split("\n")[0])
+def data_arguments(ap: argparse.ArgumentParser, out: Path) -> None:
+    """The options every training command shares: where the data is, where the model file
+    goes (default ``out``), which datasets, the cache and the draw."""
     ap.add_argument("--data", type=Path, default=None,
                     help="folder holding dstc9/, fed/ and stb/ (default: $CHATMATCH_DATA)")
-    ap.add_argument("--out", type=Path, default=Path("chatmatch") / "scoring" / PACKAGED)
+    ap.add_argument("--out", type=Path, default=out)
     ap.add_argument("--datasets", default=",".join(DATASETS))
     ap.add_argument("--cache", type=Path, default=None)
     ap.add_argument("--sample", type=int, default=None,
                     help="DSTC9 chats per system (a seeded draw; default all)")
     ap.add_argument("--stb-sample", type=int, default=None,
                     help="Spot The Bot: the first N judged conversations per domain")
+
+
+def checked_datasets(args: argparse.Namespace) -> list[str]:
+    """``--datasets`` as a list, checked with ``--sample`` and ``--stb-sample``: a
+    :class:`ChatmatchError` naming the option otherwise."""
+    datasets = [d.strip() for d in args.datasets.split(",") if d.strip()]
+    bad = [d for d in datasets if d not in DATASETS]
+    if bad or not datasets:
+        raise ChatmatchError(f"--datasets: unknown {', '.join(bad) or '(none)'}; choose "
+                             f"from {', '.join(DATASETS)}")
+    for name in ("sample", "stb_sample"):
+        if (v := getattr(args, name)) is not None and v < 1:
+            raise ChatmatchError(f"--{name.replace('_', '-')} {v}: give a number >= 1")
+    return datasets
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m chatmatch.validity.training.train",
+                                 description=__doc__.split("\n")[0])
+    data_arguments(ap, Path("chatmatch") / "scoring" / PACKAGED)
     ap.add_argument("--evaluate", type=Path, default=None,
                     help="also write the leave-out evaluation (JSON) here")
     ap.add_argument("--variants", type=Path, default=None,
@@ -94,15 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "of sample (JSON here, table printed)")
     ap.add_argument("--bootstrap", type=int, default=1000)
     args = ap.parse_args(argv)
-    datasets = [d.strip() for d in args.datasets.split(",") if d.strip()]
     try:
-        bad = [d for d in datasets if d not in DATASETS]
-        if bad or not datasets:
-            raise ChatmatchError(f"--datasets: unknown {', '.join(bad) or '(none)'}; choose "
-                                 f"from {', '.join(DATASETS)}")
-        for name in ("sample", "stb_sample"):
-            if (v := getattr(args, name)) is not None and v < 1:
-                raise ChatmatchError(f"--{name.replace('_', '-')} {v}: give a number >= 1")
+        datasets = checked_datasets(args)
         table = train(data_dir(args.data), args.out, datasets, args.cache, args.sample, args.stb_sample)
     except ChatmatchError as exc:
         print(f"error: {exc}", file=sys.stderr)
