@@ -134,9 +134,9 @@ class _LazyGroup(_Group):
             return None
         try:
             command: click.Command = importlib.import_module(f"chatmatch.cli.{module}").command
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:  # Ctrl-C 130, SIGTERM 143, as in every command
             sys.stderr.write("interrupted while starting; nothing was done\n")
-            sys.exit(130)
+            sys.exit(143 if isinstance(exc, Terminated) else 130)
         return command
 
 
@@ -175,4 +175,10 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _on_sigterm)
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    cli(prog_name="chatmatch")
+    try:
+        cli(prog_name="chatmatch")
+    except KeyboardInterrupt as exc:  # a signal while an error or the stop line was printed
+        sys.exit(143 if isinstance(exc, Terminated) else 130)
+    finally:  # the command is over: a signal from here on ends the process, no traceback
+        signal.signal(signal.SIGTERM, lambda *_: os._exit(143))
+        signal.signal(signal.SIGINT, lambda *_: os._exit(130))

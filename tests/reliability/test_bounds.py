@@ -6,6 +6,8 @@ a refusal; Ctrl-C while chatmatch starts ends with one line."""
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import pytest
@@ -63,21 +65,23 @@ def test_run_stored_before_the_default_time_limit_resumes(tmp_path):
     assert (s.games_played, s.games_scored) == (0, 0)
 
 
-def test_ctrl_c_while_starting_is_one_line(monkeypatch, capsys):
+@pytest.mark.parametrize("signal_name, code", [("ctrl-c", 130), ("sigterm", 143)])
+def test_ctrl_c_or_sigterm_while_starting_is_one_line(monkeypatch, capsys, signal_name, code):
     import importlib
 
     import chatmatch.cli as cli_module
 
     real_import = importlib.import_module
+    raised = cli_module.Terminated if signal_name == "sigterm" else KeyboardInterrupt
 
     def interrupted(name: str, *a: Any, **kw: Any) -> object:
         if name.startswith("chatmatch.cli."):  # a subcommand's module, imported on use
-            raise KeyboardInterrupt
+            raise raised
         return real_import(name, *a, **kw)
     monkeypatch.setattr(importlib, "import_module", interrupted)
     with pytest.raises(SystemExit) as exit_:
         cli_module.cli.main(["run", "t.yaml"], standalone_mode=False)
-    assert exit_.value.code == 130
+    assert exit_.value.code == code
     assert capsys.readouterr().err == "interrupted while starting; nothing was done\n"
 
 
@@ -89,3 +93,26 @@ def test_two_document_yaml_says_so(tmp_path):
     assert str(err.value) == (
         f"{cfg}:2: invalid YAML: expected a single document in the stream, but found another "
         "document (a line '---' starts a second one; keep one document per file)")
+
+
+def test_a_signal_while_the_command_ends_exits_with_its_status_not_a_traceback(monkeypatch):
+    """SIGTERM arriving while an error line is printed (after the command's own handler)
+    ends the process with 143, not a traceback from the signal handler."""
+    import signal as signal_module
+
+    import chatmatch.cli as cli_module
+
+    def ends_under_sigterm(**kw: Any) -> None:
+        raise cli_module.Terminated()
+    monkeypatch.setattr(cli_module, "cli", ends_under_sigterm)
+    for key, value in cli_module.PROCESS_ENV_DEFAULTS.items():  # main() sets them: undone after
+        monkeypatch.setenv(key, os.environ.get(key, value))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    before = {s: signal_module.getsignal(s) for s in (signal_module.SIGTERM, signal_module.SIGINT)}
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            cli_module.main()
+        assert exit_.value.code == 143
+    finally:
+        for s, handler in before.items():
+            signal_module.signal(s, handler)
