@@ -57,7 +57,7 @@ CONTRACTS = {
                         "fluncy", "fluency", "chatmatch.scoring.fluency:Fluency",
                         lambda: SCORERS.get("fluency"),
                         (*DIMENSIONS, "paireval", "geval", "amr_judge", "aspect_judge",
-                         "learned", "turn_length", "markdown")),
+                         "learned", "combined", "turn_length", "markdown")),
     "rankers": Contract(RANKERS, "chatmatch.rankers",
                         {"description": _text, "params": lambda v: isinstance(v, type)},
                         "trueskil", "trueskill", "chatmatch.ranking.elo:rank_elo",
