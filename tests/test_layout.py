@@ -27,5 +27,5 @@ def test_no_test_file_is_named_after_a_round():
 
 def test_docs_list_every_bot_capability():
     interface = (ROOT / "docs" / "bots.md").read_text().split("## The interface", 1)[1].split("```")[1]
-    listed = re.findall(r"^\s+(\w+): ClassVar\[bool\]", interface, re.M)
+    listed = re.findall(r"^\s+(\w+): (?:ClassVar\[bool\]|int) = ", interface, re.M)
     assert sorted(listed) == sorted(CAPABILITIES)
