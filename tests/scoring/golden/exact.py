@@ -3,9 +3,10 @@
 ``generate.py`` scores the committed games with the n-gram fluency backend and compares
 within a float tolerance; this script scores the same games with the settings a
 tournament file gets when it says nothing (SmolLM2 fluency, the sentence embedder, spaCy)
-and with ``preset: paper``, and writes the JSON text that ``test_exact.py`` compares byte
-for byte: a change of a default, of an option's meaning or of the LM's engine shows up as
-a difference. Regenerate from the repository root only after an intended change::
+and with ``preset: paper``, and writes the JSON that ``test_exact.py`` compares: verdicts,
+points, flags and names exactly, numbers within 1e-4 (float32 models move in their 5th-6th
+digit on another CPU): a change of a default, of an option's meaning or of the LM's engine
+shows up as a difference. Regenerate from the repository root only after an intended change::
 
     python -m tests.scoring.golden.exact
 """

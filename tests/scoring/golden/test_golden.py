@@ -17,8 +17,10 @@ from tests.scoring.golden.generate import CONFIGS, HERE, REGENERATE, compute
 REL_TOL = 1e-5
 
 
-def differences(want: Any, got: Any, where: str = "") -> Iterator[str]:
-    """One line per place where ``got`` differs from ``want`` (floats within REL_TOL)."""
+def differences(want: Any, got: Any, where: str = "", rel_tol: float = REL_TOL,
+                abs_tol: float = 1e-12) -> Iterator[str]:
+    """One line per place where ``got`` differs from ``want`` (floats within ``rel_tol``, or
+    ``abs_tol`` near zero); every other value (verdicts, points, flags, names) exactly."""
     if isinstance(want, dict) and isinstance(got, dict):
         for key in sorted(set(want) | set(got)):
             if key not in got:
@@ -26,15 +28,15 @@ def differences(want: Any, got: Any, where: str = "") -> Iterator[str]:
             elif key not in want:
                 yield f"{where}.{key}: not expected (got {json.dumps(got[key])[:80]})"
             else:
-                yield from differences(want[key], got[key], f"{where}.{key}")
+                yield from differences(want[key], got[key], f"{where}.{key}", rel_tol, abs_tol)
     elif isinstance(want, list) and isinstance(got, list):
         if len(want) != len(got):
             yield f"{where}: {len(got)} items, expected {len(want)}"
         for i, (w, g) in enumerate(zip(want, got)):
-            yield from differences(w, g, f"{where}[{i}]")
+            yield from differences(w, g, f"{where}[{i}]", rel_tol, abs_tol)
     elif isinstance(want, float) or isinstance(got, float):
         numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (want, got))
-        if not (numbers and math.isclose(want, got, rel_tol=REL_TOL, abs_tol=1e-12)):
+        if not (numbers and math.isclose(want, got, rel_tol=rel_tol, abs_tol=abs_tol)):
             yield f"{where}: got {json.dumps(got)[:80]}, expected {json.dumps(want)[:80]}"
     elif want != got:
         yield f"{where}: got {json.dumps(got)[:80]}, expected {json.dumps(want)[:80]}"
