@@ -59,6 +59,7 @@ from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate_turns
 from chatmatch.common.text import normalise, tokens
 from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm, resolve_model
+from chatmatch.runtime.ngram import NgramLM
 from chatmatch.runtime.lm.engine import auto_engine, resolved_device
 from chatmatch.runtime.lm.warm import WarmLM, warm_alias
 from chatmatch.runtime.settings import DEFAULT_RUNTIME, RuntimeSettings
@@ -227,7 +228,11 @@ class Fluency(Scorer):
             return math.log(max(perplexity, 1e-12)) - self._unigram_nll(normalise(text))
         if aggregation != "slor":
             return perplexity
-        unigram = chitchat_unigrams().log_perplexity(tokens(text))
+        lm = self.scoring_lm()
+        # the n-gram LM predicts every word outside its vocabulary as one <unk>: its unigram
+        # side prices them as one event too (else gibberish earns the largest rarity credit)
+        known = lm.vocab if isinstance(lm, NgramLM) else None
+        unigram = chitchat_unigrams().log_perplexity(tokens(text), known)
         return math.log(max(perplexity, 1e-12)) - (unigram or 0.0)
 
     def _unigram_nll(self, text: str) -> float:

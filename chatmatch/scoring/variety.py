@@ -27,7 +27,7 @@ import json
 import math
 import threading
 from collections import Counter
-from typing import Hashable, Sequence
+from typing import Container, Hashable, Sequence
 
 from chatmatch.common.safeio import read_text_bounded
 from chatmatch.common.text import tokens
@@ -91,12 +91,31 @@ class UnigramTable:
     def __init__(self, counts: dict[str, int]) -> None:
         self.counts = counts
         self.total = sum(counts.values()) + len(counts) + 1
+        self._closed: tuple[Container[str], float] | None = None
 
-    def log_perplexity(self, words: Sequence[str]) -> float | None:
-        """Mean negative log-probability of ``words`` (None when there is none)."""
+    def log_perplexity(self, words: Sequence[str],
+                       known: Container[str] | None = None) -> float | None:
+        """Mean negative log-probability of ``words`` (None when there is none).
+
+        ``known``: a closed vocabulary (the n-gram LM's). A word outside it counts with
+        the probability of all such words together, the event the LM predicts as one
+        ``<unk>``: both sides of SLOR then price the same events, and an unknown string
+        (gibberish, a typo) is not credited for being rare."""
         if not words:
             return None
-        return -sum(math.log((self.counts.get(w, 0) + 1) / self.total) for w in words) / len(words)
+        if known is None:
+            return -sum(math.log((self.counts.get(w, 0) + 1) / self.total)
+                        for w in words) / len(words)
+        unknown = self._unknown_mass(known)
+        return -sum(math.log((self.counts.get(w, 0) + 1 if w in known else unknown) / self.total)
+                    for w in words) / len(words)
+
+    def _unknown_mass(self, known: Container[str]) -> float:
+        """The smoothed count of every word outside ``known`` (one more for unseen words)."""
+        if self._closed is None or self._closed[0] is not known:
+            mass = sum(c + 1 for w, c in self.counts.items() if w not in known) + 1
+            self._closed = (known, float(mass))
+        return self._closed[1]
 
 
 def word_counts(texts: Sequence[str]) -> dict[str, dict[str, int]]:
