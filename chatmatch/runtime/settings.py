@@ -26,6 +26,11 @@ from chatmatch.common.validation import StrictModel
 
 #: the engines that compute the LM's perplexities (``auto``: chatmatch.runtime.lm.engine)
 ENGINE_CHOICES = ("auto", "torch", "onnxruntime")
+#: engines chatmatch no longer has, and what to write instead
+REMOVED_ENGINES = {
+    "llama-cpp": "write engine: onnxruntime (it runs the same GGUF model file on a CPU) or "
+                 "engine: torch, or delete the key (auto)",
+}
 
 
 class RuntimeSettings(StrictModel):
@@ -54,6 +59,13 @@ class RuntimeSettings(StrictModel):
     #: generate those batches in worker processes (one copy of the model each) instead of
     #: threads of this process (one copy, sharing Python's lock between the products)
     bot_processes: bool = False
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _removed_engine(cls, value: Any) -> Any:
+        if value in REMOVED_ENGINES:
+            raise ValueError(f"engine {value!r} was removed: {REMOVED_ENGINES[value]}")
+        return value
 
     @field_validator("threads", "processes", "bot_calls", mode="before")
     @classmethod

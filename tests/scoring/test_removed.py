@@ -52,6 +52,16 @@ def test_a_tournament_file_names_the_key_its_line_and_the_new_place(tmp_path: Pa
     assert load_config(path).runtime == RuntimeSettings(device="cpu", engine="torch")
 
 
+def test_a_removed_engine_says_what_to_write_instead(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text("bots: [eliza, canned]\nruntime: {engine: llama-cpp}\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value).startswith(
+        f"{path}:2: runtime.engine: engine 'llama-cpp' was removed: write engine: onnxruntime")
+    assert "engine: torch" in str(err.value)
+
+
 def test_the_runtime_keys_name_their_new_place() -> None:
     for key in MOVED_TO_RUNTIME:
         assert f"runtime: {{{key}: ...}}" in str(removed_message("fluency", key))
