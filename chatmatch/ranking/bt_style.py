@@ -46,8 +46,11 @@ def style_games(results: Sequence[GameResult], covariates: Sequence[str]) -> lis
         missing = [c for c in covariates if c not in r.raw[a]] if not r.forfeit else []
         if missing:
             raise StyleError(f"ranking bt-style: covariate {missing[0]} is not a scored "
-                             f"dimension of game {r.game_id}; add it to scoring.dimensions "
-                             "(with weight 0: it should decide no point)")
+                             f"dimension of game {r.game_id}; add it to the tournament "
+                             f"file's scoring.dimensions, with scoring.weights: "
+                             f"{{{missing[0]}: 0}} (it should decide no point), and run "
+                             "`chatmatch run` on that file again: the stored games are "
+                             "re-scored, not re-played")
         diff = tuple(0.0 if r.forfeit else _d(r.raw[a][c], r.raw[b][c]) for c in covariates)
         out.append((a, b, r.score_of(a), diff))
     return out

@@ -48,8 +48,11 @@ def test_holding_length_equal_changes_who_is_ahead():
 
 
 def test_a_covariate_that_was_not_scored_is_a_clear_error():
-    with pytest.raises(StyleError, match="covariate markdown is not a scored dimension"):
+    with pytest.raises(StyleError, match="covariate markdown is not a scored dimension") as err:
         rank(games(), list(WORDS), cfg(covariates=["markdown"]))
+    # a stored run: what to add, and that running the file again re-scores without replaying
+    assert "scoring.weights: {markdown: 0}" in str(err.value)
+    assert "the stored games are re-scored, not re-played" in str(err.value)
 
 
 def test_style_scorers_measure_each_side():
