@@ -29,12 +29,14 @@ class Agreement:
     bots: tuple[str, ...]
     tau: Correlation
     rho: Correlation
+    #: why tau and rho are undefined (one side ranks every bot equal), else None
+    undefined: str | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"label": self.label, "bots": list(self.bots), "kendall_tau_b": self.tau.value,
                 "kendall_p": self.tau.p_value, "kendall_p_method": self.tau.p_method,
                 "spearman_rho": self.rho.value, "spearman_p": self.rho.p_value,
-                "spearman_p_method": self.rho.p_method}
+                "spearman_p_method": self.rho.p_method, "undefined": self.undefined}
 
 
 def ranks_text(ranks: Mapping[str, float]) -> dict[str, str]:
@@ -69,8 +71,10 @@ def compare(system: Mapping[str, float], human: Mapping[str, float], label: str 
                              "need at least 2 to measure agreement")
     xs = [-system[b] if system_lower_better else system[b] for b in bots]
     ys = [-human[b] if human_lower_better else human[b] for b in bots]
+    undefined = ("chatmatch ranks every bot equal" if len(set(xs)) == 1 else
+                 "the humans rank every bot equal" if len(set(ys)) == 1 else None)
     return Agreement(label, bots, kendall(xs, ys, p_value=p_values),
-                     spearman(xs, ys, p_value=p_values))
+                     spearman(xs, ys, p_value=p_values), undefined)
 
 
 def dimension_wins(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, dict[str, float]]:

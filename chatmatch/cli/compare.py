@@ -92,6 +92,10 @@ def command(run_dir: Path, human_file: Path | None, annotations: bool, method: s
         click.echo(f"p: two-sided, {', '.join(methods)}" + (
             "; =N marks a tied rank" if any(v.startswith("=") for v in [*ranks.values(),
                                                                        *humans.values()]) else ""))
+    for a in rows:
+        if a.undefined:
+            click.echo(f"note: {a.label}: n/a because {a.undefined} (a correlation needs an "
+                       "order on both sides)")
     if any(b not in human.ranks for b in data.bots):
         missing = [b for b in data.bots if b not in human.ranks]
         click.echo(f"note: the human file does not rank {', '.join(missing)}; "

@@ -1,6 +1,7 @@
 """Few-bot statistics: exact p-values for small n, a warning under 4 bots, tied human
 ranks shown as ties (compare, analyze, report)."""
 
+import json
 import itertools
 import math
 
@@ -130,3 +131,18 @@ def test_report_shows_ties_and_the_few_bots_warning(scripted_run, tied_humans, t
     CliRunner().invoke(cli, ["report", str(scripted_run), "--human", str(three_humans),
                              "--out", str(out)])
     assert "Warning: only 3 bots compared" in out.read_text()
+
+
+def test_compare_says_why_a_correlation_is_undefined(scripted_run, tmp_path):
+    flat = tmp_path / "flat.yaml"
+    flat.write_text("ranking: {curious: 1, chatty: 1, quiet: 1, dull: 1}\n")
+    res = CliRunner().invoke(cli, ["compare", str(scripted_run), "--human", str(flat)])
+    assert res.exit_code == 0, res.output
+    assert "note: overall: n/a because the humans rank every bot equal" in res.stdout
+    js = CliRunner().invoke(cli, ["compare", str(scripted_run), "--human", str(flat), "--json"])
+    assert json.loads(js.stdout)["agreement"][0]["undefined"] == "the humans rank every bot equal"
+
+
+def test_compare_gives_no_undefined_note_for_an_ordered_ranking(scripted_run, tied_humans):
+    res = CliRunner().invoke(cli, ["compare", str(scripted_run), "--human", str(tied_humans)])
+    assert "n/a because" not in res.stdout
