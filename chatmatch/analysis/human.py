@@ -108,6 +108,9 @@ def _number(value: Any, what: str, file: str, line: int | None, *, rank: bool) -
             value = float(value.strip())
         except ValueError:
             value = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isinf(value):
+        raise HumanFileError(f"{what}: {given!r} is beyond the largest number (about 1.8e308); "
+                             "give a rank or score of ordinary size", file=file, line=line)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise HumanFileError(f"{what}: expected a number, got {given!r}", file=file, line=line)
     if rank and value < 1:

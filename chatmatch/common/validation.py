@@ -3,6 +3,8 @@ pydantic errors as one line (:func:`first_problem`, :func:`validation_message`).
 
 from __future__ import annotations
 
+import math
+
 import typing
 from typing import Annotated, Any, Callable, Literal
 
@@ -62,10 +64,28 @@ def problem_of(err: Any) -> tuple[tuple[str | int, ...], str]:
     if err.get("type") in ("model_type", "dict_type"):  # pydantic named its own class here
         msg = ("must be a block of keys (`key: value` lines indented below it, or "
                f"{{key: value, ...}}), not {_kind(err.get('input'))}")
+    msg += _number_hint(err)
     if loc[-1:] == ("[key]",) and len(loc) > 1:  # a mapping key of the wrong type (YAML's 1:)
         loc, key = loc[:-2], loc[-2]
         msg = f"the name {key!r} must be text: quote it in the YAML (\"{key}\")"
     return loc, msg
+
+
+def _number_hint(err: Any) -> str:
+    """What to write when a number was not read as one: YAML takes ``1e400`` (no dot, no
+    sign in the exponent) as text, and a number past float's range as infinity."""
+    value = err.get("input")
+    if err.get("type") in ("int_parsing", "float_parsing") and isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return ""
+        too_big = " and it is beyond the largest number (about 1.8e308)" if math.isinf(number) else ""
+        return (f"; YAML read {value} as text (an exponent needs a dot and a sign there: "
+                f"1.0e+3){too_big}")
+    if err.get("type") == "finite_number" and isinstance(value, float) and math.isinf(value):
+        return "; the number is beyond the largest one (about 1.8e308)"
+    return ""
 
 
 def _kind(value: Any) -> str:

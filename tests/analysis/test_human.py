@@ -105,3 +105,9 @@ def test_unknown_dimension_is_reported(tmp_path):
         h.check_dimensions(["diversity", "fluency"])
     assert str(exc.value).endswith(":3: unknown dimension 'divrsity' (the run scored diversity, "
                                    "fluency). Did you mean 'diversity'?")
+
+
+def test_a_rank_beyond_the_largest_number_says_so(tmp_path):
+    with pytest.raises(HumanFileError, match="'1e400' is beyond the largest number"):
+        load_human(write(tmp_path, "h.yaml", "ranking: {eliza: 1e400, blenderbot: 1, dialogpt: 2}\n"),
+                   BOTS)

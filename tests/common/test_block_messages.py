@@ -32,3 +32,17 @@ def test_a_block_that_is_not_a_mapping_says_so_without_class_names(
     msg = str(err.value)
     assert f"t.yaml:4: {where}: {BLOCK}, {got}" in msg, msg
     assert "instance of" not in msg and "valid dictionary" not in msg
+
+
+@pytest.mark.parametrize("value, hint", [
+    ("1e3", "YAML read 1e3 as text (an exponent needs a dot and a sign there: 1.0e+3)"),
+    ("1e400", "and it is beyond the largest number (about 1.8e308)"),
+    ("1.0e+400", "the number is beyond the largest one (about 1.8e308)"),
+])
+def test_a_number_yaml_did_not_read_as_one_says_how_to_write_it(
+        tmp_path: Path, value: str, hint: str) -> None:
+    p = tmp_path / "t.yaml"
+    p.write_text(f"name: t\nbots: [eliza, echo]\nexchanges: {value}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_config(p, check_bots=False)
+    assert "t.yaml:3: exchanges:" in str(err.value) and hint in str(err.value)
