@@ -62,23 +62,52 @@ class StorageError(RunDirError):
         return cls(os_error_message(exc, path, doing))
 
 
+def _in_the_way(path: object) -> str:
+    """What stands where a folder of ``path`` belongs: ``a file``, ``a device (/dev/full)``,
+    ... (the first part of the path that exists and is not a folder)."""
+    import os
+    import stat
+
+    if not isinstance(path, (str, os.PathLike)):
+        return "a file"
+    probe = os.fspath(path)
+    while probe:
+        try:
+            mode = os.lstat(probe).st_mode
+        except OSError:
+            mode = None
+        if mode is not None and not stat.S_ISDIR(mode):
+            kind = ("a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+                    "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else
+                    "a link" if stat.S_ISLNK(mode) else "a file")
+            return f"{kind} ({probe})"
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    return "a file"
+
+
 def os_error_message(exc: OSError, path: object = None, doing: str = "write") -> str:
     """``PATH: cannot DOING (reason); what to do`` for an ``OSError``."""
     import errno
 
-    where = path if path is not None else (exc.filename or "?")
+    where = path if path is not None else (exc.filename or "the output (standard output)")
     reason = exc.strerror or type(exc).__name__
+    blocker = _in_the_way(exc.filename if path is None else path)
     hints = {
-        errno.ENOSPC: "free some disk space and run the same command again (finished games are kept)",
-        errno.EDQUOT: "free some disk space and run the same command again (finished games are kept)",
+        errno.ENOSPC: "free some disk space and run the same command again (what was written "
+                      "before, finished games included, is kept)",
+        errno.EDQUOT: "free some disk space and run the same command again (what was written "
+                      "before, finished games included, is kept)",
         errno.EROFS: "the file system is read-only: choose a writable folder (--out)",
         errno.EACCES: "make the folder writable (or readable) for you, or choose another folder (--out)",
         errno.EPERM: "make the folder writable (or readable) for you, or choose another folder (--out)",
         errno.EISDIR: "a folder is in the way of a file chatmatch writes: move it away, or choose "
                       "another folder (--out)",
-        errno.ENOTDIR: "a file is in the way of a folder chatmatch needs: move it away, or "
-                       "choose another folder (--out)",
-        errno.EEXIST: "a file is in the way of a folder chatmatch needs: move it away, or "
+        errno.ENOTDIR: f"{blocker} is in the way of a folder chatmatch needs: move it away, "
+                       "or choose another folder (--out)",
+        errno.EEXIST: f"{blocker} is in the way of a folder chatmatch needs: move it away, or "
                       "choose another folder (--out)",
         errno.ENOENT: "check that the path exists",
     }

@@ -296,3 +296,24 @@ def test_a_subword_count_cache_with_impossible_counts_is_counted_again(tmp_path,
     table = ft.chitchat_subword_unigrams(tokenizer, 8, name)
     assert np.isfinite(table.nll).all() and (table.counts >= 0).all() and table.counts[1] == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"unigrams-{ft._slug(name)}-8.npy"]
+
+
+def test_what_is_in_the_way_of_a_folder_is_named_for_what_it_is(tmp_path):
+    """`plot --out /dev/full` said 'a file is in the way'; a full standard output said '?'."""
+    import errno
+
+    from chatmatch.errors import os_error_message
+
+    device = tmp_path / "dev"
+    device.symlink_to("/dev/full")
+    blocked = OSError(errno.ENOTDIR, "Not a directory", str(tmp_path / "dev" / "x" / "y.png"))
+    msg = os_error_message(blocked)
+    assert "a link (" in msg and str(device) in msg  # lstat: the link itself stands there
+    plain = tmp_path / "plain"
+    plain.write_text("x")
+    msg = os_error_message(OSError(errno.EEXIST, "File exists", str(plain / "ranks.png")))
+    assert f"a file ({plain}) is in the way of a folder" in msg
+    msg = os_error_message(OSError(errno.EEXIST, "File exists", "/dev/full/ranks.png"))
+    assert "a device (/dev/full) is in the way of a folder" in msg
+    full = os_error_message(OSError(errno.ENOSPC, "No space left on device"))
+    assert full.startswith("the output (standard output): cannot write (No space left")
