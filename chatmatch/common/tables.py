@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Collection, Mapping, Sequence
 
+from chatmatch.common.display import shown
+
 
 def fmt(v: Any) -> str:
     """A float with 2 decimals; one that is not 0 but would print as 0.00 (points of 1e-7)
@@ -36,13 +38,21 @@ def _numeric(cell: str) -> bool:
         return cell in ("-", "")
 
 
+def one_line(cell: str) -> str:
+    """``cell`` on one line: a line break, a tab or another control character inside it
+    (a file name can hold one) is written as its escape (``\\n``), so a row stays a row."""
+    if cell.isprintable():
+        return cell
+    return shown(cell).replace("\n", "\\n")
+
+
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 0,
                  text: Collection[int] = ()) -> str:
     """``rows`` under ``headers``, columns two spaces apart, a dashed line under the
     headers; numbers (:func:`_numeric`) right-aligned, text left-aligned, and the first
     ``left`` columns and the columns ``text`` (labels: a bot named ``-1`` is text, not a
     number) always left-aligned."""
-    cells = [[fmt(c) for c in r] for r in rows]
+    cells = [[one_line(fmt(c)) for c in r] for r in rows]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
               for i, h in enumerate(headers)]
     line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))

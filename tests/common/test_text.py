@@ -73,3 +73,13 @@ def test_empty_turns(text: str) -> None:
 def test_question_definition(text: str, n: int) -> None:
     assert question_count(text) == n
     assert is_question(text) == (n > 0)
+
+
+def test_a_table_cell_with_a_line_break_stays_on_its_row():
+    from chatmatch.common.tables import render_table
+
+    out = render_table(["game", "source"], [["g1", "L/we\nird.txt"], ["g2", "L/tab\there"]])
+    lines = out.splitlines()
+    assert len(lines) == 4, out  # header, dashes, one line a row
+    assert lines[2].split() == ["g1", "L/we\\nird.txt"] and "\\t" in lines[3]
+    assert render_table(["bot"], [["café 🙂"]]).splitlines()[2].strip() == "café 🙂"
