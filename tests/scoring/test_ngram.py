@@ -79,3 +79,18 @@ def test_a_cache_folder_that_cannot_be_made_costs_a_retrain_not_an_error(
     monkeypatch.setenv("CHATMATCH_CACHE_DIR", str(blocker / "cache"))  # mkdir fails
     lm = chitchat_ngram_lm()
     assert lm.perplexities(["how are you?"])[0] > 1
+
+
+def test_gibberish_does_not_win_fluency_under_the_ngram_backend() -> None:
+    """Every word of gibberish is outside the n-gram vocabulary (one <unk> to the LM); SLOR's
+    unigram side gave each the probability of an unseen word, the largest rarity credit
+    there is, and the gibberish turn was the most fluent of the game (SLOR -12.1 against
+    -2.6 for plain sentences). Both sides now price <unk> as one event."""
+    fluency = Fluency(Fluency.Params(backend="ngram"))
+    g = game(["What did you do last week?", "Xqzvt blorfang snarglewump wibblefrotz.",
+              "I went hiking with my sister last weekend, it was lovely.",
+              "Quantum zeppelin marmalade obfuscates velvet chronometers."])
+    raw = fluency.score_games([g])[0].raw
+    assert raw["A"] < raw["B"]  # lower is better: the plain speaker wins
+    turns = {d["turn"]: d["slor"] for d in fluency.score_games([g])[0].details}
+    assert turns[1] > max(turns[0], turns[2])  # the gibberish turn is less fluent than either
