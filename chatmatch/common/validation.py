@@ -84,7 +84,7 @@ def _number_hint(err: Any) -> str:
         return (f"; YAML read {value} as text (an exponent needs a dot and a sign there: "
                 f"1.0e+3){too_big}")
     if err.get("type") == "finite_number" and isinstance(value, float) and math.isinf(value):
-        return "; the number is beyond the largest one (about 1.8e308)"
+        return "; YAML reads .inf, and a number beyond about 1.8e308, as infinity"
     return ""
 
 

@@ -37,7 +37,7 @@ def test_a_block_that_is_not_a_mapping_says_so_without_class_names(
 @pytest.mark.parametrize("value, hint", [
     ("1e3", "YAML read 1e3 as text (an exponent needs a dot and a sign there: 1.0e+3)"),
     ("1e400", "and it is beyond the largest number (about 1.8e308)"),
-    ("1.0e+400", "the number is beyond the largest one (about 1.8e308)"),
+    ("1.0e+400", "YAML reads .inf, and a number beyond about 1.8e308, as infinity"),
 ])
 def test_a_number_yaml_did_not_read_as_one_says_how_to_write_it(
         tmp_path: Path, value: str, hint: str) -> None:
