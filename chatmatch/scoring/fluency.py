@@ -304,7 +304,7 @@ class Fluency(Scorer):
         turn's perplexity), ``capped_at`` (a perplexity over the cap)."""
         p = self.params
         if p.aggregation in ("slor", "slor_tokens"):
-            detail["slor"] = round(value, 4)
+            detail["slor"] = round(value, 6)  # 4 decimals showed -1.80 for a raw -1.81
         elif "degenerate" in detail:
             detail["counted_as"] = round(value, 4)
         if p.aggregation in ("capped_mean", "authors") and value > p.cap:

@@ -94,3 +94,13 @@ def test_gibberish_does_not_win_fluency_under_the_ngram_backend() -> None:
     assert raw["A"] < raw["B"]  # lower is better: the plain speaker wins
     turns = {d["turn"]: d["slor"] for d in fluency.score_games([g])[0].details}
     assert turns[1] > max(turns[0], turns[2])  # the gibberish turn is less fluent than either
+
+
+def test_a_one_turn_bots_stored_slor_is_its_raw_value() -> None:
+    """show printed a one-turn bot's turn at SLOR -1.80 and its raw value at -1.81: the turn's
+    SLOR was stored at 4 decimals and printed at 2 (double rounding)."""
+    fluency = Fluency(Fluency.Params(backend="ngram"))
+    result = fluency.score_games([game(["Hello there, how are you doing today?",
+                                        "Pretty good, I just got back from the lake."])])[0]
+    (b,) = [d for d in result.details if d["speaker"] == "B"]
+    assert abs(b["slor"] - result.raw["B"]) <= 5e-7
