@@ -4,7 +4,7 @@ pydantic errors as one line (:func:`first_problem`, :func:`validation_message`).
 from __future__ import annotations
 
 import math
-
+import re
 import typing
 from typing import Annotated, Any, Callable, Literal
 
@@ -71,15 +71,17 @@ def problem_of(err: Any) -> tuple[tuple[str | int, ...], str]:
     return loc, msg
 
 
+#: a number in exponent form, which YAML 1.1 reads as text unless it has a dot and a sign
+_EXPONENT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
+
+
 def _number_hint(err: Any) -> str:
     """What to write when a number was not read as one: YAML takes ``1e400`` (no dot, no
     sign in the exponent) as text, and a number past float's range as infinity."""
     value = err.get("input")
-    if err.get("type") in ("int_parsing", "float_parsing") and isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            return ""
+    if (err.get("type") in ("int_parsing", "float_parsing") and isinstance(value, str)
+            and _EXPONENT.fullmatch(value.strip())):
+        number = float(value)
         too_big = " and it is beyond the largest number (about 1.8e308)" if math.isinf(number) else ""
         return (f"; YAML read {value} as text (an exponent needs a dot and a sign there: "
                 f"1.0e+3){too_big}")
