@@ -94,22 +94,22 @@ def os_error_message(exc: OSError, path: object = None, doing: str = "write") ->
 
     where = path if path is not None else (exc.filename or "the output (standard output)")
     reason = exc.strerror or type(exc).__name__
-    blocker = _in_the_way(exc.filename if path is None else path)
+    full = ("free some disk space and run the same command again (what was written before, "
+            "finished games included, is kept)")
+    in_the_way = "{} is in the way of a folder chatmatch needs: move it away, or choose another folder (--out)"
     hints = {
-        errno.ENOSPC: "free some disk space and run the same command again (what was written "
-                      "before, finished games included, is kept)",
-        errno.EDQUOT: "free some disk space and run the same command again (what was written "
-                      "before, finished games included, is kept)",
+        errno.ENOSPC: full,
+        errno.EDQUOT: full,
         errno.EROFS: "the file system is read-only: choose a writable folder (--out)",
         errno.EACCES: "make the folder writable (or readable) for you, or choose another folder (--out)",
         errno.EPERM: "make the folder writable (or readable) for you, or choose another folder (--out)",
         errno.EISDIR: "a folder is in the way of a file chatmatch writes: move it away, or choose "
                       "another folder (--out)",
-        errno.ENOTDIR: f"{blocker} is in the way of a folder chatmatch needs: move it away, "
-                       "or choose another folder (--out)",
-        errno.EEXIST: f"{blocker} is in the way of a folder chatmatch needs: move it away, or "
-                      "choose another folder (--out)",
+        errno.ENOTDIR: in_the_way,
+        errno.EEXIST: in_the_way,
         errno.ENOENT: "check that the path exists",
     }
     hint = hints.get(exc.errno or -1, "check the path and run the same command again")
+    if hint is in_the_way:  # only then is the path walked to name what stands there
+        hint = in_the_way.format(_in_the_way(exc.filename if path is None else path))
     return f"{where}: cannot {doing} ({reason}); {hint}"

@@ -103,12 +103,14 @@ class UnigramTable:
         (gibberish, a typo) is not credited for being rare."""
         if not words:
             return None
-        if known is None:
-            return -sum(math.log((self.counts.get(w, 0) + 1) / self.total)
-                        for w in words) / len(words)
-        unknown = self._unknown_mass(known)
-        return -sum(math.log((self.counts.get(w, 0) + 1 if w in known else unknown) / self.total)
-                    for w in words) / len(words)
+        unknown = 0.0 if known is None else self._unknown_mass(known)
+
+        def count(word: str) -> float:
+            if known is None or word in known:
+                return self.counts.get(word, 0) + 1
+            return unknown
+
+        return -sum(math.log(count(w) / self.total) for w in words) / len(words)
 
     def _unknown_mass(self, known: Container[str]) -> float:
         """The smoothed count of every word outside ``known`` (one more for unseen words)."""
