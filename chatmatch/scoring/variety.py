@@ -92,21 +92,30 @@ class UnigramTable:
         self.counts = counts
         self.total = sum(counts.values()) + len(counts) + 1
         self._closed: tuple[Container[str], float] | None = None
+        #: the smoothed count of "a word the corpus never saw", one event: the words seen
+        #: once (Good-Turing's estimate of the probability of a new word, N1 / N)
+        self.new_word = float(sum(1 for c in counts.values() if c == 1) or 1)
 
     def log_perplexity(self, words: Sequence[str],
                        known: Container[str] | None = None) -> float | None:
         """Mean negative log-probability of ``words`` (None when there is none).
 
+        A word the corpus never saw counts as one event, "a new word" (the words seen once:
+        :attr:`new_word`), not as one particular word of add-one's smoothing: an unknown
+        string (gibberish, a typo) is then not credited for being rare, and SLOR's LM side,
+        which spells such a word out piece by piece, is not outweighed.
         ``known``: a closed vocabulary (the n-gram LM's). A word outside it counts with
         the probability of all such words together, the event the LM predicts as one
-        ``<unk>``: both sides of SLOR then price the same events, and an unknown string
-        (gibberish, a typo) is not credited for being rare."""
+        ``<unk>``: both sides of SLOR then price the same events."""
         if not words:
             return None
-        unknown = 0.0 if known is None else self._unknown_mass(known)
+        unknown = self.new_word if known is None else self._unknown_mass(known)
 
         def count(word: str) -> float:
-            if known is None or word in known:
+            if known is None:
+                seen = self.counts.get(word, 0)
+                return seen + 1 if seen else unknown
+            if word in known:
                 return self.counts.get(word, 0) + 1
             return unknown
 

@@ -261,3 +261,19 @@ def test_worst_and_slor_aggregations() -> None:
     small = UnigramTable({"the": 90, "violin": 1})
     assert small.log_perplexity(["the"]) < small.log_perplexity(["violin"])
     assert small.log_perplexity([]) is None
+
+
+def test_a_word_the_corpus_never_saw_counts_as_one_event_a_new_word() -> None:
+    """Add-one priced each unseen word as one particular word never seen, the largest
+    rarity credit there is: under SmolLM2 a turn of made-up words was the most fluent of
+    its game. An unseen word is now the event "a new word", as likely as the words seen
+    once together (Good-Turing), whatever the word."""
+    from chatmatch.scoring.variety import UnigramTable
+
+    table = UnigramTable({"the": 90, "cat": 5, "violin": 1, "oboe": 1, "lute": 1})
+    assert table.new_word == 3.0  # three words seen once
+    total = 90 + 5 + 3 + 5 + 1
+    assert table.log_perplexity(["xqzvt"]) == pytest.approx(-math.log(3 / total))
+    assert table.log_perplexity(["xqzvt"]) == table.log_perplexity(["blorfang"])
+    assert table.log_perplexity(["xqzvt"]) < table.log_perplexity(["violin"])  # 2 / total
+    assert table.log_perplexity(["cat"]) == pytest.approx(-math.log(6 / total))  # unchanged

@@ -118,3 +118,19 @@ def test_slor_tokens_is_log_ppl_minus_unigram_nll(tiny: TransformersLM, monkeypa
     ids = tiny.tokenizer(text, add_special_tokens=False)["input_ids"]
     want = math.log(tiny.perplexities([text])[0]) - float(np.mean(table.nll[ids]))
     assert s.raw["A"] == pytest.approx(want, rel=1e-6)
+
+
+@pytest.mark.slow
+def test_gibberish_is_the_least_fluent_turn_under_the_default_lm() -> None:
+    """Under SmolLM2 (the default) "Xqzvt blorfang snarglewump wibblefrotz." was the most
+    fluent turn of its game (SLOR -6.67 against -2.8 to -3.3 for plain sentences): each
+    made-up word was priced as one particular word the corpus never saw, a credit larger
+    than SmolLM2's cost of spelling it out. Rare-word salad was the second most fluent."""
+    g = game(["What did you do last week?", "Xqzvt blorfang snarglewump wibblefrotz.",
+              "I went hiking with my sister last weekend, it was lovely.",
+              "Quantum zeppelin marmalade obfuscates velvet chronometers."])
+    s = Fluency().score_games([g])[0]
+    turns = {d["turn"]: d["slor"] for d in s.details}
+    assert turns[1] == max(turns.values()) and turns[1] > 0  # lower is more fluent
+    assert turns[3] > max(turns[0], turns[2])
+    assert s.raw["A"] < s.raw["B"]
