@@ -9,7 +9,9 @@ and scores each distinct utterance once.
 
 A bot's raw score aggregates its turn perplexities by ``aggregation``
 (``slor``, the default, is log perplexity minus the log unigram perplexity of the turn's
-words, then the median over turns; ``slor_tokens`` the same in the LM's subword units).
+words, then the median over turns, a word the unigram corpus never saw counting as one
+event, "a new word": :meth:`chatmatch.scoring.variety.UnigramTable.log_perplexity`;
+``slor_tokens`` the same in the LM's subword units).
 ``degenerate: worst`` counts a degenerate turn (:func:`chatmatch.scoring.fluency_tokens.
 degenerate`: a repeat, an echo, a phrase said twice, a truncated turn) as the least fluent
 turn there is (the LM's vocabulary size, in the aggregation's units) and marks it in the
