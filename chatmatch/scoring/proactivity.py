@@ -36,9 +36,12 @@ Which questions count is ``questions``:
   the partner asked it before, or the partner's last turn holds it word for word). On
   topic: the question's sentence embedding (all-MiniLM-L6-v2, ``model``) has a cosine of at
   least ``on_topic`` (0.2) with the partner's turn before it (relevant to the context) or
-  with the partner's turn after it (taken up). A bot that spams questions whatever was
-  said, parrots its partner's questions or ends every turn on the same stock question
-  ("What say ye?") earns little (docs/validity.md, "Gaming suite").
+  with the partner's turn after it (taken up). Not in a frame of its own said again
+  (:func:`chatmatch.scoring.surface.frame_repeat`: half the turn's word 4-grams are the
+  bot's earlier ones; marked ``"frame repeated"``): a template that asks about the
+  partner's latest word each time asks nothing of its own. A bot that spams questions
+  whatever was said, parrots its partner's questions or ends every turn on the same stock
+  question ("What say ye?") earns little (docs/validity.md, "Gaming suite").
 
 ``unit: share`` is a rate, the same scale in a 10-turn chat and a 200-turn game. The
 counts grew with the chat (Spearman rho +0.52 with a DSTC9 system's total words, people's
@@ -60,6 +63,7 @@ from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, scored_turns, sigma
 from chatmatch.scoring.questions import specific_questions
+from chatmatch.scoring.surface import frame_repeat
 from chatmatch.scoring.topical import on_topic_questions
 from chatmatch.runtime.embed import MINILM, Embedder, get_embedder
 from chatmatch.common.text import question_count
@@ -124,8 +128,19 @@ class Proactivity(Scorer):
         raw = zero_raw(game)
         details: list[dict[str, Any]] = []
         asked: dict[str, set[frozenset[str]]] = {p: set() for p in game.players}
+        said: dict[int, list[str]] = {}  # turn -> what its speaker said before it
+        if topical is not None:
+            before: dict[str, list[str]] = {p: [] for p in game.players}
+            for t in credited_turns(game):
+                said[t.index] = list(before[t.speaker])
+                before[t.speaker].append(t.text)
         for turn in scored_turns(analysis, self.params):
             n = question_count(turn.text)
+            if n and topical is not None and frame_repeat(turn.text, said.get(turn.index, [])):
+                # the bot's own frame again with a word changed ("Ye speak of X? ... What
+                # say ye?"): a stock question, not one asked about this conversation
+                details.append(_uncounted(turn, "frame repeated"))
+                continue
             if n and self.params.questions != "all":
                 n = specific_questions(turn.text, asked[turn.speaker])
             if n and topical is not None:

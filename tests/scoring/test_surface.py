@@ -115,6 +115,25 @@ def test_proactivity_counts_own_on_topic_questions_only() -> None:
     assert every.raw == pytest.approx({"a": 2 / 3, "b": 1.0})
 
 
+def test_a_question_in_the_bot_s_own_frame_again_is_not_counted() -> None:
+    """The pirate template ends every turn on "What say ye?" and asks "Ye speak of X?" about
+    a word of the partner's: each question holds the partner's word (on topic) and a new
+    content word (not asked before), so it won proactivity in 5 of 6 gaming-suite games.
+    From its second saying the frame is the bot's own again: its questions count nothing."""
+    g = game([("a", "I love classical music and Mozart."),
+              ("b", PIRATE.format("music")),
+              ("a", "Mozart wrote operas in Vienna."),
+              ("b", PIRATE.format("operas")),
+              ("a", "Vienna is lovely in spring."),
+              ("b", PIRATE.format("spring"))])
+    s = Proactivity(Proactivity.Params(), embedder=fake_embedder.FakeEmbedder()).score_games([g])[0]
+    why = {d["turn"]: d.get("not_counted") for d in s.details if d["speaker"] == "b"}
+    assert why[3] == why[5] == "frame repeated"
+    assert s.raw["b"] <= 1 / 3
+    paper = Proactivity(Proactivity.Params(questions="all")).score_game(g)
+    assert paper.raw["b"] == pytest.approx(1.0)  # every turn asks: the paper counts them all
+
+
 def test_knowledge_leaves_out_entities_stuffed_into_off_topic_turns() -> None:
     g = game([("a", "I love classical music."),
               ("b", "I thought of Paris and Barack Obama, and then of Microsoft."),
