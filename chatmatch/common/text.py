@@ -32,6 +32,10 @@ _SPLIT_CLITIC = re.compile(r"(?<=\w) ?' ?(t|s|m|d|re|ve|ll)\b", re.IGNORECASE)
 _SPLIT_NT = re.compile(r"(?<=\w) (n't)\b", re.IGNORECASE)
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.!?;:](?!\w))")
 _WS = re.compile(r"\s+")
+#: joins the two parts of a request to the fluency LM to read a text after another
+#: (:func:`chatmatch.runtime.lm.after`): the ASCII record separator, whitespace to
+#: :func:`normalise`, so no normalised text holds it
+AFTER = "\x1e"
 
 _EMOJI_BASE = ("\U0001F000-\U0001F1E5\U0001F200-\U0001FAFF\u2600-\u27BF\u2300-\u23FF"
                "\u2B00-\u2BFF\u2190-\u21FF\u3030\u303D\u3297\u3299")

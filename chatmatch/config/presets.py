@@ -13,6 +13,8 @@ scorer where chatmatch's defaults differ from them:
   turn dropped (default: ``slor``, the median of per-turn SLOR);
 * fluency ``degenerate: keep`` -- a degenerate turn (a repeat, an echo, a truncated turn)
   is scored as any turn (default: as the least fluent turn there is);
+* fluency ``context: none`` -- each turn read alone by the LM (default: after the turn
+  before it);
 * fluency ``skip_repetitions: true`` -- the authors' scorer leaves diversity's penalised
   repetitions out of fluency (also the default; set here so the preset does not depend
   on the default);
@@ -59,6 +61,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "scoring.params.fluency.aggregation": "authors",
         "scoring.params.fluency.skip_repetitions": True,
         "scoring.params.fluency.degenerate": "keep",
+        "scoring.params.fluency.context": "none",
         "scoring.params.knowledge.truecase": "off",
         "scoring.params.consistency.score": "count",
         "scoring.params.consistency.compare": "original",

@@ -5,7 +5,10 @@ runtime.lm`): ``backend: transformers`` (default; ``model: smollm2`` = SmolLM2-1
 Instruct, or any Hugging Face id / local directory / ``.gguf`` file) or ``backend:
 ngram`` (a Kneser-Ney trigram model of chit-chat, an approximation; ``model`` ignored).
 All the turns of all the games go to the model in one call, so it batches across games
-and scores each distinct utterance once.
+and scores each distinct request once. ``context: previous_turn`` (the default) reads each
+turn after the turn before it (:func:`chatmatch.runtime.lm.after`: only the turn's tokens
+are scored, its first words predicted from what they answer); ``context: none`` (the
+paper's) reads it alone; the n-gram approximation always reads it alone.
 
 A bot's raw score aggregates its turn perplexities by ``aggregation``
 (``slor``, the default, is log perplexity minus the log unigram perplexity of the turn's
@@ -60,7 +63,7 @@ from chatmatch.scoring.diversity import sigma
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency_tokens import chitchat_subword_unigrams, degenerate_turns
 from chatmatch.common.text import normalise, tokens
-from chatmatch.runtime.lm import SMOLLM2, LanguageModel, get_lm, resolve_model
+from chatmatch.runtime.lm import SMOLLM2, LanguageModel, after, get_lm, resolve_model
 from chatmatch.runtime.ngram import NgramLM
 from chatmatch.runtime.lm.engine import auto_engine, resolved_device
 from chatmatch.runtime.lm.warm import WarmLM, warm_alias
@@ -90,6 +93,11 @@ class Fluency(Scorer):
         degenerate: Literal["worst", "share", "keep"] = "share"
         #: leave diversity's penalised repetitions out of the aggregate (the authors' scorer)
         skip_repetitions: bool = True
+        #: what a turn is read after: ``previous_turn`` (the turn before it, usually the
+        #: partner's: its first words are predicted from what they answer) or ``none``
+        #: (alone, from the context token; the paper's). The n-gram approximation reads
+        #: every turn alone
+        context: Literal["previous_turn", "none"] = "previous_turn"
         #: quantile of ``worst``
         worst_share: ClassVar[float] = 0.9
         #: per-turn cap of ``capped_mean`` and ``authors`` (the authors' value)
@@ -176,7 +184,7 @@ class Fluency(Scorer):
     def score_games(self, games: Sequence[Transcript],
                     context: ScoringContext | None = None) -> list[DimensionScore]:
         context = self.context_for(games, context)
-        texts = [normalise(t.text) for g in games for t in credited_turns(g)]
+        texts = [text for g in games for text in self.requests(g)]
         progress = context.progress
         lm = self.scoring_lm()
         if progress is None:
@@ -196,6 +204,20 @@ class Fluency(Scorer):
                 progress(len(values), len(distinct))
             ppl = iter([values[t] for t in texts])
         return [self._score(a, [next(ppl) for _ in credited_turns(a.game)]) for a in context.games]
+
+    def requests(self, game: Transcript) -> list[str]:
+        """What the LM is asked for each credited turn: the normalised turn, read after
+        the turn before it (:func:`chatmatch.runtime.lm.after`; the seed is read, never
+        scored) under ``context: previous_turn`` with the transformers backend."""
+        reads_after = self.params.context == "previous_turn" and self.params.backend == "transformers"
+        out: list[str] = []
+        before = ""
+        for turn in game.turns:
+            text = normalise(turn.text)
+            if not turn.seed:
+                out.append(after(before, text) if reads_after and text else text)
+            before = text
+        return out
 
     def aggregate(self, values: Sequence[float]) -> float:
         p = self.params

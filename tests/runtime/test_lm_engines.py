@@ -18,7 +18,7 @@ import pytest
 
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.runtime.lm import TransformersLM, get_lm, gguf_path
+from chatmatch.runtime.lm import TransformersLM, after, get_lm, gguf_path
 from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.runtime.lm.ort import VARIANT, OrtLM, ensure_graph, require_ort
 
@@ -99,6 +99,9 @@ def test_onnxruntime_agrees_with_the_torch_engine_on_smollm2() -> None:
     # the default graph computes the torch engine's float32 values (up to float rounding)
     assert got == pytest.approx(ref, rel=1e-4)
     assert ort_lm.perplexities(["   "]) == [None]
+    # a turn read after the one before it (the fluency default): the same value as torch's
+    asked = [after(TURNS[i - 1], TURNS[i]) for i in range(1, len(TURNS))]
+    assert ort_lm.perplexities(asked) == pytest.approx(torch_lm.perplexities(asked), rel=1e-4)
     # the machine's perplexity cache keeps its values apart from the other engines'
     assert ort_lm.store is not None and torch_lm.store is not None
     key = json.loads(ort_lm.store._fingerprint() or "{}")

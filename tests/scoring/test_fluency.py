@@ -13,7 +13,8 @@ from scoring_dialogues import game
 from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
-from chatmatch.runtime.lm import TransformersLM, batch_sizes, get_lm, load_weights, resolve_model
+from chatmatch.runtime.lm import (TransformersLM, after, batch_sizes, get_lm, load_weights,
+                                  resolve_model)
 
 
 class ScriptedLM:
@@ -44,6 +45,7 @@ def fluency(sigma_r: float | None = None, fixed: dict[str, object] | None = None
     params.setdefault("skip_repetitions", False)
     params.setdefault("aggregation", "median")  # the hand-computed cases (the default before issue 32)
     params.setdefault("degenerate", "keep")  # they repeat texts on purpose
+    params.setdefault("context", "none")  # each turn's words alone make its perplexity
     lm = ScriptedLM()
     model = fixed_at(**fixed) if fixed else Fluency.Params
     return Fluency(model.model_validate(params).following(sigma_r), lm=lm), lm
@@ -127,6 +129,22 @@ def test_one_call_for_all_games_and_text_is_normalised() -> None:
     f, lm = fluency()
     f.score_games([game(["x", "do n't  go"]), game(["y", "z"])])
     assert lm.calls == [["x", "don't go", "y", "z"]]
+
+
+def test_each_turn_is_read_after_the_turn_before_it_by_default() -> None:
+    assert Fluency.Params().context == "previous_turn"
+    g = game(["hi  there", "do n't  go", "ok", ""], seed_first=True)
+    f, lm = fluency(context="previous_turn")
+    f.score_games([g])
+    # the seed is read, never scored; an empty turn is asked for alone (no perplexity)
+    assert lm.calls == [[after("hi there", "don't go"), after("don't go", "ok"), ""]]
+    assert game(["x", "y"]).turns[0].seed is False
+    assert f.requests(game(["x", "y"])) == ["x", after("x", "y")]  # nothing before the first
+    # the n-gram approximation reads every turn alone; so does the paper's preset
+    assert Fluency(Fluency.Params(backend="ngram")).requests(g) == ["don't go", "ok", ""]
+    from chatmatch.config.presets import PRESETS
+
+    assert PRESETS["paper"]["scoring.params.fluency.context"] == "none"
 
 
 def test_bot_without_scoreable_turns_has_no_score() -> None:

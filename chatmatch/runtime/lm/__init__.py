@@ -20,6 +20,14 @@ Perplexity of a text = ``exp`` of the mean negative log-likelihood of its tokens
 predicted from the tokens before it; the first token is predicted from a context token
 (see :func:`context_token_id`), so every token of the text is scored.
 
+A text may be read after another: ``after(before, text)`` (:func:`after`) asks for the
+perplexity of ``text``'s tokens predicted from the context token, the last
+:data:`BEFORE_TOKENS` tokens of ``before`` and a line break; only ``text``'s tokens are
+scored. The fluency scorer reads each turn after the turn before it (``context:
+previous_turn``), as a reader does: a turn's first words are then predicted from what they
+answer, not from nothing. Such a request is one string (``before``, :data:`AFTER`,
+``text``), so the caches key it as any text.
+
 Cost is linear in tokens. Batches are consecutive runs of the length-sorted texts, closed
 at ``batch_size`` texts or ``max_batch_tokens`` padded tokens, whichever comes first, so a
 long text never pads a batch of short ones. A text longer than ``max_tokens`` tokens (the
@@ -43,6 +51,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
 from chatmatch.common.registry import Registry
+from chatmatch.common.text import AFTER
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.runtime.lm.cache import (PerplexityStore, cached_perplexities, device_name,
@@ -57,7 +66,11 @@ from chatmatch.runtime.resources import (HF_FEATURE, HF_HINT, RESOURCES, ModelSp
 SMOLLM2 = "smollm2"
 __all__ = ["ENGINES", "PRECISION", "SMOLLM2", "TORCH", "Engine", "LMOptions", "LanguageModel",
            "TorchEngine", "TransformersLM", "batch_sizes", "context_token_id", "get_lm", "gguf_path",
-           "load_once", "load_weights", "resolve_model", "windows"]
+           "load_once", "load_weights", "resolve_model", "windows", "AFTER", "BEFORE_TOKENS", "after",
+           "split_after", "encode_scored"]
+#: the tokens of ``before`` a text is read after (its end): well under half of the
+#: smallest ``max_tokens`` window
+BEFORE_TOKENS = 128
 #: the one precision the LM runs in (a part of the perplexity cache's keys)
 PRECISION = "fp32"
 #: ``batch_size`` / ``max_batch_tokens`` for ``auto``: (texts, padded tokens) a batch on a
@@ -69,6 +82,34 @@ GPU_BATCH = (256, 32768)
 #: ``threads: auto`` for onnxruntime: one a usable core, at most this many
 #: (a 135M model gains little beyond).
 LLAMA_AUTO_THREADS = 8
+
+
+def after(before: str, text: str) -> str:
+    """The request for ``text``'s perplexity read after ``before`` (``text`` itself when
+    ``before`` is blank: nothing to read it after)."""
+    return f"{before}{AFTER}{text}" if before.strip() else text
+
+
+def split_after(text: str) -> tuple[str, str]:
+    """``(before, text)`` of a request made by :func:`after` (``before`` empty for a plain
+    text)."""
+    before, sep, rest = text.partition(AFTER)
+    return (before, rest) if sep else ("", text)
+
+
+def encode_scored(tokenizer: Any, context: list[int], text: str) -> tuple[list[int], int]:
+    """``(ids, first)``: the ids a request is computed on and the index of the first one
+    scored: the context token, then (for :func:`after`) the last :data:`BEFORE_TOKENS`
+    tokens of ``before`` and a line break, then the text's tokens (no ids for a blank
+    text)."""
+    before, text = split_after(text)
+    if not text.strip():
+        return [], 1
+    prefix = list(context)
+    if before.strip():
+        prefix += list(tokenizer(before, add_special_tokens=False)["input_ids"])[-BEFORE_TOKENS:]
+        prefix += list(tokenizer("\n", add_special_tokens=False)["input_ids"])
+    return prefix + list(tokenizer(text, add_special_tokens=False)["input_ids"]), max(len(prefix), 1)
 
 
 class LanguageModel(Protocol):
@@ -150,8 +191,7 @@ class TransformersLM:
     def perplexities(self, texts: Sequence[str]) -> list[float | None]:
         """Perplexity of each text; distinct uncached texts are scored in batches."""
         with self._lock:
-            return cached_perplexities(texts, self._cache, self.store,
-                                       lambda todo: self._score_batched([self._encode(t) for t in todo]))
+            return cached_perplexities(texts, self._cache, self.store, self._score_texts)
 
     def perplexity_plain(self, text: str) -> float | None:
         """The textbook loop body: one text, ``model(ids, labels=ids).loss``, no batching,
@@ -184,15 +224,20 @@ class TransformersLM:
             return []
         return self._context + list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
-    def _score_batched(self, seqs: list[list[int]], batch_size: int | None = None) -> list[float | None]:
-        """Perplexity of each id sequence (``None`` under 2 ids): its windows (see
-        :func:`windows`) go through :func:`forward_nll` in length-sorted batches, spread
-        over ``processes`` processes."""
+    def _score_texts(self, texts: Sequence[str]) -> list[float | None]:
+        encoded = [encode_scored(self.tokenizer, self._context, t) for t in texts]
+        return self._score_batched([e[0] for e in encoded], firsts=[e[1] for e in encoded])
+
+    def _score_batched(self, seqs: list[list[int]], batch_size: int | None = None,
+                       firsts: Sequence[int] | None = None) -> list[float | None]:
+        """Perplexity of each id sequence from index ``firsts[i]`` on (default 1; ``None``
+        with no token there): its windows (see :func:`windows`) go through
+        :func:`forward_nll` in length-sorted batches, spread over ``processes`` processes."""
         size = batch_size or self.batch_size
         return windowed_perplexities(
             seqs, self.max_tokens,
             lambda order, lengths: padded_batches(order, lengths, size, self.max_batch_tokens),
-            self._pool.run)
+            self._pool.run, firsts)
 
     def _batches(self, order: list[int], seqs: list[list[int]], size: int) -> list[list[int]]:
         """Consecutive (length-sorted) chunks of at most ``size`` sequences and at most

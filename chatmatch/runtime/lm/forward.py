@@ -89,14 +89,16 @@ def forward_nll(model: Any, split: bool, seqs: list[list[int]],
     return [float(v) for v in total.tolist()]
 
 
-def windows(ids: list[int], size: int) -> list[tuple[list[int], int]]:
-    """``(window, first scored index)`` pairs covering ``ids``: one window when it fits in
-    ``size``, else windows of ``size`` ids advancing by ``size // 2``, each later window
-    scoring only the ids the one before did not reach."""
+def windows(ids: list[int], size: int, first: int = 1) -> list[tuple[list[int], int]]:
+    """``(window, first scored index)`` pairs covering ``ids`` from index ``first`` on (the
+    ids before it are context: the context token, and the turn a text is read after): one
+    window when it fits in ``size``, else windows of ``size`` ids advancing by
+    ``size // 2``, each later window scoring only the ids the one before did not reach
+    (``first`` is below ``size // 2``: :data:`chatmatch.runtime.lm.BEFORE_TOKENS`)."""
     if len(ids) <= size:
-        return [(ids, 1)]
+        return [(ids, first)]
     step = max(size // 2, 1)
-    out = [(ids[:size], 1)]
+    out = [(ids[:size], first)]
     end = size
     while end < len(ids):
         start = min(end - (size - step), len(ids) - size)
@@ -107,12 +109,16 @@ def windows(ids: list[int], size: int) -> list[tuple[list[int], int]]:
 
 def windowed_perplexities(seqs: list[list[int]], size: int,
                           batches: Callable[[list[int], list[int]], list[list[int]]],
-                          run: Callable[[list[Batch]], Sequence[list[float]]]) -> list[float | None]:
-    """Perplexity of each id sequence (``None`` under 2 ids), every engine's way: its
-    :func:`windows` of ``size`` ids sorted by length, cut into index runs by
+                          run: Callable[[list[Batch]], Sequence[list[float]]],
+                          firsts: Sequence[int] | None = None) -> list[float | None]:
+    """Perplexity of each id sequence's tokens from index ``firsts[i]`` on (default 1:
+    all but the context token; ``None`` when there is no such token), every engine's way:
+    its :func:`windows` of ``size`` ids sorted by length, cut into index runs by
     ``batches(order, lengths)``, their summed NLLs from ``run(batches)``, and each
     sequence's scored tokens pooled over its windows."""
-    pieces = [(i, w, first) for i, s in enumerate(seqs) if len(s) >= 2 for w, first in windows(s, size)]
+    starts = list(firsts) if firsts is not None else [1] * len(seqs)
+    pieces = [(i, w, first) for i, (s, f) in enumerate(zip(seqs, starts)) if len(s) > f
+              for w, first in windows(s, size, f)]
     order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
     chunks = batches(order, [len(p[1]) for p in pieces])
     nll = [0.0] * len(seqs)

@@ -48,15 +48,24 @@ class CachedGgufLM:
     def perplexities(self, texts: Sequence[str]) -> list[float | None]:
         """Perplexity of each text; distinct uncached texts are scored in batches."""
         with self._lock:
-            return cached_perplexities(texts, self._cache, self.store,
-                                       lambda todo: self.score_ids([self.encode(t) for t in todo]))
+            return cached_perplexities(texts, self._cache, self.store, self._score_texts)
+
+    def _score_texts(self, texts: Sequence[str]) -> list[float | None]:
+        encoded = [self.encode_scored(t) for t in texts]
+        return self.score_ids([e[0] for e in encoded], [e[1] for e in encoded])
 
     def encode(self, text: str) -> list[int]:
         """The context token, then the text's tokens (none for a blank text)."""
         raise NotImplementedError
 
-    def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
-        """Perplexity of each id sequence (``None`` under 2 ids)."""
+    def encode_scored(self, text: str) -> tuple[list[int], int]:
+        """``(ids, first scored index)`` of a text or of a :func:`~chatmatch.runtime.lm.after`
+        request (:func:`~chatmatch.runtime.lm.encode_scored`)."""
+        raise NotImplementedError
+
+    def score_ids(self, seqs: list[list[int]], firsts: Sequence[int] | None = None) -> list[float | None]:
+        """Perplexity of each id sequence from index ``firsts[i]`` on (default 1; ``None``
+        with no token there)."""
         raise NotImplementedError
 
     def cache_size(self) -> int:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from chatmatch.runtime.errors import ScoringError
-from chatmatch.runtime.lm import LanguageModel, LMOptions, batch_sizes, gguf_path, load_once
+from chatmatch.runtime.lm import LanguageModel, LMOptions, batch_sizes, encode_scored, gguf_path, load_once
 from chatmatch.runtime.lm.forward import padded_batches, windowed_perplexities
 from chatmatch.runtime.lm.gguf import CachedGgufLM, check_cpu_gguf, cpu_threads
 
@@ -116,13 +116,17 @@ class OrtLM(CachedGgufLM):
             return []
         return self._context + list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
-    def score_ids(self, seqs: list[list[int]]) -> list[float | None]:
-        """Perplexity of each id sequence (``None`` under 2 ids), batched as the torch
-        engine's (:func:`padded_batches`), one session run a batch."""
+    def encode_scored(self, text: str) -> tuple[list[int], int]:
+        """``(ids, first scored index)`` (:func:`chatmatch.runtime.lm.encode_scored`)."""
+        return encode_scored(self.tokenizer, self._context, text)
+
+    def score_ids(self, seqs: list[list[int]], firsts: Sequence[int] | None = None) -> list[float | None]:
+        """Perplexity of each id sequence from index ``firsts[i]`` on (default 1), batched
+        as the torch engine's (:func:`padded_batches`), one session run a batch."""
         return windowed_perplexities(
             seqs, self.max_tokens,
             lambda order, lengths: padded_batches(order, lengths, self.batch_size, self.max_batch_tokens),
-            lambda batches: [self._forward(*b) for b in batches])
+            lambda batches: [self._forward(*b) for b in batches], firsts)
 
     # --- internals -----------------------------------------------------------------------
 
