@@ -47,7 +47,8 @@ def fresh_lm(model: Path, **options: Any) -> TransformersLM:
 
 
 def no_compute(lm: TransformersLM) -> None:
-    def refuse(seqs: list[list[int]], batch_size: int | None = None) -> list[float | None]:
+    def refuse(seqs: list[list[int]], batch_size: int | None = None,
+               firsts: list[int] | None = None) -> list[float | None]:
         raise AssertionError(f"computed {len(seqs)} texts that the cache holds")
 
     lm._score_batched = refuse  # type: ignore[method-assign]
@@ -155,9 +156,10 @@ def test_switched_off_nothing_is_read_or_written(tiny_model_dir: Path, cache: Pa
     calls: list[int] = []
     compute = lm._score_batched
 
-    def counted(seqs: list[list[int]], batch_size: int | None = None) -> list[float | None]:
+    def counted(seqs: list[list[int]], batch_size: int | None = None,
+                firsts: list[int] | None = None) -> list[float | None]:
         calls.append(len(seqs))
-        return compute(seqs)
+        return compute(seqs, firsts=firsts)
 
     lm._score_batched = counted  # type: ignore[method-assign]
     lm.perplexities(TEXTS)

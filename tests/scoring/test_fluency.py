@@ -14,11 +14,12 @@ from chatmatch.runtime.settings import RuntimeSettings
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.runtime.lm import (TransformersLM, after, batch_sizes, get_lm, load_weights,
-                                  resolve_model)
+                                  resolve_model, split_after)
 
 
 class ScriptedLM:
-    """Perplexity = 10 x the number of words; records every call."""
+    """Perplexity = 10 x the number of words of the text (a turn read after another:
+    its own words); records every call."""
 
     name = "scripted"
     vocab_size = 1000
@@ -28,7 +29,8 @@ class ScriptedLM:
 
     def perplexities(self, texts: Sequence[str]) -> list[float | None]:
         self.calls.append(list(texts))
-        return [10.0 * len(t.split()) if t.strip() else None for t in texts]
+        own = [split_after(t)[1] for t in texts]
+        return [10.0 * len(t.split()) if t.strip() else None for t in own]
 
 
 def fixed_at(**values: object) -> type[Fluency.Params]:

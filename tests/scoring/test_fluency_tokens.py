@@ -113,7 +113,8 @@ def test_slor_tokens_is_log_ppl_minus_unigram_nll(tiny: TransformersLM, monkeypa
     monkeypatch.setattr(fl, "chitchat_subword_unigrams", lambda *a: table)
     words = tiny.tokenizer.convert_ids_to_tokens(list(range(2, 6)))
     g = game(["seed", " ".join(words[:2]), " ".join(words[2:])], seed_first=True)
-    s = Fluency(Fluency.Params(aggregation="slor_tokens", skip_repetitions=False), lm=tiny).score_games([g])[0]
+    s = Fluency(Fluency.Params(aggregation="slor_tokens", skip_repetitions=False,
+                                 context="none"), lm=tiny).score_games([g])[0]
     text = " ".join(words[2:])
     ids = tiny.tokenizer(text, add_special_tokens=False)["input_ids"]
     want = math.log(tiny.perplexities([text])[0]) - float(np.mean(table.nll[ids]))

@@ -38,6 +38,8 @@ def test_shipped_model_is_plain_json_with_its_provenance():
     for d in DIMENSIONS:  # every setting pinned: no default of this version is consulted
         assert set(m.rule_params[d]) == set(SCORERS.get(d).Params.model_fields)
     assert m.rule_params["fluency"]["backend"] == "ngram"
+    # written before fluency read turns after the one before: it keeps reading them alone
+    assert m.rule_params["fluency"]["context"] == "none"
     assert dump_model(m) == dump_model(parse_model(dump_model(m), "x"))
 
 

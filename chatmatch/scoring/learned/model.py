@@ -54,7 +54,8 @@ ADDED_SETTINGS: dict[str, dict[str, Any]] = {
     "consistency": {"contradiction": "polarity", "degenerate": "tested"},
     "knowledge": {"in_context": False},
     "specificity": {"salad": "keep"},
-    "relevance": {"degenerate": "keep"}}
+    "relevance": {"degenerate": "keep"},
+    "fluency": {"context": "none"}}
 PACKAGED = "learned_judge.json"
 PACKAGED_COMBINED = "combined_judge.json"
 #: standardised features are clipped to +-CLIP
