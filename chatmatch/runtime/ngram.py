@@ -25,7 +25,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from chatmatch.runtime.resources import cache_dir, save_cache_file
-from chatmatch.common.text import AFTER, tokens
+from chatmatch.common.text import split_after, tokens
 
 BITS = 21  # word ids < 2**21, three of them packed in one int64 key
 _MASK = (1 << BITS) - 1
@@ -82,7 +82,7 @@ class NgramLM:
         """Perplexity of each text (``None`` for a text with no token). A request to read a
         text after another (:func:`chatmatch.runtime.lm.after`) is scored on the text
         alone: the trigram model starts every text afresh."""
-        seqs = [_ids(tokens(t.rpartition(AFTER)[2]), self.vocab) for t in texts]
+        seqs = [_ids(tokens(split_after(t)[1]), self.vocab) for t in texts]
         keys = [_trigram_keys(s) for s in seqs]
         if not any(len(s) for s in seqs):
             return [None] * len(texts)

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
 from chatmatch.common.registry import Registry
-from chatmatch.common.text import AFTER
+from chatmatch.common.text import AFTER, split_after
 from chatmatch.errors import BotError, ChatmatchError
 from chatmatch.runtime.errors import ScoringError
 from chatmatch.runtime.lm.cache import (PerplexityStore, cached_perplexities, device_name,
@@ -88,13 +88,6 @@ def after(before: str, text: str) -> str:
     """The request for ``text``'s perplexity read after ``before`` (``text`` itself when
     ``before`` is blank: nothing to read it after)."""
     return f"{before}{AFTER}{text}" if before.strip() else text
-
-
-def split_after(text: str) -> tuple[str, str]:
-    """``(before, text)`` of a request made by :func:`after` (``before`` empty for a plain
-    text)."""
-    before, sep, rest = text.partition(AFTER)
-    return (before, rest) if sep else ("", text)
 
 
 def encode_scored(tokenizer: Any, context: list[int], text: str) -> tuple[list[int], int]:
