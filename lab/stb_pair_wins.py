@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import argparse
 import collections
-import math
 import os
 
 from chatmatch.scoring.build import build_scorers
 from chatmatch.scoring.engine import score_games
-from chatmatch.scoring.points import dimension_winner
+from chatmatch.scoring.points import result_from_scores
 from chatmatch.validity.datasets.stb import load_stb
 from chatmatch.validity.lab.core import load_lab_config, with_ngram_fluency
 
@@ -46,14 +45,11 @@ def main() -> None:
               ", ".join(f"{s} {wins[s]:.2f}" for s in sorted(wins, key=lambda s: wins[s], reverse=True)))
         table: dict[tuple[str, str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
         for game, scores in zip(dom.games, score_games(dom.games, scorers)):
-            a, b = sorted(game.players)
-            for dim, s in scores.items():
-                if s.not_applicable:  # a bot untested on it: nobody wins the point
-                    table[(a, b, dim)]["tie"] += 1
-                    continue
-                w = dimension_winner(float(s.raw.get(a, math.nan)), float(s.raw.get(b, math.nan)),
-                                     s.higher_is_better)
-                table[(a, b, dim)]["a" if w > 0 else "b" if w < 0 else "tie"] += 1
+            a, b = sorted(game.players)  # the points as a game awards them (a tie: nobody's)
+            points = result_from_scores(game.game_id, (a, b), scores, {}).points
+            for dim in scores:
+                pa, pb = points[a][dim], points[b][dim]
+                table[(a, b, dim)]["a" if pa > pb else "b" if pb > pa else "tie"] += 1
         for (a, b, dim), c in sorted(table.items()):
             print(f"  {a:22s} vs {b:22s} {dim:12s} {a} {c['a']:3d}  {b} {c['b']:3d}  tie {c['tie']:3d}")
 

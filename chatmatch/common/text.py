@@ -44,6 +44,7 @@ def split_after(text: str) -> tuple[str, str]:
     before, sep, rest = text.partition(AFTER)
     return (before, rest) if sep else ("", text)
 
+
 _EMOJI_BASE = ("\U0001F000-\U0001F1E5\U0001F200-\U0001FAFF\u2600-\u27BF\u2300-\u23FF"
                "\u2B00-\u2BFF\u2190-\u21FF\u3030\u303D\u3297\u3299")
 _EMOJI_MOD = "\uFE0F\uFE0E\U0001F3FB-\U0001F3FF\u20E3"
