@@ -80,8 +80,11 @@ def test_stopping_a_run_with_smollm2_playing_exits_cleanly(tmp_path: Path, sig: 
     out = tmp_path / "run"
     cfg = tmp_path / "t.yaml"
     cfg.write_text(TOURNAMENT.format(out=out, processes=str(processes).lower()))
+    # as a run started from a terminal: Ctrl-C at its default. A job started with `cmd &`
+    # from a script (CI launched that way) inherits SIGINT ignored, and Python keeps it so
     proc = subprocess.Popen([sys.executable, "-m", "chatmatch", "run", str(cfg)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_sigint_default)
     try:
         deadline = time.monotonic() + 600
         while not (out / "transcripts").is_dir() or not any((out / "transcripts").glob("*.jsonl")):
@@ -102,6 +105,10 @@ def test_stopping_a_run_with_smollm2_playing_exits_cleanly(tmp_path: Path, sig: 
     assert not [p for p in workers if _alive(p, wait_s=10)]  # no worker left behind
     if processes:
         assert len(workers) >= 2  # the smollm2 bot's two worker processes were there
+
+
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _children(pid: int) -> list[int]:
