@@ -24,10 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
+import numpy as np
+
+from chatmatch.common.numbers import RAW_TIE_REL
 from chatmatch.common.safeio import file_problem, read_text_bounded, why_unreadable
 from chatmatch.stats.correlation import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
-from chatmatch.records import DimensionScore, nan_to_none
+from chatmatch.records import TIE_TOLERANCE, DimensionScore, nan_to_none
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript, Turn
 
@@ -176,6 +179,60 @@ def system_points(transcripts: Sequence[Transcript],
 class _OfSystem(Protocol):
     @property
     def system(self) -> str: ...
+
+
+def cross_system_rates(chats: Sequence[_OfSystem],
+                       games: Sequence[Mapping[str, DimensionScore]],
+                       weights: Mapping[str, float]) -> list[float]:
+    """Per chat, the win rate of its System side in games against the System sides of the
+    other systems' chats (win 1, tie 1/2; each other system weighted equally, each of its
+    chats equally); NaN where the System is not a player or no other system has a chat.
+
+    A game between two System sides is awarded as a tournament awards one
+    (:func:`chatmatch.scoring.points.award_points` on the two raw scores: the better raw
+    score wins the dimension's weight, raw ties and two NaNs give nobody the point, a NaN
+    loses to a number, a dimension that does not apply to either side gives nobody its
+    point), and won on the sum (:attr:`chatmatch.records.GameResult.winner`). This is the human-bot lab's analogue of a round robin: two
+    systems compared side by side, each in its own chats with people, instead of each
+    system against the person it talked to, whose own scores follow the system's.
+    """
+    n = len(games)
+    if n == 0:
+        return []
+    dims = list(games[0])
+    total = np.zeros((n, n))
+    playing = np.array([SYSTEM in next(iter(g.values())).raw if g else False for g in games])
+    for d in dims:
+        w = float(weights.get(d, 1.0))
+        if w == 0:
+            continue
+        raw = np.array([float(g[d].raw.get(SYSTEM, math.nan)) for g in games])
+        na = np.array([SYSTEM in g[d].not_applicable for g in games])
+        a, b = raw[:, None], raw[None, :]
+        nan_a, nan_b = np.isnan(a), np.isnan(b)
+        with np.errstate(invalid="ignore"):
+            tie = (a == b) | (np.abs(a - b) <= RAW_TIE_REL * np.maximum(1.0, np.maximum(abs(a), abs(b))))
+            better = (a > b) if games[0][d].higher_is_better else (a < b)
+        verdict = np.where(nan_a | nan_b, np.where(nan_a & nan_b, 0, np.where(nan_a, -1, 1)),
+                           np.where(tie, 0, np.where(better, 1, -1)))
+        verdict[na[:, None] | na[None, :]] = 0
+        total += w * verdict  # my points minus the other's
+    outcome = np.where(np.abs(total) <= TIE_TOLERANCE, 0.5, np.where(total > 0, 1.0, 0.0))
+    systems = [c.system for c in chats]
+    names = sorted(set(systems))
+    own = np.array([names.index(s) for s in systems])
+    rates = np.full((n, len(names)), np.nan)  # chat i against system t's playing chats
+    for t in range(len(names)):
+        cols = (own == t) & playing
+        if cols.any():
+            rates[:, t] = outcome[:, cols].mean(axis=1)
+    rates[np.arange(n), own] = np.nan  # not against its own system
+    rates[~playing] = np.nan
+    out = []
+    for row in rates:
+        ok = row[~np.isnan(row)]
+        out.append(float(ok.mean()) if ok.size else math.nan)
+    return out
 
 
 def system_means(chats: Sequence[_OfSystem], values: Sequence[float]) -> dict[str, float]:

@@ -3,7 +3,8 @@
 from dataclasses import dataclass, field
 
 from chatmatch.scoring.config import ScoringConfig
-from chatmatch.validity.lab.dimensions import MATCHES, RANKING, dimension_rows, length_rows
+from chatmatch.validity.lab.dimensions import (MATCHES, RANKING, RANKING_CROSS, dimension_rows,
+                                               length_rows)
 from chatmatch.validity.datasets.dstc9 import QUALITIES
 from chatmatch.validity.datasets.usr import QUALITIES as USR_QUALITIES
 
@@ -16,11 +17,13 @@ class Chat:
 
 
 def test_mapping_names_real_dimensions_and_qualities():
-    dims = set(ScoringConfig().dimensions) | {RANKING}
+    dims = set(ScoringConfig().dimensions) | {RANKING, RANKING_CROSS}
     for kind, matches in MATCHES.items():
         assert {m.dimension for m in matches} <= dims, kind
-        # Spot The Bot's checkboxes and USR's one-reply games rate no match for some dimensions
+        # Spot The Bot's checkboxes and USR's one-reply games rate no match for some
+        # dimensions; Spot The Bot's games are bot-bot: no cross-system row
         assert {m.dimension for m in matches} == dims or kind in ("stb", "usr"), kind
+        assert (RANKING_CROSS in {m.dimension for m in matches}) == (kind != "stb"), kind
         assert all(m.fit in ("close", "loose") for m in matches)
         assert all(m.note for m in matches if m.fit == "loose"), "say why a match is loose"
     assert {m.quality for m in MATCHES["dstc9"]} <= set(QUALITIES)

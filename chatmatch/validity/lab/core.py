@@ -36,7 +36,7 @@ from chatmatch.common.safeio import file_problem, folder_problem
 from chatmatch.validity.datasets.datahelp import DATA_ENV as DATA_ENV
 from chatmatch.validity.datasets.datahelp import data_help
 from chatmatch.validity.datasets.datahelp import default_data_dir as default_data_dir
-from chatmatch.analysis.fed import load_fed, system_side
+from chatmatch.analysis.fed import cross_system_rates, load_fed, system_side
 from chatmatch.config.settings import EvalSettings
 from chatmatch.config.settingsfile import load_settings
 from chatmatch.errors import ChatmatchError
@@ -50,7 +50,8 @@ from chatmatch.transcript import Transcript
 from chatmatch.validity.lab.construct import NOTES as CONSTRUCT_NOTES
 from chatmatch.validity.lab.construct import (add_greedy_group, evaluate_construct, games_of,
                                           sample_groups)
-from chatmatch.validity.lab.dimensions import MATCHES, RANKING, dimension_rows, length_rows
+from chatmatch.validity.lab.dimensions import (MATCHES, RANKING, RANKING_CROSS, dimension_rows,
+                                               length_rows)
 from chatmatch.validity.datasets.dstc9 import OVERALL as DSTC9_OVERALL
 from chatmatch.validity.datasets.dstc9 import Dstc9Error, load_dstc9
 from chatmatch.validity.datasets.dstc9 import find_files as find_dstc9
@@ -342,6 +343,7 @@ class Lab:
                   weights: dict[str, float]) -> dict[str, list[float]]:
         per_chat = dict(system_side(scores)[0])
         per_chat[RANKING] = game_points(chats, scores, weights)
+        per_chat[RANKING_CROSS] = cross_system_rates(chats, scores, weights)
         return per_chat
 
 

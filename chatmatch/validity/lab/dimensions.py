@@ -5,7 +5,9 @@ dimension's length bias, on the lab's human-bot datasets (DSTC9, FED, and Spot T
 ``close`` when the people's question asks about what the dimension counts, ``loose`` when
 it is the nearest quality the data has but asks something broader or different (say so
 when reading the number). ``ranking`` is the whole game score: the System's game points
-against its interlocutor under the configured weights, as in the FED lab.
+against its interlocutor under the configured weights, as in the FED lab; ``ranking,
+cross-system games`` is the System side's win rate against the other systems' System sides
+(human-bot datasets only).
 
 Rows are computed by :func:`chatmatch.stats.bootstrap.agreement` (system-level Kendall
 tau-b, chat-level Spearman rho, bootstrap intervals over chats resampled within systems).
@@ -26,6 +28,8 @@ from chatmatch.analysis.fed import SYSTEM as SYSTEM  # re-exported (stb_sides)
 from chatmatch.stats.bootstrap import SAMPLES, agreement, paired_difference
 
 RANKING = "ranking"
+#: the whole ranking from cross-system games (:func:`chatmatch.analysis.fed.cross_system_rates`)
+RANKING_CROSS = "ranking, cross-system games"
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ MATCHES: dict[str, tuple[Match, ...]] = {
         _m("relevance", "topic depth", "loose", "depth on a topic, not recall of it"),
         _m("fluency", "understanding", "loose", _LOOSE_FLUENCY),
         _m(RANKING, "human (overall)", "close"),
+        _m(RANKING_CROSS, "human (overall)", "close"),
     ),
     "fed": (
         _m("proactivity", "Inquisitive", "close"),
@@ -69,6 +74,7 @@ MATCHES: dict[str, tuple[Match, ...]] = {
         _m("relevance", "Depth", "loose", "depth on a topic, not recall of it"),
         _m("fluency", "Understanding", "loose", _LOOSE_FLUENCY),
         _m(RANKING, "Overall", "close"),
+        _m(RANKING_CROSS, "Overall", "close"),
     ),
     # USR: one reply per game, five responders of three kinds (chatmatch.validity.datasets.usr)
     "usr": (
@@ -79,6 +85,7 @@ MATCHES: dict[str, tuple[Match, ...]] = {
         _m("proactivity", "Engaging", "loose", "engaging, not asking"),
         _m("specificity", "Engaging", "loose", _LOOSE_SPEC),
         _m(RANKING, "Overall", "close"),
+        _m(RANKING_CROSS, "Overall", "close"),
     ),
     # Spot The Bot: per-side checkboxes of a segment (chatmatch.validity.lab.stb_sides)
     "stb": (

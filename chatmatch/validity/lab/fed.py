@@ -10,6 +10,12 @@ and only the ``System`` side is judged. Two agreement statistics are reported:
   dimension contributes to a chatmatch game) and the mean human ``Overall``;
 * **system level**: Kendall's tau-b between the three systems ordered by their mean game
   points and by their mean ``Overall``. Three systems only: tau can be -1, -1/3, 1/3 or 1.
+* **system level, cross-system games**: the same tau-b, with the systems ordered by the win
+  rate of their System sides in games against the other systems' System sides
+  (:func:`chatmatch.analysis.fed.cross_system_rates`): systems compared with each other, as
+  a tournament compares bots, instead of each system with the person it talked to. The
+  person's own scores follow the system's (a person answers a sensible turn sensibly), so
+  the points against the person cancel part of what the system earned; this row does not.
 
 "Alone" correlates the dimension's own raw score (oriented so higher is better; a point
 against the user is too coarse to rank 125 dialogues) with ``Overall``; "minus" drops the
@@ -26,13 +32,15 @@ import math
 from typing import Any, Mapping, Protocol, Sequence
 
 from chatmatch.stats.correlation import kendall, spearman
-from chatmatch.analysis.fed import OVERALL, SYSTEM, system_means, system_points, system_side
+from chatmatch.analysis.fed import (OVERALL, SYSTEM, cross_system_rates, system_means, system_points,
+                                    system_side)
 from chatmatch.records import DimensionScore, nan_to_none
 from chatmatch.scoring.points import dimension_winner
 from chatmatch.transcript import Transcript
 from chatmatch.validity.lab.dimensions import RatedChat
 
 DIALOGUE, SYSTEM_LEVEL = "dialogue Overall", "system Overall"
+CROSS = "system Overall, cross-system games"
 FED_NOTES = ("no ranking randomness: the seed spread does not apply",
              "system level has 3 systems (Meena, Mitsuku, Human): tau is -1, -1/3, 1/3 or 1")
 
@@ -56,6 +64,12 @@ def _agreement(dialogues: Sequence[Chat], values: Sequence[float],
     return {DIALOGUE: nan_to_none(rho, 4), SYSTEM_LEVEL: nan_to_none(t, 4)}
 
 
+def _cross(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, DimensionScore]],
+           weights: Mapping[str, float], overall: str) -> float | None:
+    """System tau of the cross-system games' win rates with ``overall``."""
+    return _agreement(dialogues, cross_system_rates(dialogues, scores, weights), overall)[SYSTEM_LEVEL]
+
+
 def game_points(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, DimensionScore]],
                 weights: Mapping[str, float]) -> list[float]:
     """The System's game points against its interlocutor, awarded as a tournament awards
@@ -68,6 +82,7 @@ def evaluate_fed(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, Dimens
                  notes: Sequence[str] = FED_NOTES) -> dict[str, Any]:
     dims = list(scores[0]) if scores else []
     full = _agreement(dialogues, game_points(dialogues, scores, weights), overall)
+    full[CROSS] = _cross(dialogues, scores, weights, overall)
     fires: dict[str, float] = {}
     alone: dict[str, dict[str, float | None]] = {}
     minus: dict[str, dict[str, float | None]] = {}
@@ -83,17 +98,20 @@ def evaluate_fed(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, Dimens
         fires[dim] = decided / len(dialogues) if dialogues else 0.0
         alone[dim] = (_agreement(dialogues, oriented[dim], overall) if fires[dim] > 0
                       else {DIALOGUE: None, SYSTEM_LEVEL: None})
+        alone[dim][CROSS] = _cross(dialogues, scores, {x: float(x == dim) for x in dims}, overall)
         without = {**weights, dim: 0.0}
         if any(without.get(x, 1.0) > 0 for x in dims):
             minus[dim] = _agreement(dialogues, game_points(dialogues, scores, without), overall)
+            minus[dim][CROSS] = _cross(dialogues, scores, without, overall)
     people = system_means(dialogues, [d.ratings.get(overall, math.nan) for d in dialogues])
     refs = {}
-    for name, statistic in ((DIALOGUE, "spearman_rho"), (SYSTEM_LEVEL, "kendall_tau_b")):
+    for name, statistic in ((DIALOGUE, "spearman_rho"), (SYSTEM_LEVEL, "kendall_tau_b"),
+                            (CROSS, "kendall_tau_b")):
         refs[name] = {"statistic": statistic, "full": full[name],
                       "reference_order": sorted(people, key=lambda s: -people[s])
-                      if name == SYSTEM_LEVEL else None,
+                      if name != DIALOGUE else None,
                       "reference_scores": {s: round(v, 4) for s, v in people.items()}
-                      if name == SYSTEM_LEVEL else None,
+                      if name != DIALOGUE else None,
                       "seeds": None, "shorter": None, "longer": None,
                       "alone": {d: alone[d][name] for d in dims},
                       "minus": {d: minus[d][name] for d in minus}}

@@ -10,7 +10,8 @@ from chatmatch.validity.lab.gaming import MUST_BEAT
 _SHORT_DATASET = {"stb/convai2": "convai2", "stb/dailydialog": "dailydlg",
                   "stb/empathetic": "empath"}
 _SHORT_REF = {"win rate": "win", "fooling rate": "fool", "dialogue Overall": "dlg rho",
-              "system Overall": "sys tau", "construction": "order"}
+              "system Overall": "sys tau",
+              "system Overall, cross-system games": "x-sys tau", "construction": "order"}
 _STAT = {"kendall_tau_b": "tau-b", "spearman_rho": "rho"}
 
 
