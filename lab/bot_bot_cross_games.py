@@ -1,0 +1,96 @@
+# lab experiment, 2026-12-03: Would comparing bots side by side across games, instead of within each game, rank Spot The Bot's and the ladder's bots closer to people's order?
+"""Within-game points or side-by-side comparison on bot-bot games?
+
+In human-bot chats the person's scores follow the system's (lab/partner_mirroring.py), so
+points against the partner cancel what a system earned. A bot-bot partner may follow a bot
+too. This scores every Spot The Bot conversation (and the fault ladder's games) with the
+lab's default scorers and ranks the bots two ways against the reference:
+
+* **within games**: each bot's mean game points against its partners (the lab's
+  tournament rankings use the same points, ranked by TrueSkill);
+* **across games**: every side of every game plays the sides of the other bots' games
+  (:func:`chatmatch.analysis.fed.cross_system_rates`), win rate per bot.
+
+    CHATMATCH_DATA=/path/to/data PYTHONPATH=$PWD nice python lab/bot_bot_cross_games.py [--ngram-fluency]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+from dataclasses import dataclass
+
+from chatmatch.analysis.fed import cross_system_rates
+from chatmatch.records import DimensionScore
+from chatmatch.scoring.build import build_scorers
+from chatmatch.scoring.engine import score_games
+from chatmatch.scoring.points import result_from_scores
+from chatmatch.stats.correlation import kendall
+from chatmatch.validity.datasets.stb import load_stb
+from chatmatch.validity.lab.core import load_lab_config, with_ngram_fluency
+from chatmatch.validity.lab.ladder import play_ladder
+
+
+@dataclass(frozen=True)
+class Side:
+    system: str
+
+
+def sides(games, scores):
+    """One pseudo-chat per side of every game: the side's raw scores as the 'System'."""
+    out, per = [], []
+    for game, sc in zip(games, scores):
+        for p in game.players:
+            out.append(Side(p))
+            per.append({d: DimensionScore(d, {"System": float(s.raw.get(p, math.nan))},
+                                          s.higher_is_better,
+                                          not_applicable=("System",) if p in s.not_applicable else ())
+                        for d, s in sc.items()})
+    return out, per
+
+
+def rank_both(games, scores, weights, reference):
+    within: dict[str, list[float]] = {}
+    for game, sc in zip(games, scores):
+        res = result_from_scores(game.game_id, game.players, sc, weights)
+        for p in game.players:
+            within.setdefault(p, []).append(res.total[p])
+    chats, per = sides(games, scores)
+    across: dict[str, list[float]] = {}
+    for c, r in zip(chats, cross_system_rates(chats, per, weights)):
+        across.setdefault(c.system, []).append(r)
+    bots = sorted(set(within) & set(reference))
+
+    def tau(values):
+        return kendall([statistics.fmean(values[b]) for b in bots], [reference[b] for b in bots]).value
+    return tau(within), tau(across), len(bots)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=os.environ.get("CHATMATCH_DATA"),
+                    help="the folder holding stb/MongoDump.zip (default $CHATMATCH_DATA)")
+    ap.add_argument("--ngram-fluency", action="store_true")
+    args = ap.parse_args()
+    if not args.data:
+        ap.error("set --data or CHATMATCH_DATA")
+    cfg = load_lab_config(None)
+    if args.ngram_fluency:
+        cfg = with_ngram_fluency(cfg)
+    scorers = build_scorers(cfg.scoring, cfg.settings.runtime)
+    weights = {d: cfg.scoring.weight(d) for d in cfg.scoring.dimensions}
+    print(f"{'dataset':18s} {'bots':>4s} {'within games':>12s} {'across games':>12s}")
+    for dom in load_stb(os.path.join(args.data, "stb")):
+        scores = score_games(dom.games, scorers)
+        w, a, n = rank_both(dom.games, scores, weights, dom.human_rankings()["win rate"])
+        print(f"stb/{dom.domain:14s} {n:4d} {w:+12.3f} {a:+12.3f}")
+    ladder = play_ladder("tournaments/ladder.yaml")
+    scores = score_games(ladder.games, scorers)
+    w, a, n = rank_both(ladder.games, scores, weights, ladder.references["construction"])
+    print(f"{'ladder':18s} {n:4d} {w:+12.3f} {a:+12.3f}")
+
+
+if __name__ == "__main__":
+    main()
