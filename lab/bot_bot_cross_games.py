@@ -11,8 +11,10 @@ lab's default scorers and ranks the bots two ways against the reference:
 * **across games**: every side of every game plays the sides of the other bots' games
   (:func:`chatmatch.analysis.fed.cross_system_rates`), win rate per bot.
 
-2026-12-03 (SmolLM2): within games / across games, Spot The Bot convai2 +0.600 / +0.467,
-dailydialog +0.333 / +0.333, empathetic +0.800 / +0.800, the ladder +1.000 / +1.000: no gain.
+2026-12-03 (SmolLM2): within games (mean points) / across games, Spot The Bot convai2
++0.600 / +0.467, dailydialog +0.333 / +0.333, empathetic +0.800 / +0.800, the ladder
++1.000 / +1.000: no gain (the lab's TrueSkill ranking of the within-game points gives
+convai2 +0.467 too, so side by side ties the lab's number and loses to mean points).
 
     CHATMATCH_DATA=/path/to/data PYTHONPATH=$PWD nice python lab/bot_bot_cross_games.py [--ngram-fluency]
 """

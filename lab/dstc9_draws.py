@@ -53,7 +53,9 @@ def main() -> None:
     def both(chats):
         refs = evaluate_fed(chats, [games[where[(c.system, c.index)]] for c in chats], weights,
                             dataset="dstc9", overall=OVERALL)["references"]
-        return refs[SYSTEM_LEVEL]["full"], refs[CROSS]["full"]
+        nan = float("nan")  # a tau of None (constant values) counts as NaN, printed "nan"
+        return (nan if refs[SYSTEM_LEVEL]["full"] is None else refs[SYSTEM_LEVEL]["full"],
+                nan if refs[CROSS]["full"] is None else refs[CROSS]["full"])
 
     people = data.human_by_system(OVERALL)
     systems = sorted(people)

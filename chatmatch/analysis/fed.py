@@ -197,11 +197,15 @@ def cross_system_rates(chats: Sequence[_OfSystem],
     system against the person it talked to, whose own scores follow the system's.
     """
     n = len(games)
+    if len(chats) != n:
+        raise ValueError(f"{len(chats)} chats but {len(games)} scored games: one game a chat")
     if n == 0:
         return []
     dims = list(games[0])
+    if any(set(g) != set(dims) for g in games):
+        raise ValueError("every chat must be scored on the same dimensions")
     total = np.zeros((n, n))
-    playing = np.array([SYSTEM in next(iter(g.values())).raw if g else False for g in games])
+    playing = np.array([any(SYSTEM in s.raw for s in g.values()) for g in games])
     for d in dims:
         w = float(weights.get(d, 1.0))
         if w == 0:
@@ -210,7 +214,7 @@ def cross_system_rates(chats: Sequence[_OfSystem],
         na = np.array([SYSTEM in g[d].not_applicable for g in games])
         a, b = raw[:, None], raw[None, :]
         nan_a, nan_b = np.isnan(a), np.isnan(b)
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore", over="ignore"):
             tie = (a == b) | (np.abs(a - b) <= RAW_TIE_REL * np.maximum(1.0, np.maximum(abs(a), abs(b))))
             better = (a > b) if games[0][d].higher_is_better else (a < b)
         verdict = np.where(nan_a | nan_b, np.where(nan_a & nan_b, 0, np.where(nan_a, -1, 1)),

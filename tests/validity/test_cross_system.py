@@ -63,31 +63,44 @@ def test_each_other_system_counts_equally_and_a_chat_without_the_system_is_nan()
     assert rates[1] == pytest.approx((0 + 2 / 3) / 2)
     no_system = {"relevance": DimensionScore("relevance", {"User": 1.0, "Bot": 1.0}, True)}
     assert math.isnan(cross_system_rates(chats[:2], [games[0], no_system], {"relevance": 1})[1])
+    # a chat without a System side is nobody's opponent either: a (2.0) plays only b's
+    # chat (3.0) and loses it; counting the empty chat (NaN, which loses) would give 1/2
+    three = cross_system_rates(chats[:2] + [chat("b", 9, 3)],
+                               [games[0], game({"relevance": (3.0, 0.0)}), no_system],
+                               {"relevance": 1})
+    assert three[0] == 0.0 and math.isnan(three[2])
+    with pytest.raises(ValueError, match="one game a chat"):
+        cross_system_rates(chats, games[:2], {"relevance": 1})
     assert cross_system_rates([chats[0]], [games[0]], {"relevance": 1}) == [pytest.approx(math.nan, nan_ok=True)]
 
 
 def mirrored() -> tuple[list[Dstc9Chat], list[dict[str, DimensionScore]]]:
     """Four systems of known quality (people agree); each person answers as well as the
     system talks to them, a little better: every System loses its relevance point to its
-    partner, so the points against the partner say nothing, and side by side the order shows."""
+    partner, so the points against the partner say nothing, and side by side the order shows.
+    Fluency (perplexity, lower is better) is the same for every side: it decides nothing."""
     chats, games = [], []
     for q in range(4):
         for k in range(5):
             rel = q + 0.1 * k
             chats.append(chat(f"chatbot{q + 1}", k, 2.0 + q + 0.01 * k))
-            games.append(game({"relevance": (rel, rel + 0.5)}))
+            games.append(game({"relevance": (rel, rel + 0.5), "fluency": (30.0, 30.0)}))
     return chats, games
 
 
 def test_cross_system_games_rank_systems_whose_partners_mirror_them():
     chats, games = mirrored()
-    report = evaluate_fed(chats, games, {"relevance": 1.0}, dataset="dstc9", overall=OVERALL)
+    weights = {"relevance": 1.0, "fluency": 1.0}
+    report = evaluate_fed(chats, games, weights, dataset="dstc9", overall=OVERALL)
     refs = report["references"]
     assert refs[SYSTEM_LEVEL]["full"] is None  # every System scores 0 points: no order
     assert refs[CROSS]["full"] == pytest.approx(1.0)
     assert refs[CROSS]["alone"]["relevance"] == pytest.approx(1.0)
+    assert refs[CROSS]["alone"]["fluency"] is None  # every game a tie: no order
+    assert refs[CROSS]["minus"]["fluency"] == pytest.approx(1.0)
+    assert refs[CROSS]["minus"]["relevance"] is None
     assert refs[CROSS]["reference_order"] == ["chatbot4", "chatbot3", "chatbot2", "chatbot1"]
-    per_chat = Lab._per_chat(chats, games, {"relevance": 1.0})
+    per_chat = Lab._per_chat(chats, games, weights)
     rows = dimension_rows(chats, per_chat, MATCHES["dstc9"], samples=50)
     row = next(r for r in rows if r["dimension"] == RANKING_CROSS)
     assert row["system_tau"]["value"] == pytest.approx(1.0)

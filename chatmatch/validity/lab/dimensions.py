@@ -133,8 +133,8 @@ def dimension_rows(chats: Sequence[RatedChat], per_chat: Mapping[str, Sequence[f
                    matches: Sequence[Match], samples: int = SAMPLES, seed: int = 0,
                    baseline: Mapping[str, Sequence[float]] | None = None) -> list[dict[str, Any]]:
     """One row per match whose dimension was scored and whose quality the data rates
-    (``per_chat`` holds oriented values, and the whole ranking's game points under
-    :data:`RANKING`). A dimension that never applies gets a row of n/a. With ``baseline``
+    (``per_chat`` holds oriented values, the whole ranking's game points under
+    :data:`RANKING` and its cross-system win rates under :data:`RANKING_CROSS`). A dimension that never applies gets a row of n/a. With ``baseline``
     (the same chats scored by another configuration) each row also gets ``vs_baseline``:
     this tau and rho minus the baseline's, on the same resamples."""
     systems = [c.system for c in chats]

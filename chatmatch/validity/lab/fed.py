@@ -3,7 +3,7 @@
 FED has no bot-bot games: each of its 125 dialogues is one person talking with Meena,
 Mitsuku or another person, rated by people (``Overall`` 0-4 among others). Each dialogue is
 scored as a chatmatch game between ``User`` and ``System`` (:mod:`chatmatch.analysis.fed`)
-and only the ``System`` side is judged. Two agreement statistics are reported:
+and only the ``System`` side is judged. Three agreement statistics are reported:
 
 * **dialogue level** (the main one): Spearman's rho, over the dialogues, between the
   system's game points against its interlocutor (configured weights; that is what the
@@ -17,9 +17,10 @@ and only the ``System`` side is judged. Two agreement statistics are reported:
   person's own scores follow the system's (a person answers a sensible turn sensibly), so
   the points against the person cancel part of what the system earned; this row does not.
 
-"Alone" correlates the dimension's own raw score (oriented so higher is better; a point
-against the user is too coarse to rank 125 dialogues) with ``Overall``; "minus" drops the
-dimension from the game points. Nothing here is random: the seed spread does not apply.
+For the first two, "alone" correlates the dimension's own raw score (oriented so higher is
+better; a point against the user is too coarse to rank 125 dialogues) with ``Overall``, and
+"minus" drops the dimension from the game points. For the cross-system games, "alone" plays
+them on that dimension only (weight 1) and "minus" with its weight set to 0. Nothing here is random: the seed spread does not apply.
 A dimension *fires* in a dialogue when the system's and the user's raw scores differ.
 
 The DSTC9 dataset (:mod:`chatmatch.validity.datasets.dstc9`) is evaluated the same way, with its
@@ -118,7 +119,8 @@ def evaluate_fed(dialogues: Sequence[Chat], scores: Sequence[Mapping[str, Dimens
     never = [d for d in dims if fires[d] == 0]
     notes = list(notes)
     if never:
-        notes.append(f"never fires (system and user always tie), so no 'alone' value: "
+        notes.append(f"never fires against the user (system and user always tie), so no "
+                     f"'alone' value but the cross-system games': "
                      f"{', '.join(never)}")
     return {"dataset": dataset, "kind": "fed", "bots": sorted(people), "games": len(dialogues),
             "facts": {"dialogues": len(dialogues)}, "ranking": None, "references": refs,

@@ -65,7 +65,7 @@ def _cell(ds: dict[str, Any], ref: dict[str, Any], part: str, dim: str) -> str:
     info = ds["dimensions"].get(dim)
     if info is None:
         return "-"
-    if part == "alone" and info["never_fires"]:
+    if part == "alone" and info["never_fires"] and ref[part].get(dim) is None:
         return "never"
     return _num(ref[part].get(dim)) if dim in ref[part] else "-"
 
