@@ -40,7 +40,8 @@ def test_table_on_tiny_stb_and_fed(data, fast_config):
     out = res.output
     for needle in ("Agreement with people", "Each dimension alone", "Minus each dimension",
                    "How often each dimension decides", "stb/convai2", "stb/empathetic",
-                   "fed", "win rate", "fooling rate", "turns cleaned of artefacts (bad 24)"):
+                   "fed", "win rate", "fooling rate", "turns cleaned of artefacts (bad 24)",
+                   "system Overall, cross-system games", "fed x-sys tau"):
         assert needle in out, needle
     # consistency never fires on these scripted games (nobody repeats a question)
     assert "never" in out and "never fires" in out
@@ -84,6 +85,10 @@ def test_json_schema(data, fast_config):
     fed = report["datasets"][3]
     assert fed["references"]["system Overall"]["reference_order"] == ["Human", "Meena", "Mitsuku"]
     assert fed["references"]["dialogue Overall"]["statistic"] == "spearman_rho"
+    cross = fed["references"]["system Overall, cross-system games"]
+    assert cross["statistic"] == "kendall_tau_b"
+    assert cross["reference_order"] == ["Human", "Meena", "Mitsuku"]
+    assert "ranking, cross-system games" in {r["dimension"] for r in fed["per_dimension"]}
 
 
 def test_ladder_in_the_lab(tmp_path, fast_config):
