@@ -21,20 +21,19 @@ convai2 +0.467 too, so side by side ties the lab's number and loses to mean poin
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import statistics
 from dataclasses import dataclass
 
+import common
+
 from chatmatch.analysis.fed import cross_system_rates
 from chatmatch.records import DimensionScore
-from chatmatch.scoring.build import build_scorers
 from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.stats.correlation import kendall
 from chatmatch.validity.datasets.stb import load_stb
-from chatmatch.validity.lab.core import load_lab_config, with_ngram_fluency
 from chatmatch.validity.lab.ladder import play_ladder
 
 
@@ -74,18 +73,9 @@ def rank_both(games, scores, weights, reference):
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.environ.get("CHATMATCH_DATA"),
-                    help="the folder holding stb/MongoDump.zip (default $CHATMATCH_DATA)")
-    ap.add_argument("--ngram-fluency", action="store_true")
+    ap = common.parser(__doc__, "the folder holding stb/MongoDump.zip")
     args = ap.parse_args()
-    if not args.data:
-        ap.error("set --data or CHATMATCH_DATA")
-    cfg = load_lab_config(None)
-    if args.ngram_fluency:
-        cfg = with_ngram_fluency(cfg)
-    scorers = build_scorers(cfg.scoring, cfg.settings.runtime)
-    weights = {d: cfg.scoring.weight(d) for d in cfg.scoring.dimensions}
+    _, scorers, weights = common.scorers(ap, args, args.ngram_fluency)
     print(f"{'dataset':18s} {'bots':>4s} {'within games':>12s} {'across games':>12s}")
     for dom in load_stb(os.path.join(args.data, "stb")):
         scores = score_games(dom.games, scorers)

@@ -17,35 +17,24 @@ against their all-chat ranking +0.53.
 
 from __future__ import annotations
 
-import argparse
-import os
 from pathlib import Path
 
+import common
 import numpy as np
 
-from chatmatch.scoring.build import build_scorers
 from chatmatch.scoring.engine import score_games
 from chatmatch.stats.correlation import kendall
 from chatmatch.validity.datasets.dstc9 import OVERALL, load_dstc9
-from chatmatch.validity.lab.core import load_lab_config, with_ngram_fluency
 from chatmatch.validity.lab.fed import CROSS, SYSTEM_LEVEL, evaluate_fed
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.environ.get("CHATMATCH_DATA"),
-                    help="the folder holding dstc9/ (default $CHATMATCH_DATA)")
+    ap = common.parser(__doc__, "the folder holding dstc9/", ngram_flag=False)
     ap.add_argument("--lm", action="store_true", help="the configured fluency LM, not the n-gram")
     ap.add_argument("--draws", type=int, default=100)
     ap.add_argument("--sample", type=int, default=50)
     args = ap.parse_args()
-    if not args.data:
-        ap.error("set --data or CHATMATCH_DATA")
-    cfg = load_lab_config(None)
-    if not args.lm:
-        cfg = with_ngram_fluency(cfg)
-    scorers = build_scorers(cfg.scoring, cfg.settings.runtime)
-    weights = {d: cfg.scoring.weight(d) for d in cfg.scoring.dimensions}
+    _, scorers, weights = common.scorers(ap, args, not args.lm)
     data = load_dstc9(Path(args.data) / "dstc9")
     games = score_games([c.transcript() for c in data.chats], scorers)
     where = {(c.system, c.index): i for i, c in enumerate(data.chats)}

@@ -22,19 +22,17 @@ agreement. The whole ranking: points against the person +0.02, cross-system game
 
 from __future__ import annotations
 
-import argparse
 import math
-import os
 from pathlib import Path
+
+import common
 
 from chatmatch.analysis.fed import (SYSTEM, USER, cross_system_rates, load_fed, system_means,
                                     system_points)
-from chatmatch.scoring.build import build_scorers
 from chatmatch.scoring.engine import score_games
 from chatmatch.stats.correlation import kendall
 from chatmatch.validity.datasets.dstc9 import OVERALL as DSTC9_OVERALL
 from chatmatch.validity.datasets.dstc9 import load_dstc9
-from chatmatch.validity.lab.core import load_lab_config, with_ngram_fluency
 
 
 def side(games, dim, who):
@@ -53,19 +51,10 @@ def tau(chats, values, people):
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.environ.get("CHATMATCH_DATA"),
-                    help="the folder holding dstc9/ and fed/ (default $CHATMATCH_DATA)")
-    ap.add_argument("--ngram-fluency", action="store_true")
+    ap = common.parser(__doc__, "the folder holding dstc9/ and fed/")
     ap.add_argument("--sample", type=int, default=50, help="DSTC9 chats a system (default 50)")
     args = ap.parse_args()
-    if not args.data:
-        ap.error("set --data or CHATMATCH_DATA")
-    cfg = load_lab_config(None)
-    if args.ngram_fluency:
-        cfg = with_ngram_fluency(cfg)
-    scorers = build_scorers(cfg.scoring, cfg.settings.runtime)
-    weights = {d: cfg.scoring.weight(d) for d in cfg.scoring.dimensions}
+    cfg, scorers, weights = common.scorers(ap, args, args.ngram_fluency)
     data = Path(args.data)
     sets = [("dstc9", load_dstc9(data / "dstc9").sample(args.sample, cfg.seed).chats, DSTC9_OVERALL),
             ("fed", load_fed(data / "fed" / "fed_data.json"), "Overall")]

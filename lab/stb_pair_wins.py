@@ -16,29 +16,20 @@ perplexity cache keeps them); ``--ngram-fluency`` uses the n-gram approximation 
 
 from __future__ import annotations
 
-import argparse
 import collections
 import os
 
-from chatmatch.scoring.build import build_scorers
+import common
+
 from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.validity.datasets.stb import load_stb
-from chatmatch.validity.lab.core import load_lab_config, with_ngram_fluency
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.environ.get("CHATMATCH_DATA"),
-                    help="the folder holding stb/MongoDump.zip (default $CHATMATCH_DATA)")
-    ap.add_argument("--ngram-fluency", action="store_true")
+    ap = common.parser(__doc__, "the folder holding stb/MongoDump.zip")
     args = ap.parse_args()
-    if not args.data:
-        ap.error("set --data or CHATMATCH_DATA")
-    cfg = load_lab_config(None)
-    if args.ngram_fluency:
-        cfg = with_ngram_fluency(cfg)
-    scorers = build_scorers(cfg.scoring, cfg.settings.runtime)
+    _, scorers, _ = common.scorers(ap, args, args.ngram_fluency)
     for dom in load_stb(os.path.join(args.data, "stb")):
         wins = dom.human_rankings()["win rate"]
         print(dom.domain, "people's win rate:",
