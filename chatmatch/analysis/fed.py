@@ -26,12 +26,11 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
-from chatmatch.common.numbers import RAW_TIE_REL
 from chatmatch.common.safeio import file_problem, read_text_bounded, why_unreadable
 from chatmatch.stats.correlation import Correlation, kendall, pearson, spearman
 from chatmatch.errors import ChatmatchError
 from chatmatch.records import TIE_TOLERANCE, DimensionScore, nan_to_none
-from chatmatch.scoring.points import result_from_scores
+from chatmatch.scoring.points import dimension_winners, result_from_scores
 from chatmatch.transcript import Transcript, Turn
 
 USER, SYSTEM = "User", "System"
@@ -212,13 +211,7 @@ def cross_system_rates(chats: Sequence[_OfSystem],
             continue
         raw = np.array([float(g[d].raw.get(SYSTEM, math.nan)) for g in games])
         na = np.array([SYSTEM in g[d].not_applicable for g in games])
-        a, b = raw[:, None], raw[None, :]
-        nan_a, nan_b = np.isnan(a), np.isnan(b)
-        with np.errstate(invalid="ignore", over="ignore"):
-            tie = (a == b) | (np.abs(a - b) <= RAW_TIE_REL * np.maximum(1.0, np.maximum(abs(a), abs(b))))
-            better = (a > b) if games[0][d].higher_is_better else (a < b)
-        verdict = np.where(nan_a | nan_b, np.where(nan_a & nan_b, 0, np.where(nan_a, -1, 1)),
-                           np.where(tie, 0, np.where(better, 1, -1)))
+        verdict = dimension_winners(raw[:, None], raw[None, :], games[0][d].higher_is_better)
         verdict[na[:, None] | na[None, :]] = 0
         total += w * verdict  # my points minus the other's
     outcome = np.where(np.abs(total) <= TIE_TOLERANCE, 0.5, np.where(total > 0, 1.0, 0.0))

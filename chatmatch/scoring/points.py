@@ -17,9 +17,11 @@ the other bot gets every dimension's point.
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from chatmatch.common.numbers import raw_tie
+import numpy as np
+
+from chatmatch.common.numbers import RAW_TIE_REL, raw_tie
 from chatmatch.records import DimensionScore, Forfeit, GameResult
 
 
@@ -37,6 +39,18 @@ def dimension_winner(a_val: float, b_val: float, higher_is_better: bool) -> int:
         return 0
     better = a_val > b_val if higher_is_better else a_val < b_val
     return 1 if better else -1
+
+
+def dimension_winners(a: Any, b: Any, higher_is_better: bool) -> Any:
+    """:func:`dimension_winner` element by element over numpy arrays (broadcast): +1, -1 or
+    0 under the same tie and NaN rules (used where millions of pairs are compared)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    nan_a, nan_b = np.isnan(a), np.isnan(b)
+    with np.errstate(invalid="ignore", over="ignore"):
+        tie = (a == b) | (np.abs(a - b) <= RAW_TIE_REL * np.maximum(1.0, np.maximum(abs(a), abs(b))))
+        better = (a > b) if higher_is_better else (a < b)
+    return np.where(nan_a | nan_b, np.where(nan_a & nan_b, 0, np.where(nan_a, -1, 1)),
+                    np.where(tie, 0, np.where(better, 1, -1)))
 
 
 def award_points(game_id: str, players: tuple[str, str], raw: Mapping[str, Mapping[str, float]],

@@ -104,3 +104,12 @@ def test_cross_system_games_rank_systems_whose_partners_mirror_them():
     rows = dimension_rows(chats, per_chat, MATCHES["dstc9"], samples=50)
     row = next(r for r in rows if r["dimension"] == RANKING_CROSS)
     assert row["system_tau"]["value"] == pytest.approx(1.0)
+
+
+def test_the_array_rule_is_the_scalar_rule():
+    from chatmatch.scoring.points import dimension_winner, dimension_winners
+    values = [math.nan, -math.inf, -1.0, 0.0, 1e-6, 1.0, 1.0 + 1e-7, 2.0, 1e308, math.inf]
+    for hib in (True, False):
+        grid = dimension_winners([[v] for v in values], [values], hib)
+        assert [[int(x) for x in row] for row in grid] == [
+            [dimension_winner(a, b, hib) for b in values] for a in values]
