@@ -17,7 +17,9 @@ median +0.133 [+0.000, +0.267], ahead in 94 % of resamples, never behind; dailyd
 +0.333 -> +0.333 at 50 shuffles (+0.667 with the lab's 1000), median +0.000 [+0.000,
 +0.333], ahead 38 %, level 62 %; empathetic +0.800 -> +0.800, ahead 6 %, level 94 %.
 Fluency's point is tied in 0 -> 0 of 675 convai2 games, 0 -> 11 of 270 dailydialog
-games, 0 -> 3 of 450 empathetic games: the convai2 gain is not saturation ties.
+games, 0 -> 3 of 450 empathetic games: the convai2 gain is not saturation ties. With
+``--option degenerate=keep`` (no penalty): convai2 +0.733, median +0.267, ahead 94 %;
+dailydialog +0.667, ahead 54 %, level 46 %; empathetic level 91 %, behind 1 %.
 
     CHATMATCH_DATA=/path/to/data PYTHONPATH=$PWD nice python lab/stb_paired_option.py \
         --dimension fluency --option degenerate=worst [--resamples 200] [--shuffles 50]
