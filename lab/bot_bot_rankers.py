@@ -2,7 +2,7 @@
 """Which ranking method, on the same game points, agrees best with people on bot-bot games?
 
 TrueSkill (the default) sees a game as won, drawn or lost: a 4-3 game and a 7-0 game are the
-same win. In a tournament of a few games a pair that throws most of the information away.
+same win. With only a few games a pair, that may throw away information.
 This scores every Spot The Bot conversation, the fault ladder's games and the gaming suite
 once with the lab's default scorers, and ranks the bots with:
 
@@ -20,7 +20,7 @@ known order), and small tournaments drawn from Spot The Bot's games: per pair of
 ``k`` games drawn with replacement (k = 2, the held-out tournaments' double round-robin per
 seed type, and k = 6), ``--draws`` draws, median tau and its 5-95 % range.
 
-2026-12-03 (SmolLM2, 100 draws): no method is better than the default. Every game:
+2026-12-03 (SmolLM2, 100 draws): TrueSkill stays. Every game:
 convai2 +0.467 for all but elo (+0.867) and mean points (+0.600); dailydialog +0.333 for
 all but points (+0.000); empathetic +0.800 for all but elo (+0.600); the ladder +1.000 for
 all; the gaming suite's constraint holds under every method (smollm2 and retrieval first
@@ -29,8 +29,10 @@ ChatterBot, the weakest real bot, falls among the recipes under mu, BT, Elo and 
 points, where recipes' fewer games no longer widen their sigma). Small tournaments: the
 mean over the domains of the median tau is +0.511 for every method at k = 2 but mean
 points (+0.461); at k = 6 TrueSkill +0.578, points and mean points +0.557, the others
-+0.511. Elo's convai2 gain is one ordering of all 2,161 games in a sequence, and it loses
-on empathetic and in the small tournaments: not a method to adopt on that.
++0.511. Over every game Elo (+0.700) and mean points (+0.683) are above TrueSkill (+0.650) on the
+bot-bot mean, through convai2; Elo's convai2 number is one order of its 675 games, it loses
+on empathetic and at k = 6, and mean points loses at k = 2: neither is adopted on that
+(docs/appendix/validity-measurements.md, "The ranking method on bot-bot games").
 
     CHATMATCH_DATA=/path/to/data PYTHONPATH=$PWD nice python lab/bot_bot_rankers.py [--ngram-fluency] [--draws 100]
 """
