@@ -56,8 +56,12 @@ def test_gaming_table_rank_win_rates_dimensions_and_the_constraint() -> None:
     assert row["dimensions_won"] == {"fluency": 0.5, "proactivity": 0.0, "relevance": 0.5}
     assert row["below"] == {"smollm2": True, "retrieval": False}
     assert not table["holds"] and table["failing"] == ["pirate"]
+    assert table["head_to_head"] == ["pirate vs smollm2 (100%)"]
     ok = gaming_table(results, ["smollm2", "retrieval", "pirate"], facts)
-    assert ok["holds"] and ok["failing"] == []
+    # ranked below both, yet it won both games against smollm2: reported, not a failure
+    assert ok["holds"] and ok["failing"] == [] and ok["head_to_head"] == table["head_to_head"]
+    lost = gaming_table(results[2:], ["smollm2", "retrieval", "pirate"], facts)
+    assert lost["head_to_head"] == []
 
 
 def test_a_file_without_recipes_is_refused(tmp_path: Path) -> None:
@@ -85,6 +89,8 @@ def test_every_recipe_ranks_below_smollm2_and_retrieval_under_the_default_judge(
     assert g["holds"], g
     text = render(report)
     assert "Gaming suite" in text and "every recipe below smollm2 and retrieval: holds" in text
+    assert ("recipes winning half their games or more against them: "
+            + (", ".join(g["head_to_head"]) or "none")) in text
 
 
 def test_without_smollm2_and_retrieval_the_suite_gives_no_verdict_not_fails(tmp_path: Path) -> None:

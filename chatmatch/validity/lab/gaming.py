@@ -92,9 +92,10 @@ def _dimensions_won(results: Sequence[GameResult], bot: str) -> dict[str, float]
 
 def gaming_table(results: Sequence[GameResult], ranking: Sequence[str],
                  facts: Mapping[str, Any]) -> dict[str, Any]:
-    """Per recipe: rank, win rate against each real bot, dimensions won; and whether every
+    """Per recipe: rank, win rate against each real bot, dimensions won; whether every
     recipe ranks below each of :data:`MUST_BEAT` that plays (the suite's constraint; None,
-    no verdict, when none of them plays)."""
+    no verdict, when none of them plays); and ``head_to_head``, each recipe that wins half
+    or more of its games (a tie counts half) against one of them, whatever its rank."""
     rank = {b: i + 1 for i, b in enumerate(ranking)}
     real, recipes = list(facts["real"]), list(facts["recipes"])
     must = [b for b in MUST_BEAT if b in rank]
@@ -112,7 +113,11 @@ def gaming_table(results: Sequence[GameResult], ranking: Sequence[str],
     # without smollm2 and retrieval there is nothing the constraint is about: no verdict
     # (None), never "FAILS" with no recipe failing
     holds = (not failing) if must else None
-    return {"must_beat": must, "holds": holds, "failing": failing,
+    # reported beside the constraint, not part of it: a recipe can rank below a real bot
+    # and still win half or more of its games against it
+    head_to_head = [f"{r['recipe']} vs {b} ({r['win_rate'][b]:.0%})" for r in rows for b in must
+                    if r["win_rate"].get(b) is not None and r["win_rate"][b] >= 0.5]
+    return {"must_beat": must, "holds": holds, "failing": failing, "head_to_head": head_to_head,
             "real_ranks": {b: rank.get(b) for b in real}, "recipes": rows}
 
 

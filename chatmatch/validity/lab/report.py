@@ -163,7 +163,9 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
                            "the suite's constraint)")
             else:
                 verdict = (f"every recipe below {' and '.join(g['must_beat'])}: "
-                           + ("holds" if g["holds"] else f"FAILS ({', '.join(g['failing'])})"))
+                           + ("holds" if g["holds"] else f"FAILS ({', '.join(g['failing'])})")
+                           + "; recipes winning half their games or more against them: "
+                           + (", ".join(g.get("head_to_head") or []) or "none"))
             lines.append(f"gaming: {ds['games']} games of {f['exchanges']} exchanges (seed "
                          f"{f['seed']}, {f['forfeits']} forfeits); {verdict}; "
                          f"chatmatch: {' > '.join(ds['ranking'])}")
