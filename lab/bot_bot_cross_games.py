@@ -56,11 +56,8 @@ def sides(games, scores):
 
 
 def rank_both(games, scores, weights, reference):
-    within: dict[str, list[float]] = {}
-    for game, sc in zip(games, scores):
-        res = result_from_scores(game.game_id, game.players, sc, weights)
-        for p in game.players:
-            within.setdefault(p, []).append(res.total[p])
+    results = [result_from_scores(g.game_id, g.players, sc, weights) for g, sc in zip(games, scores)]
+    within = common.mean_points(results, sorted({p for g in games for p in g.players}))
     chats, per = sides(games, scores)
     across: dict[str, list[float]] = {}
     for c, r in zip(chats, cross_system_rates(chats, per, weights)):
@@ -68,8 +65,8 @@ def rank_both(games, scores, weights, reference):
     bots = sorted(set(within) & set(reference))
 
     def tau(values):
-        return kendall([statistics.fmean(values[b]) for b in bots], [reference[b] for b in bots]).value
-    return tau(within), tau(across), len(bots)
+        return kendall([values[b] for b in bots], [reference[b] for b in bots]).value
+    return tau(within), tau({b: statistics.fmean(v) for b, v in across.items()}), len(bots)
 
 
 def main() -> None:

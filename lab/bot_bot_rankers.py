@@ -71,11 +71,7 @@ def _configured(method: str, **extra: object) -> Ranker:
 
 
 def mean_points(results: Sequence[GameResult], bots: Sequence[str], seed: int) -> dict[str, float]:
-    per: dict[str, list[float]] = defaultdict(list)
-    for r in results:
-        for p in r.players:
-            per[p].append(r.total[p])
-    return {b: statistics.fmean(per[b]) if per[b] else float("nan") for b in bots}
+    return common.mean_points(results, bots)
 
 
 def dimension_outcomes(results: Sequence[GameResult]) -> list[tuple[str, str, float]]:

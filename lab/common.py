@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+import statistics
+from collections import defaultdict
+from typing import Any, Sequence
+
+from chatmatch.records import GameResult
 
 from chatmatch.scoring.build import build_scorers
 from chatmatch.validity.lab.core import LabConfig, load_lab_config, with_ngram_fluency
@@ -33,3 +37,12 @@ def scorers(ap: argparse.ArgumentParser, args: argparse.Namespace,
         cfg = with_ngram_fluency(cfg)
     built = build_scorers(cfg.scoring, cfg.settings.runtime)
     return cfg, built, {d: cfg.scoring.weight(d) for d in cfg.scoring.dimensions}
+
+
+def mean_points(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, float]:
+    """Each bot's mean game points over the games it played (NaN for a bot with none)."""
+    per: dict[str, list[float]] = defaultdict(list)
+    for r in results:
+        for p in r.players:
+            per[p].append(r.total[p])
+    return {b: statistics.fmean(per[b]) if per[b] else float("nan") for b in bots}

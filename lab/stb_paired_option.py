@@ -33,6 +33,7 @@ from collections import defaultdict
 
 import common
 import numpy as np
+import yaml
 
 from chatmatch.ranking.config import RankingConfig, rank
 from chatmatch.scoring.build import build_scorers
@@ -51,7 +52,6 @@ def main() -> None:
     args = ap.parse_args()
     cfg, scorers, weights = common.scorers(ap, args, args.ngram_fluency)
     key, _, value = args.option.partition("=")
-    import yaml
     params = {**cfg.scoring.params,
               args.dimension: {**cfg.scoring.params.get(args.dimension, {}), key: yaml.safe_load(value)}}
     alt_cfg = cfg.scoring.model_copy(update={"params": params})
