@@ -1,0 +1,159 @@
+"""The unseen recipe bots (chatmatch_bots/recipes_unseen.py): each does its recipe,
+deterministically, and each is declared under its adapter name in setup.cfg."""
+
+from __future__ import annotations
+
+import configparser
+from pathlib import Path
+
+import pytest
+
+from chatmatch.adapters import create_bot
+from chatmatch.bot import History, Message
+from chatmatch.common.text import question_count, tokens
+from chatmatch_bots import recipes_unseen as unseen
+from chatmatch_bots.recipes import RecipeBot
+
+PARTNER = "I went hiking in the mountains with my brother. Do you like hiking?"
+OTHER = "My aunt grows orchids in a greenhouse, and she sells them at markets."
+
+CLASSES = {"randomline": unseen.RandomLineBot, "sycophant": unseen.SycophantBot,
+           "eliza": unseen.ElizaFramesBot, "hijack": unseen.HijackBot,
+           "facts": unseen.FactDropBot, "proverbs": unseen.ProverbBot,
+           "counter": unseen.CounterQuestionBot, "reverse": unseen.ReverseBot,
+           "summary": unseen.SummaryBot, "rotator": unseen.RotatorBot,
+           "persona": unseen.PersonaBot}
+
+
+def history(partner: str = PARTNER, own: tuple[str, ...] = (), seed: int = 3) -> History:
+    """The game from the bot's side: the seed question, then ``own`` turns each answered
+    by "fine", then ``partner``."""
+    msgs = [Message("partner", "What did you do last week?")]
+    for text in own:
+        msgs += [Message("self", text), Message("partner", "fine")]
+    msgs.append(Message("partner", partner))
+    return History(tuple(msgs), "What did you do last week?", "g1", len(msgs), seed)
+
+
+def play(bot: RecipeBot, partner_turns: list[str], seed: int = 11) -> list[str]:
+    """The bot's replies to ``partner_turns``, one at a time, as in a game."""
+    msgs: list[Message] = []
+    said = []
+    for i, text in enumerate(partner_turns):
+        msgs.append(Message("partner", text))
+        out = bot.reply(History(tuple(msgs), partner_turns[0], "g", len(msgs), seed + i))
+        msgs.append(Message("self", out))
+        said.append(out)
+    return said
+
+
+def _declared() -> dict[str, str]:
+    cfg = configparser.ConfigParser()
+    cfg.read(Path(__file__).resolve().parents[2] / "setup.cfg")
+    lines = cfg["options.entry_points"]["chatmatch.bots"].strip().splitlines()
+    return {k.strip(): v.strip() for k, v in (line.split("=", 1) for line in lines)}
+
+
+def test_every_recipe_is_declared_in_setup_cfg() -> None:
+    declared = {k: v for k, v in _declared().items() if k.startswith("recipe-unseen-")}
+    assert declared == {f"recipe-unseen-{short}": f"chatmatch_bots.recipes_unseen:{cls.__name__}"
+                        for short, cls in CLASSES.items()}
+
+
+@pytest.mark.parametrize("short", sorted(CLASSES))
+def test_non_empty_and_deterministic(short: str) -> None:
+    bot = create_bot(short, f"chatmatch_bots.recipes_unseen:{CLASSES[short].__name__}", {})
+    assert isinstance(bot, RecipeBot) and bot.description.startswith("Recipe (unseen): ")
+    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!")):
+        one, two = bot.reply(h), bot.reply(h)
+        assert one == two and one.strip(), (short, h.last_partner_text)
+
+
+def test_random_line_ignores_the_partner_and_does_not_repeat() -> None:
+    bot = unseen.RandomLineBot()
+    assert bot.reply(history(PARTNER)) == bot.reply(history(OTHER))
+    assert bot.reply(history()) in unseen.LINES
+    said = play(bot, [f"turn {i}" for i in range(len(unseen.LINES))])
+    assert sorted(said) == sorted(unseen.LINES)
+
+
+def test_sycophant_agrees_naming_a_partner_word_in_varied_frames() -> None:
+    said = play(unseen.SycophantBot(), [PARTNER] * 6)
+    assert len(set(said)) == 6
+    for out in said:
+        assert set(tokens(out)) & {"hiking", "mountains", "brother", "went", "like"}
+
+
+def test_eliza_reflects_the_partner_in_rotating_question_frames() -> None:
+    said = play(unseen.ElizaFramesBot(), ["I lost my keys."] * 4)
+    assert said[0] == "Why do you say you lost your keys?"
+    assert len(set(said)) == 4
+    assert all("you lost your keys" in s and question_count(s) == 1 for s in said)
+
+
+def test_hijack_always_talks_about_its_own_subject_and_asks() -> None:
+    said = play(unseen.HijackBot(), [PARTNER, OTHER, "Tell me about Paris."] * 3)
+    assert len(set(said)) == len(said)
+    for out in said:
+        assert question_count(out) == 1 and "paris" not in out.lower()
+        assert any(w in out.lower() for w in ("bread", "loaf", "dough", "starter", "flour",
+                                              "bake", "crumb", "crust", "boule", "proof",
+                                              "oven"))
+
+
+def test_facts_acknowledge_then_drop_an_encyclopedic_sentence() -> None:
+    out = unseen.FactDropBot().reply(history())
+    ack = out.split(" ")[0]
+    assert ack in {a.split(" ")[0] for a in unseen.ACKS}
+    assert any(out.endswith(f) for f in unseen.FACTS)
+    said = play(unseen.FactDropBot(), [PARTNER] * len(unseen.FACTS))
+    assert len({next(f for f in unseen.FACTS if s.endswith(f)) for s in said}) == len(said)
+
+
+def test_proverbs_quote_an_author_and_never_repeat() -> None:
+    said = play(unseen.ProverbBot(), [PARTNER] * len(unseen.QUOTES))
+    assert sorted(said) == sorted(unseen.QUOTES)
+    assert unseen.ProverbBot().reply(history(PARTNER)) == unseen.ProverbBot().reply(history(OTHER))
+
+
+def test_counter_meets_every_turn_with_questions_about_partner_words() -> None:
+    out = unseen.CounterQuestionBot().reply(history())
+    assert out.startswith("Before I answer, ") and question_count(out) == 2
+    quoted = out.split("'")[1::2]
+    assert len(quoted) == 2 and all(q in PARTNER.lower() for q in quoted)
+    assert unseen.CounterQuestionBot().reply(history(OTHER)).startswith("Hmm, ")
+
+
+def test_reverse_reverses_sentences_or_clauses() -> None:
+    bot = unseen.ReverseBot()
+    assert bot.reply(history()) == ("Do you like hiking? "
+                                    "I went hiking in the mountains with my brother.")
+    assert bot.reply(history("I like tea, but my wife likes coffee.")) == \
+        "But my wife likes coffee, I like tea."
+    assert bot.reply(history("Hello")) == "Hello"
+
+
+def test_summary_restates_what_the_partner_said() -> None:
+    bot = unseen.SummaryBot()
+    out = bot.reply(history(OTHER, ("ok",)))
+    assert out.startswith("So far we have covered ") and "greenhouse" in out
+    assert "orchids" in out and "markets" in out
+    assert bot.reply(history(PARTNER)) != out
+
+
+def test_rotator_never_repeats_a_frame_in_a_game() -> None:
+    said = play(unseen.RotatorBot(), [PARTNER] * len(unseen.ROTATOR))
+    frames = [next(i for i, f in enumerate(unseen.ROTATOR)
+                   if s.startswith(f.split("{")[0]) and s.endswith(f.split("}")[-1]))
+              for s in said]
+    assert sorted(frames) == list(range(len(unseen.ROTATOR)))
+    assert all(set(tokens(s)) & set(tokens(PARTNER)) for s in said)
+
+
+def test_persona_answers_the_same_topic_the_same_way() -> None:
+    bot = unseen.PersonaBot()
+    job = bot.reply(history("So what is your job?"))
+    assert job == bot.reply(history("Tell me about your work.", ("ok", "fine"), seed=40))
+    assert "Leeds" in job
+    assert "Biscuit" in bot.reply(history("Do you have a dog?"))
+    assert bot.reply(history("Nice weather today.")) in unseen.PERSONA_DEFAULT
