@@ -151,7 +151,7 @@ def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -
         return "echo"
     if edited_echo(text, partner_last):
         return "edit"
-    if frame_repeat(text, own_before):
+    if frame_repeat(text, own_before, partner_last=partner_last):
         return "frame"
     if self_repeats(text):
         return "self-repeat"

@@ -38,7 +38,7 @@ Which questions count is ``questions``:
   least ``on_topic`` (0.2) with the partner's turn before it (relevant to the context) or
   with the partner's turn after it (taken up). Not in a frame of its own said again
   (:func:`chatmatch.scoring.surface.frame_repeat`: half the turn's word 4-grams are the
-  bot's earlier ones; marked ``"frame repeated"``): a template that asks about the
+  bot's earlier ones, a word taken from the partner's last turn matching any; marked ``"frame repeated"``): a template that asks about the
   partner's latest word each time asks nothing of its own. A bot that spams questions
   whatever was said, parrots its partner's questions or ends every turn on the same stock
   question ("What say ye?") earns little (docs/validity.md, "Gaming suite").
@@ -129,14 +129,21 @@ class Proactivity(Scorer):
         details: list[dict[str, Any]] = []
         asked: dict[str, set[frozenset[str]]] = {p: set() for p in game.players}
         said: dict[int, list[str]] = {}  # turn -> what its speaker said before it
+        answered: dict[int, str] = {}  # turn -> the partner's turn just before it
         if topical is not None:
             before: dict[str, list[str]] = {p: [] for p in game.players}
-            for t in credited_turns(game):
-                said[t.index] = list(before[t.speaker])
-                before[t.speaker].append(t.text)
+            last: str | None = None
+            for t in game.turns:
+                if not t.seed:
+                    said[t.index] = list(before[t.speaker])
+                    before[t.speaker].append(t.text)
+                    if last is not None:
+                        answered[t.index] = last
+                last = t.text
         for turn in scored_turns(analysis, self.params):
             n = question_count(turn.text)
-            if n and topical is not None and frame_repeat(turn.text, said.get(turn.index, [])):
+            if n and topical is not None and frame_repeat(
+                    turn.text, said.get(turn.index, []), partner_last=answered.get(turn.index)):
                 # the bot's own frame again with a word changed ("Ye speak of X? ... What
                 # say ye?"): a stock question, not one asked about this conversation
                 details.append(_uncounted(turn, "frame repeated"))

@@ -6,8 +6,11 @@ game; the default scorers use them (docs/scoring.md, "What each dimension is ope
 
 * :func:`frame_repeat` -- the bot says the same frame turn after turn, only a word or two
   changed ("Arr! Ye speak of <word>? Aboard the Black Pearl ..."): at least half of the
-  turn's word 4-grams are in the bot's earlier turns. Fluency counts it as degenerate,
-  relevance gives it nothing;
+  turn's word 4-grams are in the bot's earlier turns. A content word the turn takes from
+  the partner's last turn is a slot that matches any word, so a template with the
+  partner's words in several places ("what does '<word>' mean to you? And why bring up
+  '<word>' at all?") is the same frame too. Fluency counts it as degenerate, relevance
+  gives it nothing, proactivity does not count its questions;
 * :func:`edited_echo` -- the partner's last turn lightly edited ("Indeed, you went
   hiking ..."): at least 80 % of the turn's words (pronouns aside) are the partner's last
   turn's, and it adds at most three words of its own. Degenerate for fluency, nothing for
@@ -52,13 +55,36 @@ def _grams(ws: Sequence[str], n: int = 4) -> list[tuple[str, ...]]:
     return [tuple(ws[i:i + n]) for i in range(len(ws) - n + 1)]
 
 
-def frame_repeat(text: str, own_before: Sequence[str], share: float = FRAME_SHARE) -> bool:
-    """At least ``share`` of the turn's word 4-grams (3 or more) are in ``own_before``."""
-    grams = _grams(words(text))
+#: a word of the turn taken from the partner's last turn: it matches any word of a frame
+SLOT = "\x00slot"
+
+
+def frame_repeat(text: str, own_before: Sequence[str], share: float = FRAME_SHARE,
+                 partner_last: str | None = None) -> bool:
+    """At least ``share`` of the turn's word 4-grams (3 or more) are in ``own_before``.
+
+    With ``partner_last``, each content word (not a :data:`FUNCTION_WORDS` one) of the
+    turn that the partner's last turn holds is a slot: a 4-gram with a slot matches an
+    earlier 4-gram that has any word in its place ("what does <slot> mean" matches "what
+    does week mean"); a 4-gram with two slots or more is not counted."""
+    ws = words(text)
+    if partner_last:
+        theirs = {w for w in words(partner_last) if w not in FUNCTION_WORDS}
+        ws = [SLOT if w in theirs and w not in FUNCTION_WORDS else w for w in ws]
+    # a 4-gram with two slots or more is mostly the partner's words: it says nothing of a
+    # frame ("i <slot> <slot> do" matches too much), so it is left out of the count
+    grams = [g for g in _grams(ws) if g.count(SLOT) < 2]
     if len(grams) < 3 or not own_before:
         return False
-    seen = {g for t in own_before for g in _grams(words(t))}
-    return sum(g in seen for g in grams) >= share * len(grams)
+    earlier = {g for t in own_before for g in _grams(words(t))}
+    masked: dict[tuple[bool, ...], set[tuple[str, ...]]] = {}
+    for g in grams:  # each earlier gram with slots where this gram has them
+        mask = tuple(w == SLOT for w in g)
+        if any(mask) and mask not in masked:
+            masked[mask] = {tuple(SLOT if m else w for m, w in zip(mask, e)) for e in earlier}
+    found = sum(g in earlier or g in masked.get(tuple(w == SLOT for w in g), ())
+                for g in grams)
+    return found >= share * len(grams)
 
 
 def edited_echo(text: str, partner_last: str | None, share: float = ECHO_SHARE) -> bool:

@@ -34,6 +34,42 @@ def test_frame_repeat_needs_the_bot_s_own_earlier_frame() -> None:
                             ["I went to the cinema last night and it was great fun."])
 
 
+COUNTER = "Hmm, what does '{}' mean to you? And why bring up '{}' at all?"
+
+
+def test_a_template_with_the_partner_s_words_in_several_places_is_a_frame() -> None:
+    """Two slots split every 4-gram but four: the plain 4-gram share (4 of 11) misses the
+    template, the partner's words as slots (11 of 11) find it."""
+    first = COUNTER.format("used", "means")
+    partner = "It seems like there might be some confusion here."
+    again = COUNTER.format("confusion", "might")
+    assert not frame_repeat(again, [first])
+    assert frame_repeat(again, [first], partner_last=partner)
+    assert degenerate(again, [first], partner) == "frame"
+    # a slot is a word the partner said: the same template around words of the bot's own
+    # is not a frame, nor are the bot's own sentences that reuse a partner's word
+    assert not frame_repeat(COUNTER.format("lake", "sister"), [first], partner_last=partner)
+    assert not frame_repeat("There might be confusion, but I went to the lake on Sunday.",
+                            ["I went to the cinema last night and it was great fun."],
+                            partner_last=partner)
+    # function words the partner said are not slots
+    assert not frame_repeat("What do you like to do on weekends with friends?",
+                            ["What do you think about the new film at the cinema?"],
+                            partner_last="I think you like it.")
+
+
+def test_a_question_template_around_the_partner_s_words_is_not_proactive() -> None:
+    g = game([("a", "I went hiking with my brother last week."),
+              ("b", COUNTER.format("hiking", "brother")),
+              ("a", "We climbed a mountain near the lake."),
+              ("b", COUNTER.format("mountain", "lake")),
+              ("a", "The weather was sunny and warm all day."),
+              ("b", COUNTER.format("weather", "sunny"))])
+    s = Proactivity(Proactivity.Params(), embedder=fake_embedder.FakeEmbedder()).score_games([g])[0]
+    why = {d["turn"]: d.get("not_counted") for d in s.details if d["speaker"] == "b"}
+    assert why[3] == why[5] == "frame repeated"
+
+
 def test_edited_echo_is_the_partner_s_turn_lightly_changed() -> None:
     partner = "I went hiking in the mountains with my brother."
     assert edited_echo("Indeed, you went hiking in the mountains with your brother.", partner)
