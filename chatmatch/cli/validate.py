@@ -12,8 +12,9 @@ from click.core import ParameterSource
 from chatmatch.config.tournament import MAX_EXCHANGES
 from chatmatch.progress import Reporter
 from chatmatch.validity.datasets.datahelp import data_dir as require_data_dir
-from chatmatch.validity.lab.core import (DATASETS, Lab, LabError, default_data_dir,
-                                    load_lab_config, parse_datasets, with_ngram_fluency)
+from chatmatch.validity.lab.core import (DATASETS, GAMING_FILES, Lab, LabError,
+                                         default_data_dir, load_lab_config, parse_datasets,
+                                         with_ngram_fluency)
 from chatmatch.validity.training.data import DATASETS as LEARN_DATASETS
 from chatmatch.validity.training.data import load_sides
 from chatmatch.validity.training.evaluate import evaluate
@@ -59,11 +60,12 @@ def lab_data_dir(given: Path | None, names: Sequence[str], dstc9_dir: Path | Non
               help="The ladder tournament (true order known by construction).")
 @click.option("--ladder-exchanges", type=click.IntRange(1, MAX_EXCHANGES),
               help="Play the ladder's games with this many exchanges (cheaper than the file's).")
-@click.option("--gaming", "gaming_file", type=click.Path(path_type=Path),
-              default=Path("tournaments/gaming.yaml"), show_default=True,
-              help="The gaming suite: recipe bots that must rank below the real bots.")
+@click.option("--gaming", "gaming_files", type=click.Path(path_type=Path), multiple=True,
+              default=GAMING_FILES, show_default=True,
+              help="A gaming suite: recipe bots that must rank below the real bots; repeat "
+                   "it for several, each its own dataset (default: both recipe families).")
 @click.option("--gaming-exchanges", type=click.IntRange(1, MAX_EXCHANGES),
-              help="Play the gaming suite's games with this many exchanges (the file's: 10).")
+              help="Play every gaming suite's games with this many exchanges (the files': 10).")
 @click.option("--ngram-fluency", is_flag=True,
               help="Score fluency with the fast n-gram model instead of the configured LM.")
 @click.option("--learned", is_flag=True,
@@ -80,7 +82,7 @@ def lab_data_dir(given: Path | None, names: Sequence[str], dstc9_dir: Path | Non
 def command(config_file: Path | None, data_dir: Path | None, datasets: str,
             dstc9_dir: Path | None, sample: int | None, baseline_file: Path | None,
             bootstrap: int, seeds: int,
-            ladder_file: Path, ladder_exchanges: int | None, gaming_file: Path,
+            ladder_file: Path, ladder_exchanges: int | None, gaming_files: tuple[Path, ...],
             gaming_exchanges: int | None, ngram_fluency: bool, learned: bool,
             learned_cache: Path | None, stb_sample: int | None, as_json: bool,
             quiet: bool) -> None:
@@ -101,8 +103,10 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       construct  fluency: human-written turns vs bland generated ones (generic, echo,
                  a small LM's greedy replies)
       ladder  tournaments/ladder.yaml, whose true order is known by construction
-      gaming  tournaments/gaming.yaml: recipe bots (a template, parroting, entity
-              stuffing, ...) must rank below smollm2 and retrieval
+      gaming  tournaments/gaming.yaml and tournaments/gaming-unseen.yaml (both recipe
+              families by default; --gaming FILE, repeatable, for others): recipe bots
+              (a template, parroting, entity stuffing, ...) must rank below smollm2 and
+              retrieval; one dataset per file
 
     \b
     Examples:
@@ -122,7 +126,7 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
         base = with_ngram_fluency(base) if base is not None else None
     lab = Lab(cfg, lab_data_dir(data_dir, names, dstc9_dir), names, seeds, ladder_file, ladder_exchanges,
               dstc9_dir=dstc9_dir, sample=sample, bootstrap=bootstrap, baseline=base,
-              datasets_named=named, gaming_file=gaming_file,
+              datasets_named=named, gaming_files=tuple(gaming_files),
               gaming_exchanges=gaming_exchanges)
     lab.check_inputs()
     rated = [n for n in names if n in LEARN_DATASETS]

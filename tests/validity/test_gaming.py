@@ -8,16 +8,20 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from chatmatch.config.tournament import load_config
 from chatmatch.records import GameResult
 from chatmatch.scoring.points import award_points
-from chatmatch.validity.lab.gaming import GamingError, gaming_table, gauntlet, play_gaming, recipes_of
+from chatmatch.validity.lab import core
+from chatmatch.validity.lab.core import GAMING_FILES, Lab, LabConfig, LabError
+from chatmatch.validity.lab.gaming import (GamingError, gaming_names, gaming_table, gauntlet,
+                                           play_gaming, recipes_of)
 from chatmatch.validity.lab.report import render
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMING = ROOT / "tournaments" / "gaming.yaml"
+UNSEEN = ROOT / "tournaments" / "gaming-unseen.yaml"
 
 
 def test_the_suite_file_has_nine_recipes_and_the_real_bots() -> None:
@@ -120,3 +124,116 @@ def test_a_game_length_option_is_bounded_like_exchanges_in_a_file(option: str) -
 
     res = CliRunner().invoke(cli, ["validate", "--datasets", "gaming", option, "5001"])
     assert res.exit_code == 2 and "5001 is not in the range 1<=x<=5000" in res.output, res.output
+
+
+# several gaming files (one per recipe family): fast, with eliza and recipes, two dimensions
+
+def _suite(path: Path, name: str, recipe: str = "pirate") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"name: {name}\nbots:\n  - eliza\n"
+                    f"  - {{name: {recipe}, adapter: recipe-{recipe}}}\n"
+                    "seed_utterance: Hi\nexchanges: 3\n")
+    return path
+
+
+def _fast_config(tmp_path: Path) -> Path:
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("scoring: {dimensions: [specificity, diversity]}\nranking: {method: points}\n")
+    return cfg
+
+
+def _validate(tmp_path: Path, *args: object) -> Result:
+    from chatmatch.cli import cli
+
+    return CliRunner().invoke(cli, ["validate", "--datasets", "gaming", "--config",
+                                    str(_fast_config(tmp_path)), "-q", *map(str, args)])
+
+
+def test_the_default_plays_both_recipe_families() -> None:
+    from chatmatch.cli.validate import command
+
+    (opt,) = [p for p in command.params if p.name == "gaming_files"]
+    assert opt.multiple and tuple(opt.default) == GAMING_FILES
+    assert GAMING_FILES == (Path("tournaments/gaming.yaml"),
+                            Path("tournaments/gaming-unseen.yaml"))
+    assert [load_config(ROOT / f).name for f in GAMING_FILES] == ["gaming", "gaming-unseen"]
+    assert gaming_names([GAMING, UNSEEN]) == ["gaming", "gaming-unseen"]
+    assert Lab(LabConfig(), ROOT).gaming_files == GAMING_FILES
+    help_text = " ".join(CliRunner().invoke(command, ["--help"]).output.split())
+    assert "both recipe families" in help_text and "repeatable" in help_text
+
+
+def test_two_gaming_files_give_two_reports_named_by_their_tournaments(tmp_path: Path) -> None:
+    a, b = _suite(tmp_path / "a.yaml", "fam-a"), _suite(tmp_path / "b.yaml", "fam-b", "mirror")
+    res = _validate(tmp_path, "--gaming", a, "--gaming", b, "--gaming-exchanges", 2, "--json")
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert [d["dataset"] for d in report["datasets"]] == ["fam-a", "fam-b"]
+    for ds, f, recipe in zip(report["datasets"], (a, b), ("pirate", "mirror")):
+        # --gaming-exchanges applies to every file (theirs: 3)
+        assert ds["facts"]["file"] == str(f) and ds["facts"]["exchanges"] == 2
+        assert [r["recipe"] for r in ds["gaming"]["recipes"]] == [recipe]
+        assert ds["gaming"]["holds"] is None  # neither plays smollm2 or retrieval
+    text = render(report)
+    assert text.count("Gaming suite ") == 2
+    assert "Gaming suite fam-a: each recipe bot's rank" in text
+    assert "Gaming suite fam-b: each recipe bot's rank" in text
+    assert text.index("Gaming suite fam-a") < text.index("pirate") < text.index(
+        "Gaming suite fam-b") < text.index("mirror")
+    for name, f in (("fam-a", a), ("fam-b", b)):
+        assert (f"\n{name}: 2 games of 2 exchanges (seed 0, 0 forfeits); every recipe below "
+                f"smollm2 or retrieval: no verdict ({f} plays neither") in text
+    plain = _validate(tmp_path, "--gaming", a, "--gaming", b, "--gaming-exchanges", 2)
+    assert plain.exit_code == 0 and plain.output.count("Gaming suite ") == 2
+
+
+def test_a_missing_second_gaming_file_fails_before_anything_is_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    played: list[str] = []
+    monkeypatch.setattr(core, "play_gaming", lambda *a, **k: played.append(a) or 1 / 0)
+    a, missing = _suite(tmp_path / "a.yaml", "fam-a"), tmp_path / "nowhere" / "b.yaml"
+    res = _validate(tmp_path, "--gaming", a, "--gaming", missing)
+    assert res.exit_code != 0
+    assert f"--gaming {missing}: no such file" in res.output, res.output
+    assert played == []
+    lab = Lab(LabConfig(), tmp_path, ("gaming",), gaming_files=(a, missing))
+    with pytest.raises(LabError, match="nowhere"):
+        lab.run()
+    assert played == []
+
+
+def test_the_same_gaming_file_twice_is_refused(tmp_path: Path) -> None:
+    a = _suite(tmp_path / "a.yaml", "fam-a")
+    res = _validate(tmp_path, "--gaming", a, "--gaming", tmp_path / "." / "a.yaml")
+    assert res.exit_code != 0
+    assert f"--gaming {a}: the same file given twice" in res.output, res.output
+    again = tmp_path / ".." / tmp_path.name / "a.yaml"
+    lab = Lab(LabConfig(), tmp_path, ("gaming",), gaming_files=(a, again))
+    with pytest.raises(LabError, match=f"the same file given twice \\(as {a} and "):
+        lab.check_inputs()
+    with pytest.raises(LabError, match="no gaming file given"):
+        Lab(LabConfig(), tmp_path, ("gaming",), gaming_files=()).check_inputs()
+    # without gaming among the datasets, the gaming files are not looked at
+    Lab(LabConfig(), tmp_path, ("ladder",), ladder_file=ROOT / "tournaments" / "ladder.yaml",
+        gaming_files=(a, a)).check_inputs()
+
+
+def test_two_files_with_the_same_tournament_name_give_distinct_datasets(tmp_path: Path) -> None:
+    a, b = _suite(tmp_path / "a.yaml", "fam"), _suite(tmp_path / "b.yaml", "fam", "mirror")
+    res = _validate(tmp_path, "--gaming", a, "--gaming", b, "--gaming-exchanges", 1, "--json")
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert [d["dataset"] for d in report["datasets"]] == ["fam (a)", "fam (b)"]
+    text = render(report)
+    assert "Gaming suite fam (a):" in text and "Gaming suite fam (b):" in text
+    # the same stem too: the path tells them apart; another dataset's name: the stem
+    c = _suite(tmp_path / "x" / "a.yaml", "fam")
+    d = _suite(tmp_path / "ladder.yaml", "ladder")
+    assert gaming_names([a, c, b, d], ["ladder"]) == [f"fam ({a})", f"fam ({c})", "fam (b)",
+                                                      "ladder (ladder)"]
+
+
+def test_steps_total_counts_every_gaming_file(tmp_path: Path) -> None:
+    one = Lab(LabConfig(), tmp_path, ("gaming",), gaming_files=(GAMING,))
+    two = Lab(LabConfig(), tmp_path, ("gaming", "ladder"), gaming_files=(GAMING, UNSEEN))
+    assert one.steps_total() == 3 and two.steps_total() == 3 + 3 + 3

@@ -17,7 +17,9 @@ Datasets (see docs/validity.md):
 * ``ladder``: the fault ladder, whose order is known by construction
   (:mod:`chatmatch.validity.lab.ladder`);
 * ``gaming``: recipe bots against the real bots, which must rank above them
-  (:mod:`chatmatch.validity.lab.gaming`).
+  (:mod:`chatmatch.validity.lab.gaming`); one dataset per gaming file (one recipe family
+  each: by default ``tournaments/gaming.yaml`` and ``tournaments/gaming-unseen.yaml``),
+  named by the file's tournament name.
 
 The scorers are built once from the ``scoring`` block (models load once) and every dataset
 is scored with them; rankings use the ``ranking`` block. The rated human-bot datasets
@@ -58,7 +60,7 @@ from chatmatch.validity.datasets.dstc9 import find_files as find_dstc9
 from chatmatch.validity.lab.fed import Chat, evaluate_fed, game_points
 from chatmatch.validity.lab.games import GameDataset, evaluate_games
 from chatmatch.stats.bootstrap import SAMPLES
-from chatmatch.validity.lab.gaming import evaluate_gaming, play_gaming
+from chatmatch.validity.lab.gaming import evaluate_gaming, gaming_names, play_gaming
 from chatmatch.validity.lab.ladder import play_ladder
 from chatmatch.validity.datasets.stb import load_stb
 from chatmatch.validity.lab.stb_sides import sides as stb_sides
@@ -68,6 +70,11 @@ from chatmatch.validity.datasets.usr import load_usr
 from chatmatch.scoring.build import build_scorers
 
 DATASETS = ("stb", "fed", "dstc9", "usr", "construct", "ladder", "gaming")
+#: the gaming files played by default: one per recipe family
+GAMING_FILES = (Path("tournaments/gaming.yaml"), Path("tournaments/gaming-unseen.yaml"))
+#: names a gaming file's dataset may not take (another dataset's report has them)
+_TAKEN = (*(d for d in DATASETS if d != "gaming"),
+          "stb/convai2", "stb/dailydialog", "stb/empathetic")
 DSTC9_NOTES = ("no ranking randomness: the seed spread does not apply",
                "each chat scored as a game between User and System; the System side counts")
 
@@ -152,7 +159,8 @@ class Lab:
     seeds: int = 5
     ladder_file: Path = Path("tournaments/ladder.yaml")
     ladder_exchanges: int | None = None
-    gaming_file: Path = Path("tournaments/gaming.yaml")
+    #: the gaming suites, one dataset each (each file a recipe family)
+    gaming_files: tuple[Path, ...] = GAMING_FILES
     gaming_exchanges: int | None = None
     #: one step per :meth:`steps_total`: ``update(detail=label)`` before a step (the
     #: ``validate`` command shows the label), ``advance()`` after it
@@ -170,7 +178,7 @@ class Lab:
         extra = 1 if self.baseline else 0  # the baseline's scoring of FED and DSTC9
         n = {"stb": 1 + 3 * 2, "fed": 1 + 3 + extra, "dstc9": 1 + 3 + extra,
              "usr": 1 + 3 + extra, "construct": 2, "ladder": 1 + 2,
-             "gaming": 1 + 2}
+             "gaming": (1 + 2) * len(self.gaming_files)}
         return sum(n[d] for d in self.datasets)
 
     def check_inputs(self) -> None:
@@ -192,9 +200,25 @@ class Lab:
         if "ladder" in self.datasets and (why := file_problem(self.ladder_file)):
             raise LabError(f"--ladder {self.ladder_file}: {why}; run from the "
                            "repository root or give the ladder YAML's path")
-        if "gaming" in self.datasets and (why := file_problem(self.gaming_file)):
-            raise LabError(f"--gaming {self.gaming_file}: {why}; run from the "
-                           "repository root or give the gaming suite's YAML path")
+        if "gaming" in self.datasets:
+            self._check_gaming_files()
+
+    def _check_gaming_files(self) -> None:
+        """Every gaming file is there, and none is given twice."""
+        if not self.gaming_files:
+            raise LabError("--gaming: no gaming file given; give at least one, or leave "
+                           "gaming out with --datasets")
+        seen: dict[Path, Path] = {}
+        for path in self.gaming_files:
+            if why := file_problem(path):
+                raise LabError(f"--gaming {path}: {why}; run from the repository root or "
+                               "give the gaming suite's YAML path")
+            key = path.resolve()
+            if key in seen:
+                same = "" if seen[key] == path else f" (as {seen[key]} and {path})"
+                raise LabError(f"--gaming {path}: the same file given twice{same}; give each "
+                               "gaming suite once")
+            seen[key] = path
 
     def weights(self) -> dict[str, float]:
         return {d: self.config.scoring.weight(d) for d in self.config.scoring.dimensions}
@@ -204,6 +228,9 @@ class Lab:
         scorers = build_scorers(self.config.scoring, self.config.settings.runtime)
         self._base = (build_scorers(self.baseline.scoring, self.baseline.settings.runtime)
                       if self.baseline else None)
+        # every gaming file read (and named) before any game is played
+        gaming = (gaming_names(self.gaming_files, _TAKEN) if "gaming" in self.datasets
+                  else [])
         reports: list[dict[str, Any]] = []
         for name in self.datasets:
             if name == "stb":
@@ -227,7 +254,8 @@ class Lab:
             elif name == "construct":
                 reports.append(self._construct(scorers))
             elif name == "gaming":
-                reports.append(self._gaming(scorers))
+                reports += [self._gaming(scorers, path, ds_name)
+                            for path, ds_name in zip(self.gaming_files, gaming)]
             else:
                 self.progress.update(detail="ladder: playing")
                 ds = play_ladder(self.ladder_file, self.ladder_exchanges)
@@ -245,12 +273,12 @@ class Lab:
                 "ranking": self.config.ranking.model_dump(mode="json"),
                 "seed": self.config.seed, "seeds": self.seeds, "datasets": reports}
 
-    def _gaming(self, scorers: Sequence[Scorer]) -> dict[str, Any]:
-        self.progress.update(detail="gaming: playing")
-        ds = play_gaming(self.gaming_file, self.gaming_exchanges)
+    def _gaming(self, scorers: Sequence[Scorer], path: Path, name: str) -> dict[str, Any]:
+        self.progress.update(detail=f"{name}: playing")
+        ds = play_gaming(path, self.gaming_exchanges, name)
         self.progress.advance()
-        scores = score_with_steps(ds.games, scorers, "gaming", self.progress)
-        self.progress.update(detail="gaming: ranking")
+        scores = score_with_steps(ds.games, scorers, name, self.progress)
+        self.progress.update(detail=f"{name}: ranking")
         report = evaluate_gaming(ds, scores, self.weights(), self.config.ranking,
                                  seed=self.config.seed, seeds=self.seeds)
         self.progress.advance()

@@ -12,6 +12,10 @@ configuration. The known order is that every real bot ranks above every recipe (
 real bot (a game won on points counts 1, a tie 0.5), and the share of those games in which
 it wins each dimension's point; the suite *holds* when every recipe ranks below each of the
 ``must_beat`` bots (smollm2 and retrieval).
+
+There are several recipe families, one file each (``tournaments/gaming.yaml``,
+``tournaments/gaming-unseen.yaml``); each file is its own dataset, named by
+:func:`gaming_names` after its tournament ``name:``.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from chatmatch.config.tournament import TournamentConfig
+from chatmatch.config.tournament import TournamentConfig, load_config
 from chatmatch.errors import ChatmatchError
 from chatmatch.executors.local import LocalExecutor
 from chatmatch.play.build import load_tournament
@@ -52,8 +56,28 @@ def gauntlet(cfg: TournamentConfig) -> list[ScheduledGame]:
     return [g for g in games if not (g.starter in recipes and g.other in recipes)]
 
 
-def play_gaming(path: str | Path, exchanges: int | None = None) -> GameDataset:
-    """Play the gaming suite's games and return them with the known order."""
+def gaming_names(paths: Sequence[str | Path], reserved: Sequence[str] = ()) -> list[str]:
+    """The dataset name of each gaming file: its tournament ``name:``; a name shared by two
+    files, or one of ``reserved`` (another dataset's name), gets the file's stem after it
+    (``gaming (gaming-copy)``), and the file's path when the stems are equal too, so every
+    file's report has its own name."""
+    names = [load_config(p).name for p in paths]
+    stems = [Path(p).stem for p in paths]
+
+    def label(i: int) -> str:
+        same = [j for j, n in enumerate(names) if n == names[i]]
+        if len(same) == 1 and names[i] not in reserved:
+            return names[i]
+        both = sum(stems[j] == stems[i] for j in same) > 1
+        return f"{names[i]} ({paths[i] if both else stems[i]})"
+
+    return [label(i) for i in range(len(paths))]
+
+
+def play_gaming(path: str | Path, exchanges: int | None = None,
+                name: str | None = None) -> GameDataset:
+    """Play the gaming suite's games and return them with the known order, as the dataset
+    ``name`` (default: the file's tournament name)."""
     cfg, built = load_tournament(path)  # each bot built once, as `chatmatch run` does
     if exchanges is not None:
         cfg = cfg.model_copy(update={"exchanges": exchanges})
@@ -73,7 +97,7 @@ def play_gaming(path: str | Path, exchanges: int | None = None) -> GameDataset:
     forfeits = sum(g.forfeit is not None for g in games)
     games = [g for g in games if g.forfeit is None]
     reference = {b: (0.0 if b in recipes else 1.0) for b in cfg.bot_names}
-    return GameDataset("gaming", tuple(sorted(games, key=lambda g: g.game_id)),
+    return GameDataset(name or cfg.name, tuple(sorted(games, key=lambda g: g.game_id)),
                        {REFERENCE: reference},
                        facts={"exchanges": cfg.exchanges, "seed": cfg.seed, "forfeits": forfeits,
                               "file": str(path), "recipes": recipes, "real": real})

@@ -137,6 +137,20 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
         elif ds["kind"] == "construct":
             lines.append(f"construct: {ds['games']} turns of {len(ds['rows'])} groups; "
                          f"human-written >= bland: {'holds' if ds['holds'] else 'FAILS'}")
+        elif ds.get("gaming"):  # one per gaming file, named by its tournament
+            g = ds["gaming"]
+            if g["holds"] is None:
+                verdict = (f"every recipe below {' or '.join(MUST_BEAT)}: no verdict ("
+                           f"{f['file']} plays neither; add one of them to the file to check "
+                           "the suite's constraint)")
+            else:
+                verdict = (f"every recipe below {' and '.join(g['must_beat'])}: "
+                           + ("holds" if g["holds"] else f"FAILS ({', '.join(g['failing'])})")
+                           + "; recipes winning half their games or more against them: "
+                           + (", ".join(g.get("head_to_head") or []) or "none"))
+            lines.append(f"{ds['dataset']}: {ds['games']} games of {f['exchanges']} exchanges "
+                         f"(seed {f['seed']}, {f['forfeits']} forfeits); {verdict}; "
+                         f"chatmatch: {' > '.join(ds['ranking'])}")
         elif ds["dataset"] == "dstc9":
             ref = ds["references"]["system Overall"]
             lines.append(f"dstc9: {ds['games']} chats ({f['sampled']}) of {len(ds['bots'])} "
@@ -155,20 +169,6 @@ def facts_lines(report: dict[str, Any]) -> list[str]:
                 f"{f['turns_cleaned']} turns cleaned of artefacts ({by or 'none'}), "
                 f"{f['empty_turns']} empty turns; {f['shorter_games']} shorter and "
                 f"{f['longer_games']} longer games than the median")
-        elif ds["dataset"] == "gaming":
-            g = ds["gaming"]
-            if g["holds"] is None:
-                verdict = (f"every recipe below {' or '.join(MUST_BEAT)}: no verdict ("
-                           f"{f['file']} plays neither; add one of them to the file to check "
-                           "the suite's constraint)")
-            else:
-                verdict = (f"every recipe below {' and '.join(g['must_beat'])}: "
-                           + ("holds" if g["holds"] else f"FAILS ({', '.join(g['failing'])})")
-                           + "; recipes winning half their games or more against them: "
-                           + (", ".join(g.get("head_to_head") or []) or "none"))
-            lines.append(f"gaming: {ds['games']} games of {f['exchanges']} exchanges (seed "
-                         f"{f['seed']}, {f['forfeits']} forfeits); {verdict}; "
-                         f"chatmatch: {' > '.join(ds['ranking'])}")
         elif ds["dataset"] == "ladder":
             lines.append(f"ladder: {ds['games']} games of {f['exchanges']} exchanges (seed "
                          f"{f['seed']}, {f['forfeits']} forfeits); true order "
@@ -201,8 +201,10 @@ def construct_table(report: dict[str, Any]) -> str | None:
     return render_table(["group", "kind", "turns", "fluency, oriented (higher = more fluent) [95%]"], rows)
 
 
-def gaming_rows(report: dict[str, Any]) -> str | None:
-    """Per recipe of the gaming suite: rank, win rate against each real bot, dimensions won."""
+def gaming_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """Per gaming report (one per gaming file), its dataset name and its table: per recipe,
+    rank, win rate against each real bot, dimensions won."""
+    out = []
     for ds in report["datasets"]:
         if ds.get("gaming"):
             g = ds["gaming"]
@@ -214,18 +216,18 @@ def gaming_rows(report: dict[str, Any]) -> str | None:
                 rows.append([r["recipe"], r["rank"], *(_pct(r["win_rate"][o]) for o in real),
                              ", ".join(f"{d} {_pct(v)}" for d, v in r["dimensions_won"].items()
                                        if v > 0) + ok])
-            return render_table(["bot", "rank", *(f"wins vs {o}" for o in real),
-                                 "dimension points won vs the real bots"], rows)
-    return None
+            out.append((ds["dataset"], render_table(
+                ["bot", "rank", *(f"wins vs {o}" for o in real),
+                 "dimension points won vs the real bots"], rows)))
+    return out
 
 
 def extra_tables(report: dict[str, Any]) -> list[str]:
     out = []
-    gaming = gaming_rows(report)
-    if gaming:
-        out += ["Gaming suite: each recipe bot's rank, its win rate against each real bot "
-                "(a tie counts half) and the share of its games against them in which it won "
-                "each dimension's point", gaming, ""]
+    for name, table in gaming_rows(report):
+        out += [f"Gaming suite {name}: each recipe bot's rank, its win rate against each real "
+                "bot (a tie counts half) and the share of its games against them in which it "
+                "won each dimension's point", table, ""]
     construct = construct_table(report)
     if construct:
         out += ["Construct check: fluency of human-written turns vs bland generated ones (median "
