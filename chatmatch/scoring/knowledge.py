@@ -41,9 +41,9 @@ opposite to people's "informative": an option only); ``count`` is the paper's.
 ``in_context: true`` (the default; false in ``preset: paper``) counts an entity only when it
 belongs to the conversation: the turn that brings it is on topic
 (:mod:`chatmatch.scoring.topical`: a sentence-embedding cosine of at least ``on_topic``,
-0.2, with the partner's turn before or after it) or the partner mentions it later. A bot
-that stuffs names into turns unrelated to what was said ("I thought of Paris and Barack
-Obama, and then of Microsoft.") earns nothing for them; the details list them as
+0.2, with the partner's turn before it). A bot that stuffs names into turns unrelated to
+what was said ("I thought of Paris and Barack Obama, and then of Microsoft.") earns nothing
+for them, even when its partner politely takes them up; the details list them as
 ``off_topic``.
 """
 
@@ -126,7 +126,7 @@ class Knowledge(SpacyScorer):
         unit: Literal["count", "per_turn", "per_100_tokens"] = "per_turn"
         #: count an entity only when it belongs to the conversation: its turn is on topic
         #: (chatmatch.scoring.topical: a cosine of at least ``on_topic`` with the partner's
-        #: turn before or after it) or the partner mentions it later (the paper: false)
+        #: turn before it) (the paper: false)
         in_context: bool = True
         on_topic: ClassVar[float] = 0.2
         #: ``in_context``: the sentence embedding model (minilm, packaged, or a folder)
@@ -209,8 +209,7 @@ class Knowledge(SpacyScorer):
                 continue
             stuffed: list[list[str]] = []
             if topical is not None and turn.index not in topical:
-                stuffed = [e for e in new if not _taken_up(game, turn.index, entity_key(e[0]))]
-                new = [e for e in new if e not in stuffed]
+                stuffed, new = new, []
             raw[turn.speaker] += len(new)
             detail = {"turn": turn.index, "speaker": turn.speaker, "new": new,
                       "already_mentioned": old}
@@ -222,13 +221,6 @@ class Knowledge(SpacyScorer):
         if self.params.unit != "count":
             raw = _per_unit(game, raw, self.params.unit)
         return DimensionScore(self.name, raw, self.higher_is_better, details)
-
-
-def _taken_up(game: Transcript, t: int, key: str) -> bool:
-    """The partner of turn ``t``'s speaker mentions ``key`` in a later turn."""
-    me = game.turns[t].speaker
-    pattern = re.compile(rf"\b{re.escape(key)}\b")
-    return any(u.speaker != me and pattern.search(u.text.lower()) for u in game.turns[t + 1:])
 
 
 def _per_unit(game: Transcript, raw: dict[str, float], unit: str) -> dict[str, float]:

@@ -8,8 +8,9 @@ question is defined exactly in :func:`chatmatch.common.text.question_count`: a s
 after at least one word or emoji. Empty turns, a bare ``"?"`` and unpunctuated
 interrogatives ask nothing. Details list each asking turn with its question count, and each
 turn whose questions earned nothing with ``"questions": 0``, how many it ``asked`` and why
-(``not_counted``: ``repetition``, or ``generic or asked before`` under ``questions:
-specific``).
+(``not_counted``: ``repetition``; ``generic or asked before`` under ``questions:
+specific`` or ``conversational``; ``parroted or off topic`` and ``frame repeated`` under
+``conversational``).
 
 A turn that diversity penalises as a repetition (Algorithm 1: a repeated question, or a
 repeated turn) asks nothing new and earns nothing here (``skip_repetitions``, default
@@ -35,8 +36,8 @@ Which questions count is ``questions``:
   conversation's topic. Its own: not parroted (:func:`chatmatch.scoring.surface.parroted`:
   the partner asked it before, or the partner's last turn holds it word for word). On
   topic: the question's sentence embedding (all-MiniLM-L6-v2, ``model``) has a cosine of at
-  least ``on_topic`` (0.2) with the partner's turn before it (relevant to the context) or
-  with the partner's turn after it (taken up). Not in a frame of its own said again
+  least ``on_topic`` (0.2) with the partner's turn before it (relevant to the context; what
+  the partner says next does not count, since a polite partner takes up anything). Not in a frame of its own said again
   (:func:`chatmatch.scoring.surface.frame_repeat`: half the turn's word 4-grams are the
   bot's earlier ones, a word taken from the partner's last turn matching any; marked ``"frame repeated"``): a template that asks about the
   partner's latest word each time asks nothing of its own. A bot that spams questions
@@ -148,15 +149,16 @@ class Proactivity(Scorer):
                 # say ye?"): a stock question, not one asked about this conversation
                 details.append(_uncounted(turn, "frame repeated"))
                 continue
+            why = "generic or asked before"
             if n and self.params.questions != "all":
                 n = specific_questions(turn.text, asked[turn.speaker])
             if n and topical is not None:
-                n = min(n, topical.get(turn.index, 0))
+                n, why = min(n, topical.get(turn.index, 0)), "parroted or off topic"
             if n:
                 raw[turn.speaker] += n if self.params.unit == "questions" else 1
                 details.append({"turn": turn.index, "speaker": turn.speaker, "questions": n})
             elif question_count(turn.text):
-                details.append(_uncounted(turn, "generic or asked before"))
+                details.append(_uncounted(turn, why))
         details = _with_repetitions(analysis, details)
         if self.params.excuse_answers:
             raw = self._excuse(analysis, raw)

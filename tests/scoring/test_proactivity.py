@@ -48,7 +48,8 @@ def test_sigma_r_follows_diversity_in_a_config() -> None:
     g = game(["Where do you live?", "Paris.", "Where do you live now?", "Rome."])
     assert Proactivity(Proactivity.Params(unit="turns", questions="all")).score_game(g).raw["A"] == 2
     cfg = ScoringConfig(dimensions=["diversity", "proactivity"],
-                        params={"diversity": {"sigma_r": 0.5}, "proactivity": {"unit": "turns"}})
+                        params={"diversity": {"sigma_r": 0.5},
+                                "proactivity": {"unit": "turns", "questions": "all"}})
     _, proactivity = build_scorers(cfg)
     assert proactivity.params.sigma_r == 0.5
     assert proactivity.score_games([g])[0].raw["A"] == 1

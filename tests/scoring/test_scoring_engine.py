@@ -32,13 +32,15 @@ def test_engine_scores_every_game_and_shares_one_spacy_pass(monkeypatch: pytest.
     cfg = ScoringConfig(dimensions=["knowledge", "proactivity", "specificity", "diversity",
                                     "consistency", "relevance"],
                         params={"relevance": {"method": "recall"}})  # recall's concepts: spaCy
-    games = [game(FIGURE2, gid="g1"), game(["I live in Paris.", "Paris is nice?", "I love Paris."], gid="g2")]
+    games = [game(FIGURE2, gid="g1"),
+             game(["Where do you live?", "I live in Paris.", "Paris is nice?", "I love Paris."],
+                  gid="g2")]
     out = score_games(games, build_scorers(cfg))
     assert [list(r) for r in out] == [cfg.dimensions] * 2
     assert out[0]["diversity"].raw == {"A": -2, "B": 0}
-    assert out[1]["knowledge"].raw == {"A": 0.5, "B": 0}  # Paris, over A's 2 turns (per_turn)
+    assert out[1]["knowledge"].raw == {"A": 0, "B": 0.5}  # Paris, over B's 2 turns (per_turn)
     # knowledge and relevance share one nlp.pipe over the distinct texts: 6 of FIGURE2
-    # (turns 2, 3, 6 repeat earlier ones) + 3
+    # (turns 2, 3, 6 repeat earlier ones) + 3 (FIGURE2 asks "Where do you live?" too)
     assert counting.pipe_calls == 1 and counting.texts == 9
     context = build_context(games, build_scorers(cfg))  # a second call: nothing kept
     assert counting.pipe_calls == 2

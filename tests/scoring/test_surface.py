@@ -137,7 +137,8 @@ def test_relevance_credits_the_same_answer_to_a_repeated_question() -> None:
 
 
 def test_proactivity_counts_own_on_topic_questions_only() -> None:
-    g = game([("a", "I love classical music. Do you like music?"),
+    g = game([("b", "Music is my favourite."),
+              ("a", "I love classical music. Do you like music?"),
               ("b", "Do you like music? That is a good question. Do you like music?"),
               ("a", "Yes, Mozart. Which classical music do you love?"),
               ("b", "Have you been to Rome?"),
@@ -148,7 +149,19 @@ def test_proactivity_counts_own_on_topic_questions_only() -> None:
     # a: both questions own and on topic; b: a parroted question, then two off topic
     assert score.raw == pytest.approx({"a": 2 / 3, "b": 0.0})
     every = Proactivity(Proactivity.Params(questions="all")).score_game(g)
-    assert every.raw == pytest.approx({"a": 2 / 3, "b": 1.0})
+    assert every.raw == pytest.approx({"a": 2 / 3, "b": 3 / 4})
+
+
+def test_a_question_counts_for_what_it_answers_not_for_the_partner_s_reply() -> None:
+    """A polite partner takes up any question: "Have you been to Rome?" after a turn about
+    music is off topic even when the partner answers it about Rome."""
+    g = game([("a", "I love classical music."),
+              ("b", "Have you been to Rome?"),
+              ("a", "Yes, I live in Rome, I love Rome."),
+              ("b", "Do you like music from Rome?")])
+    s = Proactivity(Proactivity.Params(), embedder=fake_embedder.FakeEmbedder()).score_games([g])[0]
+    assert s.raw["b"] == pytest.approx(1 / 2)  # only the second: it answers "... Rome ..."
+    assert {d["turn"] for d in s.details if d.get("questions")} == {3}
 
 
 def test_a_question_in_the_bot_s_own_frame_again_is_not_counted() -> None:
@@ -171,13 +184,17 @@ def test_a_question_in_the_bot_s_own_frame_again_is_not_counted() -> None:
 
 
 def test_knowledge_leaves_out_entities_stuffed_into_off_topic_turns() -> None:
+    """Stuffed names earn nothing even when the partner politely takes them up (a's
+    "Paris? ..."): what counts is whether the turn answers what was said."""
     g = game([("a", "I love classical music."),
               ("b", "I thought of Paris and Barack Obama, and then of Microsoft."),
-              ("a", "Classical music? I love Mozart, he lived in Vienna."),
-              ("b", "Mozart is my favourite, classical music is great.")])
+              ("a", "Paris? I love Paris and classical music."),
+              ("b", "Classical music is my favourite."),
+              ("a", "I love Mozart, he lived in Vienna and loved music.")])
     score = Knowledge(embedder=fake_embedder.FakeEmbedder()).score_games([g])[0]
     assert score.raw["b"] == 0.0 and score.raw["a"] > 0
-    assert any(d.get("off_topic") for d in score.details)
+    stuffed = [e[0] for d in score.details for e in d.get("off_topic", ())]
+    assert "Paris" in stuffed
     paper = Knowledge(Knowledge.Params(in_context=False)).score_games([g])[0]
     assert paper.raw["b"] > 0
 
