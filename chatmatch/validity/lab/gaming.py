@@ -13,9 +13,10 @@ real bot (a game won on points counts 1, a tie 0.5), and the share of those game
 it wins each dimension's point; the suite *holds* when every recipe ranks below each of the
 ``must_beat`` bots (smollm2 and retrieval).
 
-There are several recipe families, one file each (``tournaments/gaming.yaml``,
-``tournaments/gaming-unseen.yaml``); each file is its own dataset, named by
-:func:`gaming_names` after its tournament ``name:``.
+There are several recipe families, one file each (``tournaments/gaming.yaml``, and the
+families written blind to the scorers, ``gaming-unseen.yaml``, ``gaming-blind.yaml``,
+``gaming-fourth.yaml``); each file is its own dataset, named by :func:`gaming_names` after
+its tournament ``name:``.
 """
 
 from __future__ import annotations
