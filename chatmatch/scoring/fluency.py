@@ -31,7 +31,7 @@ perplexity under a perplexity aggregation), ``capped_at`` (a perplexity over ``c
 ``trimmed_mean``'s ends).
 
 A degenerate turn (:func:`chatmatch.scoring.fluency_tokens.degenerate`: a repeat, an echo,
-the partner's turn lightly edited, the bot's own frame again with a word changed, a phrase
+the partner's turn lightly edited or with its content words swapped, the bot's own frame again with a word changed, a phrase
 said twice, a truncated turn) counts as degenerate even when diversity also penalises it
 as a repetition: left out, a bot that says one fluent line over and over would be judged on
 its first saying alone. ``degenerate: share`` (the default) moves the aggregate of the

@@ -16,7 +16,9 @@ here start from the per-token NLLs of :mod:`chatmatch.runtime.lm.tokens`:
 * **unlikely share**: the share of the turn's tokens the LM finds very unlikely even after
   their rarity is discounted (token SLOR below ``-log(UNLIKELY)``), a grammar-break signal;
 * **degenerate turns** (:func:`degenerate`): a turn that repeats the speaker's earlier turn
-  or the partner's last turn word for word (case and punctuation aside) or lightly edited, or
+  or the partner's last turn word for word (case and punctuation aside) or lightly edited,
+  or the partner's last turn with its content words swapped for others (the same function
+  words in the same order, "You windmill orchard in the waterfall ..."), or
   says its own earlier frame again with a word or two changed, or repeats a phrase of its own
   (repeated word 3-grams are a third of the turn's 3-grams or more), or stops, without final
   punctuation, on a word no complete sentence ends on ("and", "the", "my", ...: a
@@ -36,7 +38,7 @@ import numpy as np
 
 from chatmatch.runtime.resources import RESOURCES, cache_dir, save_cache_file
 from chatmatch.common.text import normalise, tokens
-from chatmatch.scoring.surface import edited_echo, frame_repeat
+from chatmatch.scoring.surface import edited_echo, frame_repeat, reshaped
 from chatmatch.transcript import Transcript
 
 #: a token whose SLOR is below -log(UNLIKELY) counts as very unlikely
@@ -138,7 +140,8 @@ def _key(text: str) -> str:
 
 def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -> str | None:
     """Why the turn is degenerate (``repeat``, ``echo``, ``edit``: the partner's last turn
-    lightly edited, ``frame``: the bot's earlier frame again, ``self-repeat``, ``truncated``;
+    lightly edited, ``reshape``: the partner's last turn with its content words swapped for
+    others, ``frame``: the bot's earlier frame again, ``self-repeat``, ``truncated``;
     :mod:`chatmatch.scoring.surface`), or
     None. ``own_before``: the speaker's earlier turns; ``partner_last``: the partner's turn
     just before."""
@@ -151,6 +154,8 @@ def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -
         return "echo"
     if edited_echo(text, partner_last):
         return "edit"
+    if reshaped(text, partner_last):
+        return "reshape"
     if frame_repeat(text, own_before, partner_last=partner_last):
         return "frame"
     if self_repeats(text):
@@ -162,7 +167,7 @@ def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -
 
 #: the degenerate turns that repeat (the bot's own turn or frame) or echo (the partner's
 #: turn, verbatim or lightly edited): they earn no relevance and test no consistency
-RECIPE_TURNS = frozenset({"repeat", "echo", "edit", "frame"})
+RECIPE_TURNS = frozenset({"repeat", "echo", "edit", "reshape", "frame"})
 
 
 def degenerate_turns(game: Transcript) -> dict[int, str]:

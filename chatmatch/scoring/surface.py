@@ -15,6 +15,10 @@ game; the default scorers use them (docs/scoring.md, "What each dimension is ope
   hiking ..."): at least 80 % of the turn's words (pronouns aside) are the partner's last
   turn's, and it adds at most three words of its own. Degenerate for fluency, nothing for
   relevance;
+* :func:`reshaped` -- the partner's last turn with its content words swapped for others
+  ("You windmill orchard in the waterfall with your canoe"): the same function words in
+  the same order (85 % of the skeleton, eight words or more). Degenerate for fluency,
+  nothing for relevance;
 * :func:`salad` -- a string of words that is not language: five words or more and fewer
   than one in eight a function word (real English turns run at 40-60 %). Specificity
   counts no variety in it;
@@ -28,6 +32,7 @@ None of them needs a model; they read :func:`chatmatch.common.text.tokens`.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from typing import Sequence
 
 from chatmatch.common.text import is_question, normalise, tokens
@@ -39,6 +44,11 @@ FRAME_SHARE = 0.5
 ECHO_SHARE = 0.8
 #: at most this many own words may an edited echo add
 ECHO_OWN_WORDS = 3
+#: share of the partner's last turn's skeleton (function words in order, content words as
+#: slots) that a turn must repeat to be the partner's frame with its words swapped
+RESHAPE_SHARE = 0.85
+#: at least this many words in the turn and in the partner's for it to count
+RESHAPE_MIN = 8
 #: below this share of function words, a turn of SALAD_MIN words or more is a word salad
 SALAD_SHARE = 0.125
 SALAD_MIN = 5
@@ -97,6 +107,27 @@ def edited_echo(text: str, partner_last: str | None, share: float = ECHO_SHARE) 
         return False
     taken = sum(w in theirs for w in mine)
     return taken >= share * len(mine) and len(mine) - taken <= ECHO_OWN_WORDS
+
+
+def _skeleton(ws: Sequence[str]) -> list[str]:
+    """The words with every content word a slot and every pronoun one token."""
+    return ["\x00pron" if w in _PRONOUNS else w if w in FUNCTION_WORDS else SLOT for w in ws]
+
+
+def reshaped(text: str, partner_last: str | None, share: float = RESHAPE_SHARE) -> bool:
+    """The turn is ``partner_last`` with its content words swapped for others (the same
+    function words in the same order, at least :data:`RESHAPE_MIN` words, at most
+    ``1 - share`` of the skeleton changed): the partner's frame with the bot's words in its
+    slots."""
+    if not partner_last:
+        return False
+    mine, theirs = words(text), words(partner_last)
+    if min(len(mine), len(theirs)) < RESHAPE_MIN:
+        return False
+    a, b = _skeleton(mine), _skeleton(theirs)
+    if sum(w != SLOT for w in a) < RESHAPE_MIN // 2:  # a list of nouns has no frame
+        return False
+    return SequenceMatcher(None, a, b, autojunk=False).ratio() >= share
 
 
 def salad(text: str) -> bool:

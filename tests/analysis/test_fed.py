@@ -20,17 +20,19 @@ QUALITIES = ("Coherent", "Error recovery", "Consistent", "Diverse", "Depth", "Li
              "Understanding", "Flexible", "Informative", "Inquisitive", "Overall")
 
 
-# the user takes up each question, so that it is on topic (proactivity counts only the
-# bot's own, on-topic questions)
-ANSWERS = ("I live in Paris, a big city.", "My job is teaching, I am a teacher.",
-           "Yes, I like green tea a lot.", "I have a pet cat.")
+# each question follows from what the user said just before it, so that it is on topic
+# (proactivity counts only the bot's own questions that answer to the turn before)
+OPENER = "Hi! I just moved to a new home."
+ANSWERS = ("I live in Paris, a big city, and I work there.",
+           "My job is teaching, I am a teacher. I drink tea in the breaks.",
+           "Yes, I like green tea a lot. My cat likes it too.", "I have a pet cat.")
 
 
 def dialogue(questions: int, system: str = "Meena") -> dict:
     """A dialogue-level item whose system asks ``questions`` different questions (a repeated
     one would earn nothing); its Inquisitive and Overall ratings grow with that number,
     Consistent does not."""
-    lines = ["User: Hi!"]
+    lines = [f"User: {OPENER}"]
     for i in range(4):
         asks = ("Where do you live?", "What is your job?", "Do you like tea?", "Any pets?")[i]
         lines.append(f"System: {asks if i < questions else f'I like tea number {i}.'}")
@@ -62,7 +64,7 @@ def test_loader_keeps_dialogue_level_items_and_averages_numbers(fed_file):
     d = ds[2]  # 2 questions
     assert d.ratings["Inquisitive"] == pytest.approx((2 + 2 + 3 + 2) / 4)  # "N/A" skipped
     assert "Error recovery" not in d.ratings  # only N/A ratings: no rating at all
-    assert d.turns[:3] == (("User", "Hi!"), ("System", "Where do you live?"), ("User", ANSWERS[0]))
+    assert d.turns[:3] == (("User", OPENER), ("System", "Where do you live?"), ("User", ANSWERS[0]))
     tr = d.transcript()
     assert tr.players == ("User", "System") and len(tr.turns) == 9
     assert not any(t.seed for t in tr.turns)  # the human wrote turn 0: credit it normally

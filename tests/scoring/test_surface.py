@@ -16,7 +16,7 @@ from chatmatch.scoring.knowledge import Knowledge
 from chatmatch.scoring.proactivity import Proactivity
 from chatmatch.scoring.relevance import Relevance
 from chatmatch.scoring.specificity import Specificity
-from chatmatch.scoring.surface import edited_echo, frame_repeat, parroted, salad
+from chatmatch.scoring.surface import edited_echo, frame_repeat, parroted, reshaped, salad
 from chatmatch.transcript import Transcript, Turn
 
 PIRATE = "Arr! Ye speak of {}? Aboard the Black Pearl we'd call that treasure. What say ye?"
@@ -68,6 +68,21 @@ def test_a_question_template_around_the_partner_s_words_is_not_proactive() -> No
     s = Proactivity(Proactivity.Params(), embedder=fake_embedder.FakeEmbedder()).score_games([g])[0]
     why = {d["turn"]: d.get("not_counted") for d in s.details if d["speaker"] == "b"}
     assert why[3] == why[5] == "frame repeated"
+
+
+def test_reshaped_is_the_partner_s_turn_with_its_words_swapped() -> None:
+    partner = "The kind of thing that makes your eyes light up with excitement when it comes."
+    shape = ("The violin of canoe that marmalade my telescope meadow up with chandelier "
+             "when it telescope.")
+    assert reshaped(shape, partner)
+    assert degenerate(shape, [], partner) == "reshape"
+    # a reply of its own, a short parallel reply, a list of nouns: not the partner's frame
+    assert not reshaped("I love that feeling too, it happens to me when I paint in the "
+                        "garden on Sundays.", partner)
+    assert not reshaped("I like cats.", "I like dogs.")
+    assert not reshaped("Violin canoe marmalade telescope meadow chandelier lantern harbour.",
+                        "Kind thing eyes light excitement writing something new front.")
+    assert not reshaped(shape, None)
 
 
 def test_edited_echo_is_the_partner_s_turn_lightly_changed() -> None:
@@ -122,6 +137,19 @@ def test_relevance_gives_nothing_to_a_repeated_frame() -> None:
         return [d["turn"] for d in s.details if d["speaker"] == "a" and "excluded" not in d]
     assert credited(on) == [1] and credited(off) == [1, 3]
     assert [d["turn"] for d in on.details if "excluded" in d] == [3]
+    assert on.raw["a"] < off.raw["a"]
+
+
+def test_relevance_gives_nothing_to_the_partner_s_turn_with_its_words_swapped() -> None:
+    g = game([("b", "I love classical music and I listen to Mozart every day in the car."),
+              ("a", "I love heavy metal and I listen to Paris every week in the kids."),
+              ("b", "I love classical music, and my wife likes Mozart too."),
+              ("a", "Classical music is my favourite, I have two kids who love it.")])
+    emb = fake_embedder.FakeEmbedder()
+    on = Relevance(Relevance.Params(), embedder=emb).score_games([g])[0]
+    off = Relevance(Relevance.Params(degenerate="keep"), embedder=emb).score_games([g])[0]
+    assert [d["turn"] for d in on.details if d.get("excluded")] == [1]
+    assert not any(d.get("excluded") for d in off.details)
     assert on.raw["a"] < off.raw["a"]
 
 
