@@ -1,0 +1,146 @@
+"""The fifth recipe bots (chatmatch_bots/recipes_fifth.py): each does its recipe,
+deterministically, and each is declared under its adapter name in setup.cfg."""
+
+from __future__ import annotations
+
+import configparser
+import re
+from pathlib import Path
+
+import pytest
+
+from chatmatch.adapters import create_bot
+from chatmatch.bot import History, Message
+from chatmatch.common.text import question_count
+from chatmatch_bots import recipes_fifth as fifth
+from chatmatch_bots.recipes import RecipeBot
+
+PARTNER = "I went hiking in the mountains with my brother. Do you like hiking?"
+OTHER = "My aunt grows orchids in a greenhouse, and she sells them at markets."
+
+CLASSES = {"topics": fifth.TopicsBot, "affirm": fifth.AffirmBot,
+           "wordnet": fifth.WordNetBot, "chatter": fifth.ChitChatBot,
+           "overlap": fifth.OverlapBot, "elaborate": fifth.ElaborateBot,
+           "expert": fifth.ExpertBot}
+
+
+def history(partner: str = PARTNER, own: tuple[str, ...] = (), seed: int = 3,
+            game: str = "g1") -> History:
+    """The game from the bot's side: the seed question, then ``own`` turns each answered
+    by "fine", then ``partner``."""
+    msgs = [Message("partner", "What did you do last week?")]
+    for text in own:
+        msgs += [Message("self", text), Message("partner", "fine")]
+    msgs.append(Message("partner", partner))
+    return History(tuple(msgs), "What did you do last week?", game, len(msgs), seed)
+
+
+def play(bot: RecipeBot, partner_turns: list[str], seed: int = 11) -> list[str]:
+    """The bot's replies to ``partner_turns``, one at a time, as in a game."""
+    msgs: list[Message] = []
+    said = []
+    for i, text in enumerate(partner_turns):
+        msgs.append(Message("partner", text))
+        out = bot.reply(History(tuple(msgs), partner_turns[0], "g", len(msgs), seed + i))
+        msgs.append(Message("self", out))
+        said.append(out)
+    return said
+
+
+def _declared() -> dict[str, str]:
+    cfg = configparser.ConfigParser()
+    cfg.read(Path(__file__).resolve().parents[2] / "setup.cfg")
+    lines = cfg["options.entry_points"]["chatmatch.bots"].strip().splitlines()
+    return {k.strip(): v.strip() for k, v in (line.split("=", 1) for line in lines)}
+
+
+def test_every_recipe_is_declared_in_setup_cfg() -> None:
+    declared = {k: v for k, v in _declared().items() if k.startswith("recipe-fifth-")}
+    assert declared == {f"recipe-fifth-{short}":
+                        f"chatmatch_bots.recipes_fifth:{cls.__name__}"
+                        for short, cls in CLASSES.items()}
+
+
+def test_the_fifth_tournament_plays_every_recipe() -> None:
+    root = Path(__file__).resolve().parents[2] / "tournaments"
+    text = (root / "gaming-fifth.yaml").read_text()
+    adapters = re.findall(r"adapter: (recipe-[\w-]+)", text)
+    assert sorted(adapters) == sorted(f"recipe-fifth-{short}" for short in CLASSES)
+    assert "name: gaming-fifth" in text and "output_dir: runs/gaming-fifth" in text
+    fourth = (root / "gaming-fourth.yaml").read_text()
+    for line in ("seed: 7", "exchanges: 10", "  method: trueskill", "  shuffles: 10",
+                 "  - name: smollm2", "  - name: retrieval", "  - name: chatterbot"):
+        assert line in fourth.splitlines() and line in text.splitlines(), line
+
+
+@pytest.mark.parametrize("short", sorted(CLASSES))
+def test_non_empty_and_deterministic(short: str) -> None:
+    bot = create_bot(short, f"chatmatch_bots.recipes_fifth:{CLASSES[short].__name__}", {})
+    assert isinstance(bot, RecipeBot) and bot.description.startswith("Recipe (fifth): ")
+    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
+              history("I am.", ("ok", "fine"))):
+        one, two = bot.reply(h), bot.reply(h)
+        assert one == two and one.strip(), (short, h.last_partner_text)
+
+
+@pytest.mark.parametrize("short", sorted(CLASSES))
+def test_deterministic_over_a_whole_game(short: str) -> None:
+    turns = [PARTNER, OTHER, "Do you like hiking?", "I am tired of my job.", "Do you have a dog?"]
+    assert play(CLASSES[short](), turns, seed=5) == play(CLASSES[short](), turns, seed=5)
+
+
+def test_topics_has_thirty_topics_and_answers_on_topic_without_repeating() -> None:
+    assert len(fifth.TOPICS) == 30
+    assert all(len(lines) == 3 and all(question_count(s) == 1 for s in lines)
+               for _, lines in fifth.TOPICS)
+    hiking = next(lines for keys, lines in fifth.TOPICS if "hik" in keys)
+    said = play(fifth.TopicsBot(), ["I love hiking."] * 3)
+    assert sorted(said) == sorted(hiking)
+    assert any(fifth.TopicsBot().reply(history("Zzz qqq.")) in lines
+               for _, lines in fifth.TOPICS)
+
+
+def test_affirm_turns_a_question_into_a_fixed_confident_yes() -> None:
+    out = fifth.AffirmBot().reply(history())
+    assert out.startswith("Yes, I do like hiking, especially ")
+    assert any(out.endswith(d + ".") for d in fifth.AFFIRM_DETAILS)
+    assert fifth.AffirmBot().reply(history("Do you like hiking?", ("a", "b"), seed=99)) == out
+    wh = fifth.AffirmBot().reply(history("What kind of music do you listen to?"))
+    assert wh.startswith("What kind of music do I listen to? Mostly ")
+    assert question_count(fifth.AffirmBot().reply(history(OTHER))) == 0
+
+
+def test_wordnet_states_a_class_fact_and_asks_about_a_related_noun() -> None:
+    out = fifth.WordNetBot().reply(history("Do you have a dog?"))
+    assert "domestic animal" in out and re.search(r"\b(cats|horses)\?$", out)
+    unknown = fifth.WordNetBot().reply(history("Zebras."))
+    assert "zebras" in unknown.lower() and question_count(unknown) == 1
+
+
+def test_chatter_tells_its_persona_in_order_whatever_is_said() -> None:
+    said = play(fifth.ChitChatBot(), [PARTNER, OTHER, "Do you have a dog?"] * 4)
+    assert all(fifth.CHATTER_PERSONA[i] in s for i, s in enumerate(said))
+    assert all(s.endswith(fifth.CHATTER_ASKS) and s.startswith(fifth.CHATTER_AGREE)
+               for s in said)
+
+
+def test_overlap_retrieves_by_shared_words_and_never_repeats() -> None:
+    assert len(fifth.OVERLAP_POOL) == 80 == len(set(fifth.OVERLAP_POOL))
+    assert fifth.OverlapBot().reply(history("We got flowers at the orchid market.")) == \
+        "I bought some orchids at the flower market."
+    said = play(fifth.OverlapBot(), [OTHER] * 10)
+    assert len(set(said)) == 10 and all(s in fifth.OVERLAP_POOL for s in said)
+
+
+def test_elaborate_asks_about_a_partner_noun_and_an_entity() -> None:
+    said = play(fifth.ElaborateBot(), [OTHER] * len(fifth.ELABORATE_FRAMES))
+    assert len(set(said)) == len(said)
+    assert all("greenhouse" in s and any(e in s for e in fifth.ELABORATE_ENTITIES)
+               and question_count(s) >= 1 for s in said)
+
+
+def test_expert_keeps_one_credential_per_game() -> None:
+    said = play(fifth.ExpertBot(), [PARTNER, OTHER, "Do you have a dog?", "I am tired."])
+    places = {p for s in said for p in fifth.EXPERT_PLACES if p in s}
+    assert len(places) == 1 and all(question_count(s) == 1 for s in said)
+    assert "greenhouse" in said[1]
