@@ -15,7 +15,7 @@ it wins each dimension's point; the suite *holds* when every recipe ranks below 
 
 There are several recipe families, one file each (``tournaments/gaming.yaml``, and the
 families written blind to the scorers, ``gaming-unseen.yaml``, ``gaming-blind.yaml``,
-``gaming-fourth.yaml``); each file is its own dataset, named by :func:`gaming_names` after
+``gaming-fourth.yaml``, ``gaming-fifth.yaml``); each file is its own dataset, named by :func:`gaming_names` after
 its tournament ``name:``.
 """
 
