@@ -18,7 +18,8 @@ from chatmatch.cli import cli
 YAML = """name: explained
 bots:
   - {{name: talker, adapter: canned, params: {{lines: ["I grew tomatoes in my garden this summer.",
-        "Do you like cooking with fresh vegetables?", "My sister bakes bread every weekend and"]}}}}
+        "Did you do any cooking with fresh vegetables last week?",
+        "My sister bakes bread every weekend and"]}}}}
   - {{name: parrot, adapter: echo}}
 seed_utterance: What did you do last week?
 exchanges: 3

@@ -103,7 +103,10 @@ def test_a_repeats_earn_nothing_and_lose_diversity(repeater_games: list[Transcri
     pts = points(repeater_games, {})
     n = len(repeater_games)
     assert pts["base"]["diversity"] == n and pts["repeater"]["diversity"] == 0
-    assert pts["repeater"]["proactivity"] <= pts["base"]["proactivity"]
+    # the persona bots ask their questions out of the blue, so the default's on-topic test
+    # credits few of either side's: the repeats are compared with every own question counted
+    specific = points(repeater_games, {"proactivity": {"questions": "specific"}})
+    assert specific["repeater"]["proactivity"] <= specific["base"]["proactivity"]
     assert pts["repeater"]["relevance"] < pts["base"]["relevance"]
     assert pts["repeater"]["specificity"] < pts["base"]["specificity"]
     # no penalised turn is credited anywhere (the details list it as left out: proactivity
