@@ -73,6 +73,13 @@ def _said(history: History) -> int:
     return sum(1 for m in history.messages if m.role == "self")
 
 
+def _unused(options: tuple[str, ...], history: History) -> list[str]:
+    """The ``options`` that none of the bot's own turns so far contains (all of them once
+    every one has been used)."""
+    own = [m.text for m in history.messages if m.role == "self"]
+    return [o for o in options if not any(o in t for t in own)] or list(options)
+
+
 class RecipeBot(Bot):
     """A recipe bot: its reply is a fixed function of the history (no model, no state)."""
 

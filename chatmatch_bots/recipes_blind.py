@@ -41,13 +41,12 @@ Like the other families they need no model and are deterministic for a game's
 
 from __future__ import annotations
 
-import random
 import re
 import zlib
 from itertools import pairwise
 
 from chatmatch.bot import History
-from chatmatch_bots.recipes import RecipeBot
+from chatmatch_bots.recipes import RecipeBot, _rng, _said, _unused
 from chatmatch_bots.recipes_unseen import content_words
 
 #: everyday chit-chat; the bracketed word of each line is the noun ``splice`` replaces
@@ -276,20 +275,6 @@ RECALL_FRAMES = ("You said earlier that {s}. I keep thinking about that. Tell me
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*|[.!?,]")
 _TOKEN = re.compile(r"[A-Za-z']+")
-
-
-def _rng(history: History) -> random.Random:
-    return random.Random(history.random_seed)
-
-
-def _said(history: History) -> int:
-    return sum(1 for m in history.messages if m.role == "self")
-
-
-def _unused(options: tuple[str, ...], history: History) -> list[str]:
-    """The ``options`` none of the bot's own turns contains (all once each was used)."""
-    own = [m.text for m in history.messages if m.role == "self"]
-    return [o for o in options if not any(o in t for t in own)] or list(options)
 
 
 def _swap(text: str, table: dict[str, str] = _PRONOUNS) -> str:

@@ -46,7 +46,7 @@ import re
 import zlib
 
 from chatmatch.bot import History
-from chatmatch_bots.recipes import RecipeBot
+from chatmatch_bots.recipes import RecipeBot, _rng, _said
 from chatmatch_bots.recipes_unseen import content_words
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
@@ -346,14 +346,6 @@ EXPERT_ASKS = ("Most people get {w} slightly wrong, you know. What got you into 
                "Would you say you're a beginner with {w}, or more experienced?",
                "What's the one thing about {w} you'd most like to understand better?",
                "Have you ever looked into the history of {w}?")
-
-
-def _rng(history: History) -> random.Random:
-    return random.Random(history.random_seed)
-
-
-def _said(history: History) -> int:
-    return sum(1 for m in history.messages if m.role == "self")
 
 
 def _own(history: History) -> str:

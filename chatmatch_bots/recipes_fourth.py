@@ -37,11 +37,10 @@ Like the other families they need no model and are deterministic for a game's
 
 from __future__ import annotations
 
-import random
 import re
 
 from chatmatch.bot import History
-from chatmatch_bots.recipes import RecipeBot
+from chatmatch_bots.recipes import RecipeBot, _rng, _said
 from chatmatch_bots.recipes_unseen import content_words
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
@@ -147,14 +146,6 @@ BORROW_FRAMES = ("Same here, actually: {s}.", "Funny, that's me too. {S}.",
                  "Oh, I can relate. {S}.", "Ha, for me it's similar: {s}.")
 _BORROW_SWAP = {"you": "I", "your": "my", "yours": "mine", "you're": "I'm",
                 "yourself": "myself", "you've": "I've"}
-
-
-def _rng(history: History) -> random.Random:
-    return random.Random(history.random_seed)
-
-
-def _said(history: History) -> int:
-    return sum(1 for m in history.messages if m.role == "self")
 
 
 def _swap(text: str, table: dict[str, str]) -> str:

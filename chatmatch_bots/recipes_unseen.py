@@ -37,11 +37,17 @@ Like the first family they need no model and are deterministic for a game's
 
 from __future__ import annotations
 
-import random
 import re
 
 from chatmatch.bot import History
-from chatmatch_bots.recipes import _COMMON, RecipeBot, content_word
+from chatmatch_bots.recipes import (
+    _COMMON,
+    RecipeBot,
+    _rng,
+    _said,
+    _unused,
+    content_word,
+)
 
 LINES = ("I had toast with marmalade this morning and it was surprisingly good.",
          "My neighbour's dog barks every time the postman walks past.",
@@ -191,25 +197,6 @@ _SWAP = {"i": "you", "you": "I", "my": "your", "your": "my", "me": "you", "am": 
          "i'm": "you're", "you're": "I'm", "mine": "yours", "yours": "mine", "myself": "yourself",
          "we": "you", "our": "your", "i've": "you've", "was": "were"}
 
-
-def _rng(history: History) -> random.Random:
-    return random.Random(history.random_seed)
-
-
-def _said(history: History) -> int:
-    return sum(1 for m in history.messages if m.role == "self")
-
-
-def _own(history: History) -> list[str]:
-    return [m.text for m in history.messages if m.role == "self"]
-
-
-def _unused(options: tuple[str, ...], history: History) -> list[str]:
-    """The ``options`` that none of the bot's own turns so far contains (all of them once
-    every one has been used)."""
-    own = _own(history)
-    fresh = [o for o in options if not any(o in t for t in own)]
-    return fresh or list(options)
 
 
 def content_words(text: str) -> list[str]:

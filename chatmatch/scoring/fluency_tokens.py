@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Sequence
 
 import numpy as np
@@ -172,7 +173,13 @@ RECIPE_TURNS = frozenset({"repeat", "echo", "edit", "reshape", "frame"})
 
 def degenerate_turns(game: Transcript) -> dict[int, str]:
     """Turn index -> why it is degenerate (:func:`degenerate`), for every turn of ``game``
-    but the seed."""
+    but the seed. Fluency, relevance and consistency each ask for a game's: it is found
+    once (a transcript is frozen) and each caller gets its own copy."""
+    return dict(_degenerate_turns(game))
+
+
+@lru_cache(maxsize=256)
+def _degenerate_turns(game: Transcript) -> tuple[tuple[int, str], ...]:
     out: dict[int, str] = {}
     said: dict[str, list[str]] = {}
     last: str | None = None
@@ -183,4 +190,4 @@ def degenerate_turns(game: Transcript) -> dict[int, str]:
             out[turn.index] = why
         own.append(turn.text)
         last = turn.text
-    return out
+    return tuple(out.items())

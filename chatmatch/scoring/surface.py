@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Sequence
 
 from chatmatch.common.text import is_question, normalise, tokens
@@ -65,6 +66,13 @@ def _grams(ws: Sequence[str], n: int = 4) -> list[tuple[str, ...]]:
     return [tuple(ws[i:i + n]) for i in range(len(ws) - n + 1)]
 
 
+@lru_cache(maxsize=4096)
+def _text_grams(text: str) -> frozenset[tuple[str, ...]]:
+    """The word 4-grams of a turn (kept: a game asks for each earlier turn's again on
+    every later turn of its speaker)."""
+    return frozenset(_grams(words(text)))
+
+
 #: a word of the turn taken from the partner's last turn: it matches any word of a frame
 SLOT = "\x00slot"
 
@@ -86,7 +94,7 @@ def frame_repeat(text: str, own_before: Sequence[str], share: float = FRAME_SHAR
     grams = [g for g in _grams(ws) if g.count(SLOT) < 2]
     if len(grams) < 3 or not own_before:
         return False
-    earlier = {g for t in own_before for g in _grams(words(t))}
+    earlier = set().union(*map(_text_grams, own_before))
     masked: dict[tuple[bool, ...], set[tuple[str, ...]]] = {}
     for g in grams:  # each earlier gram with slots where this gram has them
         mask = tuple(w == SLOT for w in g)

@@ -3,20 +3,17 @@ deterministically, and each is declared under its adapter name in setup.cfg."""
 
 from __future__ import annotations
 
-import configparser
 import re
 from pathlib import Path
 
 import pytest
 
 from chatmatch.adapters import create_bot
-from chatmatch.bot import History, Message
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_fifth as fifth
 from chatmatch_bots.recipes import RecipeBot
+from tests.bots.recipe_family import OTHER, PARTNER, declared_bots, history, play
 
-PARTNER = "I went hiking in the mountains with my brother. Do you like hiking?"
-OTHER = "My aunt grows orchids in a greenhouse, and she sells them at markets."
 
 CLASSES = {"topics": fifth.TopicsBot, "affirm": fifth.AffirmBot,
            "wordnet": fifth.WordNetBot, "chatter": fifth.ChitChatBot,
@@ -24,38 +21,8 @@ CLASSES = {"topics": fifth.TopicsBot, "affirm": fifth.AffirmBot,
            "expert": fifth.ExpertBot}
 
 
-def history(partner: str = PARTNER, own: tuple[str, ...] = (), seed: int = 3,
-            game: str = "g1") -> History:
-    """The game from the bot's side: the seed question, then ``own`` turns each answered
-    by "fine", then ``partner``."""
-    msgs = [Message("partner", "What did you do last week?")]
-    for text in own:
-        msgs += [Message("self", text), Message("partner", "fine")]
-    msgs.append(Message("partner", partner))
-    return History(tuple(msgs), "What did you do last week?", game, len(msgs), seed)
-
-
-def play(bot: RecipeBot, partner_turns: list[str], seed: int = 11) -> list[str]:
-    """The bot's replies to ``partner_turns``, one at a time, as in a game."""
-    msgs: list[Message] = []
-    said = []
-    for i, text in enumerate(partner_turns):
-        msgs.append(Message("partner", text))
-        out = bot.reply(History(tuple(msgs), partner_turns[0], "g", len(msgs), seed + i))
-        msgs.append(Message("self", out))
-        said.append(out)
-    return said
-
-
-def _declared() -> dict[str, str]:
-    cfg = configparser.ConfigParser()
-    cfg.read(Path(__file__).resolve().parents[2] / "setup.cfg")
-    lines = cfg["options.entry_points"]["chatmatch.bots"].strip().splitlines()
-    return {k.strip(): v.strip() for k, v in (line.split("=", 1) for line in lines)}
-
-
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
-    declared = {k: v for k, v in _declared().items() if k.startswith("recipe-fifth-")}
+    declared = {k: v for k, v in declared_bots().items() if k.startswith("recipe-fifth-")}
     assert declared == {f"recipe-fifth-{short}":
                         f"chatmatch_bots.recipes_fifth:{cls.__name__}"
                         for short, cls in CLASSES.items()}

@@ -3,7 +3,6 @@ deterministically, and each is declared under its adapter name in setup.cfg."""
 
 from __future__ import annotations
 
-import configparser
 import re
 from pathlib import Path
 
@@ -15,9 +14,8 @@ from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_fourth as fourth
 from chatmatch_bots.recipes import RecipeBot
 from chatmatch_bots.recipes_unseen import content_words
+from tests.bots.recipe_family import OTHER, PARTNER, declared_bots, history, play
 
-PARTNER = "I went hiking in the mountains with my brother. Do you like hiking?"
-OTHER = "My aunt grows orchids in a greenhouse, and she sells them at markets."
 
 CLASSES = {"opinion": fourth.OpinionBot, "shape": fourth.ShapeBot,
            "teacher": fourth.TeacherBot, "story": fourth.StoryBot,
@@ -26,37 +24,8 @@ CLASSES = {"opinion": fourth.OpinionBot, "shape": fourth.ShapeBot,
            "borrow": fourth.BorrowBot}
 
 
-def history(partner: str = PARTNER, own: tuple[str, ...] = (), seed: int = 3) -> History:
-    """The game from the bot's side: the seed question, then ``own`` turns each answered
-    by "fine", then ``partner``."""
-    msgs = [Message("partner", "What did you do last week?")]
-    for text in own:
-        msgs += [Message("self", text), Message("partner", "fine")]
-    msgs.append(Message("partner", partner))
-    return History(tuple(msgs), "What did you do last week?", "g1", len(msgs), seed)
-
-
-def play(bot: RecipeBot, partner_turns: list[str], seed: int = 11) -> list[str]:
-    """The bot's replies to ``partner_turns``, one at a time, as in a game."""
-    msgs: list[Message] = []
-    said = []
-    for i, text in enumerate(partner_turns):
-        msgs.append(Message("partner", text))
-        out = bot.reply(History(tuple(msgs), partner_turns[0], "g", len(msgs), seed + i))
-        msgs.append(Message("self", out))
-        said.append(out)
-    return said
-
-
-def _declared() -> dict[str, str]:
-    cfg = configparser.ConfigParser()
-    cfg.read(Path(__file__).resolve().parents[2] / "setup.cfg")
-    lines = cfg["options.entry_points"]["chatmatch.bots"].strip().splitlines()
-    return {k.strip(): v.strip() for k, v in (line.split("=", 1) for line in lines)}
-
-
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
-    declared = {k: v for k, v in _declared().items() if k.startswith("recipe-fourth-")}
+    declared = {k: v for k, v in declared_bots().items() if k.startswith("recipe-fourth-")}
     assert declared == {f"recipe-fourth-{short}":
                         f"chatmatch_bots.recipes_fourth:{cls.__name__}"
                         for short, cls in CLASSES.items()}
