@@ -24,7 +24,13 @@ game; the default scorers use them (docs/scoring.md, "What each dimension is ope
   counts no variety in it;
 * :func:`parroted` -- a question the partner asked before (same content words), or a
   question the partner's last turn holds word for word: not the bot's own, so not
-  proactive.
+  proactive;
+* :func:`own_words` -- the turn without the content words it takes from the partner's
+  last turn: what the turn itself brings. A template around the partner's noun ("Did you
+  know <noun> is classed as a building? Even Pliny the Elder described it.") is close to
+  the partner's turn only through the noun; its own words are not.
+  :mod:`chatmatch.scoring.topical` tests a turn naming an entity for being on topic on its
+  own words, so knowledge does not count names stuffed into such a template.
 
 None of them needs a model; they read :func:`chatmatch.common.text.tokens`.
 """
@@ -55,6 +61,38 @@ SALAD_SHARE = 0.125
 SALAD_MIN = 5
 _PRONOUNS = frozenset("i you me my your mine yours we us our he she it they them".split())
 _SENTENCE = re.compile(r"(?<=[.!?\uff1f])\s+")
+
+
+_WORD = re.compile(r"[A-Za-z0-9']+")
+
+
+def _stem(word: str) -> str:
+    """A crude plural-free form: "sisters" and "sister" are one word."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def own_words(text: str, partner_last: str | None) -> str:
+    """``text`` without the content words (not stop words; plurals folded) that
+    ``partner_last`` holds, punctuation and stop words kept; the text itself when there is
+    no partner turn or the text has no content word. Empty when every content word was
+    the partner's."""
+    if not partner_last:
+        return text
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    theirs = {_stem(w) for w in (m.lower() for m in _WORD.findall(partner_last))
+              if w not in ENGLISH_STOP_WORDS}
+
+    def keep(m: re.Match[str]) -> str:
+        w = m.group(0).lower()
+        return m.group(0) if w in ENGLISH_STOP_WORDS or _stem(w) not in theirs else ""
+
+    content = [w for w in (m.lower() for m in _WORD.findall(text)) if w not in ENGLISH_STOP_WORDS]
+    if not content:
+        return text  # nothing to take: a turn of stop words is left as it is
+    if all(_stem(w) in theirs for w in content):
+        return ""
+    return re.sub(r"\s+", " ", _WORD.sub(keep, text)).strip()
 
 
 def words(text: str) -> list[str]:

@@ -16,7 +16,8 @@ from chatmatch.scoring.knowledge import Knowledge
 from chatmatch.scoring.proactivity import Proactivity
 from chatmatch.scoring.relevance import Relevance
 from chatmatch.scoring.specificity import Specificity
-from chatmatch.scoring.surface import edited_echo, frame_repeat, parroted, reshaped, salad
+from chatmatch.scoring.surface import (edited_echo, frame_repeat, own_words, parroted, reshaped,
+                                       salad)
 from chatmatch.transcript import Transcript, Turn
 
 PIRATE = "Arr! Ye speak of {}? Aboard the Black Pearl we'd call that treasure. What say ye?"
@@ -225,6 +226,38 @@ def test_knowledge_leaves_out_entities_stuffed_into_off_topic_turns() -> None:
     assert "Paris" in stuffed
     paper = Knowledge(Knowledge.Params(in_context=False)).score_games([g])[0]
     assert paper.raw["b"] > 0
+
+
+def test_own_words_leave_out_the_partner_s_content_words_only() -> None:
+    partner = "I have four. Two brothers and two sisters."
+    fact = "Sister is one of the oldest examples of a relative, going back to Ancient Egypt."
+    assert own_words(fact, partner) == ("is one of the oldest examples of a relative, going "
+                                        "back to Ancient Egypt.")
+    assert own_words("Do you see your brothers in Leeds?", partner) == "Do you see your in Leeds?"
+    assert own_words("Do you get on with your brothers?", partner) == ""  # all theirs
+    assert own_words("And you?", partner) == "And you?"  # no content word: nothing taken
+    assert own_words(fact, None) == fact
+
+
+def test_names_in_a_template_around_the_partner_s_noun_are_not_in_context() -> None:
+    """The fifth blind family's ``wordnet`` recipe: a fact template about the partner's noun
+    with a name stuffed in ("Kids are a kind of people; Paris has a museum on kids.") is
+    close to the partner's turn only through the noun. Its own words are about Paris, so
+    Paris earns nothing; a turn that answers with words of its own ("My children love
+    Rome.") is on topic. Questions are still tested on their whole text."""
+    g = game([("a", "I love classical music and my two kids."),
+              ("b", "Kids are a kind of people; Paris has a museum on kids. "
+                    "What do you think of kids and cities?"),
+              ("a", "I love classical music and my two kids."),
+              ("b", "My children love Rome. Do your children like Mozart?")])
+    emb = fake_embedder.FakeEmbedder()
+    knowledge = Knowledge(embedder=emb).score_games([g])[0]
+    assert [e[0] for d in knowledge.details for e in d.get("off_topic", ())] == ["Paris"]
+    assert [e[0] for d in knowledge.details for e in d["new"]] == ["Rome", "Mozart"]
+    assert knowledge.raw["b"] == pytest.approx(2 / 2)  # two names over b's two turns
+    pro = Proactivity(Proactivity.Params(), embedder=emb).score_games([g])[0]
+    asked = {d["turn"]: d.get("questions", 0) for d in pro.details if d["speaker"] == "b"}
+    assert asked == {1: 1, 3: 1}
 
 
 def test_consistency_does_not_test_a_repeated_line() -> None:
