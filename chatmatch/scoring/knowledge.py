@@ -39,12 +39,14 @@ the number of turns nor with their length, measured to rank DSTC9's systems slig
 opposite to people's "informative": an option only); ``count`` is the paper's.
 
 ``in_context: true`` (the default; false in ``preset: paper``) counts an entity only when it
-belongs to the conversation: the turn that brings it is on topic
-(:mod:`chatmatch.scoring.topical`: a sentence-embedding cosine of at least ``on_topic``,
-0.2, with the partner's turn before it). A bot that stuffs names into turns unrelated to
-what was said ("I thought of Paris and Barack Obama, and then of Microsoft.") earns nothing
-for them, even when its partner politely takes them up; the details list them as
-``off_topic``.
+belongs to the conversation: the turn that brings it is on topic by its own words
+(:mod:`chatmatch.scoring.topical`: the turn without the content words it takes from the
+partner's turn before it has a sentence-embedding cosine of at least ``on_topic``, 0.2,
+with that turn). A bot that stuffs names into turns unrelated to what was said ("I thought
+of Paris and Barack Obama, and then of Microsoft.") earns nothing for them, even when its
+partner politely takes them up, and neither does one that wraps them round the partner's
+noun ("Did you know greenhouse is classed as a building? Even Pliny the Elder described
+it."); the details list them as ``off_topic``.
 """
 
 from __future__ import annotations
@@ -125,8 +127,8 @@ class Knowledge(SpacyScorer):
         #: per_100_tokens (the count per 100 tokens of the bot's credited turns)
         unit: Literal["count", "per_turn", "per_100_tokens"] = "per_turn"
         #: count an entity only when it belongs to the conversation: its turn is on topic
-        #: (chatmatch.scoring.topical: a cosine of at least ``on_topic`` with the partner's
-        #: turn before it) (the paper: false)
+        #: by its own words (chatmatch.scoring.topical: a cosine of at least ``on_topic``
+        #: with the partner's turn before it) (the paper: false)
         in_context: bool = True
         on_topic: ClassVar[float] = 0.2
         #: ``in_context``: the sentence embedding model (minilm, packaged, or a folder)
