@@ -10,7 +10,8 @@ the content words it takes from the partner's turn): a template around the partn
 is close to the partner's turn through the noun alone, so the names stuffed into it are not
 on topic, and a turn whose every content word is the partner's brings none. Questions are
 tested on their whole text: own words for them too measured worse by the rule and left the
-fifth recipe family failing (docs/validity.md, "Entities on the turn's own words").
+fifth recipe family failing (docs/validity.md, "The default by the rule: entities on the
+turn's own words").
 
 What the partner does next does not count: a polite partner takes up whatever it is told (SmolLM2 and the retrieval
 bot followed a recipe's "speaking of <word>, Beethoven was almost deaf ..." every time), so
