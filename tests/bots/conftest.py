@@ -34,8 +34,13 @@ def _no_network(*args: Any, **kwargs: Any) -> None:
 
 @pytest.fixture(scope="session")
 def trained(cache_dir: str) -> Iterator[ChatterBotBot]:
-    """A bot trained from scratch in the test cache folder with sockets disabled."""
-    assert not database_path(DEFAULT_CORPUS).exists()
+    """A bot trained from scratch in the test cache folder with sockets disabled (a
+    database an earlier test of the session trained, e.g. the README's demo when run
+    first, is removed: this one must be built here)."""
+    db = database_path(DEFAULT_CORPUS)
+    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        path.unlink(missing_ok=True)
+    assert not db.exists()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(socket.socket, "connect", _no_network)
         mp.setattr(socket, "create_connection", _no_network)
