@@ -106,9 +106,8 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       gaming  tournaments/gaming.yaml, gaming-unseen.yaml, gaming-blind.yaml,
               gaming-fourth.yaml, gaming-fifth.yaml, gaming-sixth.yaml and
               gaming-seventh.yaml (the seven recipe families by default; --gaming FILE,
-              repeatable, for others): recipe bots (a template,
-              parroting, entity stuffing, ...) must rank below smollm2 and retrieval;
-              one dataset per file
+              repeatable, for others): recipe bots (a template, parroting, entity
+              stuffing, ...) must rank below smollm2 and retrieval; one dataset per file
 
     \b
     Examples:
