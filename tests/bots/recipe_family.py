@@ -26,13 +26,14 @@ def history(partner: str = PARTNER, own: tuple[str, ...] = (), seed: int = 3,
     return History(tuple(msgs), SEED_QUESTION, game, len(msgs), seed)
 
 
-def play(bot: RecipeBot, partner_turns: list[str], seed: int = 11) -> list[str]:
-    """The bot's replies to ``partner_turns``, one at a time, as in a game."""
+def play(bot: RecipeBot, partner_turns: list[str], seed: int = 11, *,
+         game_id: str = "g") -> list[str]:
+    """The bot's replies to ``partner_turns``, one at a time, as in the game ``game_id``."""
     msgs: list[Message] = []
     said = []
     for i, text in enumerate(partner_turns):
         msgs.append(Message("partner", text))
-        out = bot.reply(History(tuple(msgs), partner_turns[0], "g", len(msgs), seed + i))
+        out = bot.reply(History(tuple(msgs), partner_turns[0], game_id, len(msgs), seed + i))
         msgs.append(Message("self", out))
         said.append(out)
     return said

@@ -30,16 +30,6 @@ LONG_GAME = [PARTNER, OTHER, "Where do you live?", "haha", "",
 LISBON = "I visited Lisbon with my friend Tom, we saw the Tower of Belem."
 
 
-def play_game(bot: RecipeBot, partner_turns: list[str], game_id: str, seed: int = 11) -> list[str]:
-    """As :func:`play`, in the game ``game_id``."""
-    msgs: list[Message] = []
-    said = []
-    for i, text in enumerate(partner_turns):
-        msgs.append(Message("partner", text))
-        out = bot.reply(History(tuple(msgs), partner_turns[0], game_id, len(msgs), seed + i))
-        msgs.append(Message("self", out))
-        said.append(out)
-    return said
 
 
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
@@ -116,8 +106,8 @@ def test_topics_and_words_are_read_from_the_partner() -> None:
 
 
 def test_guide_keeps_its_city_and_sends_the_partner_to_the_topic_s_landmark() -> None:
-    said = play_game(seventh.GuideBot(), [PARTNER, OTHER, "Where do you live?", "Hm.",
-                                          "Where do you live?"], "game-a")
+    said = play(seventh.GuideBot(), [PARTNER, OTHER, "Where do you live?", "Hm.",
+                                 "Where do you live?"], game_id="game-a")
     city = seventh.guide_city(History((), "", "game-a"))
     country, spots = seventh.CITIES[city]
     assert spots["outdoors"][0] in said[0] and "mountains" in said[0]
@@ -127,10 +117,10 @@ def test_guide_keeps_its_city_and_sends_the_partner_to_the_topic_s_landmark() ->
     assert all(city in s for s in said) and all(s.endswith("?") for s in said)
     landmarks = [spot for s in said for spot, _ in spots.values() if spot in s]
     assert len(landmarks) == len(set(landmarks)) == 5
-    cities = {seventh.guide_city(History((), "", f"g{i}")) for i in range(20)}
+    cities = {seventh.guide_city(History((), "", game_id=f"g{i}")) for i in range(20)}
     assert cities == set(seventh.CITIES)
-    whole = play_game(seventh.GuideBot(), [PARTNER] * 12, "game-b")
-    city = seventh.guide_city(History((), "", "game-b"))
+    whole = play(seventh.GuideBot(), [PARTNER] * 12, game_id="game-b")
+    city = seventh.guide_city(History((), "", game_id="game-b"))
     seen = [spot for s in whole for spot, _ in seventh.CITIES[city][1].values() if spot in s]
     assert sorted(seen) == sorted(spot for spot, _ in seventh.CITIES[city][1].values())
 

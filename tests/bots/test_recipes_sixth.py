@@ -40,16 +40,6 @@ def game(partner_turns: list[str], game_id: str = "g", seed: int = 11) -> Histor
     return History(tuple(msgs), partner_turns[0], game_id, len(msgs), seed)
 
 
-def play_game(bot: RecipeBot, partner_turns: list[str], game_id: str, seed: int = 11) -> list[str]:
-    """As :func:`play`, in the game ``game_id``."""
-    msgs: list[Message] = []
-    said = []
-    for i, text in enumerate(partner_turns):
-        msgs.append(Message("partner", text))
-        out = bot.reply(History(tuple(msgs), partner_turns[0], game_id, len(msgs), seed + i))
-        msgs.append(Message("self", out))
-        said.append(out)
-    return said
 
 
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
@@ -168,15 +158,15 @@ def test_contrast_sets_the_noun_against_a_counterpart_with_a_fixed_side() -> Non
 
 def test_profile_answers_from_one_profile_per_game_and_asks_back() -> None:
     turns = ["Where do you live?", "Do you have any pets?", "Cool.", "Where do you live?"]
-    said = play_game(sixth.ProfileBot(), turns, "game-a")
+    said = play(sixth.ProfileBot(), turns, game_id="game-a")
     home = [c for c, _ in sixth.CITIES if c in said[0]]
     assert len(home) == 1 and home[0] in said[3] and said[0] != said[3]
     assert said[3].startswith(sixth.PROFILE_AGAIN)
     assert any(p in said[1] for p in sixth.PETS) and said[1].endswith("?")
     assert said[2].startswith("I'm ") and said[2].endswith("What's your name, by the way?")
-    assert play_game(sixth.ProfileBot(), turns, "game-a", seed=99) == said
+    assert play(sixth.ProfileBot(), turns, seed=99, game_id="game-a") == said
     cities = {c for i in range(12)
-              for c, _ in sixth.CITIES if c in play_game(sixth.ProfileBot(), turns[:1], f"g{i}")[0]}
+              for c, _ in sixth.CITIES if c in play(sixth.ProfileBot(), turns[:1], game_id=f"g{i}")[0]}
     assert len(cities) > 2
     job = sixth.ProfileBot().reply(history("What do you do for a living?"))
     assert any(j in job for j in sixth.JOBS) and job.endswith("What kind of work do you do?")
@@ -202,14 +192,14 @@ def test_stats_gives_a_fixed_number_for_a_noun_with_a_source() -> None:
 
 
 def test_planner_keeps_one_plan_for_the_game() -> None:
-    said = play_game(sixth.PlannerBot(), LONG_GAME[:10], "game-p")
+    said = play(sixth.PlannerBot(), LONG_GAME[:10], game_id="game-p")
     assert len(set(said)) == 10 and all(s.endswith("?") for s in said)
     days = {d for s in said for d in sixth.DAYS if d in s}
     places = {m for s in said for _, m in sixth.MEETING if m in s}
     assert len(days) == 1 and len(places) == 1
     assert "mountains" in said[0]
-    assert play_game(sixth.PlannerBot(), LONG_GAME[:10], "game-p", seed=3) == said
-    firsts = {play_game(sixth.PlannerBot(), [PARTNER], f"g{i}")[0] for i in range(10)}
+    assert play(sixth.PlannerBot(), LONG_GAME[:10], seed=3, game_id="game-p") == said
+    firsts = {play(sixth.PlannerBot(), [PARTNER], game_id=f"g{i}")[0] for i in range(10)}
     assert len(firsts) > 2
 
 
