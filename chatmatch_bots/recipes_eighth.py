@@ -60,6 +60,7 @@ answer bank of ``recipe-eighth-answer``.
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Callable
 
@@ -398,9 +399,9 @@ FAVOURITES = {"colour": "deep blue, like the sea off Cornwall", "color": "green,
               "dish": "paella", "country": "Portugal", "meal": "Sunday lunch"}
 FAVOURITE_ELSE = "whatever my friend Hannah picks; she has better taste than me"
 ECHOES = ("{q}", "{q} Good question.", "{q} Hmm, let me think.", "Oh, {ql}", "{q} Easy.")
-ECHO_LONG = ("Good question.", "Let me think.", "Ooh, where to start.")
+ECHO_LONG = ("Good question.", "Let me think.", "Ooh, where to start.", "Fair question.")
 ASK_BACKS = ("And you: {ql}", "What about you? {q}", "Your turn: {ql}", "How about you: {ql}")
-ASK_BACK_LONG = ("What about you?", "And you?", "How about you?")
+ASK_BACK_LONG = ("What about you?", "And you?", "How about you?", "What would you say?")
 ANSWER_ACKS = ("Ah, {w}, nice.", "Oh, {w}, lovely.", "{W}, I see.", "Mm, {w}.", "Ha, {w}!",
                "Right, {w}.")
 ANSWER_SORRY = ("Oh no, {w}.", "Ugh, {w}, I know the feeling.", "Ah, {w}, that's rough.",
@@ -462,14 +463,15 @@ def quick_answer(history: History, question: str) -> str:
     return bank[pick % len(bank)].format(x=x)
 
 
-def _echo(question: str, n: int) -> tuple[str, str]:
-    """The question repeated to itself (pronouns swapped) and asked back."""
-    if len(question.split()) > 12:
-        return ECHO_LONG[n % len(ECHO_LONG)], ASK_BACK_LONG[n % len(ASK_BACK_LONG)]
+def _echo(question: str, own: str, rng: random.Random) -> tuple[str, str]:
+    """The question repeated to itself (pronouns swapped) and asked back, each in a frame
+    not used yet for it."""
+    if len(question.split()) > 12 or len(_TOKEN.findall(question)) < 2:
+        return _fresh(ECHO_LONG, own, rng), _fresh(ASK_BACK_LONG, own, rng)
     q = _cap(question.strip())
     mine = _cap(person(q))
-    echo = ECHOES[n % len(ECHOES)].format(q=mine, ql=_lower_first(mine))
-    back = ASK_BACKS[n % len(ASK_BACKS)].format(q=q, ql=_lower_first(q))
+    echo = _fresh([e.format(q=mine, ql=_lower_first(mine)) for e in ECHOES], own, rng)
+    back = _fresh([b.format(q=q, ql=_lower_first(q)) for b in ASK_BACKS], own, rng)
     return echo, back
 
 
@@ -492,7 +494,7 @@ class AnswerBot(RecipeBot):
             parts.append(_fresh([a.format(w=said, W=_cap(said)) for a in acks], own, rng))
         question = asked(last)
         if question:
-            echo, back = _echo(question, n)
+            echo, back = _echo(question, own, rng)
             if question_kind(question) == "about_you":  # nothing to ask back: a question
                 back = _fresh([q.format(w=word, a=activity) for q in OWN_ASKS], own, rng)
             parts += [echo, quick_answer(history, question), back]
@@ -975,7 +977,7 @@ CONFIRMS = ("Did I get that right?", "Have I understood you?", "Is that the gist
             "Did I miss anything?")
 CHECK_QUESTION = ("Just to check I've understood, you're asking '{q}'? If so: {a}",
                   "Wait, you want to know '{q}'? Then: {a}",
-                  "If I've got your question right, '{q}': {a}")
+                  "You're asking '{q}', is that right? If so: {a}")
 CHECK_ODD = ("Sorry, just to check: when you say '{t}', do you mean yes, or are you still "
              "thinking about {w}?",
              "Hang on, '{t}'? Is that a good '{t}' or a bad one, about {w}?",
@@ -1050,15 +1052,15 @@ class ClarifyBot(RecipeBot):
         if question:
             words = question.split()
             q = question if len(words) <= 12 else " ".join(words[:12]) + "..."
-            frame = CHECK_QUESTION[n % len(CHECK_QUESTION)]
             answer = _lower_first(quick_answer(history, question))
-            parts.append(frame.format(q=_lower_first(q.rstrip("?")), a=answer))
+            parts.append(_fresh([f.format(q=_lower_first(q.rstrip("?")), a=answer)
+                                 for f in CHECK_QUESTION], own, rng))
         found = slots(last)
         mine = [m.text for m in history.messages if m.role == "self"]
-        own_q = asked(mine[-1]) if mine else None
+        own_q = asked(mine[-1]) if mine and mine[-1].rstrip().endswith("?") else None
         if len(found) >= 2 or (found and not question):
             recap = ", ".join(found[s] for s in ("what", "where", "who", "when") if s in found)
-            parts.append(RECAPS[n % len(RECAPS)].format(r=recap))
+            parts.append(_fresh([f.format(r=recap) for f in RECAPS], own, rng))
             missing = [s for s in ("where", "when", "who") if s not in found]
             if missing:
                 slot = missing[0]
@@ -1222,8 +1224,8 @@ class PsychicBot(RecipeBot):
 
 #: English word starts -> (the word to say, {language: translation})
 LEXICON: tuple[tuple[tuple[str, ...], str, dict[str, str]], ...] = (
-    (("hik",), "hiking", {"Spanish": "senderismo", "French": "randonnée", "German": "Wandern",
-                          "Japanese": "haikingu"}),
+    (("hiki", "hike"), "hiking", {"Spanish": "senderismo", "French": "randonnée",
+                                  "German": "Wandern", "Japanese": "haikingu"}),
     (("mountain",), "mountains", {"Spanish": "montañas", "French": "montagnes",
                                   "German": "Berge", "Italian": "montagne"}),
     (("brother",), "brother", {"Spanish": "hermano", "French": "frère", "German": "Bruder",
