@@ -1,12 +1,15 @@
 """What the tests of each recipe family share (tests/bots/test_recipes_*.py): a game seen
 from the recipe's side, a whole game played against fixed partner turns, and the bot
-adapters setup.cfg declares."""
+adapters setup.cfg declares; and the checks every family's tests make (declared, played by its
+tournament, deterministic)."""
 
 from __future__ import annotations
 
 import configparser
+import re
 from pathlib import Path
 
+from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
 from chatmatch_bots.recipes import RecipeBot
 
@@ -45,3 +48,52 @@ def declared_bots() -> dict[str, str]:
     cfg.read(Path(__file__).resolve().parents[2] / "setup.cfg")
     lines = cfg["options.entry_points"]["chatmatch.bots"].strip().splitlines()
     return {k.strip(): v.strip() for k, v in (line.split("=", 1) for line in lines)}
+
+
+#: a game's partner turns that exercise a recipe: questions, statements with names, odd turns
+LONG_GAME = [PARTNER, OTHER, "Where do you live?", "haha", "",
+             "I visited Lisbon with my friend Tom, we saw the Tower of Belem.",
+             "?!", "Do you have any pets?", "I really love cooking pasta and watching Netflix.",
+             "ok", "What do you do for a living?", "The Beatles played in New York in 1964.",
+             "I am tired of my job.", "Do you like hiking?", "Yes.", "Why?",
+             "My sister just had a baby girl.", "Where do you live?", "Hmm.", "Bye!"]
+_TOURNAMENTS = Path(__file__).resolve().parents[2] / "tournaments"
+
+
+def assert_declared(family: str, classes: dict[str, type]) -> None:
+    """setup.cfg declares exactly ``classes`` as ``recipe-<family>-<short>`` adapters of
+    ``chatmatch_bots.recipes_<family>``."""
+    declared = {k: v for k, v in declared_bots().items() if k.startswith(f"recipe-{family}-")}
+    assert declared == {f"recipe-{family}-{short}":
+                        f"chatmatch_bots.recipes_{family}:{cls.__name__}"
+                        for short, cls in classes.items()}
+
+
+def assert_tournament_follows(family: str, previous: str, classes: dict[str, type]) -> None:
+    """``tournaments/gaming-<family>.yaml`` plays every recipe of ``classes`` and is
+    ``gaming-<previous>.yaml`` line for line otherwise (the same real bots and settings)."""
+    text = (_TOURNAMENTS / f"gaming-{family}.yaml").read_text()
+    adapters = re.findall(r"adapter: (recipe-[\w-]+)", text)
+    assert sorted(adapters) == sorted(f"recipe-{family}-{short}" for short in classes)
+    assert f"name: gaming-{family}" in text and f"output_dir: runs/gaming-{family}" in text
+    before = (_TOURNAMENTS / f"gaming-{previous}.yaml").read_text()
+
+    def kept(lines: str, name: str) -> list[str]:
+        return [line for line in lines.splitlines()
+                if not line.startswith(("#", "name:", "description:", "output_dir:"))
+                and f"recipe-{name}-" not in line]
+    assert kept(before, previous) == kept(text, family)
+
+
+def assert_non_empty_and_deterministic(family: str, short: str, cls: type) -> None:
+    """The recipe, created by import path, is a RecipeBot of ``family`` that replies the
+    same non-empty text twice to odd histories (empty, punctuation, no partner turn yet)."""
+    bot = create_bot(short, f"chatmatch_bots.recipes_{family}:{cls.__name__}", {})
+    assert isinstance(bot, RecipeBot) and bot.description.startswith(f"Recipe ({family}): ")
+    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
+              history("I am.", ("ok", "fine")),
+              History((), "What did you do last week?", "empty", 0, 1),
+              History((Message("self", "What did you do last week?"),),
+                      "What did you do last week?", "starter", 1, 2)):
+        one, two = bot.reply(h), bot.reply(h)
+        assert one == two and one.strip(), (short, h.last_partner_text)

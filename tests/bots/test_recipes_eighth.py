@@ -4,17 +4,17 @@ deterministically, and each is declared under its adapter name in setup.cfg."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_eighth as eighth
 from chatmatch_bots.recipes import RecipeBot
 from chatmatch_bots.recipes_seventh import NAMES, _stable
-from tests.bots.recipe_family import OTHER, PARTNER, declared_bots, history, play
+from tests.bots.recipe_family import (LONG_GAME, OTHER, PARTNER, assert_declared,
+                                      assert_non_empty_and_deterministic, assert_tournament_follows,
+                                      history, play)
 
 
 CLASSES = {"answer": eighth.AnswerBot, "aiml": eighth.AimlBot,
@@ -22,12 +22,6 @@ CLASSES = {"answer": eighth.AnswerBot, "aiml": eighth.AimlBot,
            "clarify": eighth.ClarifyBot, "psychic": eighth.PsychicBot,
            "polyglot": eighth.PolyglotBot, "critic": eighth.CriticBot}
 
-LONG_GAME = [PARTNER, OTHER, "Where do you live?", "haha", "",
-             "I visited Lisbon with my friend Tom, we saw the Tower of Belem.",
-             "?!", "Do you have any pets?", "I really love cooking pasta and watching Netflix.",
-             "ok", "What do you do for a living?", "The Beatles played in New York in 1964.",
-             "I am tired of my job.", "Do you like hiking?", "Yes.", "Why?",
-             "My sister just had a baby girl.", "Where do you live?", "Hmm.", "Bye!"]
 #: partner turns a recipe must survive: empty, punctuation, very long, not English
 ODD = ["", "?!", "?", "...", "x" * 5000,
        "I went to the market and " * 80 + "then home. Do you " + "really " * 60 + "like it?",
@@ -35,51 +29,18 @@ ODD = ["", "?!", "?", "...", "x" * 5000,
        "I I I I", "or or or?", "5", "Why?", "What about you?"]
 
 
-def play_game(bot: RecipeBot, partner_turns: list[str], game_id: str, seed: int = 11) -> list[str]:
-    """As :func:`play`, in the game ``game_id``."""
-    msgs: list[Message] = []
-    said = []
-    for i, text in enumerate(partner_turns):
-        msgs.append(Message("partner", text))
-        out = bot.reply(History(tuple(msgs), partner_turns[0], game_id, len(msgs), seed + i))
-        msgs.append(Message("self", out))
-        said.append(out)
-    return said
-
 
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
-    declared = {k: v for k, v in declared_bots().items() if k.startswith("recipe-eighth-")}
-    assert declared == {f"recipe-eighth-{short}":
-                        f"chatmatch_bots.recipes_eighth:{cls.__name__}"
-                        for short, cls in CLASSES.items()}
+    assert_declared("eighth", CLASSES)
 
 
 def test_the_eighth_tournament_plays_every_recipe() -> None:
-    root = Path(__file__).resolve().parents[2] / "tournaments"
-    text = (root / "gaming-eighth.yaml").read_text()
-    adapters = re.findall(r"adapter: (recipe-[\w-]+)", text)
-    assert sorted(adapters) == sorted(f"recipe-eighth-{short}" for short in CLASSES)
-    assert "name: gaming-eighth" in text and "output_dir: runs/gaming-eighth" in text
-    seventh = (root / "gaming-seventh.yaml").read_text()
-    kept = [line for line in seventh.splitlines()
-            if not line.startswith(("#", "name:", "description:", "output_dir:"))
-            and "recipe-seventh-" not in line]
-    assert kept == [line for line in text.splitlines()
-                    if not line.startswith(("#", "name:", "description:", "output_dir:"))
-                    and "recipe-eighth-" not in line]
+    assert_tournament_follows("eighth", "seventh", CLASSES)
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_non_empty_and_deterministic(short: str) -> None:
-    bot = create_bot(short, f"chatmatch_bots.recipes_eighth:{CLASSES[short].__name__}", {})
-    assert isinstance(bot, RecipeBot) and bot.description.startswith("Recipe (eighth): ")
-    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
-              history("I am.", ("ok", "fine")),
-              History((), "What did you do last week?", "empty", 0, 1),
-              History((Message("self", "What did you do last week?"),),
-                      "What did you do last week?", "starter", 1, 2)):
-        one, two = bot.reply(h), bot.reply(h)
-        assert one == two and one.strip(), (short, h.last_partner_text)
+    assert_non_empty_and_deterministic("eighth", short, CLASSES[short])
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
@@ -136,8 +97,9 @@ def test_turns_are_read_and_retold_from_the_other_side() -> None:
 
 
 def test_answer_answers_the_question_the_same_way_and_asks_it_back() -> None:
-    said = play_game(eighth.AnswerBot(), ["Where do you live?", "Nice.", "Where are you from?",
-                                          "Do you like hiking?", "Where do you live?"], "game-a")
+    said = play(eighth.AnswerBot(), ["Where do you live?", "Nice.", "Where are you from?",
+                                     "Do you like hiking?", "Where do you live?"],
+                game_id="game-a")
     h = History((), "", "game-a")
     home = eighth.quick_answer(h, "Where do you live?")
     assert home in eighth.ANSWERS["home"] and home == eighth.quick_answer(h, "Where are you from?")
@@ -183,8 +145,8 @@ def test_aiml_matches_a_category_and_fills_in_the_wildcard() -> None:
     assert yes.startswith(("Brilliant!", "I knew it!", "Great!")) and "hiking" in yes
     assert no.startswith(("No?", "Fair enough", "Really?")) and "hiking" in no
     # a fact of the game, owned up to when asked again
-    job = play_game(eighth.AimlBot(), ["What do you do for a living?", "Nice.",
-                                       "What do you do for a living?"], "game-b")
+    job = play(eighth.AimlBot(), ["What do you do for a living?", "Nice.",
+                                  "What do you do for a living?"], game_id="game-b")
     fact = eighth.AIML_JOBS[_stable("job", "game-b") % len(eighth.AIML_JOBS)]
     assert job[0].startswith(fact) and job[2].startswith("Like I said, ") and fact[1:] in job[2]
 
@@ -206,19 +168,19 @@ def test_sequel_retells_the_statement_and_guesses_a_twist_of_its_topic() -> None
 
 
 def test_oneup_tops_the_statement_with_a_companion_fixed_for_the_game() -> None:
-    said = play_game(eighth.OneUpBot(), [PARTNER, OTHER, "Zzz.", PARTNER, "Hm.", PARTNER],
-                     "game-c")
+    said = play(eighth.OneUpBot(), [PARTNER, OTHER, "Zzz.", PARTNER, "Hm.", PARTNER],
+                game_id="game-c")
     mate = eighth.companion(History((), "", "game-c"))
     assert said[0].startswith("You went hiking in the mountains with your brother? ")
     assert said[1].startswith("Your aunt grows orchids in a greenhouse? ")
     feats = [f.format(c=mate) for f in eighth.ONEUPS["outdoors"]]
     assert sum(f[:1].upper() + f[1:] in said[0] for f in feats) == 1
     others = [c for c in eighth.COMPANIONS if c != mate]
-    whole = play_game(eighth.OneUpBot(), LONG_GAME, "game-c")
+    whole = play(eighth.OneUpBot(), LONG_GAME, game_id="game-c")
     assert any(mate in s for s in whole) and not any(c in s for s in whole for c in others)
     assert len({eighth.companion(History((), "", f"g{i}")) for i in range(20)}) > 2
     every = [f.format(c=mate).lower() for fs in eighth.ONEUPS.values() for f in fs]
-    used = [f for s in play_game(eighth.OneUpBot(), [PARTNER] * len(every), "game-c")
+    used = [f for s in play(eighth.OneUpBot(), [PARTNER] * len(every), game_id="game-c")
             for f in every if f in s.lower()]
     assert sorted(used) == sorted(every)
 
@@ -246,8 +208,8 @@ def test_clarify_recaps_the_slots_guesses_one_and_checks() -> None:
 
 
 def test_psychic_reads_the_topic_and_keeps_its_hit_for_the_game() -> None:
-    said = play_game(eighth.PsychicBot(), [PARTNER, "Yes.", OTHER, "No.", "Zzz.", "Hm."],
-                     "game-d")
+    said = play(eighth.PsychicBot(), [PARTNER, "Yes.", OTHER, "No.", "Zzz.", "Hm."],
+                game_id="game-d")
     letter, a, b, vision = eighth.psychic_hit(History((), "", "game-d"))
     assert eighth.READINGS["outdoors"][0].format(w="mountains") in said[0]
     assert said[1].startswith(tuple(y.format(A=a) for y in eighth.PSYCHIC_YES))
@@ -276,7 +238,7 @@ def test_polyglot_translates_each_word_once_then_an_untranslatable_one() -> None
 
 
 def test_critic_keeps_its_score_per_word_and_reacts_to_one() -> None:
-    said = play_game(eighth.CriticBot(), [OTHER, "6", OTHER], "game-e")
+    said = play(eighth.CriticBot(), [OTHER, "6", OTHER], game_id="game-e")
     s = eighth.critic_score(History((), "", "game-e"), "greenhouse")
     assert said[0].startswith(eighth.RATES[0].format(w="greenhouse", a=eighth._a(s)))
     assert said[2].startswith(eighth.RATE_AGAIN.format(W="Greenhouse", a=eighth._a(s)))

@@ -3,17 +3,16 @@ deterministically, and each is declared under its adapter name in setup.cfg."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 
 import pytest
 
-from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_seventh as seventh
 from chatmatch_bots.recipes import RecipeBot
-from tests.bots.recipe_family import OTHER, PARTNER, declared_bots, history, play
+from tests.bots.recipe_family import (LONG_GAME, OTHER, PARTNER, assert_declared,
+                                      assert_non_empty_and_deterministic, assert_tournament_follows,
+                                      history, play)
 
 
 CLASSES = {"guide": seventh.GuideBot, "acts": seventh.ActsBot,
@@ -21,50 +20,22 @@ CLASSES = {"guide": seventh.GuideBot, "acts": seventh.ActsBot,
            "stitch": seventh.StitchBot, "followup": seventh.FollowUpBot,
            "chef": seventh.ChefBot, "culture": seventh.CultureBot}
 
-LONG_GAME = [PARTNER, OTHER, "Where do you live?", "haha", "",
-             "I visited Lisbon with my friend Tom, we saw the Tower of Belem.",
-             "?!", "Do you have any pets?", "I really love cooking pasta and watching Netflix.",
-             "ok", "What do you do for a living?", "The Beatles played in New York in 1964.",
-             "I am tired of my job.", "Do you like hiking?", "Yes.", "Why?",
-             "My sister just had a baby girl.", "Where do you live?", "Hmm.", "Bye!"]
 LISBON = "I visited Lisbon with my friend Tom, we saw the Tower of Belem."
 
 
 
 
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
-    declared = {k: v for k, v in declared_bots().items() if k.startswith("recipe-seventh-")}
-    assert declared == {f"recipe-seventh-{short}":
-                        f"chatmatch_bots.recipes_seventh:{cls.__name__}"
-                        for short, cls in CLASSES.items()}
+    assert_declared("seventh", CLASSES)
 
 
 def test_the_seventh_tournament_plays_every_recipe() -> None:
-    root = Path(__file__).resolve().parents[2] / "tournaments"
-    text = (root / "gaming-seventh.yaml").read_text()
-    adapters = re.findall(r"adapter: (recipe-[\w-]+)", text)
-    assert sorted(adapters) == sorted(f"recipe-seventh-{short}" for short in CLASSES)
-    assert "name: gaming-seventh" in text and "output_dir: runs/gaming-seventh" in text
-    sixth = (root / "gaming-sixth.yaml").read_text()
-    kept = [line for line in sixth.splitlines()
-            if not line.startswith(("#", "name:", "description:", "output_dir:"))
-            and "recipe-sixth-" not in line]
-    assert kept == [line for line in text.splitlines()
-                    if not line.startswith(("#", "name:", "description:", "output_dir:"))
-                    and "recipe-seventh-" not in line]
+    assert_tournament_follows("seventh", "sixth", CLASSES)
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_non_empty_and_deterministic(short: str) -> None:
-    bot = create_bot(short, f"chatmatch_bots.recipes_seventh:{CLASSES[short].__name__}", {})
-    assert isinstance(bot, RecipeBot) and bot.description.startswith("Recipe (seventh): ")
-    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
-              history("I am.", ("ok", "fine")),
-              History((), "What did you do last week?", "empty", 0, 1),
-              History((Message("self", "What did you do last week?"),),
-                      "What did you do last week?", "starter", 1, 2)):
-        one, two = bot.reply(h), bot.reply(h)
-        assert one == two and one.strip(), (short, h.last_partner_text)
+    assert_non_empty_and_deterministic("seventh", short, CLASSES[short])
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))

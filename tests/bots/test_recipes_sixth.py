@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_sixth as sixth
 from chatmatch_bots.recipes import RecipeBot
-from tests.bots.recipe_family import OTHER, PARTNER, declared_bots, history, play
+from tests.bots.recipe_family import (LONG_GAME, OTHER, PARTNER, assert_declared,
+                                      assert_non_empty_and_deterministic, history, play)
 
 
 CLASSES = {"quiz": sixth.QuizBot, "contrast": sixth.ContrastBot,
@@ -22,12 +22,6 @@ CLASSES = {"quiz": sixth.QuizBot, "contrast": sixth.ContrastBot,
            "gazetteer": sixth.GazetteerBot, "hedge": sixth.HedgeBot,
            "weave": sixth.WeaveBot}
 
-LONG_GAME = [PARTNER, OTHER, "Where do you live?", "haha", "",
-             "I visited Lisbon with my friend Tom, we saw the Tower of Belem.",
-             "?!", "Do you have any pets?", "I really love cooking pasta and watching Netflix.",
-             "ok", "What do you do for a living?", "The Beatles played in New York in 1964.",
-             "I am tired of my job.", "Do you like hiking?", "Yes.", "Why?",
-             "My sister just had a baby girl.", "Where do you live?", "Hmm.", "Bye!"]
 
 
 def game(partner_turns: list[str], game_id: str = "g", seed: int = 11) -> History:
@@ -43,10 +37,7 @@ def game(partner_turns: list[str], game_id: str = "g", seed: int = 11) -> Histor
 
 
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
-    declared = {k: v for k, v in declared_bots().items() if k.startswith("recipe-sixth-")}
-    assert declared == {f"recipe-sixth-{short}":
-                        f"chatmatch_bots.recipes_sixth:{cls.__name__}"
-                        for short, cls in CLASSES.items()}
+    assert_declared("sixth", CLASSES)
 
 
 def test_the_sixth_tournament_plays_every_recipe() -> None:
@@ -67,15 +58,7 @@ def test_the_sixth_tournament_plays_every_recipe() -> None:
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_non_empty_and_deterministic(short: str) -> None:
-    bot = create_bot(short, f"chatmatch_bots.recipes_sixth:{CLASSES[short].__name__}", {})
-    assert isinstance(bot, RecipeBot) and bot.description.startswith("Recipe (sixth): ")
-    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
-              history("I am.", ("ok", "fine")),
-              History((), "What did you do last week?", "empty", 0, 1),
-              History((Message("self", "What did you do last week?"),),
-                      "What did you do last week?", "starter", 1, 2)):
-        one, two = bot.reply(h), bot.reply(h)
-        assert one == two and one.strip(), (short, h.last_partner_text)
+    assert_non_empty_and_deterministic("sixth", short, CLASSES[short])
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
@@ -166,7 +149,8 @@ def test_profile_answers_from_one_profile_per_game_and_asks_back() -> None:
     assert said[2].startswith("I'm ") and said[2].endswith("What's your name, by the way?")
     assert play(sixth.ProfileBot(), turns, seed=99, game_id="game-a") == said
     cities = {c for i in range(12)
-              for c, _ in sixth.CITIES if c in play(sixth.ProfileBot(), turns[:1], game_id=f"g{i}")[0]}
+              for c, _ in sixth.CITIES
+              if c in play(sixth.ProfileBot(), turns[:1], game_id=f"g{i}")[0]}
     assert len(cities) > 2
     job = sixth.ProfileBot().reply(history("What do you do for a living?"))
     assert any(j in job for j in sixth.JOBS) and job.endswith("What kind of work do you do?")
