@@ -31,7 +31,15 @@ ap.add_argument("--games", type=Path, required=True)
 ap.add_argument("--combined-model", default=None)
 ap.add_argument("--judges", default="rule,learned,combined")
 ap.add_argument("--json", type=Path, default=None)
+ap.add_argument("--weights", default="",
+                help="the rule judge's dimension weights, e.g. fluency=2,relevance=2 (default 1)")
 args = ap.parse_args()
+try:
+    rule_weights = {k.strip(): float(v) for k, v in
+                    (w.split("=", 1) for w in args.weights.split(",") if w.strip())}
+except ValueError:
+    ap.error(f"--weights {args.weights!r}: write dimension=number pairs joined by commas, "
+             "e.g. fluency=2,relevance=2")
 
 cfg = load_config(args.gaming)
 if args.games.is_file():
@@ -47,7 +55,7 @@ else:
     ds = play_gaming(args.gaming, args.exchanges)
     args.games.write_text(json.dumps([list(g.to_lines()) for g in ds.games]))
 
-judges = {"rule": ScoringConfig(),
+judges = {"rule": ScoringConfig(weights=rule_weights),
           "learned": ScoringConfig(dimensions=["learned"]),
           "combined": ScoringConfig(dimensions=["combined"],
                                     params={"combined": {"model": args.combined_model}})}
@@ -55,7 +63,7 @@ out = {}
 for name in args.judges.split(","):
     sc = judges[name]
     scores = score_games(list(ds.games), build_scorers(sc))
-    report = evaluate_gaming(ds, scores, {d: 1.0 for d in sc.dimensions}, cfg.ranking,
+    report = evaluate_gaming(ds, scores, {d: sc.weight(d) for d in sc.dimensions}, cfg.ranking,
                              seed=cfg.seed, seeds=1)
     table = report["gaming"]
     out[name] = {"ranking": report["ranking"], "gaming": table}
