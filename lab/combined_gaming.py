@@ -8,7 +8,7 @@ game a line) so that judging again does not play again. The verdicts are
 :func:`chatmatch.validity.lab.gaming.evaluate_gaming`'s, one ranking seed.
 
     PYTHONPATH=$PWD nice .venv/bin/python lab/combined_gaming.py --exchanges 6 \\
-        --games /tmp/gaming-6.jsonl [--combined-model FILE] [--json out.json]
+        --games /tmp/gaming-6.jsonl [--combined-model FILE] [--json out.json] [--no-canned]
 """
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ ap.add_argument("--games", type=Path, required=True)
 ap.add_argument("--combined-model", default=None)
 ap.add_argument("--judges", default="rule,learned,combined")
 ap.add_argument("--json", type=Path, default=None)
+ap.add_argument("--no-canned", action="store_true",
+                help="the rule judge without canned turns (scoring.canned: false), as before 2026-12-04")
 ap.add_argument("--weights", default="",
                 help="the rule judge's dimension weights, e.g. fluency=2,relevance=2 (default 1)")
 args = ap.parse_args()
@@ -55,7 +57,7 @@ else:
     ds = play_gaming(args.gaming, args.exchanges)
     args.games.write_text(json.dumps([list(g.to_lines()) for g in ds.games]))
 
-judges = {"rule": ScoringConfig(weights=rule_weights),
+judges = {"rule": ScoringConfig(weights=rule_weights, canned=not args.no_canned),
           "learned": ScoringConfig(dimensions=["learned"]),
           "combined": ScoringConfig(dimensions=["combined"],
                                     params={"combined": {"model": args.combined_model}})}
@@ -72,6 +74,6 @@ for name in args.judges.split(","):
     print("   ranking: " + " > ".join(report["ranking"]))
     for r in table["recipes"]:
         print(f"   {r['recipe']:12s} rank {r['rank']:2d}  win rate {r['win_rate']}  "
-              f"wins most: {r['wins_most']}")
+              f"wins most: {r['wins_most']}  canned {table['canned'].get(r['recipe'])}")
 if args.json:
     args.json.write_text(json.dumps(out, indent=1))

@@ -28,7 +28,7 @@ def _scorer_evaluators(names: list[str], fluency_backend: str | None) -> list[An
     builtin = [n for n in names if ":" not in n]
     params = {"fluency": {"backend": fluency_backend}} if fluency_backend and "fluency" in builtin else {}
     try:
-        scorers = iter(build_scorers(ScoringConfig(dimensions=builtin, params=params)) if builtin else [])
+        scorers = iter(build_scorers(ScoringConfig(dimensions=builtin, params=params, canned=False)) if builtin else [])
     except ValueError as exc:  # pydantic ValidationError: an unknown dimension
         raise RobustnessError(f"--scorers: {validation_message(exc, path=False)}") from None
     return [as_evaluator(load_object(n), n) if ":" in n else DimensionEvaluator(next(scorers))

@@ -45,6 +45,10 @@ scorer where chatmatch's defaults differ from them:
   are (default: entities stuffed into off-topic turns, word-salad turns and repeated frames
   or edited echoes earn nothing; docs/scoring.md, "What each dimension is open to").
 
+* ``scoring.canned: false`` -- a bot's stock lines count as any turn (default: a turn
+  made of phrases the bot says in a fifth of its games whatever the partner says is
+  degenerate, chatmatch.scoring.canned).
+
 Every other paper setting is already chatmatch's default (sigma_r 0.95, sigma_c 0.8, d 1,
 p 50 %, all weights 1, 3/1/0 points). Add a preset or a key here, in one place.
 """
@@ -58,6 +62,7 @@ from chatmatch.common.registry import did_you_mean
 PRESETS: dict[str, dict[str, Any]] = {
     "paper": {
         "ranking.shuffles": 3,
+        "scoring.canned": False,
         "scoring.params.fluency.aggregation": "authors",
         "scoring.params.fluency.skip_repetitions": True,
         "scoring.params.fluency.degenerate": "keep",

@@ -69,6 +69,27 @@ class GameScorer:
         self.remote.submit(playable(transcripts), list(transcripts))
         self._record(self.remote.ready())
 
+    def together(self, transcripts: Sequence[Transcript]) -> None:
+        """Score ``transcripts`` again in one call (on Ray: one chunk, one worker) and
+        record them in place of their earlier results: ``scoring.canned`` finds a bot's
+        canned turns across the games scored together. The score records are written
+        first, the results file is then rewritten whole (a kill between leaves results
+        whose records no longer match: a resume scores those games again)."""
+        self.flush()
+        if self.remote is None:
+            scored = score_transcripts(transcripts, self.scorers, self.weights, self.reporter)
+        else:
+            self.remote.submit(playable(transcripts), list(transcripts))
+            scored = [g for games, dims in self.remote.drain()
+                      for g in score_transcripts(games, self.scorers, self.weights, dims=dims)]
+        digests: dict[str, str | None] = {}
+        for game in scored:
+            made_from = self.store.transcript_digest(game.record.game_id)
+            digests[game.record.game_id] = self.store.save_scores(dataclasses.replace(
+                game.record, transcript_sha256=made_from, scoring_fingerprint=self.fingerprint))
+            self.results[game.result.game_id] = game.result
+        self.store.rewrite_results([g.result for g in scored], digests)
+
     def flush(self) -> None:
         """Wait for the batches sent to the scoring workers and record their results."""
         if self.remote is not None:

@@ -155,9 +155,11 @@ def _score_on_ray(games: Sequence[Transcript], cfg: EvalSettings, rc: RayConfig,
     """The games scored in chunks on Ray workers, recorded in their order."""
     pool = start_scoring(cfg.scoring, rc, rc.scorers, scorers, rep)
     out: list[ScoredGame] = []
+    # canned turns are found across the games scored together: then one chunk, all games
+    step = max(1, len(games)) if cfg.scoring.canned else RAY_CHUNK
     try:
-        for i in range(0, len(games), RAY_CHUNK):
-            chunk = list(games[i:i + RAY_CHUNK])
+        for i in range(0, len(games), step):
+            chunk = list(games[i:i + step])
             pool.submit(chunk, chunk)
         with rep.bar(f"scoring on {len(pool.actors)} Ray worker(s)", len(games), unit="games") as bar:
             while pool.pending:

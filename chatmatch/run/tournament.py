@@ -35,7 +35,7 @@ from chatmatch.play.schedule import ScheduledGame
 from chatmatch.progress import Progress, Reporter
 from chatmatch.ranking import Ranking
 from chatmatch.executors.ray_scoring import RayScoring, needs_driver, start_scoring
-from chatmatch.play.fingerprint import scoring_fingerprint
+from chatmatch.play.fingerprint import stable_hash, scoring_fingerprint
 from chatmatch.run.pipeline import bind_scorers, rank_all, save_rankings
 from chatmatch.run.league import stored_fingerprint
 from chatmatch.run.plan import RunPlan, make_plan
@@ -124,6 +124,7 @@ def run_tournament(cfg: TournamentConfig, out_dir: str | Path | None = None, *,
             run.score_backlog(todo, scorers)  # 2. score the backlog
             with bot_errors_to(run.store.path, debug=debug):
                 run.play(todo)                # 3. play
+            run.score_together()              # 3b. canned turns: every game in one call
         finally:
             run.stop_scoring()
         return run.rank_and_save(t0)          # 4. rank and save
@@ -223,6 +224,30 @@ class _Run:
         for i in range(0, len(backlog), step):  # on Ray workers: spread over them
             self.scorer.score(backlog[i:i + step])
         self.scorer.flush()
+
+    def score_together(self) -> None:
+        """Stage 3b, with ``scoring.canned`` (the default): a bot's canned turns are found
+        across its games, so a game's points depend on the games scored with it. Once play
+        ends, when the run's games were not all scored in one call (games played since,
+        a resume, a change of scoring settings), score them all again in one call. The
+        manifest keeps which games were scored together (``scored together``: a digest of
+        their ids)."""
+        if not self.cfg.scoring.canned:
+            return
+        have = self.store.transcripts()
+        games = [have[g.game_id] for g in self.ranked if g.game_id in have]
+        digest = stable_hash(sorted(g.game_id for g in games))
+        done = [h for h in self.manifest.history if h.get("event") == "scored together"]
+        if not games or (done and done[-1].get("games_digest") == digest
+                         and self.scorer.count == 0  # nothing scored apart in this invocation
+                         and all(g.game_id in self.scorer.results for g in games)):
+            return
+        self.rep.note(f"scoring the {len(games)} games together: a bot's canned turns are "
+                      "found across its games (scoring.canned)")
+        self.scorer.together(games)
+        self.manifest = self.manifest.noted("scored together", games=len(games),
+                                            games_digest=digest)
+        self.store.write_manifest(self.manifest)
 
     def _scoring_workers(self, scorers: Sequence[Scorer]) -> RayScoring | None:
         """Ray scoring workers when ``executor: ray`` asks for them (``ray.scorers``)."""

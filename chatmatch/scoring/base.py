@@ -28,6 +28,8 @@ the dimension's name) and imported when first named: scoring never imports the j
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any, ClassVar, Self, Sequence
 
 from pydantic import PrivateAttr
@@ -89,6 +91,12 @@ class Scorer:
     #: how the scorer's models run (the tournament's ``runtime:`` block; set by
     #: :func:`chatmatch.scoring.build.build_scorers`)
     runtime: RuntimeSettings = DEFAULT_RUNTIME
+    #: count a bot's canned turns (said whatever its partner says, found across the games
+    #: scored together: :mod:`chatmatch.scoring.canned`) as degenerate: fluency, relevance
+    #: and consistency treat them as the other degenerate turns, knowledge and proactivity
+    #: count no entity or question in them. Set from ``scoring.canned`` by
+    #: :func:`chatmatch.scoring.build.build_scorers` (a scorer made directly: off)
+    canned: bool = False
 
     class Params(ScorerParams):
         pass
@@ -108,11 +116,16 @@ class Scorer:
         :meth:`context_for`)."""
         raise NotImplementedError
 
+    def full_needs(self) -> Needs:
+        """:meth:`needs`, with the canned turns when :attr:`canned` asks for them."""
+        needs = self.needs()
+        return dataclasses.replace(needs, canned=True) if self.canned else needs
+
     def context_for(self, games: Sequence[Transcript],
                     context: ScoringContext | None) -> ScoringContext:
         """``context`` checked against ``games``, or (None) one built for this scorer alone."""
         if context is None:
-            return ScoringContext.build(games, [self.needs()])
+            return ScoringContext.build(games, [self.full_needs()])
         return context.for_games(games)
 
     def preflight(self) -> None:

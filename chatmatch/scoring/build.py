@@ -15,6 +15,7 @@ def build_scorers(scoring: ScoringConfig, runtime: RuntimeSettings = DEFAULT_RUN
     scorers = [SCORERS.get(d)(scoring.scorer_params(d)) for d in scoring.dimensions]
     for scorer in scorers:
         scorer.runtime = runtime
+        scorer.canned = scoring.canned
     return scorers
 
 

@@ -6,6 +6,7 @@
       params:
         fluency: {backend: ngram}
         diversity: {sigma_r: 0.9}
+      canned: true                            # stock lines said in every game are degenerate
 
 Every name is checked against the scorer registry and every ``params`` block against that
 scorer's ``Params`` model before any bot runs (:func:`chatmatch.common.params.
@@ -50,6 +51,11 @@ class ScoringConfig(StrictModel):
     dimensions: list[str] = Field(default_factory=lambda: list(DIMENSIONS))
     weights: dict[str, float] = Field(default_factory=dict)
     params: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    #: count each bot's canned turns (its own words are stock phrases that come back in its
+    #: other games whatever the partner says: :mod:`chatmatch.scoring.canned`) as degenerate;
+    #: found across the games scored together (a run scores them all again once play
+    #: ends). False in ``preset: paper``
+    canned: bool = True
 
     @field_validator("dimensions")
     @classmethod

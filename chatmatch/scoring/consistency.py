@@ -239,9 +239,9 @@ class Consistency(Scorer):
                             "similarity": round(float(sims.min()), 4),
                             "inconsistent": inconsistent})
         if self.params.checks_self():
-            self._self_check(game, tested, bad, details)
+            self._self_check(game, tested, bad, details, analysis.canned)
         if self.params.identity:
-            self._identity_check(game, tested, bad, details)
+            self._identity_check(game, tested, bad, details, analysis.canned)
         if self.params.score == "count":
             raw = {p: 0.0 - bad[p] for p in game.players}
             return DimensionScore(self.name, raw, self.higher_is_better, details)
@@ -249,17 +249,18 @@ class Consistency(Scorer):
         untested = tuple(p for p in game.players if not tested[p])
         return DimensionScore(self.name, raw, self.higher_is_better, details, untested)
 
-    def _degenerate(self, game: Transcript) -> set[int]:
-        """The turns that test nothing under ``degenerate: untested``."""
+    def _degenerate(self, game: Transcript, canned: frozenset[int]) -> set[int]:
+        """The turns that test nothing under ``degenerate: untested`` (``canned``: the
+        game's canned turns)."""
         if self.params.degenerate == "tested":
             return set()
-        return {t for t, why in degenerate_turns(game).items() if why in RECIPE_TURNS}
+        return {t for t, why in degenerate_turns(game, canned).items() if why in RECIPE_TURNS}
 
     def _identity_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
-                        details: list[dict[str, Any]]) -> None:
+                        details: list[dict[str, Any]], canned: frozenset[int] = frozenset()) -> None:
         """Add each bot's identity restatements (a turn already tested is not tested twice):
         tested when it states a slot it stated before, inconsistent when the value changed."""
-        done = {d["turn"] for d in details} | self._degenerate(game)
+        done = {d["turn"] for d in details} | self._degenerate(game, canned)
         for p in game.players:
             own = [(t.index, t.text) for t in credited_turns(game) if t.speaker == p]
             restated, changes = identity_changes(own)
@@ -278,10 +279,10 @@ class Consistency(Scorer):
         details.sort(key=lambda d: int(d["turn"]))
 
     def _self_check(self, game: Transcript, tested: dict[str, float], bad: dict[str, float],
-                    details: list[dict[str, Any]]) -> None:
+                    details: list[dict[str, Any]], canned: frozenset[int] = frozenset()) -> None:
         """Add each bot's self-contradictions (a turn already tested as an answer to a
         repeated question is not tested twice)."""
-        done = {d["turn"] for d in details} | self._degenerate(game)
+        done = {d["turn"] for d in details} | self._degenerate(game, canned)
         for p in game.players:
             own = [(t.index, t.text) for t in credited_turns(game) if t.speaker == p]
             pair = same_predicate if self.params.contradiction == "same_predicate" else None

@@ -19,6 +19,7 @@ from typing import Iterable, Mapping, Sequence
 
 from chatmatch.progress import Progress
 from chatmatch.runtime.errors import ScoringError
+from chatmatch.scoring.canned import canned_turns
 from chatmatch.scoring.features import GameSimilarity, TurnFeatures, spacy_table
 from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised, repeated
 from chatmatch.common.text import normalise
@@ -47,6 +48,9 @@ class Needs:
     similarity: bool = False
     #: the model the scorer loads, named while it loads (``loading scorer fluency (smollm2)``)
     model: str | None = None
+    #: the canned turns of every game (:mod:`chatmatch.scoring.canned`: found across the
+    #: games scored together); set by the engine from :attr:`Scorer.canned`
+    canned: bool = False
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,9 @@ class GameAnalysis:
     #: Algorithm 1's verdicts (turn index -> :class:`Repetition`) by ``sigma_r``
     repetitions_at: Mapping[float, Mapping[int, Repetition]] = field(default_factory=dict)
     tfidf: GameSimilarity | None = None
+    #: the turns the bot says whatever its partner says (:mod:`chatmatch.scoring.canned`),
+    #: found across the games scored together; empty unless a scorer asked (``Needs.canned``)
+    canned: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, game: Transcript, sigmas: Iterable[float] = (), similarity: bool = False) -> GameAnalysis:
@@ -110,6 +117,9 @@ class ScoringContext:
         sigmas = frozenset().union(*(n.repetitions for n in needs))
         similarity = any(n.similarity for n in needs)
         analyses = tuple(GameAnalysis.of(g, sigmas, similarity) for g in games)
+        if any(n.canned for n in needs):
+            analyses = tuple(dataclasses.replace(a, canned=c)
+                             for a, c in zip(analyses, canned_turns(games)))
         passes: dict[str, SpacyNeed] = {}
         for n in needs:
             if n.spacy is not None:  # one pass per pipeline, run as its first scorer asks

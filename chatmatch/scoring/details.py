@@ -145,6 +145,10 @@ def _knowledge(d: Mapping[str, Any]) -> list[TurnNote]:
     if d.get("already_mentioned"):
         notes.append(TurnNote(dim, "not credited, mentioned before: "
                               + ", ".join(map(_entity, d["already_mentioned"])), False, True))
+    for key, why in (("off_topic", "off topic"), ("canned", "a canned turn")):
+        if d.get(key):
+            notes.append(TurnNote(dim, f"not credited, {why}: " + ", ".join(map(_entity, d[key])),
+                                  False, True))
     return notes
 
 

@@ -21,7 +21,7 @@ from chatmatch.transcript import Transcript
 
 def build_context(games: Sequence[Transcript], scorers: Sequence[Scorer]) -> ScoringContext:
     """Compute once what the scorers need of ``games`` (the spaCy pass, the repetitions)."""
-    return ScoringContext.build(games, [s.needs() for s in scorers])
+    return ScoringContext.build(games, [s.full_needs() for s in scorers])
 
 
 def load_scorers(scorers: Sequence[Scorer], reporter: Reporter | None = None) -> None:

@@ -277,9 +277,10 @@ class Fluency(Scorer):
         vocab = float(getattr(self.scoring_lm(), "vocab_size", 0) or 50_000)  # no load when warm
         return math.log(vocab) if self.params.aggregation in ("slor", "slor_tokens") else vocab
 
-    def degenerate_turns(self, game: Transcript) -> dict[int, str]:
-        """Turn index -> why it is degenerate, for ``degenerate: worst`` (else empty)."""
-        return degenerate_turns(game) if self.params.degenerate != "keep" else {}
+    def degenerate_turns(self, game: Transcript, canned: frozenset[int] = frozenset()) -> dict[int, str]:
+        """Turn index -> why it is degenerate, unless ``degenerate: keep`` (then empty);
+        ``canned``: the game's canned turns (:attr:`GameAnalysis.canned`)."""
+        return degenerate_turns(game, canned) if self.params.degenerate != "keep" else {}
 
     def repetitions(self, game: GameAnalysis) -> set[int]:
         """Indices of the turns diversity penalises as repetitions (Algorithm 1)."""
@@ -295,7 +296,7 @@ class Fluency(Scorer):
         share = self.params.degenerate == "share"
         details: list[dict[str, Any]] = []
         excluded = self.repetitions(analysis)
-        degenerate = self.degenerate_turns(game)
+        degenerate = self.degenerate_turns(game, analysis.canned)
         for turn, value in zip(credited_turns(game), ppl):
             detail: dict[str, Any] = {"turn": turn.index, "speaker": turn.speaker,
                                       "perplexity": None if value is None else round(value, 4)}

@@ -168,24 +168,28 @@ def degenerate(text: str, own_before: Sequence[str], partner_last: str | None) -
 
 #: the degenerate turns that repeat (the bot's own turn or frame) or echo (the partner's
 #: turn, verbatim or lightly edited): they earn no relevance and test no consistency
-RECIPE_TURNS = frozenset({"repeat", "echo", "edit", "reshape", "frame"})
+RECIPE_TURNS = frozenset({"repeat", "echo", "edit", "reshape", "frame", "canned"})
 
 
-def degenerate_turns(game: Transcript) -> dict[int, str]:
+def degenerate_turns(game: Transcript, canned: frozenset[int] = frozenset()) -> dict[int, str]:
     """Turn index -> why it is degenerate (:func:`degenerate`), for every turn of ``game``
-    but the seed. Fluency, relevance and consistency each ask for a game's: it is found
-    once (a transcript is frozen) and each caller gets its own copy."""
-    return dict(_degenerate_turns(game))
+    but the seed; ``canned``: the game's canned turns (:mod:`chatmatch.scoring.canned`),
+    degenerate as ``canned`` when nothing else is found. Fluency, relevance and consistency
+    each ask for a game's: it is found once (a transcript is frozen) and each caller gets
+    its own copy."""
+    return dict(_degenerate_turns(game, canned))
 
 
 @lru_cache(maxsize=256)
-def _degenerate_turns(game: Transcript) -> tuple[tuple[int, str], ...]:
+def _degenerate_turns(game: Transcript, canned: frozenset[int]) -> tuple[tuple[int, str], ...]:
     out: dict[int, str] = {}
     said: dict[str, list[str]] = {}
     last: str | None = None
     for turn in game.turns:
         own = said.setdefault(turn.speaker, [])
         why = None if turn.seed else degenerate(turn.text, own, last)
+        if why is None and turn.index in canned:
+            why = "canned"
         if why is not None:
             out[turn.index] = why
         own.append(turn.text)

@@ -180,7 +180,8 @@ class Knowledge(SpacyScorer):
         else:
             found = [[next(feats).entities or () for _ in g.turns] for g in games]
         topical = self._topical(games, found)
-        return [self._score(g, ents, who, ok) for g, ents, who, ok in zip(games, found, cased, topical)]
+        return [self._score(g, ents, who, ok, a.canned)
+                for g, ents, who, ok, a in zip(games, found, cased, topical, context.games)]
 
     def _topical(self, games: Sequence[Transcript],
                  found: Sequence[Sequence[tuple[tuple[str, str], ...]]]) -> list[set[int] | None]:
@@ -194,7 +195,8 @@ class Knowledge(SpacyScorer):
         return list(on_topic_turns(games, wanted, self._embedder, self.params.on_topic))
 
     def _score(self, game: Transcript, ents: Sequence[tuple[tuple[str, str], ...]],
-               truecased: set[str], topical: set[int] | None = None) -> DimensionScore:
+               truecased: set[str], topical: set[int] | None = None,
+               canned: frozenset[int] = frozenset()) -> DimensionScore:
         raw = zero_raw(game)
         seen: set[str] = set()
         details: list[dict[str, Any]] = []
@@ -210,7 +212,8 @@ class Knowledge(SpacyScorer):
             if turn.seed or not (new or old):
                 continue
             stuffed: list[list[str]] = []
-            if topical is not None and turn.index not in topical:
+            canned_turn = turn.index in canned  # stock names, said whatever was said
+            if canned_turn or (topical is not None and turn.index not in topical):
                 stuffed, new = new, []
             raw[turn.speaker] += len(new)
             detail = {"turn": turn.index, "speaker": turn.speaker, "new": new,
@@ -218,7 +221,7 @@ class Knowledge(SpacyScorer):
             if turn.speaker in truecased:
                 detail["truecased"] = True
             if stuffed:
-                detail["off_topic"] = stuffed
+                detail["canned" if canned_turn else "off_topic"] = stuffed
             details.append(detail)
         if self.params.unit != "count":
             raw = _per_unit(game, raw, self.params.unit)

@@ -143,6 +143,9 @@ class Proactivity(Scorer):
                 last = t.text
         for turn in scored_turns(analysis, self.params):
             n = question_count(turn.text)
+            if n and turn.index in analysis.canned:  # a stock question, asked whatever was said
+                details.append(_uncounted(turn, "canned"))
+                continue
             if n and topical is not None and frame_repeat(
                     turn.text, said.get(turn.index, []), partner_last=answered.get(turn.index)):
                 # the bot's own frame again with a word changed ("Ye speak of X? ... What

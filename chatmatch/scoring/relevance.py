@@ -150,7 +150,7 @@ class Relevance(SpacyScorer):
             return skip
         s = sigma(self.params.sigma_r)
         excused = analysis.repeated(s) - analysis.penalised(s)
-        found = degenerate_turns(analysis.game)
+        found = degenerate_turns(analysis.game, analysis.canned)
         return skip | {t for t, why in found.items() if why in RECIPE_TURNS and t not in excused}
 
     def _score(self, analysis: GameAnalysis, lemmas: list[tuple[str, ...]]) -> DimensionScore:

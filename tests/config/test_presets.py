@@ -11,6 +11,7 @@ from chatmatch.config.tournament import TournamentConfig, dump_config, load_conf
 from chatmatch.errors import ChatmatchError, ConfigError
 from chatmatch.ranking.trueskill_rank import DEFAULT_SHUFFLES
 from chatmatch.run.scorelogs import load_score_config
+from chatmatch.scoring.build import build_scorers
 
 BOTS = "bots: [eliza, canned]\n"
 
@@ -49,6 +50,8 @@ def test_paper_preset_sets_the_papers_and_authors_settings(tmp_path):
     assert consistency.similarity == "tfidf" and not consistency.checks_polarity()
     assert consistency.threshold() == 0.8
     assert cfg.scoring.scorer_params("diversity").similarity == "tfidf"
+    assert cfg.scoring.canned is False  # a bot's stock lines count as any turn
+    assert not any(s.canned for s in build_scorers(cfg.scoring))
 
 
 def test_no_preset_is_the_measured_default(tmp_path):
@@ -76,6 +79,8 @@ def test_no_preset_is_the_measured_default(tmp_path):
     # answers compared by meaning, and their polarity (issue 20, consistency)
     assert cfg.scoring.scorer_params("consistency").similarity == "embedding"
     assert cfg.scoring.scorer_params("consistency").checks_polarity()
+    # canned turns (stock phrases in a fifth of a bot's games) are degenerate (issue 43)
+    assert cfg.scoring.canned is True and all(s.canned for s in build_scorers(cfg.scoring))
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

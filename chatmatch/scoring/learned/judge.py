@@ -101,7 +101,9 @@ class LearnedJudge(Scorer):
                     context: ScoringContext | None = None) -> list[DimensionScore]:
         games = list(games)
         model = self.model
-        rules = score_games(games, build_scorers(ScoringConfig(params=current_params(model.rule_params))))
+        # the rule points the model was fitted on: canned turns were not counted then
+        rules = score_games(games, build_scorers(ScoringConfig(params=current_params(model.rule_params),
+                                                               canned=False)))
         vectors = self._vectors(games)
         return [self._score(g, sc, vectors) for g, sc in zip(games, rules)]
 

@@ -31,6 +31,7 @@ from chatmatch.play.build import load_tournament
 from chatmatch.play.schedule import ScheduledGame, double_round_robin
 from chatmatch.ranking import RankingConfig
 from chatmatch.records import DimensionScore, GameResult
+from chatmatch.scoring.canned import canned_shares
 from chatmatch.scoring.points import result_from_scores
 from chatmatch.transcript import Transcript
 from chatmatch.validity.lab.games import GameDataset, evaluate_games
@@ -116,11 +117,13 @@ def _dimensions_won(results: Sequence[GameResult], bot: str) -> dict[str, float]
 
 
 def gaming_table(results: Sequence[GameResult], ranking: Sequence[str],
-                 facts: Mapping[str, Any]) -> dict[str, Any]:
+                 facts: Mapping[str, Any], canned: Mapping[str, float] | None = None) -> dict[str, Any]:
     """Per recipe: rank, win rate against each real bot, dimensions won; whether every
     recipe ranks below each of :data:`MUST_BEAT` that plays (the suite's constraint; None,
     no verdict, when none of them plays); and ``head_to_head``, each recipe that wins half
-    or more of its games (a tie counts half) against one of them, whatever its rank."""
+    or more of its games (a tie counts half) against one of them, whatever its rank;
+    ``canned``: each bot's share of canned turns (:func:`~chatmatch.scoring.canned.
+    canned_shares`), reported beside, not part of the verdict."""
     rank = {b: i + 1 for i, b in enumerate(ranking)}
     real, recipes = list(facts["real"]), list(facts["recipes"])
     must = [b for b in MUST_BEAT if b in rank]
@@ -143,7 +146,8 @@ def gaming_table(results: Sequence[GameResult], ranking: Sequence[str],
     head_to_head = [f"{r['recipe']} vs {b} ({r['win_rate'][b]:.0%})" for r in rows for b in must
                     if r["win_rate"].get(b) is not None and r["win_rate"][b] >= 0.5]
     return {"must_beat": must, "holds": holds, "failing": failing, "head_to_head": head_to_head,
-            "real_ranks": {b: rank.get(b) for b in real}, "recipes": rows}
+            "real_ranks": {b: rank.get(b) for b in real}, "recipes": rows,
+            "canned": dict(canned or {})}
 
 
 def evaluate_gaming(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScore]],
@@ -154,5 +158,5 @@ def evaluate_gaming(ds: GameDataset, scores: Sequence[Mapping[str, DimensionScor
     report = evaluate_games(ds, scores, weights, ranking, seed=seed, seeds=seeds)
     results = [result_from_scores(g.game_id, g.players, s, weights)
                for g, s in zip(ds.games, scores)]
-    report["gaming"] = gaming_table(results, report["ranking"], ds.facts)
+    report["gaming"] = gaming_table(results, report["ranking"], ds.facts, canned_shares(ds.games))
     return report

@@ -209,15 +209,17 @@ def gaming_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
         if ds.get("gaming"):
             g = ds["gaming"]
             real = list(g["real_ranks"])
-            rows = [[f"{b} (real)", g["real_ranks"][b], *(["-"] * len(real)), ""]
-                    for b in real]
+            canned = g.get("canned") or {}
+            rows = [[f"{b} (real)", g["real_ranks"][b], *(["-"] * len(real)),
+                     _pct(canned.get(b)), ""] for b in real]
             for r in g["recipes"]:
                 ok = "" if all(r["below"].values()) else "  ABOVE A REAL BOT"
                 rows.append([r["recipe"], r["rank"], *(_pct(r["win_rate"][o]) for o in real),
+                             _pct(canned.get(r["recipe"])),
                              ", ".join(f"{d} {_pct(v)}" for d, v in r["dimensions_won"].items()
                                        if v > 0) + ok])
             out.append((ds["dataset"], render_table(
-                ["bot", "rank", *(f"wins vs {o}" for o in real),
+                ["bot", "rank", *(f"wins vs {o}" for o in real), "canned turns",
                  "dimension points won vs the real bots"], rows)))
     return out
 
@@ -226,8 +228,9 @@ def extra_tables(report: dict[str, Any]) -> list[str]:
     out = []
     for name, table in gaming_rows(report):
         out += [f"Gaming suite {name}: each recipe bot's rank, its win rate against each real "
-                "bot (a tie counts half) and the share of its games against them in which it "
-                "won each dimension's point", table, ""]
+                "bot (a tie counts half), its share of canned turns (its own words found in its "
+                "other games in reply to different words) and the share of its games against "
+                "the real bots in which it won each dimension's point", table, ""]
     construct = construct_table(report)
     if construct:
         out += ["Construct check: fluency of human-written turns vs bland generated ones (median "

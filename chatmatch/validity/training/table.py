@@ -76,7 +76,10 @@ def rule_scores(sides: Sequence[RatedSide], cache: Path | None,
     ``params`` (default :func:`training_params`)."""
     params = training_params() if params is None else params
     out: dict[str, dict[str, DimensionScore]] = {}
-    scorers = build_scorers(ScoringConfig(params={k: dict(v) for k, v in params.items()}))
+    # canned turns are found across a call's games: the learned judge scores one run's
+    # games, the table one dataset's, so its features leave them out (as the judge does)
+    scorers = build_scorers(ScoringConfig(params={k: dict(v) for k, v in params.items()},
+                                          canned=False))
     for name in dict.fromkeys(s.dataset for s in sides):
         games = list({s.game.game_id: s.game for s in sides if s.dataset == name}.values())
         path = cache / _key(name, params) if cache else None
