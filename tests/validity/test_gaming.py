@@ -183,9 +183,13 @@ def test_two_gaming_files_give_two_reports_named_by_their_tournaments(tmp_path: 
         assert ds["facts"]["file"] == str(f) and ds["facts"]["exchanges"] == 2
         assert [r["recipe"] for r in ds["gaming"]["recipes"]] == [recipe]
         assert ds["gaming"]["holds"] is None  # neither plays smollm2 or retrieval
+        # each bot's share of canned turns, beside the verdict (both bots play 2 games)
+        canned = ds["gaming"]["canned"]
+        assert set(canned) == {"eliza", recipe} and all(0 <= v <= 1 for v in canned.values())
     text = render(report)
     assert text.count("Gaming suite ") == 2
     assert "Gaming suite fam-a: each recipe bot's rank" in text
+    assert text.count("canned turns") >= 2  # a column of each suite's table
     assert "Gaming suite fam-b: each recipe bot's rank" in text
     assert text.index("Gaming suite fam-a") < text.index("pirate") < text.index(
         "Gaming suite fam-b") < text.index("mirror")
