@@ -31,7 +31,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Sequence
+from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 
 from chatmatch.records import DimensionScore
@@ -128,10 +128,11 @@ class Relevance(SpacyScorer):
             out, start = [], 0
             for a in context.games:
                 n = len(a.game.turns)
+                reasons = self.skip_reasons(a)
                 raw, details = reply_similarity(a.game, vectors[start:start + n],
-                                                self.skipped(a),
+                                                frozenset(reasons),
                                                 sigma(self.params.sigma_r),
-                                                self.params.restating == "discounted")
+                                                self.params.restating == "discounted", reasons)
                 out.append(DimensionScore(self.name, raw, self.higher_is_better, details))
                 start += n
             return out
@@ -145,17 +146,24 @@ class Relevance(SpacyScorer):
         the repeats, frames and echoes of :data:`RECIPE_TURNS`, except an answer to a
         repeated question that Algorithm 1 excuses (the partner asked again; answering
         the same is no fault of the bot's)."""
-        skip = skipped_turns(analysis, self.params)
+        return frozenset(self.skip_reasons(analysis))
+
+    def skip_reasons(self, analysis: GameAnalysis) -> dict[int, str]:
+        """:meth:`skipped`'s turns, each with why (``repetition``, or the degenerate kind:
+        ``frame``, ``echo``, ``canned``, ...), as the details say."""
+        why = {t: "repetition" for t in skipped_turns(analysis, self.params)}
         if self.params.degenerate == "keep":
-            return skip
+            return why
         s = sigma(self.params.sigma_r)
         excused = analysis.repeated(s) - analysis.penalised(s)
         found = degenerate_turns(analysis.game, analysis.canned)
-        return skip | {t for t, why in found.items() if why in RECIPE_TURNS and t not in excused}
+        return {**{t: kind for t, kind in found.items() if kind in RECIPE_TURNS and t not in excused},
+                **why}
 
     def _score(self, analysis: GameAnalysis, lemmas: list[tuple[str, ...]]) -> DimensionScore:
         p, game = self.params, analysis.game
-        marks, details = recall_marks(game, lemmas, self.skipped(analysis), p)
+        reasons = self.skip_reasons(analysis)
+        marks, details = recall_marks(game, lemmas, frozenset(reasons), p, reasons)
         return DimensionScore(self.name, unit_scores(game, marks, p.unit), self.higher_is_better,
                               details)
 
@@ -172,8 +180,10 @@ class Mark:
 
 
 def recall_marks(game: Transcript, lemmas: Sequence[Sequence[str]], skip: frozenset[int],
-                 p: Relevance.Params) -> tuple[list[Mark], list[dict[str, Any]]]:
-    """Every credited turn's :class:`Mark`, and the details (the bonus turns)."""
+                 p: Relevance.Params, reasons: Mapping[int, str] | None = None
+                 ) -> tuple[list[Mark], list[dict[str, Any]]]:
+    """Every credited turn's :class:`Mark`, and the details (the bonus turns); ``reasons``:
+    why a turn of ``skip`` earns nothing (default ``repetition``)."""
     important = important_concepts(lemmas, p.p, p.min_df)
     turns = game.turns
     last_seen: dict[str, int] = {}
@@ -189,7 +199,7 @@ def recall_marks(game: Transcript, lemmas: Sequence[Sequence[str]], skip: frozen
             marks.append(Mark(turn.speaker, len(concepts), len(hits) if credited else 0))
             if hits:
                 details.append({"turn": t, "speaker": turn.speaker, "concepts": hits,
-                                **({} if credited else {"excluded": "repetition"})})
+                                **({} if credited else {"excluded": (reasons or {}).get(t, "repetition")})})
         last_seen.update((c, t) for c in concepts)
     return marks, details
 
@@ -218,7 +228,8 @@ def unit_scores(game: Transcript, marks: Sequence[Mark], unit: str) -> dict[str,
 
 
 def reply_similarity(game: Transcript, vectors: Any, skip: frozenset[int],
-                     echo: float, discount: bool = False) -> tuple[dict[str, float], list[dict[str, Any]]]:
+                     echo: float, discount: bool = False, reasons: Mapping[int, str] | None = None
+                     ) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """``method: reply``: each player's mean over its credited turns of the cosine of the
     turn's vector with the partner's turn just before it (0 when negative, for a skipped
     repetition, an empty turn, or a near-copy of that turn: cosine >= ``echo``); with
@@ -234,7 +245,7 @@ def reply_similarity(game: Transcript, vectors: Any, skip: frozenset[int],
             continue
         where = {"turn": t, "speaker": turn.speaker, "answers": before}
         if t in skip:
-            details.append({**where, "excluded": "repetition"})
+            details.append({**where, "excluded": (reasons or {}).get(t, "repetition")})
             continue
         cos = float(vectors[t] @ vectors[before])
         if 0.0 < cos < echo:

@@ -154,6 +154,9 @@ def test_relevance_gives_a_canned_turn_nothing() -> None:
     for a in analyses:
         assert _bot_turns(a.game, "recipe") - {1} <= rel.skipped(a)
         assert 1 not in rel.skipped(a)
+    scores = _scored(Relevance(), games, True)  # the details say why: canned
+    assert {d.get("excluded") for s in scores for d in s.details
+            if d["speaker"] == "recipe" and d["turn"] != 1} == {"canned"}
 
 
 def test_a_phrase_is_stock_only_when_it_comes_back_in_a_fifth_of_the_bot_s_games() -> None:
