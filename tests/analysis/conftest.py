@@ -26,6 +26,9 @@ scoring:
   # as these tests check the tables, pages and badges, not which questions are on topic
   params:
     proactivity: {questions: all}
+  # scripted bots say the same lines in every game: counted as canned turns they would all
+  # lose their points (tests/run/test_canned_run.py tests that); here each game counts alone
+  canned: false
 """
 
 HUMAN_YAML = """\

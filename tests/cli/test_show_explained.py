@@ -26,6 +26,7 @@ exchanges: 3
 scoring:
   dimensions: [fluency, proactivity]
   params: {{fluency: {{backend: ngram}}}}
+  canned: false  # talker's lines come back in every game: here each turn shows its SLOR
 ranking: {{method: points}}
 output_dir: {out}
 """

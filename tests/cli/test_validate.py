@@ -14,8 +14,11 @@ from tests.datafolder import DATA_DIR
 ROOT = Path(__file__).resolve().parents[2]
 # the fixtures' scripted questions are not about what the partner said: every question
 # counts (questions: all), as these tests check the lab's tables, not which questions count
+# the fixtures' scripted systems say the same lines in every chat: canned turns would take
+# their points, so these plumbing tests score each chat alone (tests/scoring/test_canned.py
+# and tests/run/test_canned_run.py test canned turns)
 FAST = ("scoring:\n  dimensions: [proactivity, specificity, diversity, consistency]\n"
-        "  params:\n    proactivity: {questions: all}\n")
+        "  params:\n    proactivity: {questions: all}\n  canned: false\n")
 
 
 @pytest.fixture()
@@ -222,7 +225,7 @@ def test_baseline_difference_is_paired(data, fast_config, tmp_path):
     build_dstc9(data / "dstc9")
     worse = tmp_path / "worse.yaml"  # proactivity reversed: fewer questions score higher
     worse.write_text("scoring:\n  dimensions: [proactivity, specificity]\n"
-                     "  params:\n    proactivity: {questions: all}\n")
+                     "  params:\n    proactivity: {questions: all}\n  canned: false\n")
     res = invoke("--data", data, "--datasets", "dstc9", "--config", fast_config, "--baseline",
                  worse, "-q", "--bootstrap", 30, "--json")
     assert res.exit_code == 0, res.output

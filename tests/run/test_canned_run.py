@@ -8,6 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from chatmatch.cli import cli
 from chatmatch.config.tournament import load_config
 from chatmatch.run.tournament import run_tournament
 from chatmatch.rundir.store import RunDir
@@ -56,6 +59,10 @@ def test_a_run_stores_the_points_of_its_games_scored_together(tmp_path: Path) ->
     assert [e["games"] for e in _events(run)] == [6]
     # every result line matches its score record (readers trust it)
     assert len(RunDir(run).results()) == 6
+    # show tags the canned turns: what decided the point
+    shown = "".join(CliRunner().invoke(cli, ["show", str(run), g.game_id, "--width", "200"]).stdout
+                    for g in games)
+    assert "not counted (canned)" in shown
 
 
 def test_a_finished_run_run_again_is_not_scored_again(tmp_path: Path) -> None:
