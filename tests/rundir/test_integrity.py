@@ -50,7 +50,8 @@ def test_manifest_records_version_fingerprints_config_hash_and_models(tmp_path):
     assert m["bots_described"]["bot1"] == {"class": "tests.scripted:SamplingBot",
                                            "sleep_ms": 0.0, "words": 5}
     assert set(m["scorers"]) == {"proactivity", "specificity", "diversity", "consistency"}
-    assert [e["event"] for e in m["history"]] == ["created", "ranked"]
+    # canned turns: every game scored again together once play ends
+    assert [e["event"] for e in m["history"]] == ["created", "scored together", "ranked"]
 
 
 def test_resume_that_needs_only_some_bots_keeps_every_bot_described(tmp_path):
