@@ -63,8 +63,10 @@ def test_missing_and_bad_data_are_one_line_errors(tmp_path):
 def test_system_side_scores_per_system(tmp_path):
     data = load_dstc9(build(tmp_path / "dstc9"))
     # "what ?" is generic and off-topic: only questions: all counts it
+    # the fixture's systems say the same lines in every chat (canned turns would take their
+    # questions): this test is about the per-system tables, so each chat counts alone
     cfg = ScoringConfig(dimensions=["proactivity", "specificity"],
-                        params={"proactivity": {"questions": "all"}})
+                        params={"proactivity": {"questions": "all"}}, canned=False)
     scores = score_dstc9(data, build_scorers(cfg))
     pro = scores.per_system("proactivity")
     # chatbot1 asks two questions a chat, chatbot2 one ("what ?"), chatbot3 none
