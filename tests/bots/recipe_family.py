@@ -11,6 +11,7 @@ from pathlib import Path
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
+from chatmatch.common.text import question_count
 from chatmatch_bots.recipes import RecipeBot
 
 SEED_QUESTION = "What did you do last week?"
@@ -97,3 +98,26 @@ def assert_non_empty_and_deterministic(family: str, short: str, cls: type) -> No
                       "What did you do last week?", "starter", 1, 2)):
         one, two = bot.reply(h), bot.reply(h)
         assert one == two and one.strip(), (short, h.last_partner_text)
+
+
+def assert_deterministic_over_a_game(cls: type) -> None:
+    """The same whole game twice gives the same replies."""
+    assert play(cls(), LONG_GAME, seed=5) == play(cls(), LONG_GAME, seed=5)
+
+
+def assert_long_game_varied(short: str, cls: type) -> None:
+    """A long game: no empty reply, the first ten all different, at most two repeats, a
+    question every turn, every reply under 400 characters."""
+    said = play(cls(), LONG_GAME * 2)
+    assert all(s.strip() for s in said)
+    assert len(set(said[:10])) == 10, said[:10]
+    assert len(set(said)) >= len(said) - 2, short
+    assert all(question_count(s) >= 1 for s in said), short
+    assert all(len(s) < 400 for s in said), short
+
+
+def assert_seeds_vary(short: str, cls: type) -> None:
+    """Twelve game seeds give more than two different replies to one quiet turn."""
+    quiet = "I had a quiet day at home."
+    replies = {cls().reply(history(quiet, seed=s, game=f"g{s}")) for s in range(12)}
+    assert len(replies) > 2, short

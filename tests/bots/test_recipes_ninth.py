@@ -10,7 +10,8 @@ import pytest
 from chatmatch.bot import History, Message
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_ninth as ninth
-from tests.bots.recipe_family import (LONG_GAME, OTHER, PARTNER, assert_declared,
+from tests.bots.recipe_family import (assert_deterministic_over_a_game, assert_long_game_varied,
+                                      assert_seeds_vary, LONG_GAME, OTHER, PARTNER, assert_declared,
                                       assert_non_empty_and_deterministic, assert_tournament_follows,
                                       history, play)
 
@@ -55,24 +56,17 @@ def test_odd_partner_turns_get_a_short_real_reply(short: str) -> None:
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_deterministic_over_a_whole_game(short: str) -> None:
-    assert play(CLASSES[short](), LONG_GAME, seed=5) == play(CLASSES[short](), LONG_GAME, seed=5)
+    assert_deterministic_over_a_game(CLASSES[short])
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_a_long_game_has_no_empty_or_repeated_reply(short: str) -> None:
-    said = play(CLASSES[short](), LONG_GAME * 2)
-    assert all(s.strip() for s in said)
-    assert len(set(said[:10])) == 10, said[:10]
-    assert len(set(said)) >= len(said) - 2, short
-    assert all(question_count(s) >= 1 for s in said), short
-    assert all(len(s) < 400 for s in said), short
+    assert_long_game_varied(short, CLASSES[short])
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_different_seeds_vary_the_reply(short: str) -> None:
-    quiet = "I had a quiet day at home."
-    replies = {CLASSES[short]().reply(history(quiet, seed=s, game=f"g{s}")) for s in range(12)}
-    assert len(replies) > 2, short
+    assert_seeds_vary(short, CLASSES[short])
 
 
 def test_the_partners_word_is_read_from_the_latest_turn_that_has_one() -> None:
