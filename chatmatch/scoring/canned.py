@@ -4,8 +4,10 @@ A recipe bot's lines, templates, banks and grammars come back from game to game 
 the partner says; a real bot's words follow the conversation. A turn is *canned* when at
 least half of its own word 3-grams are stock phrases of its bot:
 
-* its *own* 3-grams are those without a word its partner said earlier in the game (the
-  partner's words in a template's slots are not the bot's);
+* its *own* 3-grams are those without a content word its partner said earlier in the
+  game (the partner's words in a template's slots are not the bot's; function words,
+  scikit-learn's English stop words, are everybody's: "did i get that right?" is the
+  bot's frame even when the partner said "i" and "that");
 * a *stock phrase* of a bot is a 3-gram it says in at least a fifth of its other games
   (:data:`STOCK_GAMES`) of the games scored together, in reply to different words (a turn
   that answers the very same words may say the same: a deterministic bot would);
@@ -44,6 +46,8 @@ def canned_turns(games: Sequence[Transcript], share: float = CANNED_SHARE,
                  stock_games: float = STOCK_GAMES,
                  min_grams: int = CANNED_MIN_GRAMS) -> list[frozenset[int]]:
     """Per game (in order), the indices of its canned turns."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
     items: list[tuple[str, int, int, str, list[Gram]]] = []
     played: dict[str, set[int]] = defaultdict(set)
     for gi, game in enumerate(games):
@@ -57,9 +61,10 @@ def canned_turns(games: Sequence[Transcript], share: float = CANNED_SHARE,
                 own = [g for g in zip(words, words[1:], words[2:])
                        if not heard[turn.speaker].intersection(g)]
                 items.append((turn.speaker, gi, turn.index, " ".join(_words(last)), own))
+            content = [w for w in words if w not in ENGLISH_STOP_WORDS]
             for s in speakers:
                 if s != turn.speaker:
-                    heard[s].update(words)
+                    heard[s].update(content)
             last = turn.text
     where: dict[str, dict[Gram, set[tuple[int, str]]]] = defaultdict(lambda: defaultdict(set))
     for speaker, gi, _, key, own in items:

@@ -97,6 +97,28 @@ def test_words_the_partner_said_do_not_make_a_turn_canned() -> None:
     assert canned_turns([g1, g2]) == [frozenset(), frozenset()]
 
 
+def test_function_words_the_partner_said_do_not_make_a_frame_the_bot_s_own() -> None:
+    """A recap frame around the partner's words ("So, if I've got it right: you went hiking.
+    Did I get that right?") is the bot's frame even though the partner also says "i", "it",
+    "that" and "you": only the partner's content words fill a template's slots."""
+    frame = "So, if I have got it right: {}. Did I get that right? Is that the gist of it?"
+    partner = [["I went hiking with my brother and it was great, I think.", "Yes."],
+               ["I cooked a big dinner for my friends, and that was it.", "No."],
+               ["I painted the fence and I got it right this time.", "Maybe."]]
+    games = [_game(f"f{i}", p, ["Fine, thanks.",
+                                frame.format(p[0].split(" and")[0].lower().replace("i ", "you ", 1))])
+             for i, p in enumerate(partner)]
+    # the frame's 3-grams hold "i", "it", "that": words the partner said before it, yet the
+    # frame comes back in every game: canned (in the third game the partner said "got it
+    # right" too, so fewer of its 3-grams are the bot's own, still most of them stock)
+    assert canned_turns(games) == [frozenset({3})] * 3
+    # with the partner's content words in the frame, it is theirs: not canned
+    echo = [_game(f"e{i}", [f"The {w} frame gist was right there.", "Yes."],
+                  ["Fine.", f"So the {w} frame gist was right there?"])
+            for i, w in enumerate(("red", "blue", "green"))]
+    assert canned_turns(echo) == [frozenset()] * 3
+
+
 def test_short_turns_are_never_canned() -> None:
     games = [_game(f"t{i}", PARTNER[i], ["Yes, really.", "I see.", "Okay then."]) for i in range(3)]
     assert all(not c for c in canned_turns(games))
