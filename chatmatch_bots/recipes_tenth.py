@@ -1053,10 +1053,12 @@ DJ_ASKS = ("Do you know it?", "Any requests?", "Shall I play it again?",
            "Can you hum the chorus?", "Did you ever see them live?",
            "Is that one on your playlist?", "Turn it up, shall I?",
            "What's the song that always gets you dancing?")
-_WITH = re.compile(r"(?i)\bwith (my|our) ((?:[a-z]+ )?(?:brother|sister|mum|mom|dad|mother|"
-                   r"father|friend|friends|cousin|aunt|uncle|wife|husband|partner|kids|"
-                   r"children|son|daughter|family|gran|grandad|dog|mates|neighbour)(?: [A-Z]"
-                   r"[a-z]+)?)\b")
+#: whom the partner was with ("with my brother", "with my friend Tom"); only a capitalised
+#: word after the relation is taken for a name
+_WITH = re.compile(r"\b[Ww]ith ([Mm]y|[Oo]ur) ((?:[a-z]+ )?(?:brother|sister|mum|mom|dad|"
+                   r"mother|father|friend|friends|cousin|aunt|uncle|wife|husband|partner|kids|"
+                   r"children|son|daughter|family|gran|grandad|dog|mates|neighbour)s?"
+                   r"(?: [A-Z][a-z]+)?)\b")
 
 
 def _title_words(title: str) -> list[str]:

@@ -241,7 +241,9 @@ def test_vocab_never_teaches_a_word_twice_and_praises_one_used() -> None:
 def test_dj_dedicates_a_song_whose_title_holds_the_partners_word() -> None:
     out = tenth.DjBot().reply(history(HIKE))
     assert "'Ain't No Mountain High Enough' by Marvin Gaye and Tammi Terrell" in out
-    assert "1967" in out and "you and your brother" in out and out.endswith("?")
+    assert "1967" in out and "for you and your brother." in out and out.endswith("?")
+    tom = tenth.DjBot().reply(history("I visited Lisbon with my friend Tom last year."))
+    assert "you and your friend Tom" in tom and "Tom last" not in tom
     sister = tenth.DjBot().reply(history("My sister just had a baby girl."))
     assert "'Sisters Are Doin' It for Themselves'" in sister and "1985" in sister
     song, matched = tenth.song_for(["coffee"], "food", "", 0)
