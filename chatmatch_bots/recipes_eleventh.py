@@ -182,7 +182,7 @@ def forecast(own: str, start: int, pick: int) -> list[str]:
     out: list[str] = []
     seen = own
     for size, k in ((2, pick), (1, pick + 3)):
-        areas = []
+        areas: list[str] = []
         for _ in range(size):
             area = _walk(SEA_AREAS, start, seen + " " + " ".join(areas))
             areas.append(area)
@@ -426,7 +426,7 @@ class NumerologyBot(RecipeBot):
         word, other = _two_words(history)
         word = _ascii_word(word)
         own = _own(history)
-        parts = []
+        parts: list[str] = []
         for w in dict.fromkeys([word, _ascii_word(other)]):
             n = letter_sum(w)
             m = nearest_number(n, own + " " + " ".join(parts))
