@@ -51,7 +51,9 @@ def run_family(tmp_path: Path, family: str, params: dict[str, Any],
     dims = dims or default_dims
     config = {"name": family, "seed_utterance": "What did you do last week?", "exchanges": 30,
               "seed": seed, "bots": [{**b, "adapter": ADAPTER} for b in bots],
-              "scoring": {"dimensions": dims,
+              # without canned turns: the scripted bots say the same lines in every game
+              # whatever the partner says, and these families test the options' own checks
+              "scoring": {"dimensions": dims, "canned": False,
                           "params": {d: p for d, p in params.items() if d in dims}},
               "ranking": {"method": "trueskill", "shuffles": 10}}
     path = tmp_path / f"{family}.yaml"
