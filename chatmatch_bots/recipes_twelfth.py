@@ -61,7 +61,7 @@ retold in the second person and the answers to questions from the eighth (``topi
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from chatmatch.bot import History
 from chatmatch_bots.recipes import RecipeBot, _rng, _said
@@ -129,7 +129,7 @@ def _their_question(history: History) -> str | None:
     return None
 
 
-def _topic_walk(table: dict[str, tuple[str, ...]], about: str, start: int, own: str) -> str:
+def _topic_walk(table: Mapping[str, Sequence[str]], about: str, start: int, own: str) -> str:
     """The first option of ``about``'s row from ``start`` on not said yet in ``own``, else
     of the other rows in table order, else the one at ``start``."""
     rows = [about] + [t for t in table if t != about]
