@@ -1,13 +1,14 @@
 """What the tests of each recipe family share (tests/bots/test_recipes_*.py): a game seen
 from the recipe's side, a whole game played against fixed partner turns, and the bot
 adapters setup.cfg declares; and the checks every family's tests make (declared, played by its
-tournament, deterministic)."""
+tournament, deterministic, odd partner turns survived)."""
 
 from __future__ import annotations
 
 import configparser
 import re
 from pathlib import Path
+from typing import Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
@@ -58,6 +59,11 @@ LONG_GAME = [PARTNER, OTHER, "Where do you live?", "haha", "",
              "ok", "What do you do for a living?", "The Beatles played in New York in 1964.",
              "I am tired of my job.", "Do you like hiking?", "Yes.", "Why?",
              "My sister just had a baby girl.", "Where do you live?", "Hmm.", "Bye!"]
+#: partner turns a recipe must survive: empty, punctuation, very long, not English
+ODD = ["", "?!", "?", "...", "x" * 5000,
+       "I went to the market and " * 80 + "then home. Do you " + "really " * 60 + "like it?",
+       "J'ai visité Zürich avec ma sœur 😊", "日本に行きました。", "¿Qué tal?", "Привет, как дела?",
+       "I I I I", "or or or?", "5", "Why?", "What about you?", "🙂🙂🙂", "Bye!"]
 _TOURNAMENTS = Path(__file__).resolve().parents[2] / "tournaments"
 
 
@@ -98,6 +104,24 @@ def assert_non_empty_and_deterministic(family: str, short: str, cls: type) -> No
                       "What did you do last week?", "starter", 1, 2)):
         one, two = bot.reply(h), bot.reply(h)
         assert one == two and one.strip(), (short, h.last_partner_text)
+
+
+def assert_odd_partner_turns_get_a_short_real_reply(short: str, cls: type, *,
+                                                      turns: Sequence[str] = ODD,
+                                                      latin_only: bool = True) -> None:
+    """Each of ``turns`` as the partner's latest turn (after the seed question, after an
+    "ok" of the bot's, or alone) gets the same non-empty reply twice, under 400 characters
+    and asking a question; with ``latin_only``, in Latin letters only."""
+    bot = cls()
+    for text in turns:
+        for h in (history(text), history(text, ("ok",)),
+                  History((Message("partner", text),), text, "odd", 1, 4)):
+            out = bot.reply(h)
+            assert isinstance(out, str) and out.strip() and out == bot.reply(h), (short, text)
+            assert len(out) < 400 and question_count(out) >= 1, (short, text[:40], out)
+            if latin_only:
+                # English whatever it was told: Latin letters only (a quoted "Zürich" is fine)
+                assert not re.search(r"[^\x00-\x7f\u00c0-\u017f]", out), (short, text[:40], out)
 
 
 def assert_deterministic_over_a_game(cls: type) -> None:
