@@ -8,7 +8,7 @@ from __future__ import annotations
 import configparser
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
@@ -67,7 +67,7 @@ ODD = ["", "?!", "?", "...", "x" * 5000,
 _TOURNAMENTS = Path(__file__).resolve().parents[2] / "tournaments"
 
 
-def assert_declared(family: str, classes: dict[str, type]) -> None:
+def assert_declared(family: str, classes: Mapping[str, type]) -> None:
     """setup.cfg declares exactly ``classes`` as ``recipe-<family>-<short>`` adapters of
     ``chatmatch_bots.recipes_<family>``."""
     declared = {k: v for k, v in declared_bots().items() if k.startswith(f"recipe-{family}-")}
@@ -76,7 +76,7 @@ def assert_declared(family: str, classes: dict[str, type]) -> None:
                         for short, cls in classes.items()}
 
 
-def assert_tournament_follows(family: str, previous: str, classes: dict[str, type]) -> None:
+def assert_tournament_follows(family: str, previous: str, classes: Mapping[str, type]) -> None:
     """``tournaments/gaming-<family>.yaml`` plays every recipe of ``classes`` and is
     ``gaming-<previous>.yaml`` line for line otherwise (the same real bots and settings)."""
     text = (_TOURNAMENTS / f"gaming-{family}.yaml").read_text()
