@@ -64,6 +64,18 @@ ODD = ["", "?!", "?", "...", "x" * 5000,
        "I went to the market and " * 80 + "then home. Do you " + "really " * 60 + "like it?",
        "J'ai visité Zürich avec ma sœur 😊", "日本に行きました。", "¿Qué tal?", "Привет, как дела?",
        "I I I I", "or or or?", "5", "Why?", "What about you?", "🙂🙂🙂", "Bye!"]
+#: a short game's partner turns (the earlier families' whole-game check)
+SHORT_GAME = [PARTNER, OTHER, "Do you like hiking?", "I am tired of my job.", "Do you have a dog?"]
+#: lines the fourth and fifth tournaments keep from the one before: settings, real bots
+KEPT_SETTINGS = ("seed: 7", "exchanges: 10", "  method: trueskill", "  shuffles: 10",
+                 "  - name: smollm2", "  - name: retrieval", "  - name: chatterbot")
+#: histories every recipe must answer: a partner turn after the seed question, after an "ok",
+#: empty, punctuation, after two "ok"s; then no turn yet, and only the bot's own opener
+QUIET_HISTORIES = (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
+                   history("I am.", ("ok", "fine")),
+                   History((), "What did you do last week?", "empty", 0, 1),
+                   History((Message("self", "What did you do last week?"),),
+                           "What did you do last week?", "starter", 1, 2))
 _TOURNAMENTS = Path(__file__).resolve().parents[2] / "tournaments"
 
 
@@ -76,14 +88,25 @@ def assert_declared(family: str, classes: Mapping[str, type]) -> None:
                         for short, cls in classes.items()}
 
 
-def assert_tournament_follows(family: str, previous: str, classes: Mapping[str, type]) -> None:
-    """``tournaments/gaming-<family>.yaml`` plays every recipe of ``classes`` and is
-    ``gaming-<previous>.yaml`` line for line otherwise (the same real bots and settings)."""
+def assert_tournament_plays(family: str, classes: Mapping[str, type], previous: str = "",
+                            shared: Sequence[str] = ()) -> tuple[str, str]:
+    """``tournaments/gaming-<family>.yaml`` is named for the family, writes to its own runs
+    folder and plays every recipe of ``classes``; each of the ``shared`` lines stands both in
+    it and in ``gaming-<previous>.yaml``. Returns both texts ("" for no ``previous``)."""
     text = (_TOURNAMENTS / f"gaming-{family}.yaml").read_text()
     adapters = re.findall(r"adapter: (recipe-[\w-]+)", text)
     assert sorted(adapters) == sorted(f"recipe-{family}-{short}" for short in classes)
     assert f"name: gaming-{family}" in text and f"output_dir: runs/gaming-{family}" in text
-    before = (_TOURNAMENTS / f"gaming-{previous}.yaml").read_text()
+    before = (_TOURNAMENTS / f"gaming-{previous}.yaml").read_text() if previous else ""
+    for line in shared:
+        assert line in before.splitlines() and line in text.splitlines(), line
+    return text, before
+
+
+def assert_tournament_follows(family: str, previous: str, classes: Mapping[str, type]) -> None:
+    """``tournaments/gaming-<family>.yaml`` plays every recipe of ``classes`` and is
+    ``gaming-<previous>.yaml`` line for line otherwise (the same real bots and settings)."""
+    text, before = assert_tournament_plays(family, classes, previous)
 
     def kept(lines: str, name: str) -> list[str]:
         return [line for line in lines.splitlines()
@@ -92,16 +115,14 @@ def assert_tournament_follows(family: str, previous: str, classes: Mapping[str, 
     assert kept(before, previous) == kept(text, family)
 
 
-def assert_non_empty_and_deterministic(family: str, short: str, cls: type) -> None:
+def assert_non_empty_and_deterministic(family: str, short: str, cls: type,
+                                       histories: Sequence[History] = QUIET_HISTORIES) -> None:
     """The recipe, created by import path, is a RecipeBot of ``family`` that replies the
-    same non-empty text twice to odd histories (empty, punctuation, no partner turn yet)."""
+    same non-empty text twice to odd ``histories`` (empty, punctuation, no partner turn
+    yet)."""
     bot = create_bot(short, f"chatmatch_bots.recipes_{family}:{cls.__name__}", {})
     assert isinstance(bot, RecipeBot) and bot.description.startswith(f"Recipe ({family}): ")
-    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
-              history("I am.", ("ok", "fine")),
-              History((), "What did you do last week?", "empty", 0, 1),
-              History((Message("self", "What did you do last week?"),),
-                      "What did you do last week?", "starter", 1, 2)):
+    for h in histories:
         one, two = bot.reply(h), bot.reply(h)
         assert one == two and one.strip(), (short, h.last_partner_text)
 
@@ -124,9 +145,9 @@ def assert_odd_partner_turns_get_a_short_real_reply(short: str, cls: type, *,
                 assert not re.search(r"[^\x00-\x7f\u00c0-\u017f]", out), (short, text[:40], out)
 
 
-def assert_deterministic_over_a_game(cls: type) -> None:
-    """The same whole game twice gives the same replies."""
-    assert play(cls(), LONG_GAME, seed=5) == play(cls(), LONG_GAME, seed=5)
+def assert_deterministic_over_a_game(cls: type, turns: list[str] = LONG_GAME) -> None:
+    """The same whole game (``turns``) twice gives the same replies."""
+    assert play(cls(), turns, seed=5) == play(cls(), turns, seed=5)
 
 
 def assert_long_game_varied(short: str, cls: type) -> None:
