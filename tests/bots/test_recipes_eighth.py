@@ -9,7 +9,6 @@ import pytest
 
 from chatmatch.bot import History
 from chatmatch_bots import recipes_eighth as eighth
-from chatmatch_bots.recipes import RecipeBot
 from chatmatch_bots.recipes_seventh import NAMES, _stable
 from tests.bots.recipe_family import (assert_deterministic_over_a_game, assert_long_game_varied,
                                       assert_seeds_vary, LONG_GAME, ODD, OTHER, PARTNER,

@@ -10,7 +10,7 @@ import pytest
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_eleventh as eleventh
 from tests.bots.recipe_family import (assert_deterministic_over_a_game, assert_long_game_varied,
-                                      assert_seeds_vary, LONG_GAME, OTHER, assert_declared,
+                                      assert_seeds_vary, OTHER, assert_declared,
                                       assert_non_empty_and_deterministic,
                                       assert_odd_partner_turns_get_a_short_real_reply,
                                       assert_tournament_follows, history, play)

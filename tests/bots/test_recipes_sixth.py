@@ -10,7 +10,6 @@ import pytest
 from chatmatch.bot import History, Message
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_sixth as sixth
-from chatmatch_bots.recipes import RecipeBot
 from tests.bots.recipe_family import (LONG_GAME, OTHER, PARTNER, assert_declared,
                                       assert_deterministic_over_a_game,
                                       assert_non_empty_and_deterministic,
