@@ -1169,7 +1169,7 @@ def limerick(word: str, town: int, person_: int, middle: int) -> str:
     place, second, last = TOWNS[town % len(TOWNS)]
     who = LIMERICK_PEOPLE[person_ % len(LIMERICK_PEOPLE)]
     third, fourth = LIMERICK_MIDDLES[middle % len(LIMERICK_MIDDLES)]
-    first = f"There once was {'an' if who[0] in 'aeiou' else 'a'} {who} from {place}"
+    first = f"There once was {_an(who)} from {place}"
     lines = (first, second.format(w=word), third, fourth, last.format(w=word))
     return " / ".join(lines)
 
