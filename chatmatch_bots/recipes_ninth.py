@@ -58,7 +58,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from typing import Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from chatmatch.bot import History
 from chatmatch_bots.recipes import RecipeBot, _rng, _said
@@ -115,6 +115,29 @@ def _order(about: str) -> tuple[str, ...]:
     """The topics from ``about`` on, wrapping round the table."""
     i = TOPIC_NAMES.index(about)
     return TOPIC_NAMES[i:] + TOPIC_NAMES[:i]
+
+
+_T = TypeVar("_T")
+
+
+def _walk_topics(table: Mapping[str, Sequence[_T]], about: str, start: int, own: str,
+                 said: Callable[[_T], str], *, from_start: bool = False,
+                 any_case: bool = False) -> _T:
+    """The first entry of ``table`` the bot has not said yet (``said(entry)`` is not in
+    ``own``; in any case with ``any_case``), the topics taken from ``about`` on
+    (:func:`_order`): ``about``'s entries from the ``start``-th on (wrapping round), the
+    other topics' from their first (from their ``start``-th too with ``from_start``). Once
+    all are said, ``about``'s entry ``len(own)`` on from ``start``."""
+    seen = own.lower() if any_case else own
+    for name in _order(about):
+        entries = table[name]
+        first = start if from_start or name == about else 0
+        for i in range(len(entries)):
+            entry = entries[(first + i) % len(entries)]
+            if said(entry) not in seen:
+                return entry
+    entries = table[about]
+    return entries[(start + len(own)) % len(entries)]
 
 # --- coin ----------------------------------------------------------------------------------
 
@@ -534,13 +557,7 @@ JEST_ASKS = ("Did that get a groan?", "Got a better one about {w}?",
 
 def pun(about: str, own: str, start: int = 0) -> str:
     """An unused pun of ``about`` (from the ``start``-th on), else of the topics after it."""
-    for name in _order(about):
-        jokes = PUNS[name]
-        for i in range(len(jokes)):
-            joke = jokes[(start + i) % len(jokes)]
-            if joke not in own:
-                return joke
-    return PUNS[about][(start + len(own)) % len(PUNS[about])]
+    return _walk_topics(PUNS, about, start, own, lambda joke: joke, from_start=True)
 
 
 class JesterBot(RecipeBot):

@@ -71,8 +71,8 @@ from chatmatch_bots.recipes import RecipeBot, _rng, _said
 from chatmatch_bots.recipes_eighth import (_content_key, _last, asked, first_person,
                                            or_options, person, question_kind, quick_answer,
                                            topic, topic_of)
-from chatmatch_bots.recipes_ninth import (BUCKET_PLACES, TOPIC_NOUNS, _order, _walk, _word,
-                                          _words, word_of)
+from chatmatch_bots.recipes_ninth import (BUCKET_PLACES, TOPIC_NOUNS, _order, _walk,
+                                          _walk_topics, _word, _words, word_of)
 from chatmatch_bots.recipes_seventh import _be, _cap, _fresh, _own, _stable
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -493,15 +493,8 @@ RECITAL_ASKS = ("Can you say them without looking?", "Which one's your favourite
 def recital_for(word: str, about: str, own: str, game: str) -> tuple[str, tuple[str, ...], str]:
     """The set to recite: one of ``about``'s topic, from a place fixed by ``word`` and the
     game, that the bot has not recited yet, else one of the next topics'."""
-    for name in _order(about):
-        sets = RECITALS[name]
-        start = _stable("recital", word.lower(), game) if name == about else 0
-        for i in range(len(sets)):
-            chosen = sets[(start + i) % len(sets)]
-            if _and(chosen[1]) not in own:
-                return chosen
-    sets = RECITALS[about]
-    return sets[(_stable("recital", word.lower(), game) + len(own)) % len(sets)]
+    return _walk_topics(RECITALS, about, _stable("recital", word.lower(), game), own,
+                        lambda chosen: _and(chosen[1]))
 
 
 class RecitalBot(RecipeBot):
@@ -896,15 +889,8 @@ VOCAB_ASKS = ("Can you use '{x}' in a sentence?", "Had you heard '{x}' before?",
 def vocab_word(word: str, about: str, own: str) -> tuple[str, str, str]:
     """The word of the day: one of ``about``'s topic, from a place fixed by the partner's
     ``word``, that the bot has not taught yet, else one of the next topics'."""
-    for name in _order(about):
-        entries = VOCAB[name]
-        start = _stable("vocab", word.lower()) if name == about else 0
-        for i in range(len(entries)):
-            entry = entries[(start + i) % len(entries)]
-            if f"'{entry[0]}'" not in own.lower():
-                return entry
-    entries = VOCAB[about]
-    return entries[(_stable("vocab", word.lower()) + len(own)) % len(entries)]
+    return _walk_topics(VOCAB, about, _stable("vocab", word.lower()), own,
+                        lambda entry: f"'{entry[0]}'", any_case=True)
 
 
 def taught(history: History) -> list[str]:
@@ -1084,13 +1070,8 @@ def song_for(words: Sequence[str], about: str, own: str,
             if f"'{song[0]}'" not in own and any(_stem_match(word, t)
                                                  for t in _title_words(song[0])):
                 return song, word
-    for name in _order(about):
-        songs = SONGS[name]
-        for i in range(len(songs)):
-            song = songs[(start + i) % len(songs)]
-            if f"'{song[0]}'" not in own:
-                return song, None
-    return SONGS[about][(start + len(own)) % len(SONGS[about])], None
+    return _walk_topics(SONGS, about, start, own, lambda song: f"'{song[0]}'",
+                        from_start=True), None
 
 
 class DjBot(RecipeBot):
@@ -1188,7 +1169,7 @@ def limerick(word: str, town: int, person_: int, middle: int) -> str:
     place, second, last = TOWNS[town % len(TOWNS)]
     who = LIMERICK_PEOPLE[person_ % len(LIMERICK_PEOPLE)]
     third, fourth = LIMERICK_MIDDLES[middle % len(LIMERICK_MIDDLES)]
-    first = f"There once was {'an' if who[0] in 'aeiou' else 'a'} {who} from {place}"
+    first = f"There once was {_an(who)} from {place}"
     lines = (first, second.format(w=word), third, fourth, last.format(w=word))
     return " / ".join(lines)
 

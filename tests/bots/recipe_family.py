@@ -1,13 +1,14 @@
 """What the tests of each recipe family share (tests/bots/test_recipes_*.py): a game seen
 from the recipe's side, a whole game played against fixed partner turns, and the bot
 adapters setup.cfg declares; and the checks every family's tests make (declared, played by its
-tournament, deterministic)."""
+tournament, deterministic, odd partner turns survived)."""
 
 from __future__ import annotations
 
 import configparser
 import re
 from pathlib import Path
+from typing import Mapping, Sequence
 
 from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
@@ -58,10 +59,27 @@ LONG_GAME = [PARTNER, OTHER, "Where do you live?", "haha", "",
              "ok", "What do you do for a living?", "The Beatles played in New York in 1964.",
              "I am tired of my job.", "Do you like hiking?", "Yes.", "Why?",
              "My sister just had a baby girl.", "Where do you live?", "Hmm.", "Bye!"]
+#: partner turns a recipe must survive: empty, punctuation, very long, not English
+ODD = ["", "?!", "?", "...", "x" * 5000,
+       "I went to the market and " * 80 + "then home. Do you " + "really " * 60 + "like it?",
+       "J'ai visité Zürich avec ma sœur 😊", "日本に行きました。", "¿Qué tal?", "Привет, как дела?",
+       "I I I I", "or or or?", "5", "Why?", "What about you?", "🙂🙂🙂", "Bye!"]
+#: a short game's partner turns (the earlier families' whole-game check)
+SHORT_GAME = [PARTNER, OTHER, "Do you like hiking?", "I am tired of my job.", "Do you have a dog?"]
+#: lines the fourth and fifth tournaments keep from the one before: settings, real bots
+KEPT_SETTINGS = ("seed: 7", "exchanges: 10", "  method: trueskill", "  shuffles: 10",
+                 "  - name: smollm2", "  - name: retrieval", "  - name: chatterbot")
+#: histories every recipe must answer: a partner turn after the seed question, after an "ok",
+#: empty, punctuation, after two "ok"s; then no turn yet, and only the bot's own opener
+QUIET_HISTORIES = (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
+                   history("I am.", ("ok", "fine")),
+                   History((), "What did you do last week?", "empty", 0, 1),
+                   History((Message("self", "What did you do last week?"),),
+                           "What did you do last week?", "starter", 1, 2))
 _TOURNAMENTS = Path(__file__).resolve().parents[2] / "tournaments"
 
 
-def assert_declared(family: str, classes: dict[str, type]) -> None:
+def assert_declared(family: str, classes: Mapping[str, type]) -> None:
     """setup.cfg declares exactly ``classes`` as ``recipe-<family>-<short>`` adapters of
     ``chatmatch_bots.recipes_<family>``."""
     declared = {k: v for k, v in declared_bots().items() if k.startswith(f"recipe-{family}-")}
@@ -70,14 +88,25 @@ def assert_declared(family: str, classes: dict[str, type]) -> None:
                         for short, cls in classes.items()}
 
 
-def assert_tournament_follows(family: str, previous: str, classes: dict[str, type]) -> None:
-    """``tournaments/gaming-<family>.yaml`` plays every recipe of ``classes`` and is
-    ``gaming-<previous>.yaml`` line for line otherwise (the same real bots and settings)."""
+def assert_tournament_plays(family: str, classes: Mapping[str, type], previous: str = "",
+                            shared: Sequence[str] = ()) -> tuple[str, str]:
+    """``tournaments/gaming-<family>.yaml`` is named for the family, writes to its own runs
+    folder and plays every recipe of ``classes``; each of the ``shared`` lines stands both in
+    it and in ``gaming-<previous>.yaml``. Returns both texts ("" for no ``previous``)."""
     text = (_TOURNAMENTS / f"gaming-{family}.yaml").read_text()
     adapters = re.findall(r"adapter: (recipe-[\w-]+)", text)
     assert sorted(adapters) == sorted(f"recipe-{family}-{short}" for short in classes)
     assert f"name: gaming-{family}" in text and f"output_dir: runs/gaming-{family}" in text
-    before = (_TOURNAMENTS / f"gaming-{previous}.yaml").read_text()
+    before = (_TOURNAMENTS / f"gaming-{previous}.yaml").read_text() if previous else ""
+    for line in shared:
+        assert line in before.splitlines() and line in text.splitlines(), line
+    return text, before
+
+
+def assert_tournament_follows(family: str, previous: str, classes: Mapping[str, type]) -> None:
+    """``tournaments/gaming-<family>.yaml`` plays every recipe of ``classes`` and is
+    ``gaming-<previous>.yaml`` line for line otherwise (the same real bots and settings)."""
+    text, before = assert_tournament_plays(family, classes, previous)
 
     def kept(lines: str, name: str) -> list[str]:
         return [line for line in lines.splitlines()
@@ -86,23 +115,39 @@ def assert_tournament_follows(family: str, previous: str, classes: dict[str, typ
     assert kept(before, previous) == kept(text, family)
 
 
-def assert_non_empty_and_deterministic(family: str, short: str, cls: type) -> None:
+def assert_non_empty_and_deterministic(family: str, short: str, cls: type,
+                                       histories: Sequence[History] = QUIET_HISTORIES) -> None:
     """The recipe, created by import path, is a RecipeBot of ``family`` that replies the
-    same non-empty text twice to odd histories (empty, punctuation, no partner turn yet)."""
+    same non-empty text twice to odd ``histories`` (empty, punctuation, no partner turn
+    yet)."""
     bot = create_bot(short, f"chatmatch_bots.recipes_{family}:{cls.__name__}", {})
     assert isinstance(bot, RecipeBot) and bot.description.startswith(f"Recipe ({family}): ")
-    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
-              history("I am.", ("ok", "fine")),
-              History((), "What did you do last week?", "empty", 0, 1),
-              History((Message("self", "What did you do last week?"),),
-                      "What did you do last week?", "starter", 1, 2)):
+    for h in histories:
         one, two = bot.reply(h), bot.reply(h)
         assert one == two and one.strip(), (short, h.last_partner_text)
 
 
-def assert_deterministic_over_a_game(cls: type) -> None:
-    """The same whole game twice gives the same replies."""
-    assert play(cls(), LONG_GAME, seed=5) == play(cls(), LONG_GAME, seed=5)
+def assert_odd_partner_turns_get_a_short_real_reply(short: str, cls: type, *,
+                                                      turns: Sequence[str] = ODD,
+                                                      latin_only: bool = True) -> None:
+    """Each of ``turns`` as the partner's latest turn (after the seed question, after an
+    "ok" of the bot's, or alone) gets the same non-empty reply twice, under 400 characters
+    and asking a question; with ``latin_only``, in Latin letters only."""
+    bot = cls()
+    for text in turns:
+        for h in (history(text), history(text, ("ok",)),
+                  History((Message("partner", text),), text, "odd", 1, 4)):
+            out = bot.reply(h)
+            assert isinstance(out, str) and out.strip() and out == bot.reply(h), (short, text)
+            assert len(out) < 400 and question_count(out) >= 1, (short, text[:40], out)
+            if latin_only:
+                # English whatever it was told: Latin letters only (a quoted "Zürich" is fine)
+                assert not re.search(r"[^\x00-\x7f\u00c0-\u017f]", out), (short, text[:40], out)
+
+
+def assert_deterministic_over_a_game(cls: type, turns: list[str] = LONG_GAME) -> None:
+    """The same whole game (``turns``) twice gives the same replies."""
+    assert play(cls(), turns, seed=5) == play(cls(), turns, seed=5)
 
 
 def assert_long_game_varied(short: str, cls: type) -> None:

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
 
-from chatmatch.adapters import create_bot
 from chatmatch.bot import History, Message
 from chatmatch.common.text import question_count, tokens
 from chatmatch_bots import recipes_blind as blind
-from chatmatch_bots.recipes import RecipeBot
 from chatmatch_bots.recipes_unseen import content_words
-from tests.bots.recipe_family import OTHER, PARTNER, declared_bots, history, play
+from tests.bots.recipe_family import (OTHER, PARTNER, QUIET_HISTORIES, SHORT_GAME, assert_declared,
+                                      assert_deterministic_over_a_game,
+                                      assert_non_empty_and_deterministic,
+                                      assert_tournament_plays, history, play)
 
 
 CLASSES = {"assoc": blind.AssociationBot, "splice": blind.SpliceBot,
@@ -26,32 +26,22 @@ CLASSES = {"assoc": blind.AssociationBot, "splice": blind.SpliceBot,
 
 
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
-    declared = {k: v for k, v in declared_bots().items() if k.startswith("recipe-blind-")}
-    assert declared == {f"recipe-blind-{short}": f"chatmatch_bots.recipes_blind:{cls.__name__}"
-                        for short, cls in CLASSES.items()}
+    assert_declared("blind", CLASSES)
 
 
 def test_the_blind_tournament_plays_every_recipe() -> None:
-    text = (Path(__file__).resolve().parents[2] / "tournaments" / "gaming-blind.yaml").read_text()
-    adapters = re.findall(r"adapter: (recipe-[\w-]+)", text)
-    assert sorted(adapters) == sorted(f"recipe-blind-{short}" for short in CLASSES)
-    assert "name: gaming-blind" in text and "output_dir: runs/gaming-blind" in text
+    assert_tournament_plays("blind", CLASSES)
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_non_empty_and_deterministic(short: str) -> None:
-    bot = create_bot(short, f"chatmatch_bots.recipes_blind:{CLASSES[short].__name__}", {})
-    assert isinstance(bot, RecipeBot) and bot.description.startswith("Recipe (blind): ")
-    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
-              history("I am.", ("ok", "fine"))):
-        one, two = bot.reply(h), bot.reply(h)
-        assert one == two and one.strip(), (short, h.last_partner_text)
+    # the quiet histories with a partner turn
+    assert_non_empty_and_deterministic("blind", short, CLASSES[short], QUIET_HISTORIES[:5])
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_deterministic_over_a_whole_game(short: str) -> None:
-    turns = [PARTNER, OTHER, "Do you like hiking?", "I am tired of my job.", "Do you have a dog?"]
-    assert play(CLASSES[short](), turns, seed=5) == play(CLASSES[short](), turns, seed=5)
+    assert_deterministic_over_a_game(CLASSES[short], SHORT_GAME)
 
 
 def test_assoc_names_things_the_partner_word_calls_to_mind() -> None:

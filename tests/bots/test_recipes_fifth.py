@@ -4,15 +4,15 @@ deterministically, and each is declared under its adapter name in setup.cfg."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from chatmatch.adapters import create_bot
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_fifth as fifth
-from chatmatch_bots.recipes import RecipeBot
-from tests.bots.recipe_family import OTHER, PARTNER, declared_bots, history, play
+from tests.bots.recipe_family import (KEPT_SETTINGS, OTHER, PARTNER, QUIET_HISTORIES, SHORT_GAME,
+                                      assert_declared, assert_deterministic_over_a_game,
+                                      assert_non_empty_and_deterministic,
+                                      assert_tournament_plays, history, play)
 
 
 CLASSES = {"topics": fifth.TopicsBot, "affirm": fifth.AffirmBot,
@@ -22,38 +22,22 @@ CLASSES = {"topics": fifth.TopicsBot, "affirm": fifth.AffirmBot,
 
 
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
-    declared = {k: v for k, v in declared_bots().items() if k.startswith("recipe-fifth-")}
-    assert declared == {f"recipe-fifth-{short}":
-                        f"chatmatch_bots.recipes_fifth:{cls.__name__}"
-                        for short, cls in CLASSES.items()}
+    assert_declared("fifth", CLASSES)
 
 
 def test_the_fifth_tournament_plays_every_recipe() -> None:
-    root = Path(__file__).resolve().parents[2] / "tournaments"
-    text = (root / "gaming-fifth.yaml").read_text()
-    adapters = re.findall(r"adapter: (recipe-[\w-]+)", text)
-    assert sorted(adapters) == sorted(f"recipe-fifth-{short}" for short in CLASSES)
-    assert "name: gaming-fifth" in text and "output_dir: runs/gaming-fifth" in text
-    fourth = (root / "gaming-fourth.yaml").read_text()
-    for line in ("seed: 7", "exchanges: 10", "  method: trueskill", "  shuffles: 10",
-                 "  - name: smollm2", "  - name: retrieval", "  - name: chatterbot"):
-        assert line in fourth.splitlines() and line in text.splitlines(), line
+    assert_tournament_plays("fifth", CLASSES, "fourth", KEPT_SETTINGS)
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_non_empty_and_deterministic(short: str) -> None:
-    bot = create_bot(short, f"chatmatch_bots.recipes_fifth:{CLASSES[short].__name__}", {})
-    assert isinstance(bot, RecipeBot) and bot.description.startswith("Recipe (fifth): ")
-    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!"),
-              history("I am.", ("ok", "fine"))):
-        one, two = bot.reply(h), bot.reply(h)
-        assert one == two and one.strip(), (short, h.last_partner_text)
+    # the quiet histories with a partner turn
+    assert_non_empty_and_deterministic("fifth", short, CLASSES[short], QUIET_HISTORIES[:5])
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_deterministic_over_a_whole_game(short: str) -> None:
-    turns = [PARTNER, OTHER, "Do you like hiking?", "I am tired of my job.", "Do you have a dog?"]
-    assert play(CLASSES[short](), turns, seed=5) == play(CLASSES[short](), turns, seed=5)
+    assert_deterministic_over_a_game(CLASSES[short], SHORT_GAME)
 
 
 def test_topics_has_thirty_topics_and_answers_on_topic_without_repeating() -> None:

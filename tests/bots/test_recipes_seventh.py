@@ -9,7 +9,6 @@ import pytest
 from chatmatch.bot import History, Message
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_seventh as seventh
-from chatmatch_bots.recipes import RecipeBot
 from tests.bots.recipe_family import (assert_deterministic_over_a_game, assert_long_game_varied,
                                       assert_seeds_vary, LONG_GAME, OTHER, PARTNER, assert_declared,
                                       assert_non_empty_and_deterministic, assert_tournament_follows,

@@ -4,16 +4,16 @@ deterministically, and each is declared under its adapter name in setup.cfg."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from chatmatch.bot import History, Message
 from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_sixth as sixth
-from chatmatch_bots.recipes import RecipeBot
 from tests.bots.recipe_family import (LONG_GAME, OTHER, PARTNER, assert_declared,
-                                      assert_non_empty_and_deterministic, history, play)
+                                      assert_deterministic_over_a_game,
+                                      assert_non_empty_and_deterministic,
+                                      assert_tournament_plays, history, play)
 
 
 CLASSES = {"quiz": sixth.QuizBot, "contrast": sixth.ContrastBot,
@@ -41,17 +41,12 @@ def test_every_recipe_is_declared_in_setup_cfg() -> None:
 
 
 def test_the_sixth_tournament_plays_every_recipe() -> None:
-    root = Path(__file__).resolve().parents[2] / "tournaments"
-    text = (root / "gaming-sixth.yaml").read_text()
-    adapters = re.findall(r"adapter: (recipe-[\w-]+)", text)
-    assert sorted(adapters) == sorted(f"recipe-sixth-{short}" for short in CLASSES)
-    assert "name: gaming-sixth" in text and "output_dir: runs/gaming-sixth" in text
-    fifth = (root / "gaming-fifth.yaml").read_text()
-    for line in ("seed: 7", "exchanges: 10", "  method: trueskill", "  shuffles: 10",
-                 "seed_utterance: What did you do last week?",
-                 "  - name: smollm2", "    adapter: smollm2", "      max_new_tokens: 40",
-                 "      max_history_turns: 6", "  - name: retrieval", "  - name: chatterbot"):
-        assert line in fifth.splitlines() and line in text.splitlines(), line
+    text, fifth = assert_tournament_plays(
+        "sixth", CLASSES, "fifth",
+        ("seed: 7", "exchanges: 10", "  method: trueskill", "  shuffles: 10",
+         "seed_utterance: What did you do last week?",
+         "  - name: smollm2", "    adapter: smollm2", "      max_new_tokens: 40",
+         "      max_history_turns: 6", "  - name: retrieval", "  - name: chatterbot"))
     real = [line for line in fifth.splitlines() if line.startswith("      persona:")]
     assert real and real[0] in text.splitlines()
 
@@ -63,7 +58,7 @@ def test_non_empty_and_deterministic(short: str) -> None:
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_deterministic_over_a_whole_game(short: str) -> None:
-    assert play(CLASSES[short](), LONG_GAME, seed=5) == play(CLASSES[short](), LONG_GAME, seed=5)
+    assert_deterministic_over_a_game(CLASSES[short])
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))

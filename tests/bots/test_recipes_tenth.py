@@ -13,9 +13,10 @@ from chatmatch.common.text import question_count, tokens
 from chatmatch_bots import recipes_tenth as tenth
 from chatmatch_bots.recipes_ninth import BUCKET_PLACES
 from tests.bots.recipe_family import (assert_deterministic_over_a_game, assert_long_game_varied,
-                                      assert_seeds_vary, LONG_GAME, OTHER, PARTNER, assert_declared,
-                                      assert_non_empty_and_deterministic, assert_tournament_follows,
-                                      history, play)
+                                      assert_seeds_vary, LONG_GAME, OTHER, PARTNER,
+                                      assert_declared, assert_non_empty_and_deterministic,
+                                      assert_odd_partner_turns_get_a_short_real_reply,
+                                      assert_tournament_follows, history, play)
 
 
 CLASSES: dict[str, type] = {"tag": tenth.TagBot, "recital": tenth.RecitalBot,
@@ -23,11 +24,6 @@ CLASSES: dict[str, type] = {"tag": tenth.TagBot, "recital": tenth.RecitalBot,
                             "vocab": tenth.VocabBot, "dj": tenth.DjBot,
                             "limerick": tenth.LimerickBot, "influencer": tenth.InfluencerBot}
 
-#: partner turns a recipe must survive: empty, punctuation, very long, not English
-ODD = ["", "?!", "?", "...", "x" * 5000,
-       "I went to the market and " * 80 + "then home. Do you " + "really " * 60 + "like it?",
-       "J'ai visité Zürich avec ma sœur 😊", "日本に行きました。", "¿Qué tal?", "Привет, как дела?",
-       "I I I I", "or or or?", "5", "Why?", "What about you?", "🙂🙂🙂", "Bye!"]
 #: a hiking statement without a question (PARTNER ends on one)
 HIKE = "I went hiking in the mountains with my brother last weekend."
 
@@ -47,15 +43,7 @@ def test_non_empty_and_deterministic(short: str) -> None:
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_odd_partner_turns_get_a_short_real_reply(short: str) -> None:
-    bot = CLASSES[short]()
-    for text in ODD:
-        for h in (history(text), history(text, ("ok",)),
-                  History((Message("partner", text),), text, "odd", 1, 4)):
-            out = bot.reply(h)
-            assert isinstance(out, str) and out.strip() and out == bot.reply(h), (short, text)
-            assert len(out) < 400 and question_count(out) >= 1, (short, text[:40], out)
-            # English whatever it was told: Latin letters only (a quoted "Zürich" is fine)
-            assert not re.search(r"[^\x00-\x7f\u00c0-\u017f]", out), (short, text[:40], out)
+    assert_odd_partner_turns_get_a_short_real_reply(short, CLASSES[short])
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from chatmatch.adapters import create_bot
 from chatmatch.common.text import question_count, tokens
 from chatmatch_bots import recipes_unseen as unseen
-from chatmatch_bots.recipes import RecipeBot
-from tests.bots.recipe_family import OTHER, PARTNER, declared_bots, history, play
+from tests.bots.recipe_family import (OTHER, PARTNER, QUIET_HISTORIES, assert_declared,
+                                      assert_non_empty_and_deterministic, history, play)
 
 
 CLASSES = {"randomline": unseen.RandomLineBot, "sycophant": unseen.SycophantBot,
@@ -22,18 +21,13 @@ CLASSES = {"randomline": unseen.RandomLineBot, "sycophant": unseen.SycophantBot,
 
 
 def test_every_recipe_is_declared_in_setup_cfg() -> None:
-    declared = {k: v for k, v in declared_bots().items() if k.startswith("recipe-unseen-")}
-    assert declared == {f"recipe-unseen-{short}": f"chatmatch_bots.recipes_unseen:{cls.__name__}"
-                        for short, cls in CLASSES.items()}
+    assert_declared("unseen", CLASSES)
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_non_empty_and_deterministic(short: str) -> None:
-    bot = create_bot(short, f"chatmatch_bots.recipes_unseen:{CLASSES[short].__name__}", {})
-    assert isinstance(bot, RecipeBot) and bot.description.startswith("Recipe (unseen): ")
-    for h in (history(), history(OTHER, ("ok",)), history("", seed=9), history("?!")):
-        one, two = bot.reply(h), bot.reply(h)
-        assert one == two and one.strip(), (short, h.last_partner_text)
+    # the first four quiet histories (a partner turn after no more than one "ok")
+    assert_non_empty_and_deterministic("unseen", short, CLASSES[short], QUIET_HISTORIES[:4])
 
 
 def test_random_line_ignores_the_partner_and_does_not_repeat() -> None:
