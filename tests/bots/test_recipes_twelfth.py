@@ -8,10 +8,10 @@ import re
 import pytest
 
 from chatmatch.bot import History, Message
-from chatmatch.common.text import question_count
 from chatmatch_bots import recipes_twelfth as twelfth
 from tests.bots.recipe_family import (assert_deterministic_over_a_game, assert_long_game_varied,
-                                      assert_seeds_vary, OTHER, assert_declared,
+                                      assert_odd_partner_turns_get_a_short_real_reply,
+                                      assert_seeds_vary, ODD, OTHER, assert_declared,
                                       assert_non_empty_and_deterministic, assert_tournament_follows,
                                       history, play)
 
@@ -21,12 +21,8 @@ CLASSES: dict[str, type] = {"museum": twelfth.MuseumBot, "clerk": twelfth.ClerkB
                             "naturalist": twelfth.NaturalistBot, "dating": twelfth.DatingBot,
                             "risk": twelfth.RiskBot, "card": twelfth.CardBot}
 
-#: partner turns a recipe must survive: empty, punctuation, very long, not English
-ODD = ["", "?!", "?", "...", "x" * 5000,
-       "I went to the market and " * 80 + "then home. Do you " + "really " * 60 + "like it?",
-       "J'ai visité Zürich avec ma sœur 😊", "日本に行きました。", "¿Qué tal?", "Привет, как дела?",
-       "I I I I", "or or or?", "5", "Why?", "What about you?", "🙂🙂🙂", "Bye!",
-       "Do you like 日本 and Zürich?", "I love 🍕 and 寿司 with my 兄."]
+#: the odd partner turns of every family, and two of mixed scripts
+ODD_MIXED = [*ODD, "Do you like 日本 and Zürich?", "I love 🍕 and 寿司 with my 兄."]
 #: a hiking statement without a question
 HIKE = "I went hiking in the mountains with my brother last weekend."
 #: a baking statement (topic: food)
@@ -48,15 +44,7 @@ def test_non_empty_and_deterministic(short: str) -> None:
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
 def test_odd_partner_turns_get_a_short_real_reply(short: str) -> None:
-    bot = CLASSES[short]()
-    for text in ODD:
-        for h in (history(text), history(text, ("ok",)),
-                  History((Message("partner", text),), text, "odd", 1, 4)):
-            out = bot.reply(h)
-            assert isinstance(out, str) and out.strip() and out == bot.reply(h), (short, text)
-            assert len(out) < 400 and question_count(out) >= 1, (short, text[:40], out)
-            # English whatever it was told: Latin letters only (a quoted "Zürich" is fine)
-            assert not re.search(r"[^\x00-\x7f\u00c0-\u017f]", out), (short, text[:40], out)
+    assert_odd_partner_turns_get_a_short_real_reply(short, CLASSES[short], turns=ODD_MIXED)
 
 
 @pytest.mark.parametrize("short", sorted(CLASSES))
