@@ -63,7 +63,7 @@ def lab_data_dir(given: Path | None, names: Sequence[str], dstc9_dir: Path | Non
 @click.option("--gaming", "gaming_files", type=click.Path(path_type=Path), multiple=True,
               default=GAMING_FILES, show_default=True,
               help="A gaming suite: recipe bots that must rank below the real bots; repeat "
-                   "it for several, each its own dataset (default: the eleven recipe families).")
+                   "it for several, each its own dataset (default: the twelve recipe families).")
 @click.option("--gaming-exchanges", type=click.IntRange(1, MAX_EXCHANGES),
               help="Play every gaming suite's games with this many exchanges (the files': 10).")
 @click.option("--ngram-fluency", is_flag=True,
@@ -106,8 +106,8 @@ def command(config_file: Path | None, data_dir: Path | None, datasets: str,
       gaming  tournaments/gaming.yaml, gaming-unseen.yaml, gaming-blind.yaml,
               gaming-fourth.yaml, gaming-fifth.yaml, gaming-sixth.yaml,
               gaming-seventh.yaml, gaming-eighth.yaml, gaming-ninth.yaml,
-              gaming-tenth.yaml and gaming-eleventh.yaml (the eleven recipe families
-              by default; --gaming FILE, repeatable, for others): recipe bots (a template,
+              gaming-tenth.yaml, gaming-eleventh.yaml and gaming-twelfth.yaml (the
+              twelve recipe families by default; --gaming FILE, repeatable, for others): recipe bots (a template,
               parroting, entity stuffing, ...) must rank below smollm2 and retrieval;
               one dataset per file
 

@@ -158,13 +158,13 @@ def test_the_default_plays_the_nine_recipe_families() -> None:
     assert opt.multiple and tuple(opt.default) == GAMING_FILES
     names = ["gaming", "gaming-unseen", "gaming-blind", "gaming-fourth", "gaming-fifth",
              "gaming-sixth", "gaming-seventh", "gaming-eighth", "gaming-ninth",
-             "gaming-tenth", "gaming-eleventh"]
+             "gaming-tenth", "gaming-eleventh", "gaming-twelfth"]
     assert GAMING_FILES == tuple(Path(f"tournaments/{n}.yaml") for n in names)
     assert [load_config(ROOT / f).name for f in GAMING_FILES] == names
     assert gaming_names([GAMING, UNSEEN]) == ["gaming", "gaming-unseen"]
     assert Lab(LabConfig(), ROOT).gaming_files == GAMING_FILES
     help_text = " ".join(CliRunner().invoke(command, ["--help"]).output.split())
-    assert "the eleven recipe families" in help_text and "repeatable" in help_text
+    assert "the twelve recipe families" in help_text and "repeatable" in help_text
     # every family plays the same real bots, so their verdicts compare
     for f in GAMING_FILES:
         cfg = load_config(ROOT / f)

@@ -18,7 +18,7 @@ Datasets (see docs/validity.md):
   (:mod:`chatmatch.validity.lab.ladder`);
 * ``gaming``: recipe bots against the real bots, which must rank above them
   (:mod:`chatmatch.validity.lab.gaming`); one dataset per gaming file (one recipe family
-  each: by default all eleven, :data:`GAMING_FILES`), named by the file's tournament name.
+  each: by default all twelve, :data:`GAMING_FILES`), named by the file's tournament name.
 
 The scorers are built once from the ``scoring`` block (models load once) and every dataset
 is scored with them; rankings use the ``ranking`` block. The rated human-bot datasets
@@ -74,7 +74,8 @@ DATASETS = ("stb", "fed", "dstc9", "usr", "construct", "ladder", "gaming")
 #: blind to the scorers (docs/validity.md, "The gaming suite")
 GAMING_FILES = tuple(Path(f"tournaments/{n}.yaml") for n in (
     "gaming", "gaming-unseen", "gaming-blind", "gaming-fourth", "gaming-fifth", "gaming-sixth",
-    "gaming-seventh", "gaming-eighth", "gaming-ninth", "gaming-tenth", "gaming-eleventh"))
+    "gaming-seventh", "gaming-eighth", "gaming-ninth", "gaming-tenth", "gaming-eleventh",
+    "gaming-twelfth"))
 #: names a gaming file's dataset may not take (another dataset's report has them)
 _TAKEN = (*(d for d in DATASETS if d != "gaming"),
           "stb/convai2", "stb/dailydialog", "stb/empathetic")
