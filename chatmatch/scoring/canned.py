@@ -14,6 +14,12 @@ least half of its own word 3-grams are stock phrases of its bot:
 * a turn with fewer than three own 3-grams is never canned (too short to tell), nor is a
   bot's turn when it has no other game.
 
+A *stock sentence* is the same test on one sentence of a turn (its own 3-grams, at least
+:data:`STOCK_MIN_GRAMS` of them, half of them stock): a turn made new each time (a fresh
+number, a place, hashtags of the partner's word) is not canned, but the bank question it ends
+on is a stock sentence, and proactivity counts no question in one
+(:func:`stock_sentences`). Both are found in one pass (:func:`canned_and_stock`).
+
 Counting games rather than occurrences keeps a bot with many games (Spot The Bot's
 systems have 135 to 225 conversations each) from being charged for phrases it says in a
 few of them, the way any speaker does; a recipe bank of 30 lines comes back in about
@@ -23,9 +29,11 @@ three games in ten at 10 exchanges and in nearly every game at 100.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Sequence
 
 from chatmatch.common.text import tokens
+from chatmatch.scoring.surface import sentences
 from chatmatch.transcript import Transcript
 
 #: share of a turn's own 3-grams that must be stock phrases for the turn to be canned
@@ -42,13 +50,28 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in tokens(text) if any(c.isalnum() for c in w)]
 
 
-def canned_turns(games: Sequence[Transcript], share: float = CANNED_SHARE,
-                 stock_games: float = STOCK_GAMES,
-                 min_grams: int = CANNED_MIN_GRAMS) -> list[frozenset[int]]:
-    """Per game (in order), the indices of its canned turns."""
+#: a sentence with fewer own 3-grams than this is never stock (a stock question is short:
+#: "which filter would you use?" has three)
+STOCK_MIN_GRAMS = 2
+
+
+@dataclass(frozen=True)
+class _Said:
+    """One turn of a bot, as the stock test reads it."""
+
+    speaker: str
+    game: int
+    index: int
+    answered: str  # the words of the turn it answers
+    own: list[Gram]  # the turn's own 3-grams
+    parts: list[tuple[str, list[Gram]]]  # per sentence: its text and its own 3-grams
+
+
+def _said(games: Sequence[Transcript]) -> tuple[list[_Said], dict[str, set[int]]]:
+    """Every turn but the seeds, and the games each bot played."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    items: list[tuple[str, int, int, str, list[Gram]]] = []
+    items: list[_Said] = []
     played: dict[str, set[int]] = defaultdict(set)
     for gi, game in enumerate(games):
         heard: dict[str, set[str]] = defaultdict(set)
@@ -58,29 +81,72 @@ def canned_turns(games: Sequence[Transcript], share: float = CANNED_SHARE,
             words = _words(turn.text)
             if not turn.seed:
                 played[turn.speaker].add(gi)
-                own = [g for g in zip(words, words[1:], words[2:])
-                       if not heard[turn.speaker].intersection(g)]
-                items.append((turn.speaker, gi, turn.index, " ".join(_words(last)), own))
+                theirs = heard[turn.speaker]
+
+                def own(ws: list[str]) -> list[Gram]:
+                    return [g for g in zip(ws, ws[1:], ws[2:]) if not theirs.intersection(g)]
+
+                parts = [(s, own(_words(s))) for s in sentences(turn.text)]
+                items.append(_Said(turn.speaker, gi, turn.index, " ".join(_words(last)),
+                                   own(words), parts))
             content = [w for w in words if w not in ENGLISH_STOP_WORDS]
             for s in speakers:
                 if s != turn.speaker:
                     heard[s].update(content)
             last = turn.text
+    return items, played
+
+
+def _find(games: Sequence[Transcript], share: float, stock_games: float, min_grams: int,
+          sentence_min_grams: int) -> tuple[list[frozenset[int]], list[dict[int, frozenset[str]]]]:
+    """Per game, its canned turns and (turn -> its stock sentences)."""
+    items, played = _said(games)
     where: dict[str, dict[Gram, set[tuple[int, str]]]] = defaultdict(lambda: defaultdict(set))
-    for speaker, gi, _, key, own in items:
-        for g in own:
-            where[speaker][g].add((gi, key))
-    out: list[set[int]] = [set() for _ in games]
-    for speaker, gi, index, key, own in items:
-        others = len(played[speaker]) - 1
-        if len(own) < min_grams or others < 1:
+    for it in items:
+        for g in it.own:
+            where[it.speaker][g].add((it.game, it.answered))
+    turns: list[set[int]] = [set() for _ in games]
+    stock: list[dict[int, frozenset[str]]] = [{} for _ in games]
+    for it in items:
+        others = len(played[it.speaker]) - 1
+        if others < 1:
             continue
-        need = stock_games * others
-        stock = sum(1 for g in own
-                    if len({g2 for g2, k2 in where[speaker][g] if g2 != gi and k2 != key}) >= need)
-        if stock >= share * len(own):
-            out[gi].add(index)
-    return [frozenset(s) for s in out]
+        need, said = stock_games * others, where[it.speaker]
+
+        def is_stock(grams: list[Gram], least: int) -> bool:
+            n = sum(1 for g in grams if len({g2 for g2, a2 in said[g]
+                                              if g2 != it.game and a2 != it.answered}) >= need)
+            return len(grams) >= least and n >= share * len(grams)
+
+        if is_stock(it.own, min_grams):
+            turns[it.game].add(it.index)
+        found = frozenset(s for s, grams in it.parts if is_stock(grams, sentence_min_grams))
+        if found:
+            stock[it.game][it.index] = found
+    return [frozenset(s) for s in turns], stock
+
+
+def canned_turns(games: Sequence[Transcript], share: float = CANNED_SHARE,
+                 stock_games: float = STOCK_GAMES,
+                 min_grams: int = CANNED_MIN_GRAMS) -> list[frozenset[int]]:
+    """Per game (in order), the indices of its canned turns."""
+    return _find(games, share, stock_games, min_grams, STOCK_MIN_GRAMS)[0]
+
+
+def stock_sentences(games: Sequence[Transcript], share: float = CANNED_SHARE,
+                    stock_games: float = STOCK_GAMES,
+                    min_grams: int = STOCK_MIN_GRAMS) -> list[dict[int, frozenset[str]]]:
+    """Per game (in order), turn index -> its *stock sentences* (as
+    :func:`~chatmatch.scoring.surface.sentences` splits the turn): sentences at least
+    ``share`` of whose own 3-grams (``min_grams`` or more) are stock phrases of the bot."""
+    return _find(games, share, stock_games, CANNED_MIN_GRAMS, min_grams)[1]
+
+
+def canned_and_stock(games: Sequence[Transcript]) -> tuple[list[frozenset[int]],
+                                                           list[dict[int, frozenset[str]]]]:
+    """:func:`canned_turns` and :func:`stock_sentences` of ``games`` at the defaults, found
+    in one pass."""
+    return _find(games, CANNED_SHARE, STOCK_GAMES, CANNED_MIN_GRAMS, STOCK_MIN_GRAMS)
 
 
 def canned_shares(games: Sequence[Transcript]) -> dict[str, float]:

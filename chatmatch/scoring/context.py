@@ -19,7 +19,7 @@ from typing import Iterable, Mapping, Sequence
 
 from chatmatch.progress import Progress
 from chatmatch.runtime.errors import ScoringError
-from chatmatch.scoring.canned import canned_turns
+from chatmatch.scoring.canned import canned_and_stock
 from chatmatch.scoring.features import GameSimilarity, TurnFeatures, spacy_table
 from chatmatch.scoring.repetitions import Repetition, find_repetitions, penalised, repeated
 from chatmatch.common.text import normalise
@@ -64,6 +64,9 @@ class GameAnalysis:
     #: the turns the bot says whatever its partner says (:mod:`chatmatch.scoring.canned`),
     #: found across the games scored together; empty unless a scorer asked (``Needs.canned``)
     canned: frozenset[int] = frozenset()
+    #: turn index -> its stock sentences (:func:`chatmatch.scoring.canned.stock_sentences`:
+    #: said whatever the partner says), found with the canned turns
+    stock: Mapping[int, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, game: Transcript, sigmas: Iterable[float] = (), similarity: bool = False) -> GameAnalysis:
@@ -118,8 +121,9 @@ class ScoringContext:
         similarity = any(n.similarity for n in needs)
         analyses = tuple(GameAnalysis.of(g, sigmas, similarity) for g in games)
         if any(n.canned for n in needs):
-            analyses = tuple(dataclasses.replace(a, canned=c)
-                             for a, c in zip(analyses, canned_turns(games)))
+            canned, stock = canned_and_stock(games)
+            analyses = tuple(dataclasses.replace(a, canned=c, stock=st)
+                             for a, c, st in zip(analyses, canned, stock))
         passes: dict[str, SpacyNeed] = {}
         for n in needs:
             if n.spacy is not None:  # one pass per pipeline, run as its first scorer asks

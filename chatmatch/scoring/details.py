@@ -110,7 +110,9 @@ def _proactivity(d: Mapping[str, Any]) -> list[TurnNote]:
     if d.get("not_counted"):
         asked = int(d.get("asked") or 0)
         what = "question" if asked <= 1 else f"{asked} questions"
-        return [TurnNote(dim, f"{what} not counted ({d['not_counted']})", False, True)]
+        stock = "".join(f' "{q}"' for q in d.get("stock") or ())
+        why = f"{d['not_counted']}:{stock}, asked in its other games too" if stock else d["not_counted"]
+        return [TurnNote(dim, f"{what} not counted ({why})", False, True)]
     return [TurnNote(dim, "0 questions")]
 
 

@@ -8,8 +8,9 @@ question is defined exactly in :func:`chatmatch.common.text.question_count`: a s
 after at least one word or emoji. Empty turns, a bare ``"?"`` and unpunctuated
 interrogatives ask nothing. Details list each asking turn with its question count, and each
 turn whose questions earned nothing with ``"questions": 0``, how many it ``asked`` and why
-(``not_counted``: ``repetition``; ``generic or asked before`` under ``questions:
-specific`` or ``conversational``; ``parroted or off topic`` and ``frame repeated`` under
+(``not_counted``: ``repetition``; ``canned`` and ``stock question`` with
+``scoring.canned``; ``generic or asked before`` under ``questions: specific`` or
+``conversational``; ``parroted or off topic`` and ``frame repeated`` under
 ``conversational``).
 
 A turn that diversity penalises as a repetition (Algorithm 1: a repeated question, or a
@@ -44,6 +45,16 @@ Which questions count is ``questions``:
   whatever was said, parrots its partner's questions or ends every turn on the same stock
   question ("What say ye?") earns little (docs/validity.md, "Gaming suite").
 
+With ``scoring.canned`` (the default), a question said in a *stock sentence* earns nothing
+either (``not_counted: stock question``; the detail quotes it under ``stock``): a sentence
+whose own words (the partner's content words left out) are mostly phrases the bot says in
+at least a fifth of its other games, in reply to other words
+(:func:`chatmatch.scoring.canned.stock_sentences`). A recipe that makes each turn new (a
+fresh number, place and hashtags) but ends it on a question from a bank ("Which filter
+would you use?", "Can I repost your <word> pic?") is not canned as a turn, yet asks
+nothing about this conversation; a canned turn's questions earn nothing as before
+(``not_counted: canned``).
+
 ``unit: share`` is a rate, the same scale in a 10-turn chat and a 200-turn game. The
 counts grew with the chat (Spearman rho +0.52 with a DSTC9 system's total words, people's
 own +0.10); the share does not (-0.14), and with length held out both agree with people's
@@ -64,7 +75,7 @@ from chatmatch.scoring.common import credited_turns
 from chatmatch.scoring.context import GameAnalysis
 from chatmatch.scoring.diversity import RepetitionParams, scored_turns, sigma
 from chatmatch.scoring.questions import specific_questions
-from chatmatch.scoring.surface import frame_repeat
+from chatmatch.scoring.surface import frame_repeat, question_sentences
 from chatmatch.scoring.topical import on_topic_questions
 from chatmatch.runtime.embed import MINILM, Embedder, get_embedder
 from chatmatch.common.text import question_count
@@ -157,11 +168,19 @@ class Proactivity(Scorer):
                 n = specific_questions(turn.text, asked[turn.speaker])
             if n and topical is not None:
                 n, why = min(n, topical.get(turn.index, 0)), "parroted or off topic"
+            stock = [q for q in question_sentences(turn.text)
+                     if q in analysis.stock.get(turn.index, ())]
+            if n and stock:
+                # a question the bot asks in game after game whatever was said
+                fresh = len(question_sentences(turn.text)) - len(stock)
+                if fresh < n:
+                    n, why = fresh, "stock question"
             if n:
                 raw[turn.speaker] += n if self.params.unit == "questions" else 1
                 details.append({"turn": turn.index, "speaker": turn.speaker, "questions": n})
-            elif question_count(turn.text):
-                details.append(_uncounted(turn, why))
+            elif question_count(turn.text):  # a stock question's detail quotes it
+                details.append(_uncounted(turn, why)
+                               | ({"stock": stock} if why == "stock question" else {}))
         details = _with_repetitions(analysis, details)
         if self.params.excuse_answers:
             raw = self._excuse(analysis, raw)

@@ -184,9 +184,14 @@ def salad(text: str) -> bool:
     return sum(w in FUNCTION_WORDS for w in ws) < SALAD_SHARE * len(ws)
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (normalised; split after ``.``, ``!`` or ``?``)."""
+    return [s for s in _SENTENCE.split(normalise(text)) if s]
+
+
 def question_sentences(text: str) -> list[str]:
     """The sentences of ``text`` that ask a question."""
-    return [s for s in _SENTENCE.split(normalise(text)) if is_question(s)]
+    return [s for s in sentences(text) if is_question(s)]
 
 
 def parroted(question: str, partner_questions: Sequence[str], partner_last: str | None) -> bool:

@@ -5,12 +5,13 @@ proactivity and knowledge count nothing in them."""
 
 from __future__ import annotations
 
-from chatmatch.scoring.canned import canned_shares, canned_turns
+from chatmatch.scoring.canned import canned_and_stock, canned_shares, canned_turns, stock_sentences
 from chatmatch.scoring.engine import score_games
 from chatmatch.scoring.fluency import Fluency
 from chatmatch.scoring.knowledge import Knowledge
 from chatmatch.scoring.proactivity import Proactivity
 from chatmatch.scoring.relevance import Relevance
+from chatmatch.scoring.surface import sentences
 from chatmatch.transcript import Transcript, Turn
 
 # a recipe: a bank of lines said whatever the partner says (one partner word in a slot)
@@ -207,3 +208,59 @@ def test_a_phrase_is_stock_only_when_it_comes_back_in_a_fifth_of_the_bot_s_games
     found = canned_turns(games(3))
     assert [bool(c) for c in found] == [True] * 3 + [False] * 8
     assert canned_turns(games(3), stock_games=0.3) == [frozenset()] * 11
+
+
+# a recipe whose turns are unique as a whole (a post with a new number, place and hashtags
+# made of the partner's word) but end on a question from a small bank: no turn is canned,
+# the questions are stock
+POSTS = ["My reel from {place} hit {n} likes overnight, {m} shares, #{w}daily #{w}vibes #{w}era!",
+         "Went live from {place} and {n} of you tuned in, {m} stayed, #{w}club #{w}squad!",
+         "Just posted a carousel from {place}: {n} views already, {m} saves, #{w}mood #{w}life!"]
+PLACES = ["the Monaco Grand Prix", "Wimbledon", "the Tour de France", "Copenhagen", "Bali",
+          "the Cannes Film Festival", "Hobbiton in New Zealand", "Tsukiji market in Tokyo",
+          "the Long Room in Dublin"]
+#: per game, a content word of the partner's turn before each of the recipe's turns
+WORDS = [["week", "bicycle", "gears"], ["week", "kitten", "radiator"], ["week", "office", "elevator"]]
+ASKS = ["Which filter would you use for this?", "Would you follow me back on there?",
+        "Can I repost your {w} pic tonight?"]
+
+
+def _influencer_games() -> list[Transcript]:
+    games = []
+    for i in range(3):
+        said = []
+        for k in range(3):  # a word of the partner's last turn (the seed's before it speaks)
+            w = WORDS[i][k]
+            post = POSTS[k].format(place=PLACES[3 * i + k], n=1000 + 137 * (3 * i + k),
+                                   m=20 + 7 * (3 * i + k), w=w)
+            said.append(f"{post} {ASKS[(i + k) % 3].format(w=w)}")
+        games.append(_game(f"i{i}", PARTNER[i], said, name="influencer"))
+    return games
+
+
+def test_a_bank_question_at_the_end_of_fresh_lines_is_a_stock_sentence() -> None:
+    """A turn made new each time (a fresh number, place and hashtags) is not canned, but
+    the question it ends on comes from a bank said in game after game whatever was said:
+    a stock sentence. The real bot's sentences are not."""
+    games = _influencer_games() + _real_games()
+    assert not any(canned_turns(games))
+    stock = stock_sentences(games)
+    for g, found in zip(games[:3], stock[:3]):
+        bot = _bot_turns(g, "influencer")
+        assert set(found) == bot
+        for t, sents in found.items():
+            assert sents == {sentences(g.turns[t].text)[-1]}, sents  # the question only
+    assert not any(stock[3:])
+    assert canned_and_stock(games) == (canned_turns(games), stock)
+
+
+def test_proactivity_counts_no_stock_question() -> None:
+    games = _influencer_games() + _real_games()
+    off = _scored(Proactivity(Proactivity.Params(questions="all")), games, False)
+    on = _scored(Proactivity(Proactivity.Params(questions="all")), games, True)
+    assert all(o.raw["influencer"] == 1.0 for o in off[:3])
+    assert all(s.raw["influencer"] == 0.0 for s in on[:3])
+    uncounted = [d for s in on[:3] for d in s.details if d.get("not_counted")]
+    assert {d["not_counted"] for d in uncounted} == {"stock question"}
+    assert all(d["stock"] and d["stock"][0].endswith("?") for d in uncounted)
+    assert [s.raw for s in on[3:]] == [s.raw for s in off[3:]]  # the real bot's still count

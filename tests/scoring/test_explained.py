@@ -92,6 +92,10 @@ def test_degenerate_and_left_out_turns_are_tagged() -> None:
     assert dropped[0].text == "ppl 70.0, capped at 50; dropped (worst turn)"
     question = detail_notes("proactivity", {"questions": 0, "asked": 1, "not_counted": "repetition"})
     assert question == [TurnNote("proactivity", "question not counted (repetition)", False, True)]
+    stock = detail_notes("proactivity", {"questions": 0, "asked": 1, "not_counted": "stock question",
+                                         "stock": ["Collab soon?"]})
+    assert stock[0].text == ('question not counted (stock question: "Collab soon?", asked in '
+                             'its other games too)')
     echo_reply = detail_notes("relevance", {"answers": 2, "similarity": 0.99, "excluded": "echo"})
     assert echo_reply == [TurnNote("relevance", "no credit: echoes turn 2 (similarity 0.99)",
                                    False, True)]
