@@ -45,11 +45,14 @@ Which questions count is ``questions``:
   whatever was said, parrots its partner's questions or ends every turn on the same stock
   question ("What say ye?") earns little (docs/validity.md, "Gaming suite").
 
-With ``scoring.canned`` (the default), a question said in a *stock sentence* earns nothing
-either (``not_counted: stock question``; the detail quotes it under ``stock``): a sentence
-whose own words (the partner's content words left out) are mostly phrases the bot says in
-at least a fifth of its other games, in reply to other words
-(:func:`chatmatch.scoring.canned.stock_sentences`). A recipe that makes each turn new (a
+With ``scoring.canned`` (the default), each question said in a *stock sentence* cancels one
+question the turn would otherwise earn (``not_counted: stock question`` when none is left;
+the detail quotes it under ``stock``): a sentence whose own words (the partner's content
+words left out) are mostly phrases the bot says in at least a fifth of its other games, in
+reply to other words (:func:`chatmatch.scoring.canned.stock_sentences`). Cancelling rather
+than only skipping the stock question was chosen by the rule (docs/validity.md, "a
+question in a stock sentence"): the embedding test does not say which of a turn's
+questions was the on-topic one. A recipe that makes each turn new (a
 fresh number, place and hashtags) but ends it on a question from a bank ("Which filter
 would you use?", "Can I repost your <word> pic?") is not canned as a turn, yet asks
 nothing about this conversation; a canned turn's questions earn nothing as before
@@ -168,13 +171,14 @@ class Proactivity(Scorer):
                 n = specific_questions(turn.text, asked[turn.speaker])
             if n and topical is not None:
                 n, why = min(n, topical.get(turn.index, 0)), "parroted or off topic"
+            # a question in a stock sentence (one the bot asks in game after game whatever
+            # was said) cancels one the turn would earn: a bank question costs what a
+            # question of the bot's own earns
             stock = [q for q in question_sentences(turn.text)
                      if q in analysis.stock.get(turn.index, ())]
             if n and stock:
-                # a question the bot asks in game after game whatever was said
-                fresh = len(question_sentences(turn.text)) - len(stock)
-                if fresh < n:
-                    n, why = fresh, "stock question"
+                n = max(0, n - len(stock))
+                why = "stock question" if not n else why
             if n:
                 raw[turn.speaker] += n if self.params.unit == "questions" else 1
                 details.append({"turn": turn.index, "speaker": turn.speaker, "questions": n})
