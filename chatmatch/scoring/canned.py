@@ -17,7 +17,7 @@ least half of its own word 3-grams are stock phrases of its bot:
 A *stock sentence* is the same test on one sentence of a turn (its own 3-grams, at least
 :data:`STOCK_MIN_GRAMS` of them, half of them stock): a turn made new each time (a fresh
 number, a place, hashtags of the partner's word) is not canned, but the bank question it ends
-on is a stock sentence, and proactivity counts no question in one
+on is a stock sentence, and proactivity charges each question in one against its turn
 (:func:`stock_sentences`). Both are found in one pass (:func:`canned_and_stock`).
 
 Counting games rather than occurrences keeps a bot with many games (Spot The Bot's

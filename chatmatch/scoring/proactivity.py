@@ -46,7 +46,8 @@ Which questions count is ``questions``:
   question ("What say ye?") earns little (docs/validity.md, "Gaming suite").
 
 With ``scoring.canned`` (the default), each question said in a *stock sentence* cancels one
-question the turn would otherwise earn (``not_counted: stock question`` when none is left;
+question the turn would otherwise earn, whether or not it would have counted itself
+(``not_counted: stock question`` when none is left;
 the detail quotes it under ``stock``): a sentence whose own words (the partner's content
 words left out) are mostly phrases the bot says in at least a fifth of its other games, in
 reply to other words (:func:`chatmatch.scoring.canned.stock_sentences`). Cancelling rather
