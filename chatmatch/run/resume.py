@@ -175,6 +175,8 @@ def _why_changed(stored: object, scorer: Scorer) -> str | None:
         params = current_params({scorer.name: params})[scorer.name]
     if "params" in old and _json(params) != _json(now.get("params")):
         return "settings"
+    if "params" in old and old.get("rules", "") != now.get("rules", ""):
+        return "settings"  # scored under rules this version changed (Scorer.rules)
     if any(k.endswith("_sha256") and k in now and old[k] != now[k] for k in old):
         return "file"
     return None

@@ -97,6 +97,10 @@ class Scorer:
     #: count no entity or question in them. Set from ``scoring.canned`` by
     #: :func:`chatmatch.scoring.build.build_scorers` (a scorer made directly: off)
     canned: bool = False
+    #: names the scoring rules a version of chatmatch changed without a setting to show it
+    #: (recorded by :meth:`describe`): a run whose stored scores were made under other rules
+    #: is scored again when it is resumed, as when a default changes
+    rules: ClassVar[str] = ""
 
     class Params(ScorerParams):
         pass
@@ -146,8 +150,12 @@ class Scorer:
         write RUN/judges/). Default: no-op."""
 
     def describe(self) -> dict[str, Any]:
-        """Facts recorded in the run directory (model names, parameters)."""
-        return {"name": self.name, "params": self.params.model_dump()}
+        """Facts recorded in the run directory (model names, parameters, and :attr:`rules`
+        when set)."""
+        return {"name": self.name, "params": self.params.model_dump(), **self._rules()}
+
+    def _rules(self) -> dict[str, str]:
+        return {"rules": self.rules} if self.rules else {}
 
 
 def _check_scorer(obj: object) -> str | None:

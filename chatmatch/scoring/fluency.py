@@ -367,7 +367,8 @@ class Fluency(Scorer):
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "params": self.params.model_dump(),
-                "lm": getattr(self._lm or self._warm, "name", None), "engine_used": self.engine}
+                "lm": getattr(self._lm or self._warm, "name", None), "engine_used": self.engine,
+                **self._rules()}
 
 
 #: the adapters that generate with a causal LM named by ``params.model`` (smollm2: SmolLM2)

@@ -90,6 +90,8 @@ class Proactivity(Scorer):
     name = "proactivity"
     higher_is_better = True
     description = "questions asked by the bot (Table 1)"
+    #: 2026-12-04: a question in a stock sentence is charged against its turn
+    rules = "stock questions"
 
     class Params(RepetitionParams):
         #: count turns that ask (a turn with three questions counts once) or questions

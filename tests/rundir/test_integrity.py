@@ -180,6 +180,22 @@ def test_aborted_run_exits_2_and_keeps_finished_games(tmp_path):
     assert sorted(RunDir(tmp_path / "run").results()) == ["g001", "g002"]  # bot0 vs bot1 kept
 
 
+def test_scores_made_under_older_rules_are_made_again(tmp_path):
+    # a run scored before stock questions (2026-12-04): the same settings, but proactivity's
+    # description has no "rules"; resuming it scores the stored games again, once
+    cfg, run = _base(tmp_path)
+    m = _manifest(run)
+    assert m["scorers"]["proactivity"]["rules"] == "stock questions"
+    del m["scorers"]["proactivity"]["rules"]
+    (run / "manifest.json").write_text(json.dumps(m))
+    s = run_tournament(load_config(cfg), run)
+    assert (s.games_played, s.games_scored) == (0, 6)
+    (ev,) = [e for e in _manifest(run)["history"] if e["event"] == "rescored"]
+    assert ev["settings_changed"] == ["proactivity"]
+    s = run_tournament(load_config(cfg), run)
+    assert (s.games_played, s.games_scored) == (0, 0)
+
+
 def test_a_default_changed_since_the_scores_were_made_rescores_them(tmp_path):
     # a run made by an older chatmatch: same tournament file (same scoring fingerprint),
     # but its scores were made with other consistency settings (self-contradictions off,
