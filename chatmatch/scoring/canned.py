@@ -114,9 +114,11 @@ def _find(games: Sequence[Transcript], share: float, stock_games: float, min_gra
         need, said = stock_games * others, where[it.speaker]
 
         def is_stock(grams: list[Gram], least: int) -> bool:
+            if len(grams) < least:  # too short to tell
+                return False
             n = sum(1 for g in grams if len({g2 for g2, a2 in said[g]
                                               if g2 != it.game and a2 != it.answered}) >= need)
-            return len(grams) >= least and n >= share * len(grams)
+            return n >= share * len(grams)
 
         if is_stock(it.own, min_grams):
             turns[it.game].add(it.index)

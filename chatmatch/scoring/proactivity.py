@@ -177,8 +177,8 @@ class Proactivity(Scorer):
             # a question in a stock sentence (one the bot asks in game after game whatever
             # was said) cancels one the turn would earn: a bank question costs what a
             # question of the bot's own earns
-            stock = [q for q in question_sentences(turn.text)
-                     if q in analysis.stock.get(turn.index, ())]
+            mine = analysis.stock.get(turn.index)
+            stock = [q for q in question_sentences(turn.text) if q in mine] if mine else []
             if n and stock:
                 n = max(0, n - len(stock))
                 why = "stock question" if not n else why
